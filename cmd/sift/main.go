@@ -1,0 +1,49 @@
+// Command sift is a terminal review inbox for coding-agent runs.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// command is one subcommand: it gets its arguments and the standard
+// streams, and returns the process exit status.
+type command struct {
+	name  string
+	usage string
+	run   func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// commands lists the subcommands in the order help shows them.
+func commands() []command {
+	return []command{
+		{"parse", "parse FILE [--agent KIND] [--stats]   print the normalized events as JSON lines", runParse},
+	}
+}
+
+// run dispatches to a subcommand.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "sift: unknown command %q (see sift help)\n", args[0])
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "sift: a terminal review inbox for coding-agent runs\n\nusage:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  sift %s\n", c.usage)
+	}
+}

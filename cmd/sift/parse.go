@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
+)
+
+// runParse implements `sift parse FILE [--agent KIND] [--stats]`.
+func runParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("parse", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	agent := fs.String("agent", "", "declared agent kind (default: sniff)")
+	stats := fs.Bool("stats", false, "print a count per update kind and the attributed agent")
+	path, err := parseArgs(fs, args, 1)
+	if err != nil {
+		return fail(stderr, "parse", err)
+	}
+	reg := agents.Default()
+	if *agent != "" {
+		if _, err := reg.Lookup(agents.Kind(*agent)); err != nil {
+			return fail(stderr, "parse", err)
+		}
+	}
+	f, err := os.Open(path[0])
+	if err != nil {
+		return fail(stderr, "parse", err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	defer w.Flush()
+	counts := map[event.Kind]int{}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	var encErr error
+	st, err := reg.Parse(f, agents.Options{Agent: agents.Kind(*agent)}, func(ev *event.Event) {
+		counts[ev.Update.SessionUpdate]++
+		if !*stats && encErr == nil {
+			encErr = enc.Encode(ev)
+		}
+	})
+	if err == nil {
+		err = encErr
+	}
+	if err != nil {
+		return fail(stderr, "parse", fmt.Errorf("%s: %w", path[0], err))
+	}
+	if *stats {
+		fmt.Fprintf(w, "agent\t%s\n", st.Agent)
+		fmt.Fprintf(w, "lines\t%d\nbytes\t%d\n", st.Lines, st.Bytes)
+		for _, k := range event.Kinds() {
+			if counts[k] > 0 {
+				fmt.Fprintf(w, "%s\t%d\n", k, counts[k])
+			}
+		}
+	}
+	return 0
+}
+
+// parseArgs parses flags that may come before or after the positional
+// arguments and checks that exactly n positionals were given.
+func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	if n >= 0 && len(pos) != n {
+		return nil, fmt.Errorf("want %d argument(s), got %d", n, len(pos))
+	}
+	return pos, nil
+}
+
+// fail prints one error line and returns exit status 2.
+func fail(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "sift %s: %v\n", cmd, err)
+	return 2
+}

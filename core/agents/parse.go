@@ -1,0 +1,307 @@
+package agents
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+const (
+	// DefaultMaxLine is the longest line kept whole. Memory is bounded by
+	// it, not by the file: a longer line is cut and kept as a raw event.
+	DefaultMaxLine = 64 << 20
+	// MaxRawText is how much of a line a raw event keeps as text.
+	MaxRawText = 64 << 10
+	// SniffLines is how many JSON lines the sniffer looks at.
+	SniffLines = 20
+)
+
+// Options says how to parse a stream.
+type Options struct {
+	// Agent is the declared harness; it always wins. Empty sniffs.
+	Agent Kind
+	// MaxLine bounds one line; 0 means DefaultMaxLine.
+	MaxLine int
+}
+
+// Stats describes a parsed stream as a whole.
+type Stats struct {
+	// Agent is the harness the events were attributed to.
+	Agent Kind
+	// Sniffed is true when Agent was found by shape, not declared.
+	Sniffed bool
+	// Lines counts every line, blank ones included; Bytes every byte.
+	Lines int
+	Bytes int64
+	// TruncatedBytes is set when the capture's `[...truncated by N bytes]`
+	// marker was seen.
+	TruncatedBytes *int64
+	// CutLines counts lines longer than MaxLine.
+	CutLines int
+}
+
+// Parse reads a stream line by line and emits its events. With no declared
+// agent it sniffs the first JSON lines. It returns an error only when the
+// reader fails; bad lines are data.
+func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
+	d := driver{reg: r, emit: emit}
+	if opt.Agent != "" {
+		p, err := r.Lookup(opt.Agent)
+		if err != nil {
+			return Stats{}, err
+		}
+		d.use(p, false)
+	}
+	lr := newLineReader(rd, opt.MaxLine)
+	for {
+		line, cut, err := lr.next()
+		if len(line) > 0 || err == nil {
+			d.stats.Lines++
+			if cut {
+				d.stats.CutLines++
+			}
+			d.line(Line{Bytes: line, No: d.stats.Lines, Offset: lr.start}, cut)
+		}
+		if err != nil {
+			d.stats.Bytes = lr.offset
+			if d.stream == nil {
+				d.decide(Unknown)
+			}
+			d.stream.Finish(d.stamp)
+			if errors.Is(err, io.EOF) {
+				return d.stats, nil
+			}
+			return d.stats, fmt.Errorf("read stream: %w", err)
+		}
+	}
+}
+
+// driver holds the state of one Parse call.
+type driver struct {
+	reg     *Registry
+	emit    Emit
+	stream  Stream
+	stats   Stats
+	cur     Line
+	emitted bool
+	session string
+	// pending holds the lines read while sniffing.
+	pending      []pendingLine
+	pendingBytes int
+	jsonSeen     int
+}
+
+type pendingLine struct {
+	line Line
+	cut  bool
+}
+
+func (d *driver) use(p Parser, sniffed bool) {
+	d.stream = p.NewStream()
+	d.stats.Agent = p.Kind()
+	d.stats.Sniffed = sniffed
+}
+
+// line handles one line: sniffing first when no parser is chosen yet.
+func (d *driver) line(l Line, cut bool) {
+	if d.stream != nil {
+		d.handle(l, cut)
+		return
+	}
+	b := bytes.Clone(l.Bytes)
+	d.pending = append(d.pending, pendingLine{Line{Bytes: b, No: l.No, Offset: l.Offset}, cut})
+	d.pendingBytes += len(b)
+	body := stripPrefix(b)
+	if len(body) > 0 && body[0] == '{' && !cut && !isEnvelope(body) {
+		d.jsonSeen++
+		if k := d.reg.Sniff([][]byte{body}); k != Unknown {
+			d.decide(k)
+			return
+		}
+	}
+	if d.jsonSeen >= SniffLines || d.pendingBytes >= DefaultMaxLine {
+		d.decide(Unknown)
+	}
+}
+
+// decide picks the parser and replays the lines read while sniffing.
+func (d *driver) decide(k Kind) {
+	p, err := d.reg.Lookup(k)
+	if err != nil {
+		p = unknownParser{}
+	}
+	d.use(p, true)
+	for _, pl := range d.pending {
+		d.handle(pl.line, pl.cut)
+	}
+	d.pending = nil
+}
+
+// handle gives one line to the chosen parser, after sift's own lines.
+func (d *driver) handle(l Line, cut bool) {
+	body := stripPrefix(l.Bytes)
+	if len(body) == 0 {
+		return
+	}
+	d.cur = Line{Bytes: body, No: l.No, Offset: l.Offset}
+	d.emitted = false
+	switch {
+	case cut:
+		d.raw(body, true)
+		return
+	case isEnvelope(body):
+		if ev := envelope(body); ev != nil {
+			d.stamp(ev)
+			return
+		}
+	case body[0] == '[':
+		if n, ok := truncationMarker(body); ok {
+			d.stats.TruncatedBytes = event.Int64(n)
+			d.stamp(&event.Event{Update: event.Update{
+				SessionUpdate: event.Raw, Text: string(body), TruncatedBytes: event.Int64(n),
+			}})
+			return
+		}
+	}
+	if !d.stream.Line(d.cur, d.stamp) && !d.emitted {
+		d.raw(body, false)
+	}
+}
+
+// stamp fills the position and session of an event and passes it on.
+func (d *driver) stamp(ev *event.Event) {
+	d.emitted = true
+	if ev.Line == 0 {
+		ev.Line, ev.Offset = d.cur.No, d.cur.Offset
+	}
+	if ev.SessionID == "" {
+		ev.SessionID = d.session
+	} else {
+		d.session = ev.SessionID
+	}
+	d.emit(ev)
+}
+
+func (d *driver) raw(body []byte, cut bool) {
+	ev := &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(body)}}
+	if cut {
+		ev.Extra = map[string]any{"cut": true}
+	}
+	d.stamp(ev)
+}
+
+// RawText returns the text a raw event keeps of a line: at most MaxRawText
+// bytes, cut at a rune boundary.
+func RawText(b []byte) string {
+	if len(b) <= MaxRawText {
+		return string(b)
+	}
+	n := MaxRawText
+	for n > 0 && b[n]&0xC0 == 0x80 {
+		n--
+	}
+	return string(b[:n])
+}
+
+// stripPrefix removes a line's trailing CR and any leading control bytes,
+// whitespace or byte-order mark (sandboxes prefix lines with such bytes).
+func stripPrefix(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte{'\r'})
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	i := 0
+	for i < len(b) && (b[i] <= ' ' || b[i] == 0x7f) {
+		i++
+	}
+	return b[i:]
+}
+
+var envelopePrefix = []byte(`{"type":"sift.stderr"`)
+
+func isEnvelope(b []byte) bool { return bytes.HasPrefix(b, envelopePrefix) }
+
+// envelope decodes a captured stderr line, `{"type":"sift.stderr","text":…}`.
+func envelope(b []byte) *event.Event {
+	var env struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(b, &env) != nil || env.Type != "sift.stderr" {
+		return nil
+	}
+	return &event.Event{Update: event.Update{SessionUpdate: event.Stderr, Text: env.Text}}
+}
+
+var markerPrefix, markerSuffix = []byte("[...truncated by "), []byte(" bytes]")
+
+// truncationMarker recognises the capture's `[...truncated by N bytes]` line.
+func truncationMarker(b []byte) (int64, bool) {
+	if !bytes.HasPrefix(b, markerPrefix) {
+		return 0, false
+	}
+	rest := bytes.TrimRight(b[len(markerPrefix):], " \t")
+	if !bytes.HasSuffix(rest, markerSuffix) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(rest[:len(rest)-len(markerSuffix)]), 10, 64)
+	return n, err == nil && n >= 0
+}
+
+// lineReader yields lines with bounded memory.
+type lineReader struct {
+	br     *bufio.Reader
+	max    int
+	buf    []byte
+	offset int64 // bytes consumed so far
+	start  int64 // offset of the line last returned
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	return &lineReader{br: bufio.NewReaderSize(r, 256<<10), max: max}
+}
+
+// next returns the next line without its newline, whether it was cut at
+// the cap, and io.EOF after the last line (which may come with the final,
+// unterminated line). The slice is valid until the next call.
+func (lr *lineReader) next() (line []byte, cut bool, err error) {
+	lr.start = lr.offset
+	frag, err := lr.br.ReadSlice('\n')
+	lr.offset += int64(len(frag))
+	if err == nil {
+		return frag[:len(frag)-1], false, nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return frag, false, err
+	}
+	lr.buf = append(lr.buf[:0], frag...)
+	for {
+		frag, err = lr.br.ReadSlice('\n')
+		lr.offset += int64(len(frag))
+		room := lr.max - len(lr.buf)
+		if room > 0 {
+			lr.buf = append(lr.buf, frag[:min(room, len(frag))]...)
+		}
+		if len(frag) > room {
+			cut = true
+		}
+		switch {
+		case err == nil:
+			if !cut {
+				return lr.buf[:len(lr.buf)-1], false, nil
+			}
+			return lr.buf, true, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return lr.buf, cut, err
+		}
+	}
+}

@@ -1,0 +1,8 @@
+package agents
+
+// defaultParsers lists every harness's parser in sniffing order.
+func defaultParsers() []Parser {
+	return []Parser{
+		unknownParser{},
+	}
+}

@@ -1,0 +1,151 @@
+package agents
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// toolKinds maps a harness's tool name, lowercased, to its ACP kind. Names
+// of every harness live here together: Claude Code, Gemini CLI, Qwen Code,
+// opencode, Droid, Cursor.
+var toolKinds = map[string]event.ToolKind{
+	// read
+	"read": event.ToolRead, "read_file": event.ToolRead, "read_many_files": event.ToolRead,
+	"notebookread": event.ToolRead, "readfile": event.ToolRead, "view": event.ToolRead,
+	"readmcpresourcetool": event.ToolRead, "readtoolcall": event.ToolRead,
+	// edit
+	"edit": event.ToolEdit, "write": event.ToolEdit, "notebookedit": event.ToolEdit,
+	"multiedit": event.ToolEdit, "write_file": event.ToolEdit, "replace": event.ToolEdit,
+	"create": event.ToolEdit, "applypatch": event.ToolEdit, "apply_patch": event.ToolEdit,
+	"patch": event.ToolEdit, "edittoolcall": event.ToolEdit, "writetoolcall": event.ToolEdit,
+	"file_change": event.ToolEdit, "str_replace_editor": event.ToolEdit,
+	// delete, move
+	"delete": event.ToolDelete, "delete_file": event.ToolDelete, "deletetoolcall": event.ToolDelete,
+	"move": event.ToolMove, "rename": event.ToolMove,
+	// search
+	"glob": event.ToolSearch, "grep": event.ToolSearch, "ls": event.ToolSearch,
+	"list": event.ToolSearch, "list_directory": event.ToolSearch, "search_file_content": event.ToolSearch,
+	"grep_search": event.ToolSearch, "codebase_search": event.ToolSearch, "globtoolcall": event.ToolSearch,
+	"greptoolcall": event.ToolSearch, "lstoolcall": event.ToolSearch, "find": event.ToolSearch,
+	"toolsearch": event.ToolSearch,
+	// execute
+	"bash": event.ToolExecute, "bashoutput": event.ToolExecute, "killshell": event.ToolExecute,
+	"killbash": event.ToolExecute, "taskoutput": event.ToolExecute, "taskstop": event.ToolExecute,
+	"run_shell_command": event.ToolExecute, "execute": event.ToolExecute, "shell": event.ToolExecute,
+	"shelltoolcall": event.ToolExecute, "command_execution": event.ToolExecute,
+	"exec_command": event.ToolExecute, "local_shell": event.ToolExecute,
+	// think
+	"task": event.ToolThink, "agent": event.ToolThink, "think": event.ToolThink,
+	// fetch
+	"webfetch": event.ToolFetch, "websearch": event.ToolFetch, "web_fetch": event.ToolFetch,
+	"google_web_search": event.ToolFetch, "web_search": event.ToolFetch, "fetchurl": event.ToolFetch,
+	"fetch": event.ToolFetch,
+	// switch_mode
+	"exitplanmode": event.ToolSwitchMode, "enterplanmode": event.ToolSwitchMode,
+	"exitspecmode": event.ToolSwitchMode,
+}
+
+// ToolKindOf returns the ACP kind of a tool by its harness-native name.
+// MCP tools (`mcp__server__tool`) and names sift does not know are "other".
+func ToolKindOf(name string) event.ToolKind {
+	if strings.HasPrefix(name, "mcp__") {
+		return event.ToolOther
+	}
+	if k, ok := toolKinds[strings.ToLower(name)]; ok {
+		return k
+	}
+	return event.ToolOther
+}
+
+// pathKeys are the input fields that name the file a tool works on.
+var pathKeys = []string{"file_path", "filePath", "path", "notebook_path", "absolute_path", "directory_path", "dir_path"}
+
+// commandKeys are the input fields that hold a shell command.
+var commandKeys = []string{"command", "cmd"}
+
+// describeTool fills a tool call update's name, kind, title, locations and
+// input from the harness-native name and its JSON input.
+func describeTool(u *event.Update, name string, input json.RawMessage) {
+	u.ToolName = name
+	u.ToolKind = ToolKindOf(name)
+	if len(input) > 0 && string(input) != "null" {
+		u.RawInput = input
+	}
+	args := map[string]any{}
+	_ = json.Unmarshal(input, &args) // a non-object input just gives no title
+	u.Title = toolTitle(name, u.ToolKind, args)
+	for _, k := range pathKeys {
+		if p, ok := args[k].(string); ok && p != "" {
+			u.Locations = []event.Location{{Path: p}}
+			break
+		}
+	}
+}
+
+// toolTitle is a short human description of a call: "Run: npm test".
+func toolTitle(name string, kind event.ToolKind, args map[string]any) string {
+	str := func(keys ...string) string {
+		for _, k := range keys {
+			switch v := args[k].(type) {
+			case string:
+				if v != "" {
+					return firstLine(v)
+				}
+			case []any:
+				parts := make([]string, 0, len(v))
+				for _, p := range v {
+					if s, ok := p.(string); ok {
+						parts = append(parts, s)
+					}
+				}
+				if len(parts) > 0 {
+					return firstLine(strings.Join(parts, " "))
+				}
+			}
+		}
+		return ""
+	}
+	var verb, obj string
+	switch kind {
+	case event.ToolExecute:
+		verb, obj = "Run", str(commandKeys...)
+	case event.ToolRead:
+		verb, obj = "Read", str(pathKeys...)
+	case event.ToolEdit:
+		verb, obj = "Edit", str(pathKeys...)
+		if strings.EqualFold(name, "write") || strings.EqualFold(name, "write_file") || strings.EqualFold(name, "create") {
+			verb = "Write"
+		}
+	case event.ToolSearch:
+		verb, obj = "Search", str("pattern", "query", "glob", "path", "directory_path", "dir_path")
+	case event.ToolFetch:
+		verb, obj = "Fetch", str("url", "query", "prompt")
+	case event.ToolThink:
+		verb, obj = "Task", str("description", "prompt")
+	case event.ToolDelete:
+		verb, obj = "Delete", str(pathKeys...)
+	case event.ToolMove:
+		verb, obj = "Move", str(pathKeys...)
+	}
+	if verb == "" || obj == "" {
+		return name
+	}
+	return verb + ": " + obj
+}
+
+// firstLine returns the first line of s, cut at 120 bytes on a rune boundary.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > 120 {
+		n := 120
+		for n > 0 && s[n]&0xC0 == 0x80 {
+			n--
+		}
+		s = s[:n] + "…"
+	}
+	return s
+}

@@ -1,0 +1,14 @@
+package agents
+
+// unknownParser reads a stream of no known shape: every line is kept as a
+// raw event by the driver.
+type unknownParser struct{}
+
+func (unknownParser) Kind() Kind         { return Unknown }
+func (unknownParser) Claims([]byte) bool { return false }
+func (unknownParser) NewStream() Stream  { return unknownStream{} }
+
+type unknownStream struct{}
+
+func (unknownStream) Line(Line, Emit) bool { return false }
+func (unknownStream) Finish(Emit)          {}

@@ -1,0 +1,211 @@
+// Package summary folds the normalized events of one session into the
+// figures a reviewer triages by: duration, time to first token, tokens,
+// cost, tool calls, stalls, thinking and executing time, turns and flags.
+package summary
+
+import "time"
+
+// Summary is the summary of one session (one stream file). Its JSON form is
+// served unchanged by `sift summary --json`, `sift list --json` and the API.
+// Counters the harness did not report are nil (null), never 0.
+type Summary struct {
+	WorkItemID string `json:"workItemId"`
+	FileName   string `json:"fileName"`
+	Phase      string `json:"phase"`
+	Iteration  *int   `json:"iteration"`
+	AgentKind  string `json:"agentKind"`
+	SessionID  string `json:"sessionId,omitempty"`
+	Model      string `json:"model,omitempty"`
+
+	StartedAt          *time.Time `json:"startedAt"`
+	EndedAt            *time.Time `json:"endedAt"`
+	TotalDurationMs    *int64     `json:"totalDurationMs"`
+	TimeToFirstTokenMs *int64     `json:"timeToFirstTokenMs"`
+
+	InputTokens       *int64 `json:"inputTokens"`
+	OutputTokens      *int64 `json:"outputTokens"`
+	CachedInputTokens *int64 `json:"cachedInputTokens"`
+	// CacheWriteTokens is the cache-creation share of InputTokens.
+	CacheWriteTokens *int64 `json:"cacheWriteTokens"`
+
+	EstimatedUSD *float64   `json:"estimatedUsd"`
+	CostSource   CostSource `json:"costSource"`
+
+	ThinkingMs  *int64 `json:"thinkingMs"`
+	ExecutingMs *int64 `json:"executingMs"`
+
+	ToolCalls []ToolCall `json:"toolCalls"`
+	Stalls    []Stall    `json:"stalls"`
+	Turns     []Turn     `json:"turns"`
+
+	Flags   []Flag `json:"flags"`
+	Flagged bool   `json:"flagged"`
+	// Status is the run's outcome: success, error, incomplete or unknown.
+	Status RunStatus `json:"status"`
+
+	FinalAssistantMessage *string `json:"finalAssistantMessage"`
+
+	LineCount      int      `json:"lineCount"`
+	ByteCount      int64    `json:"byteCount"`
+	ErrorLineCount int      `json:"errorLineCount"`
+	RawLineCount   int      `json:"rawLineCount"`
+	Tail           []string `json:"tail"`
+	Truncated      bool     `json:"truncated"`
+	// Plaintext is true when no structured event was recognised.
+	Plaintext bool `json:"plaintext"`
+
+	// Counts the inbox sorts and filters on.
+	ToolCallCount int `json:"toolCallCount"`
+	StallCount    int `json:"stallCount"`
+	ErrorCount    int `json:"errorCount"`
+	ApprovalCount int `json:"approvalCount"`
+
+	Decision *Decision `json:"decision"`
+}
+
+// CostSource says where a cost figure came from.
+type CostSource string
+
+// The cost sources.
+const (
+	CostHarness  CostSource = "harness"
+	CostEstimate CostSource = "estimate"
+	CostUnknown  CostSource = "unknown"
+)
+
+// RunStatus is the outcome of a run.
+type RunStatus string
+
+// The run outcomes. Incomplete means the stream ended without the harness's
+// terminal line, or with a tool call still open.
+const (
+	RunSuccess    RunStatus = "success"
+	RunError      RunStatus = "error"
+	RunIncomplete RunStatus = "incomplete"
+	RunUnknown    RunStatus = "unknown"
+)
+
+// ToolCall is one tool call of a session.
+type ToolCall struct {
+	ID           string     `json:"id"`
+	Name         string     `json:"name"`
+	Kind         string     `json:"kind"`
+	Title        string     `json:"title,omitempty"`
+	InputSummary string     `json:"inputSummary"`
+	TurnID       string     `json:"turnId"`
+	StartedAt    *time.Time `json:"startedAt"`
+	EndedAt      *time.Time `json:"endedAt"`
+	DurationMs   *int64     `json:"durationMs"`
+	// Success is true, false, or nil when unknown (no result).
+	Success          *bool   `json:"success"`
+	ApprovalRequired bool    `json:"approvalRequired,omitempty"`
+	OutputBytes      *int64  `json:"outputBytes"`
+	ExitCode         *int    `json:"exitCode"`
+	Error            *string `json:"error"`
+	// Line and EndLine are the stream lines of the call and its result.
+	Line    int `json:"line"`
+	EndLine int `json:"endLine,omitempty"`
+	// ParentToolCallID is set for calls made inside a subagent.
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+}
+
+// Stall is a gap between consecutive events longer than the threshold.
+type Stall struct {
+	StartedAt time.Time `json:"startedAt"`
+	GapMs     int64     `json:"gapMs"`
+	Kind      StallKind `json:"kind"`
+	TurnID    string    `json:"turnId"`
+	Line      int       `json:"line"`
+}
+
+// StallKind classifies a stall by what was outstanding before it.
+type StallKind string
+
+// The stall kinds.
+const (
+	StallTool    StallKind = "tool_execution"
+	StallLLM     StallKind = "llm"
+	StallUnknown StallKind = "unknown"
+)
+
+// Turn is one model response with the tool calls it issued and their
+// results.
+type Turn struct {
+	TurnID       string     `json:"turnId"`
+	MessageID    string     `json:"messageId,omitempty"`
+	StartedAt    *time.Time `json:"startedAt"`
+	DurationMs   *int64     `json:"durationMs"`
+	InputTokens  *int64     `json:"inputTokens"`
+	OutputTokens *int64     `json:"outputTokens"`
+	Model        string     `json:"model,omitempty"`
+	ToolCallIDs  []string   `json:"toolCallIds"`
+	Flags        []Flag     `json:"flags"`
+	// Text is the start of what the model said in this turn.
+	Text    string `json:"text,omitempty"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"endLine"`
+}
+
+// Flag marks something a reviewer should look at.
+type Flag string
+
+// The flags, per turn and rolled up to the session.
+const (
+	FlagToolFailed     Flag = "tool_failed"
+	FlagApproval       Flag = "approval_required"
+	FlagHarnessError   Flag = "harness_error"
+	FlagTokenSpike     Flag = "token_spike"
+	FlagStall          Flag = "stall"
+	FlagUnfinishedTool Flag = "unfinished_tool"
+	FlagRunFailed      Flag = "run_failed"
+	FlagTruncated      Flag = "truncated"
+)
+
+// Decision is a reviewer's latest decision on a session, turn or tool call.
+type Decision struct {
+	Decision   string    `json:"decision"`
+	Note       string    `json:"note,omitempty"`
+	ReviewerID string    `json:"reviewerId,omitempty"`
+	CreatedAt  time.Time `json:"createdAt"`
+	TurnID     string    `json:"turnId,omitempty"`
+	ToolCallID string    `json:"toolCallId,omitempty"`
+}
+
+// ReviewEvent is one thing a reviewer may look at, derived from the events:
+// a prompt, a response, a tool call starting, completing or failing, or an
+// approval stop.
+type ReviewEvent struct {
+	Type       ReviewEventType `json:"type"`
+	SessionID  string          `json:"sessionId,omitempty"`
+	TurnID     string          `json:"turnId,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	// Actor is user, agent or tool.
+	Actor    string `json:"actor"`
+	ToolName string `json:"toolName,omitempty"`
+	// DisplayName is the operator's name for the tool ("Ran a command").
+	DisplayName string `json:"displayName,omitempty"`
+	// Summary is one redacted line saying what happened.
+	Summary    string     `json:"summary"`
+	DurationMs *int64     `json:"durationMs,omitempty"`
+	ErrorKind  string     `json:"errorKind,omitempty"`
+	Time       *time.Time `json:"time,omitempty"`
+	Line       int        `json:"line"`
+	// InputTokens, OutputTokens and Model are the per-turn cost row, set on
+	// response events.
+	InputTokens  *int64 `json:"inputTokens,omitempty"`
+	OutputTokens *int64 `json:"outputTokens,omitempty"`
+	Model        string `json:"model,omitempty"`
+}
+
+// ReviewEventType names a review event.
+type ReviewEventType string
+
+// The review event types.
+const (
+	ReviewPrompt            ReviewEventType = "prompt"
+	ReviewResponse          ReviewEventType = "response"
+	ReviewToolCallStarted   ReviewEventType = "tool_call_started"
+	ReviewToolCallCompleted ReviewEventType = "tool_call_completed"
+	ReviewToolCallFailed    ReviewEventType = "tool_call_failed"
+	ReviewApprovalRequired  ReviewEventType = "approval_required"
+)
