@@ -44,6 +44,10 @@ type Stats struct {
 	TruncatedBytes *int64
 	// CutLines counts lines longer than MaxLine.
 	CutLines int
+	// QuietLines counts lines a parser understood that carry nothing to
+	// report (codex `turn.started`, Cursor `thinking/completed`): they are
+	// read, not lost, and yield no event.
+	QuietLines int
 }
 
 // Parse reads a stream line by line and emits its events. With no declared
@@ -169,7 +173,12 @@ func (d *driver) handle(l Line, cut bool) {
 			return
 		}
 	}
-	if !d.stream.Line(d.cur, d.stamp) && !d.emitted {
+	ok := d.stream.Line(d.cur, d.stamp)
+	switch {
+	case d.emitted:
+	case ok:
+		d.stats.QuietLines++
+	default:
 		d.raw(body, false)
 	}
 }

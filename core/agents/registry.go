@@ -3,6 +3,9 @@ package agents
 // defaultParsers lists every harness's parser in sniffing order.
 func defaultParsers() []Parser {
 	return []Parser{
+		claudeParser{kind: Claude},
+		claudeParser{kind: Cursor},
+		claudeParser{kind: Qwen},
 		unknownParser{},
 	}
 }

@@ -1,0 +1,65 @@
+package agents
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// benchStreams names the real fixture each harness's benchmark repeats.
+var benchStreams = map[Kind]string{
+	Claude:   "claude/evolve-2.1.7-run2-resumed-multitool.jsonl",
+	Codex:    "codex/takopi-banteg-commands-reasoning.jsonl",
+	Gemini:   "gemini/evolve-run2-resumed-four-tools.jsonl",
+	OpenCode: "opencode/ortus-1.18.27-three-runs-mcp.jsonl",
+	Droid:    "droid/vibekanban-edits-and-execution.jsonl",
+	Cursor:   "cursor/vincent-2026.08.11-edit-shell-tools.jsonl",
+	Qwen:     "qwen/evolve-0.7.0-run2-resumed.jsonl",
+}
+
+// repeatStream repeats a fixture's lines until the stream holds at least
+// size bytes.
+func repeatStream(tb testing.TB, rel string, size int) []byte {
+	tb.Helper()
+	one, err := os.ReadFile(filepath.Join(streamsDir, rel))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !bytes.HasSuffix(one, []byte("\n")) {
+		one = append(one, '\n')
+	}
+	out := make([]byte, 0, size+len(one))
+	for len(out) < size {
+		out = append(out, one...)
+	}
+	return out
+}
+
+// BenchmarkParse parses ≥100 MB made of a real fixture's lines per harness
+// and reports MB/s (from SetBytes), allocations per op and lines per op.
+func BenchmarkParse(b *testing.B) {
+	for _, k := range Default().Kinds() {
+		rel, ok := benchStreams[k]
+		if !ok {
+			continue
+		}
+		b.Run(string(k), func(b *testing.B) {
+			data := repeatStream(b, rel, 100<<20)
+			lines := bytes.Count(data, []byte("\n"))
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			var n int
+			for i := 0; i < b.N; i++ {
+				if _, err := Default().Parse(bytes.NewReader(data), Options{Agent: k}, func(*event.Event) { n++ }); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// allocs/line = allocs/op ÷ lines/op.
+			b.ReportMetric(float64(lines), "lines/op")
+		})
+	}
+}

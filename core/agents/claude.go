@@ -1,0 +1,685 @@
+package agents
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// claudeParser reads Claude Code's `--print --output-format stream-json
+// --verbose` stream, and the Claude-shaped streams of Cursor
+// (`cursor-agent -p --output-format stream-json`), Qwen Code and older
+// Antigravity builds. One implementation serves them all: the kind only
+// changes attribution and sniffing.
+type claudeParser struct{ kind Kind }
+
+func (p claudeParser) Kind() Kind { return p.kind }
+
+// Claims claims Claude Code's init line (it names claude_code_version) and
+// its assistant, user and result lines. Cursor and Antigravity claim nothing:
+// their shape is Claude's. Qwen claims its init line (qwen_code_version).
+func (p claudeParser) Claims(line []byte) bool {
+	switch p.kind {
+	case Claude:
+		if hasType(line, "system") {
+			return bytes.Contains(line, []byte(`"claude_code_version"`))
+		}
+		if hasType(line, "assistant") || hasType(line, "user") {
+			return bytes.Contains(line, []byte(`"message"`)) && bytes.Contains(line, []byte(`"session_id"`)) &&
+				!bytes.Contains(line, []byte(`"model_call_id"`))
+		}
+		return hasType(line, "result") && bytes.Contains(line, []byte(`"session_id"`)) &&
+			(bytes.Contains(line, []byte(`"num_turns"`)) || bytes.Contains(line, []byte(`"total_cost_usd"`)))
+	case Qwen:
+		return hasType(line, "system") && bytes.Contains(line, []byte(`"qwen_code_version"`))
+	}
+	return false
+}
+
+func (p claudeParser) NewStream() Stream { return newClaudeStream(p.kind) }
+
+// hasType reports whether a JSON object line has "type":"t", in either the
+// compact or the spaced (`"type": "t"`) serialization.
+func hasType(line []byte, t string) bool {
+	i := bytes.Index(line, []byte(`"type"`))
+	for i >= 0 {
+		rest := bytes.TrimLeft(line[i+6:], " ")
+		if len(rest) > 0 && rest[0] == ':' {
+			rest = bytes.TrimLeft(rest[1:], " ")
+			if len(rest) > len(t)+1 && rest[0] == '"' && string(rest[1:len(t)+1]) == t && rest[len(t)+1] == '"' {
+				return true
+			}
+		}
+		j := bytes.Index(line[i+6:], []byte(`"type"`))
+		if j < 0 {
+			break
+		}
+		i += 6 + j
+	}
+	return false
+}
+
+// claudeStream is the per-stream state of the Claude-shaped parser.
+type claudeStream struct {
+	kind  Kind
+	model string
+	// names remembers tool names by call id, for results and denials.
+	names map[string]string
+	// approvals are calls a result line or tool_result_meta said were
+	// denied by a permission rule.
+	approvals map[string]bool
+}
+
+func newClaudeStream(kind Kind) *claudeStream {
+	return &claudeStream{kind: kind, names: map[string]string{}, approvals: map[string]bool{}}
+}
+
+// claudeLine is the union of the fields of every Claude-shaped line sift
+// reads. Payloads it only passes on stay raw.
+type claudeLine struct {
+	Type            string          `json:"type"`
+	Subtype         string          `json:"subtype"`
+	SessionID       string          `json:"session_id"`
+	Timestamp       string          `json:"timestamp"`
+	TimestampMs     *int64          `json:"timestamp_ms"`
+	ParentToolUseID *string         `json:"parent_tool_use_id"`
+	Message         *claudeMessage  `json:"message"`
+	ToolUseResult   json.RawMessage `json:"tool_use_result"`
+	ToolResultMeta  []struct {
+		ID               string `json:"id"`
+		NonExecutionKind string `json:"non_execution_kind"`
+	} `json:"tool_result_meta"`
+	IsSynthetic bool `json:"isSynthetic"`
+
+	// system/init
+	Cwd               string   `json:"cwd"`
+	Model             string   `json:"model"`
+	Tools             []string `json:"tools"`
+	ClaudeCodeVersion string   `json:"claude_code_version"`
+	QwenCodeVersion   string   `json:"qwen_code_version"`
+	PermissionMode    string   `json:"permissionMode"`
+	APIKeySource      string   `json:"apiKeySource"`
+
+	// result
+	IsError           *bool           `json:"is_error"`
+	Result            json.RawMessage `json:"result"`
+	NumTurns          *int            `json:"num_turns"`
+	DurationMs        *int64          `json:"duration_ms"`
+	DurationAPIMs     *int64          `json:"duration_api_ms"`
+	TotalCostUSD      *float64        `json:"total_cost_usd"`
+	Usage             *claudeUsage    `json:"usage"`
+	TerminalReason    string          `json:"terminal_reason"`
+	APIErrorStatus    json.RawMessage `json:"api_error_status"`
+	TTFTMs            *int64          `json:"ttft_ms"`
+	PermissionDenials []struct {
+		ToolName  string          `json:"tool_name"`
+		ToolUseID string          `json:"tool_use_id"`
+		ToolInput json.RawMessage `json:"tool_input"`
+	} `json:"permission_denials"`
+	Errors json.RawMessage `json:"errors"`
+
+	// cursor: thinking deltas and tool_call lines.
+	Text        string                     `json:"text"`
+	CallID      string                     `json:"call_id"`
+	ModelCallID string                     `json:"model_call_id"`
+	ToolCall    map[string]json.RawMessage `json:"tool_call"`
+
+	// control_request (bidirectional mode)
+	Request *struct {
+		Subtype   string          `json:"subtype"`
+		ToolName  string          `json:"tool_name"`
+		ToolUseID string          `json:"tool_use_id"`
+		Input     json.RawMessage `json:"input"`
+	} `json:"request"`
+}
+
+type claudeMessage struct {
+	ID         string          `json:"id"`
+	Model      string          `json:"model"`
+	Role       string          `json:"role"`
+	StopReason *string         `json:"stop_reason"`
+	Content    json.RawMessage `json:"content"`
+	Usage      *claudeUsage    `json:"usage"`
+}
+
+// claudeUsage holds Anthropic's snake_case usage and Cursor's camelCase one.
+type claudeUsage struct {
+	InputTokens   *int64 `json:"input_tokens"`
+	OutputTokens  *int64 `json:"output_tokens"`
+	CacheRead     *int64 `json:"cache_read_input_tokens"`
+	CacheCreation *int64 `json:"cache_creation_input_tokens"`
+	TotalTokens   *int64 `json:"total_tokens"`
+
+	CamelInput      *int64 `json:"inputTokens"`
+	CamelOutput     *int64 `json:"outputTokens"`
+	CamelCacheRead  *int64 `json:"cacheReadTokens"`
+	CamelCacheWrite *int64 `json:"cacheWriteTokens"`
+}
+
+type claudeBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   *bool           `json:"is_error"`
+	Source    *struct {
+		Type      string `json:"type"`
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+	} `json:"source"`
+}
+
+// Line implements Stream.
+func (s *claudeStream) Line(l Line, emit Emit) bool {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
+		return false
+	}
+	var cl claudeLine
+	if err := json.Unmarshal(l.Bytes, &cl); err != nil {
+		return false
+	}
+	base := event.Event{SessionID: cl.SessionID, Timestamp: claudeTime(cl.Timestamp, cl.TimestampMs)}
+	if cl.ParentToolUseID != nil {
+		base.ParentToolCallID = *cl.ParentToolUseID
+	}
+	switch cl.Type {
+	case "system":
+		return s.system(&cl, base, emit)
+	case "assistant":
+		return s.assistant(&cl, base, emit)
+	case "user":
+		return s.user(&cl, base, emit)
+	case "result":
+		return s.result(&cl, base, emit)
+	case "thinking":
+		if cl.Subtype == "delta" && cl.Text != "" {
+			ev := base
+			ev.Update = event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(cl.Text)}
+			emit(&ev)
+			return true
+		}
+		return cl.Subtype == "completed"
+	case "tool_call":
+		return s.cursorTool(&cl, base, emit)
+	case "control_request":
+		if cl.Request != nil && cl.Request.Subtype == "can_use_tool" {
+			ev := base
+			ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: cl.Request.ToolUseID,
+				Status: event.StatusPending, ApprovalRequired: true}
+			describeTool(&ev.Update, cl.Request.ToolName, cl.Request.Input)
+			emit(&ev)
+			return true
+		}
+	}
+	return false
+}
+
+func (s *claudeStream) system(cl *claudeLine, base event.Event, emit Emit) bool {
+	if cl.Subtype != "init" {
+		return false
+	}
+	s.model = cl.Model
+	ev := base
+	ev.Model = cl.Model
+	version := cl.ClaudeCodeVersion
+	if version == "" {
+		version = cl.QwenCodeVersion
+	}
+	ev.Update = event.Update{SessionUpdate: event.SessionStart, Cwd: cl.Cwd, Tools: cl.Tools, CLIVersion: version}
+	extra := map[string]any{}
+	if cl.PermissionMode != "" {
+		extra["permissionMode"] = cl.PermissionMode
+	}
+	if cl.APIKeySource != "" {
+		extra["apiKeySource"] = cl.APIKeySource
+	}
+	if len(extra) > 0 {
+		ev.Extra = extra
+	}
+	emit(&ev)
+	return true
+}
+
+func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bool {
+	m := cl.Message
+	if m == nil {
+		return false
+	}
+	base.MessageID = m.ID
+	if base.MessageID == "" {
+		base.MessageID = cl.ModelCallID
+	}
+	base.Model = m.Model
+	if base.Model == "" {
+		base.Model = s.model
+	}
+	var blocks []claudeBlock
+	if !decodeBlocks(m.Content, &blocks) {
+		return false
+	}
+	for i := range blocks {
+		b := &blocks[i]
+		ev := base
+		switch b.Type {
+		case "text":
+			ev.Update = event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(b.Text)}
+		case "thinking", "redacted_thinking":
+			ev.Update = event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(b.Thinking)}
+		case "tool_use", "server_tool_use":
+			s.names[b.ID] = b.Name
+			ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
+			describeTool(&ev.Update, b.Name, b.Input)
+		case "image":
+			if b.Source == nil {
+				continue
+			}
+			ev.Update = event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Image(b.Source.MediaType, b.Source.Data)}
+		default:
+			continue
+		}
+		if m.StopReason != nil {
+			ev.Extra = map[string]any{"stop_reason": *m.StopReason}
+		}
+		emit(&ev)
+	}
+	if u := m.Usage; u != nil {
+		ev := base
+		ev.Update = s.usage(u, event.ScopeCall)
+		emit(&ev)
+	}
+	return true
+}
+
+func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
+	m := cl.Message
+	if m == nil {
+		return false
+	}
+	for _, meta := range cl.ToolResultMeta {
+		if strings.Contains(meta.NonExecutionKind, "permission") {
+			s.approvals[meta.ID] = true
+		}
+	}
+	// A prompt given as a plain string.
+	if len(m.Content) > 0 && m.Content[0] == '"' {
+		var text string
+		if json.Unmarshal(m.Content, &text) != nil {
+			return false
+		}
+		ev := base
+		ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(text)}
+		emit(&ev)
+		return true
+	}
+	var blocks []claudeBlock
+	if !decodeBlocks(m.Content, &blocks) {
+		return false
+	}
+	for i := range blocks {
+		b := &blocks[i]
+		ev := base
+		switch b.Type {
+		case "text":
+			ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(b.Text)}
+			if cl.IsSynthetic {
+				ev.Extra = map[string]any{"isSynthetic": true}
+			}
+		case "image":
+			if b.Source == nil {
+				continue
+			}
+			ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Image(b.Source.MediaType, b.Source.Data)}
+		case "tool_result":
+			s.toolResult(b, cl, base, emit)
+			continue
+		default:
+			continue
+		}
+		emit(&ev)
+	}
+	return true
+}
+
+// toolResult emits the update that ends a tool call: its text output, any
+// image it returned, and the CLI's structured sidecar as raw output.
+func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Event, emit Emit) {
+	text, images := resultContent(b.Content)
+	failed := b.IsError != nil && *b.IsError
+	ev := base
+	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: event.StatusCompleted,
+		ToolName: s.names[b.ToolUseID]}
+	if u.ToolName != "" {
+		u.ToolKind = ToolKindOf(u.ToolName)
+	}
+	if len(cl.ToolUseResult) > 0 && string(cl.ToolUseResult) != "null" {
+		u.RawOutput = cl.ToolUseResult
+	}
+	u.Content = event.Text(text)
+	if failed {
+		u.Status = event.StatusFailed
+		u.Message = text
+		if code, ok := exitCodePrefix(text); ok {
+			u.ExitCode = event.Int(code)
+		}
+	}
+	if s.approvals[b.ToolUseID] || (failed && isApprovalText(text)) {
+		u.ApprovalRequired = true
+	}
+	ev.Update = u
+	emit(&ev)
+	for _, img := range images {
+		iev := base
+		iev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: u.Status, Content: img}
+		emit(&iev)
+	}
+}
+
+func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool {
+	// Denials are known only now: mark those calls approval-blocked.
+	for _, d := range cl.PermissionDenials {
+		ev := base
+		ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: d.ToolUseID, Status: event.StatusFailed,
+			ApprovalRequired: true, Message: "permission denied"}
+		describeTool(&ev.Update, d.ToolName, d.ToolInput)
+		emit(&ev)
+	}
+	if cl.Usage != nil || cl.TotalCostUSD != nil {
+		ev := base
+		if cl.Usage != nil {
+			ev.Update = s.usage(cl.Usage, event.ScopeRun)
+		} else {
+			ev.Update = event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun}
+		}
+		ev.Update.CostUSD = cl.TotalCostUSD
+		emit(&ev)
+	}
+	ev := base
+	u := event.Update{SessionUpdate: event.Result, IsError: cl.IsError, Subtype: cl.Subtype,
+		DurationMs: cl.DurationMs, NumTurns: cl.NumTurns}
+	if len(cl.Result) > 0 && cl.Result[0] == '"' {
+		_ = json.Unmarshal(cl.Result, &u.Text)
+	}
+	extra := map[string]any{}
+	if cl.DurationAPIMs != nil {
+		extra["duration_api_ms"] = *cl.DurationAPIMs
+	}
+	if cl.TerminalReason != "" {
+		extra["terminal_reason"] = cl.TerminalReason
+	}
+	if len(cl.APIErrorStatus) > 0 && string(cl.APIErrorStatus) != "null" {
+		extra["api_error_status"] = json.RawMessage(cl.APIErrorStatus)
+	}
+	if cl.TTFTMs != nil {
+		extra["ttft_ms"] = *cl.TTFTMs
+	}
+	if len(cl.PermissionDenials) > 0 {
+		extra["permission_denials"] = len(cl.PermissionDenials)
+	}
+	if len(extra) > 0 {
+		ev.Extra = extra
+	}
+	ev.Update = u
+	if cl.IsError != nil && *cl.IsError {
+		// Check is_error, not subtype: API failures say "success".
+		eev := base
+		msg := u.Text
+		if msg == "" {
+			msg = cl.Subtype
+		}
+		eev.Update = event.Update{SessionUpdate: event.Error, Message: msg, Fatal: true}
+		emit(&eev)
+	}
+	emit(&ev)
+	return true
+}
+
+// usage converts a Claude-shaped usage object. Anthropic's input_tokens
+// excludes the cache shares; the prompt total adds them back. Cursor's and
+// Qwen's input figures already include cache reads.
+func (s *claudeStream) usage(u *claudeUsage, scope event.Scope) event.Update {
+	out := event.Update{SessionUpdate: event.Usage, Scope: scope, UsageExtra: map[string]int64{}}
+	if u.CamelInput != nil || u.CamelOutput != nil {
+		out.PromptTokens = u.CamelInput
+		out.CompletionTokens = u.CamelOutput
+		out.CachedTokens = u.CamelCacheRead
+		if u.CamelCacheWrite != nil {
+			out.UsageExtra["cacheWriteTokens"] = *u.CamelCacheWrite
+		}
+		return out
+	}
+	out.CompletionTokens = u.OutputTokens
+	out.CachedTokens = u.CacheRead
+	if u.InputTokens != nil {
+		out.UsageExtra["input_tokens"] = *u.InputTokens
+	}
+	if u.CacheCreation != nil {
+		out.UsageExtra["cache_creation_input_tokens"] = *u.CacheCreation
+	}
+	if u.TotalTokens != nil {
+		out.UsageExtra["total_tokens"] = *u.TotalTokens
+	}
+	if u.InputTokens != nil {
+		total := *u.InputTokens
+		if s.kind != Qwen {
+			if u.CacheRead != nil {
+				total += *u.CacheRead
+			}
+			if u.CacheCreation != nil {
+				total += *u.CacheCreation
+			}
+		}
+		out.PromptTokens = event.Int64(total)
+	}
+	if len(out.UsageExtra) == 0 {
+		out.UsageExtra = nil
+	}
+	return out
+}
+
+// cursorTool reads Cursor's tool_call/started and tool_call/completed lines.
+// The call is keyed by its kind (`shellToolCall`, `editToolCall`, …).
+func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) bool {
+	var kindKey string
+	var body json.RawMessage
+	var started, completed string
+	for k, v := range cl.ToolCall {
+		switch k {
+		case "startedAtMs":
+			_ = json.Unmarshal(v, &started)
+		case "completedAtMs":
+			_ = json.Unmarshal(v, &completed)
+		case "toolCallId", "hookAdditionalContexts":
+		default:
+			if strings.HasSuffix(k, "ToolCall") || kindKey == "" && len(v) > 0 && v[0] == '{' {
+				kindKey, body = k, v
+			}
+		}
+	}
+	if kindKey == "" || cl.CallID == "" {
+		return false
+	}
+	var call struct {
+		Args   json.RawMessage            `json:"args"`
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(body, &call) != nil {
+		return false
+	}
+	name := strings.TrimSuffix(kindKey, "ToolCall")
+	ev := base
+	switch cl.Subtype {
+	case "started":
+		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: cl.CallID, Status: event.StatusInProgress}
+		describeTool(&ev.Update, name, call.Args)
+		ev.Update.ToolKind = ToolKindOf(kindKey)
+		ev.Update.StartedAt = msString(started)
+	case "completed":
+		ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: cl.CallID, ToolName: name,
+			ToolKind: ToolKindOf(kindKey), Status: event.StatusCompleted,
+			StartedAt: msString(started), EndedAt: msString(completed)}
+		if outcome, res := cursorOutcome(call.Result); outcome != "" {
+			ev.Update.RawOutput = res
+			var r struct {
+				ExitCode *int   `json:"exitCode"`
+				Stdout   string `json:"stdout"`
+				Stderr   string `json:"stderr"`
+				Message  string `json:"message"`
+				Error    string `json:"error"`
+			}
+			_ = json.Unmarshal(res, &r)
+			ev.Update.ExitCode = r.ExitCode
+			text := r.Stdout + r.Stderr
+			if text == "" {
+				text = r.Message
+			}
+			ev.Update.Content = event.Text(text)
+			if outcome != "success" || (r.ExitCode != nil && *r.ExitCode != 0) {
+				ev.Update.Status = event.StatusFailed
+				ev.Update.Message = firstNonEmpty(r.Error, r.Stderr, r.Message, outcome)
+				if outcome == "rejected" || outcome == "permissionDenied" {
+					ev.Update.ApprovalRequired = true
+				}
+			}
+		}
+	default:
+		return false
+	}
+	emit(&ev)
+	return true
+}
+
+// cursorOutcome picks the outcome of a Cursor tool result: "success" when
+// present, else the first other object-valued key (failure, rejected, …).
+func cursorOutcome(result map[string]json.RawMessage) (string, json.RawMessage) {
+	if res, ok := result["success"]; ok {
+		return "success", res
+	}
+	outcome := ""
+	for k, v := range result {
+		if len(v) > 0 && v[0] == '{' && (outcome == "" || k < outcome) {
+			outcome = k
+		}
+	}
+	return outcome, result[outcome]
+}
+
+// decodeBlocks decodes a content array; a string content becomes one text
+// block.
+func decodeBlocks(raw json.RawMessage, out *[]claudeBlock) bool {
+	if len(raw) == 0 || string(raw) == "null" {
+		return true
+	}
+	if raw[0] == '"' {
+		var text string
+		if json.Unmarshal(raw, &text) != nil {
+			return false
+		}
+		*out = []claudeBlock{{Type: "text", Text: text}}
+		return true
+	}
+	return json.Unmarshal(raw, out) == nil
+}
+
+// resultContent flattens a tool_result's content (a string, or text and
+// image blocks) into its text and its images.
+func resultContent(raw json.RawMessage) (string, []*event.Content) {
+	var blocks []claudeBlock
+	if !decodeBlocks(raw, &blocks) {
+		return RawText(raw), nil
+	}
+	var sb strings.Builder
+	var images []*event.Content
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			if sb.Len() > 0 {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString(b.Text)
+		case "image":
+			if b.Source != nil {
+				images = append(images, event.Image(b.Source.MediaType, b.Source.Data))
+			}
+		}
+	}
+	return sb.String(), images
+}
+
+// exitCodePrefix reads Claude Code's "Exit code N" prefix of a failed
+// command's output.
+func exitCodePrefix(text string) (int, bool) {
+	rest, ok := strings.CutPrefix(text, "Exit code ")
+	if !ok {
+		return 0, false
+	}
+	end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+	if end < 0 {
+		end = len(rest)
+	}
+	n, err := strconv.Atoi(rest[:end])
+	return n, err == nil
+}
+
+// approvalPhrases are what Claude Code says when a tool was blocked by a
+// permission rule rather than failing on its own.
+var approvalPhrases = []string{
+	"permission denied", "requested permissions", "haven't granted", "requires approval",
+	"was blocked", "not allowed to use", "permission to use",
+}
+
+func isApprovalText(text string) bool {
+	low := strings.ToLower(text)
+	for _, p := range approvalPhrases {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// claudeTime reads an ISO timestamp or epoch milliseconds.
+func claudeTime(iso string, ms *int64) time.Time {
+	if iso != "" {
+		if t, err := time.Parse(time.RFC3339Nano, iso); err == nil {
+			return t.UTC()
+		}
+	}
+	if ms != nil {
+		return time.UnixMilli(*ms).UTC()
+	}
+	return time.Time{}
+}
+
+// msString reads epoch milliseconds printed as a string.
+func msString(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.UnixMilli(n).UTC()
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// Finish implements Stream. A Claude-shaped stream needs no end-of-stream
+// decision: its result line is explicit.
+func (s *claudeStream) Finish(Emit) {}

@@ -1,0 +1,210 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// callUsage adds the last call usage of each main-agent message, as the
+// summary does.
+func callUsage(evs []*event.Event) (prompt, cached, completion int64) {
+	last := map[string]event.Update{}
+	var order []string
+	for _, ev := range evs {
+		u := ev.Update
+		if u.SessionUpdate != event.Usage || u.Scope != event.ScopeCall || ev.ParentToolCallID != "" {
+			continue
+		}
+		if _, ok := last[ev.MessageID]; !ok {
+			order = append(order, ev.MessageID)
+		}
+		last[ev.MessageID] = u
+	}
+	for _, id := range order {
+		u := last[id]
+		prompt += deref(u.PromptTokens)
+		cached += deref(u.CachedTokens)
+		completion += deref(u.CompletionTokens)
+	}
+	return
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func runUsage(evs []*event.Event) *event.Update {
+	var run *event.Update
+	for _, ev := range evs {
+		if ev.Update.SessionUpdate == event.Usage && ev.Update.Scope == event.ScopeRun {
+			run = &ev.Update
+		}
+	}
+	return run
+}
+
+// TestClaudeUsageAddsUpToResult checks every Claude Code fixture: the
+// per-message usage (last snapshot per message id, main agent only) adds
+// up to the result line's prompt and cache-read totals. Output tokens in
+// the per-message snapshots are partial (Claude Code prints the message
+// before its final message_delta), so they may only fall short of the
+// result's figure, never exceed it.
+func TestClaudeUsageAddsUpToResult(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(filepath.Join(streamsDir, "claude", "*.jsonl"))
+	if len(files) < 8 {
+		t.Fatalf("found %d claude fixtures", len(files))
+	}
+	for _, f := range files {
+		evs, _ := parseAll(t, f, Options{Agent: Claude})
+		run := runUsage(evs)
+		if run == nil || run.PromptTokens == nil || run.CompletionTokens == nil || run.CostUSD == nil {
+			t.Fatalf("%s: no complete run usage: %+v", f, run)
+		}
+		prompt, cached, completion := callUsage(evs)
+		if prompt != *run.PromptTokens || cached != deref(run.CachedTokens) {
+			t.Errorf("%s: calls add to prompt %d cached %d, result says %d / %d",
+				filepath.Base(f), prompt, cached, *run.PromptTokens, deref(run.CachedTokens))
+		}
+		if completion > *run.CompletionTokens {
+			t.Errorf("%s: call output %d exceeds result output %d", filepath.Base(f), completion, *run.CompletionTokens)
+		}
+	}
+}
+
+func TestClaudePermissionDenialIsApprovalNotFailure(t *testing.T) {
+	t.Parallel()
+	evs, _ := parseAll(t, filepath.Join(streamsDir, "claude", "vincent-2.1.226-permission-denied-tool-error.jsonl"), Options{Agent: Claude})
+	var updates int
+	for _, ev := range evs {
+		u := ev.Update
+		if u.SessionUpdate == event.ToolCallUpdate && u.ToolCallID == "toolu_01NfZSDqXQKXwt59MWGhoqgw" {
+			updates++
+			if !u.ApprovalRequired {
+				t.Errorf("line %d: update not marked approval-required", ev.Line)
+			}
+		}
+	}
+	if updates == 0 {
+		t.Fatal("no update for the denied call")
+	}
+}
+
+func TestClaudeIsErrorWinsOverSubtype(t *testing.T) {
+	t.Parallel()
+	line := `{"type":"result","subtype":"success","is_error":true,"terminal_reason":"api_error","api_error_status":429,"result":"You've hit your session limit","session_id":"s"}`
+	evs, _ := parseBytes(t, []byte(line), Options{Agent: Claude})
+	if got := kinds(evs); !equalKinds(got, []event.Kind{event.Error, event.Result}) {
+		t.Fatalf("kinds %v", got)
+	}
+	if !evs[0].Update.Fatal || *evs[1].Update.IsError != true || evs[1].Extra["terminal_reason"] != "api_error" {
+		t.Fatalf("error %+v result %+v", evs[0].Update, evs[1])
+	}
+}
+
+func TestClaudeSubagentLinesCarryParent(t *testing.T) {
+	t.Parallel()
+	evs, _ := parseAll(t, filepath.Join(streamsDir, "claude", "claude-orchestrator-task-subagent-reserialized.jsonl"), Options{Agent: Claude})
+	var child int
+	for _, ev := range evs {
+		if ev.ParentToolCallID != "" {
+			child++
+		}
+	}
+	if child < 71 {
+		t.Fatalf("%d events carry a parent tool call, want at least the 71 subagent lines", child)
+	}
+}
+
+func TestClaudeImageResultIsKeptAsImage(t *testing.T) {
+	t.Parallel()
+	evs, _ := parseAll(t, filepath.Join(streamsDir, "claude", "evolve-2.1.5-skill-bash-read-image.jsonl"), Options{Agent: Claude})
+	for _, ev := range evs {
+		if c := ev.Update.Content; c != nil && c.Type == "image" {
+			if c.MimeType == "" || len(c.Data) < 100 || c.Text != "" {
+				t.Fatalf("image content %q %d bytes", c.MimeType, len(c.Data))
+			}
+			return
+		}
+	}
+	t.Fatal("no image content kept")
+}
+
+func TestClaudeToolKindsAndTitles(t *testing.T) {
+	t.Parallel()
+	evs, _ := parseAll(t, filepath.Join(streamsDir, "claude", "evolve-2.1.19-daytona-x01-prefixed.jsonl"), Options{Agent: Claude})
+	for _, ev := range evs {
+		u := ev.Update
+		if u.SessionUpdate == event.ToolCall && u.ToolName == "Bash" {
+			if u.ToolKind != event.ToolExecute || u.Title != "Run: pwd" {
+				t.Fatalf("kind %s title %q", u.ToolKind, u.Title)
+			}
+			return
+		}
+	}
+	t.Fatal("no Bash call")
+}
+
+func TestToolKindOf(t *testing.T) {
+	t.Parallel()
+	tests := map[string]event.ToolKind{
+		"Read": event.ToolRead, "Edit": event.ToolEdit, "Write": event.ToolEdit, "NotebookEdit": event.ToolEdit,
+		"Glob": event.ToolSearch, "Grep": event.ToolSearch, "LS": event.ToolSearch, "Bash": event.ToolExecute,
+		"BashOutput": event.ToolExecute, "KillShell": event.ToolExecute, "Task": event.ToolThink,
+		"WebFetch": event.ToolFetch, "WebSearch": event.ToolFetch, "ExitPlanMode": event.ToolSwitchMode,
+		"mcp__exa__web_search_exa": event.ToolOther, "Frobnicate": event.ToolOther,
+		"run_shell_command": event.ToolExecute, "read_file": event.ToolRead, "write_file": event.ToolEdit,
+	}
+	for name, want := range tests {
+		if got := ToolKindOf(name); got != want {
+			t.Errorf("ToolKindOf(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
+
+func TestCursorToolCallsAndUsage(t *testing.T) {
+	t.Parallel()
+	evs, _ := parseAll(t, filepath.Join(streamsDir, "cursor", "vincent-2026.08.11-edit-shell-tools.jsonl"), Options{Agent: Cursor})
+	var shell *event.Event
+	for _, ev := range evs {
+		if ev.Update.SessionUpdate == event.ToolCallUpdate && ev.Update.ToolCallID == "tool_2" {
+			shell = ev
+		}
+	}
+	if shell == nil || shell.Update.ExitCode == nil || *shell.Update.ExitCode != 0 || shell.Update.Status != event.StatusCompleted ||
+		shell.Update.ToolKind != event.ToolExecute || shell.Update.EndedAt.IsZero() {
+		t.Fatalf("shell update %+v", shell)
+	}
+	run := runUsage(evs)
+	if run == nil || deref(run.PromptTokens) != 17161 || deref(run.CachedTokens) != 17088 || deref(run.CompletionTokens) != 216 {
+		t.Fatalf("run usage %+v", run)
+	}
+}
+
+func FuzzParseClaude(f *testing.F) {
+	for _, dir := range []string{"claude", "cursor", "qwen"} {
+		files, _ := filepath.Glob(filepath.Join(streamsDir, dir, "*.jsonl"))
+		for _, p := range files {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			for _, l := range strings.Split(string(data), "\n") {
+				f.Add([]byte(l))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, k := range []Kind{Claude, Cursor, Qwen} {
+			evs, st := parseBytes(t, data, Options{Agent: k})
+			assertEveryLine(t, string(k), data, evs, st)
+		}
+	})
+}
