@@ -143,8 +143,28 @@ type claudeMessage struct {
 	Model      string          `json:"model"`
 	Role       string          `json:"role"`
 	StopReason *string         `json:"stop_reason"`
-	Content    json.RawMessage `json:"content"`
+	Content    claudeContent   `json:"content"`
 	Usage      *claudeUsage    `json:"usage"`
+}
+
+// claudeContent is a message's content: an array of blocks, or a plain
+// string (kept as one text block marked by plain).
+type claudeContent struct {
+	blocks []claudeBlock
+	plain  bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (c *claudeContent) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var text string
+		if err := json.Unmarshal(b, &text); err != nil {
+			return err
+		}
+		c.blocks, c.plain = []claudeBlock{{Type: "text", Text: text}}, true
+		return nil
+	}
+	return json.Unmarshal(b, &c.blocks)
 }
 
 // claudeUsage holds Anthropic's snake_case usage and Cursor's camelCase one.
@@ -262,10 +282,7 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 	if base.Model == "" {
 		base.Model = s.model
 	}
-	var blocks []claudeBlock
-	if !decodeBlocks(m.Content, &blocks) {
-		return false
-	}
+	blocks := m.Content.blocks
 	for i := range blocks {
 		b := &blocks[i]
 		ev := base
@@ -309,21 +326,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 			s.approvals[meta.ID] = true
 		}
 	}
-	// A prompt given as a plain string.
-	if len(m.Content) > 0 && m.Content[0] == '"' {
-		var text string
-		if json.Unmarshal(m.Content, &text) != nil {
-			return false
-		}
-		ev := base
-		ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(text)}
-		emit(&ev)
-		return true
-	}
-	var blocks []claudeBlock
-	if !decodeBlocks(m.Content, &blocks) {
-		return false
-	}
+	blocks := m.Content.blocks
 	for i := range blocks {
 		b := &blocks[i]
 		ev := base

@@ -1,7 +1,7 @@
 package agents
 
 import (
-	"encoding/json"
+	json "github.com/goccy/go-json"
 	"strings"
 
 	"github.com/agentsift/sift/core/event"
