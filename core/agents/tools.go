@@ -1,8 +1,9 @@
 package agents
 
 import (
-	json "github.com/goccy/go-json"
 	"strings"
+
+	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/event"
 )
