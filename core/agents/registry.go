@@ -5,6 +5,7 @@ func defaultParsers() []Parser {
 	return []Parser{
 		claudeParser{kind: Claude},
 		claudeParser{kind: Cursor},
+		droidParser{},
 		claudeParser{kind: Qwen},
 		unknownParser{},
 	}

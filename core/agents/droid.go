@@ -1,0 +1,455 @@
+package agents
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// droidParser reads Factory Droid's `droid exec --output-format
+// stream-json`: a Claude-shaped system/init line, then flat top-level
+// message, reasoning, tool_call and tool_result lines with epoch-ms
+// timestamps, an `error{source:"cli"}` line when exec ends early and, in
+// later builds, a terminal `completion` line (FORMATS.md "Factory Droid").
+type droidParser struct{}
+
+func (droidParser) Kind() Kind        { return Droid }
+func (droidParser) NewStream() Stream { return &droidStream{} }
+
+// Claims implements Parser. Droid's init line is Claude's shape, so it is
+// never claimed; the lines claimed are the ones no other harness prints: a
+// `message` with a role and a numeric epoch-ms timestamp (Gemini's
+// timestamps are strings), a `tool_call` naming `toolName`, a `tool_result`
+// with `isError` and a `completion` with `finalText`.
+func (droidParser) Claims(line []byte) bool {
+	if !bytes.Contains(line, []byte(`"type"`)) {
+		return false
+	}
+	var l struct {
+		Type      string          `json:"type"`
+		Role      string          `json:"role"`
+		Timestamp json.RawMessage `json:"timestamp"`
+		ToolName  *string         `json:"toolName"`
+		IsError   *bool           `json:"isError"`
+		FinalText *string         `json:"finalText"`
+	}
+	if json.Unmarshal(line, &l) != nil {
+		return false
+	}
+	switch l.Type {
+	case "message":
+		return l.Role != "" && len(l.Timestamp) > 0 && l.Timestamp[0] >= '0' && l.Timestamp[0] <= '9'
+	case "tool_call":
+		return l.ToolName != nil
+	case "tool_result":
+		return l.IsError != nil
+	case "completion":
+		return l.FinalText != nil
+	}
+	return false
+}
+
+// droidLine is every field of every droid line sift reads.
+type droidLine struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	SessionID string `json:"session_id"`
+	Timestamp *int64 `json:"timestamp"`
+	// system/init.
+	Cwd   string   `json:"cwd"`
+	Tools []string `json:"tools"`
+	Model string   `json:"model"`
+	// message, reasoning.
+	Role string `json:"role"`
+	ID   string `json:"id"`
+	Text string `json:"text"`
+	// tool_call, tool_result.
+	MessageID  string          `json:"messageId"`
+	ToolID     string          `json:"toolId"`
+	ToolName   string          `json:"toolName"`
+	Parameters json.RawMessage `json:"parameters"`
+	IsError    *bool           `json:"isError"`
+	Value      json.RawMessage `json:"value"`
+	Error      json.RawMessage `json:"error"`
+	// error.
+	Source  string          `json:"source"`
+	Message json.RawMessage `json:"message"`
+	// completion (later builds), and the `-o json` result line.
+	FinalText   *string     `json:"finalText"`
+	NumTurns    *int        `json:"numTurns"`
+	DurationMs  *int64      `json:"durationMs"`
+	Usage       *droidUsage `json:"usage"`
+	IsErrorRes  *bool       `json:"is_error"`
+	Result      *string     `json:"result"`
+	DurationRes *int64      `json:"duration_ms"`
+	NumTurnsRes *int        `json:"num_turns"`
+}
+
+// droidUsage is the `usage` object of a completion line. Its names are
+// Anthropic's (evolve's droid parser test, FORMATS.md [S13], and other
+// public droid integrations quote `input_tokens, output_tokens,
+// cache_read_input_tokens, cache_creation_input_tokens`), so it is read
+// with Anthropic's meaning: input_tokens excludes both cache shares.
+type droidUsage struct {
+	Input         *int64 `json:"input_tokens"`
+	Output        *int64 `json:"output_tokens"`
+	CacheRead     *int64 `json:"cache_read_input_tokens"`
+	CacheCreation *int64 `json:"cache_creation_input_tokens"`
+	Thinking      *int64 `json:"thinking_tokens"`
+}
+
+// droidCall is a tool call still waiting for its result.
+type droidCall struct {
+	id, name string
+}
+
+// droidStream holds the state of one droid stream: the open tool calls and
+// the events whose meaning depends on the line after them.
+type droidStream struct {
+	open []droidCall
+	// cancelled is a tool result droid cancelled; it is held until the next
+	// line says whether exec ended for lack of permission.
+	cancelled *event.Event
+	// lastErr is the last `error` line; it is fatal only when nothing
+	// follows it, which Finish decides.
+	lastErr *event.Event
+}
+
+// Line implements Stream.
+func (s *droidStream) Line(l Line, emit Emit) bool {
+	var d droidLine
+	ok := json.Unmarshal(l.Bytes, &d) == nil
+	held := s.flush(emit, d.explanation())
+	if !ok || !s.line(l, &d, emit) {
+		if held {
+			// The held events were emitted for this line, so the driver
+			// would not keep it as raw: keep it here.
+			emit(rawEvent(l.Bytes))
+		}
+		return held
+	}
+	return true
+}
+
+// rawEvent keeps a line the parser did not understand.
+func rawEvent(b []byte) *event.Event {
+	return &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(b)}}
+}
+
+// line emits the events of one decoded line.
+func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
+	ts := epochMs(d.Timestamp)
+	switch d.Type {
+	case "system":
+		if d.Subtype != "init" {
+			return false
+		}
+		emit(&event.Event{SessionID: d.SessionID, Model: d.Model, Update: event.Update{
+			SessionUpdate: event.SessionStart, Cwd: d.Cwd, Tools: d.Tools,
+		}})
+	case "message":
+		kind := event.AgentMessageChunk
+		switch d.Role {
+		case "assistant":
+		case "user":
+			kind = event.UserMessageChunk
+		default:
+			return false
+		}
+		emit(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID, Update: event.Update{
+			SessionUpdate: kind, Content: event.Text(d.Text),
+		}})
+	case "reasoning":
+		emit(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID, Update: event.Update{
+			SessionUpdate: event.AgentThoughtChunk, Content: event.Text(d.Text),
+		}})
+	case "tool_call":
+		s.toolCall(d, ts, emit)
+	case "tool_result":
+		s.toolResult(l, d, ts, emit)
+	case "error":
+		msg, _ := jsonText(d.Message)
+		ev := &event.Event{Line: l.No, Offset: l.Offset, SessionID: d.SessionID, Timestamp: ts,
+			Update: event.Update{SessionUpdate: event.Error, Message: msg}}
+		if d.Source != "" {
+			ev.Extra = map[string]any{"source": d.Source}
+		}
+		s.lastErr = ev
+	case "completion", "result":
+		s.result(d, ts, emit)
+	default:
+		return false
+	}
+	return true
+}
+
+// explanation is the text a line gives for why exec stopped, used to decide
+// whether a cancelled tool was blocked for permission.
+func (d *droidLine) explanation() string {
+	switch {
+	case d.Type == "message" && d.Role == "assistant":
+		return d.Text
+	case d.Type == "error":
+		s, _ := jsonText(d.Message)
+		return s
+	}
+	return ""
+}
+
+// flush emits the held events once a following line exists: the error is
+// then not the last line, and a cancelled tool is approval-blocked when the
+// next line says exec ended for insufficient permission (the
+// vibekanban-insufficient-perms capture).
+// It reports whether it emitted anything.
+func (s *droidStream) flush(emit Emit, next string) bool {
+	held := s.cancelled != nil || s.lastErr != nil
+	if s.cancelled != nil {
+		if strings.Contains(strings.ToLower(next), "insufficient permission") {
+			s.cancelled.Update.ApprovalRequired = true
+		}
+		emit(s.cancelled)
+		s.cancelled = nil
+	}
+	if s.lastErr != nil {
+		emit(s.lastErr)
+		s.lastErr = nil
+	}
+	return held
+}
+
+// Finish implements Stream. An `error` line that ends the stream is fatal:
+// exec ended early, an unambiguous end, so it also becomes the run's result.
+func (s *droidStream) Finish(emit Emit) {
+	if s.cancelled != nil {
+		emit(s.cancelled)
+		s.cancelled = nil
+	}
+	if e := s.lastErr; e != nil {
+		s.lastErr = nil
+		e.Update.Fatal = true
+		emit(e)
+		emit(&event.Event{Line: e.Line, Offset: e.Offset, SessionID: e.SessionID, Timestamp: e.Timestamp,
+			Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Text: e.Update.Message}})
+	}
+}
+
+func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit Emit) {
+	name := d.ToolName
+	if name == "" {
+		name = d.ToolID
+	}
+	ev := &event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
+		SessionUpdate: event.ToolCall, ToolCallID: d.ID, Status: event.StatusPending,
+	}}
+	describeTool(&ev.Update, name, d.Parameters)
+	if strings.EqualFold(name, "ApplyPatch") {
+		patchLocations(&ev.Update, d.Parameters)
+	}
+	s.open = append(s.open, droidCall{id: d.ID, name: name})
+	emit(ev)
+	if strings.EqualFold(name, "TodoWrite") {
+		if entries := todoEntries(d.Parameters); entries != nil {
+			emit(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
+				SessionUpdate: event.Plan, Entries: entries,
+			}})
+		}
+	}
+}
+
+// take removes and returns the open call a result belongs to: the one with
+// its id, or the oldest open call when the result names none (a droid
+// regression once dropped the id, FORMATS.md [S12]).
+func (s *droidStream) take(id string) droidCall {
+	for i, c := range s.open {
+		if id == "" || c.id == id {
+			s.open = append(s.open[:i], s.open[i+1:]...)
+			return c
+		}
+	}
+	return droidCall{id: id}
+}
+
+func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) {
+	call := s.take(d.ID)
+	ev := &event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
+		SessionUpdate: event.ToolCallUpdate, ToolCallID: call.id, ToolName: call.name, Status: event.StatusCompleted,
+	}}
+	u := &ev.Update
+	if text, ok := jsonText(d.Value); ok {
+		u.Content = event.Text(text)
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+			u.RawOutput = json.RawMessage(t)
+		}
+		if code, ok := processExitCode(text); ok {
+			u.ExitCode = event.Int(code)
+		}
+	} else if len(d.Value) > 0 && string(d.Value) != "null" {
+		u.RawOutput = d.Value
+	}
+	if d.IsError != nil && *d.IsError {
+		u.Status = event.StatusFailed
+		var e struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(d.Error, &e) == nil {
+			u.Message = e.Message
+		} else if s, ok := jsonText(d.Error); ok {
+			u.Message = s
+		}
+		if len(d.Error) > 0 && u.RawOutput == nil {
+			u.RawOutput = d.Error
+		}
+		if strings.Contains(strings.ToLower(u.Message), "cancel") {
+			ev.Line, ev.Offset = l.No, l.Offset
+			s.cancelled = ev
+			return
+		}
+	}
+	emit(ev)
+}
+
+// result handles the terminal completion line (and the `-o json` result
+// line): the run usage first, then the result.
+func (s *droidStream) result(d *droidLine, ts time.Time, emit Emit) {
+	if u := d.Usage; u != nil {
+		ev := &event.Event{SessionID: d.SessionID, Timestamp: ts, Update: event.Update{
+			SessionUpdate: event.Usage, Scope: event.ScopeRun,
+			CompletionTokens: u.Output, CachedTokens: u.CacheRead,
+		}}
+		ev.Update.PromptTokens = sumPresent(u.Input, u.CacheRead, u.CacheCreation)
+		extra := map[string]int64{}
+		putPresent(extra, "input_tokens", u.Input)
+		putPresent(extra, "cache_creation_input_tokens", u.CacheCreation)
+		putPresent(extra, "thinking_tokens", u.Thinking)
+		if len(extra) > 0 {
+			ev.Update.UsageExtra = extra
+		}
+		emit(ev)
+	}
+	r := &event.Event{SessionID: d.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.Result}}
+	u := &r.Update
+	if d.Type == "completion" {
+		// A completion is droid's normal end; a failed exec ends with an
+		// error line instead, so an absent isError means success.
+		u.IsError = event.Bool(d.IsError != nil && *d.IsError)
+		if d.FinalText != nil {
+			u.Text = *d.FinalText
+		}
+		u.NumTurns, u.DurationMs = d.NumTurns, d.DurationMs
+	} else {
+		u.IsError, u.Subtype, u.NumTurns, u.DurationMs = d.IsErrorRes, d.Subtype, d.NumTurnsRes, d.DurationRes
+		if d.Result != nil {
+			u.Text = *d.Result
+		}
+	}
+	emit(r)
+}
+
+// epochMs turns an epoch-milliseconds field into a time; zero when absent.
+func epochMs(ms *int64) time.Time {
+	if ms == nil {
+		return time.Time{}
+	}
+	return time.UnixMilli(*ms).UTC()
+}
+
+// jsonText returns the string a JSON value holds, and whether it was one.
+func jsonText(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// sumPresent adds the counters a harness printed; nil when it printed none.
+func sumPresent(vs ...*int64) *int64 {
+	var sum *int64
+	for _, v := range vs {
+		if v != nil {
+			if sum == nil {
+				sum = event.Int64(0)
+			}
+			*sum += *v
+		}
+	}
+	return sum
+}
+
+// putPresent stores a counter under its harness name when it was printed.
+func putPresent(m map[string]int64, name string, v *int64) {
+	if v != nil {
+		m[name] = *v
+	}
+}
+
+var processExitPrefix = "[Process exited with code "
+
+// processExitCode reads the `[Process exited with code N]` trailer droid's
+// Execute tool appends to a command's output.
+func processExitCode(out string) (int, bool) {
+	i := strings.LastIndex(out, processExitPrefix)
+	if i < 0 {
+		return 0, false
+	}
+	rest := out[i+len(processExitPrefix):]
+	j := strings.IndexByte(rest, ']')
+	if j < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest[:j])
+	return n, err == nil
+}
+
+// patchLocations names the files an ApplyPatch input touches, from its
+// `*** Update File: path` (Add, Delete) headers.
+func patchLocations(u *event.Update, params json.RawMessage) {
+	var p struct {
+		Input string `json:"input"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	for _, line := range strings.Split(p.Input, "\n") {
+		for _, h := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
+			if path, ok := strings.CutPrefix(line, h); ok && strings.TrimSpace(path) != "" {
+				u.Locations = append(u.Locations, event.Location{Path: strings.TrimSpace(path)})
+			}
+		}
+	}
+	if len(u.Locations) > 0 && u.Title == u.ToolName {
+		u.Title = "Edit: " + u.Locations[0].Path
+	}
+}
+
+// todoEntries reads a todo-list tool's `todos[{content|title, status}]`
+// input as plan entries; nil when it holds none.
+func todoEntries(params json.RawMessage) []event.PlanEntry {
+	var p struct {
+		Todos []struct {
+			Content string `json:"content"`
+			Title   string `json:"title"`
+			Status  string `json:"status"`
+		} `json:"todos"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.Todos) == 0 {
+		return nil
+	}
+	entries := make([]event.PlanEntry, 0, len(p.Todos))
+	for _, t := range p.Todos {
+		c := t.Content
+		if c == "" {
+			c = t.Title
+		}
+		entries = append(entries, event.PlanEntry{Content: c, Status: t.Status})
+	}
+	return entries
+}
