@@ -1,0 +1,255 @@
+package agents
+
+import (
+	"strconv"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// geminiParser reads Gemini CLI's `--output-format stream-json`: init,
+// message, tool_use, tool_result, error and result lines, each with an ISO
+// timestamp (gemini-cli packages/core/src/output/types.ts).
+type geminiParser struct{}
+
+// Kind implements Parser.
+func (geminiParser) Kind() Kind { return Gemini }
+
+// NewStream implements Parser.
+func (geminiParser) NewStream() Stream { return &geminiStream{} }
+
+// Claims implements Parser. Gemini's lines carry an ISO timestamp string
+// (droid's are epoch numbers) and link tools by tool_id; its init line has a
+// session_id and a model.
+func (geminiParser) Claims(line []byte) bool {
+	var l struct {
+		Type      string          `json:"type"`
+		Timestamp json.RawMessage `json:"timestamp"`
+		SessionID string          `json:"session_id"`
+		Model     *string         `json:"model"`
+		ToolID    string          `json:"tool_id"`
+		Role      string          `json:"role"`
+		Content   json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(line, &l) != nil || len(l.Timestamp) == 0 || l.Timestamp[0] != '"' {
+		return false
+	}
+	switch l.Type {
+	case "init":
+		return l.SessionID != "" && l.Model != nil
+	case "tool_use", "tool_result":
+		return l.ToolID != ""
+	case "message":
+		return l.Role != "" && len(l.Content) > 0 && l.Content[0] == '"'
+	}
+	return false
+}
+
+// geminiLine is the union of Gemini's stream-json events.
+type geminiLine struct {
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+	// init.
+	SessionID string `json:"session_id"`
+	Model     string `json:"model"`
+	// message.
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	Delta   bool   `json:"delta"`
+	// tool_use.
+	ToolName   string          `json:"tool_name"`
+	ToolID     string          `json:"tool_id"`
+	Parameters json.RawMessage `json:"parameters"`
+	// tool_result and result.
+	Status string          `json:"status"`
+	Output *string         `json:"output"`
+	Error  json.RawMessage `json:"error"`
+	// error.
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	// result.
+	Stats json.RawMessage `json:"stats"`
+}
+
+type geminiError struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// geminiStream is the state of one Gemini stream.
+type geminiStream struct {
+	model string
+	// msgID is the synthetic id of the model response under way ("" when
+	// none is): Gemini prints no message ids, and one response arrives as
+	// several assistant delta lines followed by its tool_use lines. It is
+	// "gemini-L<n>", n the response's first line, so it is stable.
+	msgID string
+	// lastText is the text of the last assistant response, the result's.
+	lastText []byte
+	textOpen bool
+}
+
+// Line implements Stream.
+func (s *geminiStream) Line(l Line, emit Emit) bool {
+	var ln geminiLine
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || json.Unmarshal(l.Bytes, &ln) != nil {
+		return false
+	}
+	ev := &event.Event{Timestamp: geminiTime(ln.Timestamp)}
+	switch ln.Type {
+	case "init":
+		s.model, s.msgID = ln.Model, ""
+		ev.SessionID, ev.Model = ln.SessionID, ln.Model
+		ev.Update = event.Update{SessionUpdate: event.SessionStart}
+	case "message":
+		switch ln.Role {
+		case "user":
+			s.msgID = ""
+			ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(ln.Content)}
+		case "assistant":
+			s.response(l.No)
+			if !s.textOpen || !ln.Delta {
+				s.lastText = s.lastText[:0]
+			}
+			s.textOpen = ln.Delta
+			s.lastText = append(s.lastText, ln.Content...)
+			ev.MessageID, ev.Model = s.msgID, s.model
+			ev.Update = event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(ln.Content)}
+		default:
+			return false
+		}
+	case "tool_use":
+		s.response(l.No)
+		s.textOpen = false
+		ev.MessageID, ev.Model = s.msgID, s.model
+		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: ln.ToolID, Status: event.StatusPending}
+		describeTool(&ev.Update, ln.ToolName, ln.Parameters)
+	case "tool_result":
+		s.msgID, s.textOpen = "", false
+		ev.Update = geminiToolResult(&ln)
+	case "error":
+		ev.Update = event.Update{SessionUpdate: event.Error, Message: ln.Message}
+		if ln.Severity != "" {
+			ev.Extra = map[string]any{"severity": ln.Severity}
+		}
+	case "result":
+		s.result(&ln, ev, emit)
+		return true
+	default:
+		return false
+	}
+	emit(ev)
+	return true
+}
+
+// response starts a model response at line n unless one is under way.
+func (s *geminiStream) response(n int) {
+	if s.msgID == "" {
+		s.msgID = "gemini-L" + strconv.Itoa(n)
+	}
+}
+
+// geminiToolResult is the update of a tool_result line. A result refused by
+// the policy engine (error type policy_violation) is approval-blocked, not
+// a failure of the tool.
+func geminiToolResult(ln *geminiLine) event.Update {
+	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: ln.ToolID, Status: event.StatusCompleted}
+	if ln.Status != "success" {
+		u.Status = event.StatusFailed
+	}
+	if ln.Output != nil && *ln.Output != "" {
+		u.Content = event.Text(*ln.Output)
+	}
+	if len(ln.Error) > 0 && string(ln.Error) != "null" {
+		u.RawOutput = ln.Error
+		var e geminiError
+		if json.Unmarshal(ln.Error, &e) == nil {
+			u.Message = e.Message
+			u.ApprovalRequired = e.Type == "policy_violation"
+		}
+	}
+	return u
+}
+
+// result emits the run usage of a result line's stats, a fatal error when
+// the run failed, and the result.
+func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
+	s.msgID, s.textOpen = "", false
+	var durMs *int64
+	if len(ln.Stats) > 0 && string(ln.Stats) != "null" {
+		u, d := geminiUsage(ln.Stats)
+		durMs = d
+		if u != nil {
+			emit(&event.Event{Timestamp: ev.Timestamp, Model: s.model, Update: *u})
+		}
+	}
+	isErr := ln.Status != "success"
+	if len(ln.Error) > 0 && string(ln.Error) != "null" {
+		var e geminiError
+		_ = json.Unmarshal(ln.Error, &e) // a malformed error still fails the run
+		emit(&event.Event{Timestamp: ev.Timestamp, Update: event.Update{
+			SessionUpdate: event.Error, Message: e.Message, Fatal: isErr, RawOutput: ln.Error,
+		}})
+	}
+	ev.Update = event.Update{
+		SessionUpdate: event.Result, IsError: event.Bool(isErr), Subtype: ln.Status,
+		DurationMs: durMs, Text: string(s.lastText),
+	}
+	emit(ev)
+}
+
+// geminiUsage maps result.stats to a run usage: input_tokens already
+// includes the cached share (input_tokens = cached + input in builds that
+// print the breakdown); output_tokens is the completion. Every other
+// numeric counter is kept under its own name. It also returns duration_ms.
+func geminiUsage(raw json.RawMessage) (*event.Update, *int64) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil, nil
+	}
+	u := &event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun}
+	var dur *int64
+	for k, v := range m {
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			continue
+		}
+		switch k {
+		case "input_tokens":
+			u.PromptTokens = event.Int64(n)
+		case "output_tokens":
+			u.CompletionTokens = event.Int64(n)
+		case "cached":
+			u.CachedTokens = event.Int64(n)
+		case "duration_ms":
+			dur = event.Int64(n)
+		default:
+			if u.UsageExtra == nil {
+				u.UsageExtra = map[string]int64{}
+			}
+			u.UsageExtra[k] = n
+		}
+	}
+	if u.PromptTokens == nil && u.CompletionTokens == nil && u.CachedTokens == nil && u.UsageExtra == nil {
+		return nil, dur
+	}
+	return u, dur
+}
+
+// geminiTime parses an ISO-8601 timestamp; zero when absent or malformed.
+func geminiTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// Finish implements Stream. Gemini's end is its result line; a stream that
+// stops before it has no result event.
+func (s *geminiStream) Finish(Emit) {}
