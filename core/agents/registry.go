@@ -4,8 +4,11 @@ package agents
 func defaultParsers() []Parser {
 	return []Parser{
 		claudeParser{kind: Claude},
+		codexParser{},
 		claudeParser{kind: Cursor},
 		droidParser{},
+		geminiParser{},
+		opencodeParser{},
 		claudeParser{kind: Qwen},
 		unknownParser{},
 	}
