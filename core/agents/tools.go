@@ -46,6 +46,13 @@ var toolKinds = map[string]event.ToolKind{
 	// switch_mode
 	"exitplanmode": event.ToolSwitchMode, "enterplanmode": event.ToolSwitchMode,
 	"exitspecmode": event.ToolSwitchMode,
+	// Kimi (kimi-cli, kimi-code) and Antigravity (agy) names.
+	"writefile": event.ToolEdit, "strreplacefile": event.ToolEdit, "readmediafile": event.ToolRead,
+	"searchweb": event.ToolFetch, "view_file": event.ToolRead, "view_file_outline": event.ToolRead,
+	"write_to_file": event.ToolEdit, "replace_file_content": event.ToolEdit,
+	"multi_replace_file_content": event.ToolEdit, "run_command": event.ToolExecute,
+	"list_dir": event.ToolSearch, "find_by_name": event.ToolSearch, "search_web": event.ToolFetch,
+	"read_url_content": event.ToolFetch, "invoke_subagent": event.ToolThink,
 }
 
 // ToolKindOf returns the ACP kind of a tool by its harness-native name.
