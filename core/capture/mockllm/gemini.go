@@ -1,0 +1,140 @@
+package mockllm
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// NewGemini starts a server speaking the Gemini API as the Gemini CLI calls
+// it: POST /v1beta/models/MODEL:streamGenerateContent?alt=sse for turns, and
+// non-streaming :generateContent for its JSON side questions (routing,
+// next-speaker checks), which get {"next_speaker":"user"}-style verdicts.
+// Point GOOGLE_GEMINI_BASE_URL at URL().
+func NewGemini(script Script) *Server {
+	return start(script, (*Server).gemini)
+}
+
+// geminiRequest is the part of a generateContent request the server reads.
+type geminiRequest struct {
+	Contents []struct {
+		Role  string `json:"role"`
+		Parts []struct {
+			FunctionResponse json.RawMessage `json:"functionResponse"`
+		} `json:"parts"`
+	} `json:"contents"`
+	Tools []struct {
+		FunctionDeclarations []struct {
+			Name                 string          `json:"name"`
+			Parameters           json.RawMessage `json:"parameters"`
+			ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema"`
+		} `json:"functionDeclarations"`
+	} `json:"tools"`
+}
+
+// geminiVerdict answers the CLI's JSON side questions: it satisfies the
+// next-speaker check (the user speaks next, so the turn ends) and the model
+// router.
+const geminiVerdict = `{"reasoning":"scripted","next_speaker":"user","model_choice":"flash"}`
+
+func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
+	path := r.URL.Path
+	_, method, _ := strings.Cut(path[strings.LastIndex(path, "/")+1:], ":")
+	model := strings.TrimPrefix(path[:len(path)-len(method)-1], "/v1beta/models/")
+	if r.Method != http.MethodPost {
+		s.record(r, body, -1)
+		http.NotFound(w, r)
+		return
+	}
+	switch method {
+	case "countTokens":
+		s.record(r, body, -1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"totalTokens":100}`)
+		return
+	case "generateContent", "streamGenerateContent":
+	default:
+		s.record(r, body, -1)
+		http.NotFound(w, r)
+		return
+	}
+	var q geminiRequest
+	if err := json.Unmarshal(body, &q); err != nil {
+		s.record(r, body, -1)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	tools := map[string]json.RawMessage{}
+	for _, t := range q.Tools {
+		for _, f := range t.FunctionDeclarations {
+			sc := f.ParametersJSONSchema
+			if len(sc) == 0 {
+				sc = f.Parameters
+			}
+			tools[f.Name] = sc
+		}
+	}
+	n := 0
+	for _, c := range q.Contents {
+		for _, p := range c.Parts {
+			if len(p.FunctionResponse) > 0 {
+				n++
+			}
+		}
+	}
+	_, _, hasShell := pickShell(tools)
+	st, ok := s.script.step(n)
+	if method == "generateContent" || !hasShell || !ok {
+		s.record(r, body, -1)
+		text := "sift e2e"
+		if method == "generateContent" {
+			text = geminiVerdict
+		}
+		st = Step{Text: text}
+	} else {
+		s.record(r, body, n)
+		sleep(r, st.Delay)
+	}
+	u := st.Usage
+	usage := map[string]any{
+		"promptTokenCount":     u.Input,
+		"candidatesTokenCount": u.Output,
+		"totalTokenCount":      u.Input + u.Output,
+	}
+	if u.Cached > 0 {
+		usage["cachedContentTokenCount"] = u.Cached
+	}
+	respID := fmt.Sprintf("sift-resp-%02d", n)
+	chunk := func(parts []any, finish string, withUsage bool) map[string]any {
+		cand := map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "index": 0}
+		if finish != "" {
+			cand["finishReason"] = finish
+		}
+		c := map[string]any{"candidates": []any{cand}, "modelVersion": model, "responseId": respID}
+		if withUsage {
+			c["usageMetadata"] = usage
+		}
+		return c
+	}
+	var parts []any
+	if st.Text != "" {
+		parts = append(parts, map[string]any{"text": st.Text})
+	}
+	if name, args, calls := st.call(tools); hasShell && calls && method == "streamGenerateContent" {
+		parts = append(parts, map[string]any{"functionCall": map[string]any{"name": name, "args": args}})
+	}
+	if method == "generateContent" {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(chunk(parts, "STOP", true))
+		return
+	}
+	e := newSSE(w)
+	for i, p := range parts {
+		if i == len(parts)-1 {
+			e.event("", chunk([]any{p}, "STOP", true))
+		} else {
+			e.event("", chunk([]any{p}, "", false))
+		}
+	}
+}
