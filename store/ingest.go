@@ -1,0 +1,369 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/summary"
+)
+
+// ImportOptions tunes an import.
+type ImportOptions struct {
+	// Workers is how many files are summarized at once; 0 means one per
+	// CPU.
+	Workers int
+	// BatchSize is how many sessions one write transaction holds; 0 means
+	// 256.
+	BatchSize int
+	// Force re-summarizes files whose size and mtime are unchanged.
+	Force bool
+	// Summary is the base of each file's summary options (stall threshold,
+	// prices). Agent, Start and End are filled per file from its
+	// invocation record, when there is one.
+	Summary summary.Options
+}
+
+// Progress is the state of a running import, reported after every file.
+type Progress struct {
+	// FilesTotal and BytesTotal are what this import has to summarize
+	// (unchanged files excluded); FilesDone and BytesDone what is done.
+	FilesTotal, FilesDone int
+	BytesTotal, BytesDone int64
+	Skipped, Failed       int
+	Elapsed               time.Duration
+}
+
+// Failure is a file that could not be imported, and why.
+type Failure struct {
+	Path   string
+	Reason string
+}
+
+// String returns "path: reason".
+func (f Failure) String() string { return f.Path + ": " + f.Reason }
+
+// ImportResult is what an import did.
+type ImportResult struct {
+	// Files counts the stream files found under the roots.
+	Files int
+	// Sessions counts the sessions summarized and written.
+	Sessions int
+	// Bytes is the size of the files summarized.
+	Bytes int64
+	// Skipped counts files unchanged since the last import.
+	Skipped int
+	// Deferred counts files of running work items: they are summarized
+	// when the work item reaches a terminal state.
+	Deferred int
+	// Ignored counts files under a folder whose names are not stream
+	// captures (.jsonl, .ndjson, .log, .txt).
+	Ignored int
+	// Failed lists the files that could not be read or summarized. The
+	// import goes on past them.
+	Failed  []Failure
+	Elapsed time.Duration
+}
+
+// MBps is the summarizing rate in MB/s (10^6 bytes).
+func (r ImportResult) MBps() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Bytes) / 1e6 / r.Elapsed.Seconds()
+}
+
+// candidate is one stream file found by the walk.
+type candidate struct {
+	path   string
+	size   int64
+	mtime  int64 // unix ms
+	layout fileLayout
+}
+
+// Import ingests stream files and folders of them. Unchanged files (same
+// size and mtime as when last imported) are skipped, new, grown and changed
+// ones are summarized in parallel and written in batches. A file that
+// cannot be read or summarized is listed in ImportResult.Failed and the
+// import goes on; the error is for failures of the store itself (a full
+// disk), which stop the import. progress, when not nil, is called from the
+// calling goroutine after every file.
+func (s *Store) Import(ctx context.Context, roots []string, opts ImportOptions, progress func(Progress)) (ImportResult, error) {
+	start := time.Now()
+	cands, res := collect(roots)
+	return s.importFiles(ctx, cands, res, opts, progress, start)
+}
+
+// collect walks the roots. A root that is a file is read whatever its
+// name; in folders only stream captures are, hidden entries skipped.
+func collect(roots []string) ([]candidate, ImportResult) {
+	var res ImportResult
+	var out []candidate
+	seen := map[string]bool{}
+	add := func(path string, info fs.FileInfo) {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			abs = path
+		}
+		if seen[abs] {
+			return
+		}
+		seen[abs] = true
+		out = append(out, candidate{path: abs, size: info.Size(), mtime: info.ModTime().UnixMilli(), layout: parseLayout(abs)})
+	}
+	for _, root := range roots {
+		info, err := os.Stat(root)
+		if err != nil {
+			res.Failed = append(res.Failed, Failure{root, reason(err)})
+			continue
+		}
+		if !info.IsDir() {
+			add(root, info)
+			continue
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				res.Failed = append(res.Failed, Failure{path, reason(err)})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if path != root && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				return nil
+			}
+			if !streamExt(d.Name()) {
+				res.Ignored++
+				return nil
+			}
+			info, err := os.Stat(path) // follows symlinks
+			if err != nil {
+				res.Failed = append(res.Failed, Failure{path, reason(err)})
+				return nil
+			}
+			if info.Mode().IsRegular() {
+				add(path, info)
+			}
+			return nil
+		})
+		if err != nil {
+			res.Failed = append(res.Failed, Failure{root, reason(err)})
+		}
+	}
+	res.Files = len(out)
+	return out, res
+}
+
+// reason is an error as a failure's reason, without the path os errors
+// repeat.
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// job is one file to summarize with what its invocation record declares.
+type job struct {
+	c   candidate
+	inv *invocation
+}
+
+// outcome is a summarized file, or why not.
+type outcome struct {
+	c   candidate
+	row *sessionRow
+	err error
+}
+
+// importFiles summarizes the candidates that changed and writes them.
+func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportResult, opts ImportOptions,
+	progress func(Progress), start time.Time,
+) (ImportResult, error) {
+	finish := func(err error) (ImportResult, error) {
+		res.Elapsed = time.Since(start)
+		sort.Slice(res.Failed, func(i, j int) bool { return res.Failed[i].Path < res.Failed[j].Path })
+		return res, err
+	}
+	idx, err := s.indexed(ctx)
+	if err != nil {
+		return finish(err)
+	}
+	running, err := s.runningWorkItems(ctx)
+	if err != nil {
+		return finish(err)
+	}
+	var todo []candidate
+	var p Progress
+	for _, c := range cands {
+		if running[c.layout.WorkItemID] {
+			res.Deferred++
+			continue
+		}
+		if st, ok := idx[c.path]; ok && !opts.Force && st.size == c.size && st.mtime == c.mtime {
+			res.Skipped++
+			continue
+		}
+		todo = append(todo, c)
+		p.BytesTotal += c.size
+	}
+	p.FilesTotal, p.Skipped, p.Failed = len(todo), res.Skipped, len(res.Failed)
+	if len(todo) == 0 {
+		return finish(nil)
+	}
+	invs, err := s.invocations(ctx)
+	if err != nil {
+		return finish(err)
+	}
+	// Biggest files first, so that one large file does not finish last
+	// on an otherwise idle machine.
+	sort.Slice(todo, func(i, j int) bool { return todo[i].size > todo[j].size })
+
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	batchSize := opts.BatchSize
+	if batchSize <= 0 {
+		batchSize = 256
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan job)
+	outs := make(chan outcome, workers*2)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				row, err := s.summarizeFile(j.c, j.inv, opts.Summary)
+				select {
+				case outs <- outcome{c: j.c, row: row, err: err}:
+				case <-wctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(outs)
+		defer wg.Wait()
+		defer close(jobs)
+		for _, c := range todo {
+			select {
+			case jobs <- job{c: c, inv: invs.match(c.layout)}:
+			case <-wctx.Done():
+				return
+			}
+		}
+	}()
+
+	batch := make([]*sessionRow, 0, batchSize)
+	var batchBytes int
+	var werr error
+	flush := func() {
+		if len(batch) == 0 || werr != nil {
+			return
+		}
+		if err := s.writeBatch(ctx, batch); err != nil {
+			werr = err
+			cancel()
+			return
+		}
+		res.Sessions += len(batch)
+		batch, batchBytes = batch[:0], 0
+	}
+	for o := range outs {
+		if werr != nil {
+			continue
+		}
+		p.FilesDone++
+		p.BytesDone += o.c.size
+		if o.err != nil {
+			res.Failed = append(res.Failed, Failure{o.c.path, o.err.Error()})
+			p.Failed++
+		} else {
+			res.Bytes += o.c.size
+			batch = append(batch, o.row)
+			batchBytes += o.row.weight()
+			if len(batch) >= batchSize || batchBytes >= 32<<20 {
+				flush()
+			}
+		}
+		if progress != nil {
+			p.Elapsed = time.Since(start)
+			progress(p)
+		}
+	}
+	flush()
+	if werr == nil && ctx.Err() != nil {
+		werr = ctx.Err()
+	}
+	if werr != nil {
+		return finish(fmt.Errorf("import: %w", werr))
+	}
+	return finish(nil)
+}
+
+// errNotStream marks a file that is not a text stream.
+var errNotStream = errors.New("binary file, not an agent stream")
+
+// summarizeFile reads and summarizes one file into the rows to write.
+func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options) (row *sessionRow, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			row, err = nil, fmt.Errorf("summarizer failed: %v", r)
+		}
+	}()
+	f, err := os.Open(c.path)
+	if err != nil {
+		return nil, errors.New(reason(err))
+	}
+	defer f.Close()
+	var head [4096]byte
+	n, err := f.ReadAt(head[:], 0)
+	if err != nil && n == 0 && c.size > 0 {
+		return nil, errors.New(reason(err))
+	}
+	if bytes.IndexByte(head[:n], 0) >= 0 {
+		return nil, errNotStream
+	}
+	opt := base
+	if inv != nil {
+		opt.Agent = agents.Kind(inv.agent)
+		opt.Start, opt.End = fromMs(inv.start), fromMs(inv.end)
+	}
+	sum, evs, err := summary.Analyze(f, opt)
+	if err != nil && errors.Is(err, agents.ErrUnknownAgent) {
+		// An invocation record naming a harness this sift cannot read:
+		// sniff instead.
+		if _, serr := f.Seek(0, 0); serr == nil {
+			opt.Agent = ""
+			sum, evs, err = summary.Analyze(f, opt)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum.WorkItemID, sum.FileName, sum.Phase = c.layout.WorkItemID, c.layout.FileName, c.layout.Phase
+	sum.Iteration = c.layout.Iteration
+	return newSessionRow(c, sum, evs)
+}

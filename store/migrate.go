@@ -1,0 +1,89 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// migrationFS holds the schema as NNNN_name.sql files, applied in order.
+//
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// migration is one schema step.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations lists the embedded migrations in version order.
+func migrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFS, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range entries {
+		num, name, ok := strings.Cut(strings.TrimSuffix(e.Name(), ".sql"), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("migration %s: name is not NNNN_name.sql", e.Name())
+		}
+		b, err := migrationFS.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: name, sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	return ms, nil
+}
+
+// migrate applies every migration newer than the database's version in one
+// transaction: the schema is either fully upgraded or untouched.
+func migrate(ctx context.Context, db *sql.DB) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	var cur int
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur); err != nil {
+		return err
+	}
+	if n := len(ms); n > 0 && cur > ms[n-1].version {
+		return fmt.Errorf("database schema version %d is newer than this sift (%d): upgrade sift", cur, ms[n-1].version)
+	}
+	applied := false
+	for _, m := range ms {
+		if m.version <= cur {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return fmt.Errorf("migration %04d_%s: %w", m.version, m.name, err)
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s','now')*1000)", m.version, m.name); err != nil {
+			return err
+		}
+		applied = true
+	}
+	if !applied {
+		return nil
+	}
+	return tx.Commit()
+}

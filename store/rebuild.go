@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Rebuild drops everything derived from the stream files (summaries,
+// review events, the ingest index and the cost rows the importer inserted)
+// and re-imports the files it knew plus the given roots. Decisions,
+// recorded invocations and work items are kept.
+func (s *Store) Rebuild(ctx context.Context, roots []string, opts ImportOptions, progress func(Progress)) (ImportResult, error) {
+	start := time.Now()
+	known, err := s.knownFiles(ctx)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("rebuild: %w", wrapError(err))
+	}
+	defer tx.Rollback()
+	for _, q := range []string{
+		`DELETE FROM review_events`,
+		`DELETE FROM agent_stream_summaries`,
+		`DELETE FROM stream_files`,
+		`DELETE FROM work_item_costs WHERE json_extract(raw_metadata_json, '$.source') = '` + SourceStreamAnalyser + `'`,
+		`UPDATE work_items SET state = 'terminal' WHERE state = 'running' AND NOT EXISTS (SELECT 1 FROM work_item_costs c
+			WHERE c.work_item_id = work_items.id AND c.ended_at IS NULL)`,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return ImportResult{}, fmt.Errorf("rebuild: %w", wrapError(err))
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return ImportResult{}, fmt.Errorf("rebuild: %w", wrapError(err))
+	}
+	paths := append([]string{}, roots...)
+	for _, p := range known {
+		if _, err := os.Stat(p); err == nil {
+			paths = append(paths, p)
+		}
+	}
+	cands, res := collect(paths)
+	opts.Force = true
+	return s.importFiles(ctx, cands, res, opts, progress, start)
+}
+
+// knownFiles lists the ingest index's paths.
+func (s *Store) knownFiles(ctx context.Context) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT path FROM stream_files ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("known files: %w", wrapError(err))
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, wrapError(rows.Err())
+}
+
+// StreamFile is one row of the ingest index: a stream file and the
+// session it was read into.
+type StreamFile struct {
+	Path       string
+	WorkItemID string
+	FileName   string
+	Phase      string
+	Iteration  *int
+	AgentKind  string
+	Size       int64
+	ModTime    time.Time
+	ImportedAt time.Time
+}
+
+// StreamFiles returns the ingest index rows of a work item (every work
+// item when empty), ordered by work item and file name.
+func (s *Store) StreamFiles(ctx context.Context, workItemID string) ([]StreamFile, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT path, work_item_id, file_name, phase, iteration, agent_kind, size, mtime, imported_at
+		FROM stream_files WHERE ? = '' OR work_item_id = ? ORDER BY work_item_id, file_name, path`, workItemID, workItemID)
+	if err != nil {
+		return nil, fmt.Errorf("stream files: %w", wrapError(err))
+	}
+	defer rows.Close()
+	var out []StreamFile
+	for rows.Next() {
+		var f StreamFile
+		var it, mt, imp sql.NullInt64
+		if err := rows.Scan(&f.Path, &f.WorkItemID, &f.FileName, &f.Phase, &it, &f.AgentKind, &f.Size, &mt, &imp); err != nil {
+			return nil, err
+		}
+		if it.Valid {
+			v := int(it.Int64)
+			f.Iteration = &v
+		}
+		f.ModTime, f.ImportedAt = fromMs(mt), fromMs(imp)
+		out = append(out, f)
+	}
+	return out, wrapError(rows.Err())
+}

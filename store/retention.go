@@ -1,0 +1,346 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Retention says how long sift keeps what. Raw stream files under LogsRoot
+// are aged by last-write time; review data by the session's last activity.
+type Retention struct {
+	// LogsRoot is the folder of captured stream files. Only files under it
+	// are ever deleted; empty skips the file pass.
+	LogsRoot string
+	// RetainedDays deletes stream files older than this many days; 0 keeps
+	// them forever.
+	RetainedDays int
+	// MaxTotalSizeMb deletes the oldest stream files, whatever their age
+	// and flags, until the total is under this many MiB; 0 disables.
+	MaxTotalSizeMb int
+	// FullEventsFor keeps review events; 0 means 48 h.
+	FullEventsFor time.Duration
+	// FlaggedFor keeps a flagged session's review events and stream file
+	// (beyond RetainedDays, not beyond the size cap); 0 means 30 days. A
+	// session with an open needs_followup decision counts as flagged.
+	FlaggedFor time.Duration
+	// SummariesFor keeps summaries; 0 means 90 days. Decisions are kept
+	// while their summary exists, and then as long again.
+	SummariesFor time.Duration
+	// BatchSize is how many rows or files one delete step handles; 0
+	// means 500.
+	BatchSize int
+}
+
+func (r Retention) withDefaults() Retention {
+	if r.FullEventsFor <= 0 {
+		r.FullEventsFor = 48 * time.Hour
+	}
+	if r.FlaggedFor <= 0 {
+		r.FlaggedFor = 30 * 24 * time.Hour
+	}
+	if r.SummariesFor <= 0 {
+		r.SummariesFor = 90 * 24 * time.Hour
+	}
+	if r.BatchSize <= 0 {
+		r.BatchSize = 500
+	}
+	return r
+}
+
+// SweepResult is what one retention pass removed.
+type SweepResult struct {
+	FilesDeleted   int
+	BytesDeleted   int64
+	FilesBySize    int // of FilesDeleted, those removed by the size cap
+	FilesKept      int
+	BytesKept      int64
+	EventsDeleted  int
+	SummariesSwept int
+	DecisionsSwept int
+	Batches        int
+	// Failures lists what could not be deleted; Sweep also returns them
+	// as its error.
+	Failures []Failure
+	Started  time.Time
+	Elapsed  time.Duration
+}
+
+// metaLastSweep is the meta key of the last successful sweep's time.
+const metaLastSweep = "last_sweep_success_ms"
+
+// Sweep runs one retention pass: stream files by age and size, then review
+// events, summaries and orphaned decisions. Deletes run in batches of
+// BatchSize, each its own transaction. Any failure is returned (all of them
+// joined, each naming its file or table) and the pass goes on with the
+// rest; only a pass without failure is recorded as the last successful
+// sweep (LastSweep).
+func (s *Store) Sweep(ctx context.Context, r Retention) (SweepResult, error) {
+	r = r.withDefaults()
+	now := s.now()
+	res := SweepResult{Started: now}
+	if r.LogsRoot != "" {
+		if err := s.sweepFiles(ctx, r, now, &res); err != nil {
+			res.Failures = append(res.Failures, Failure{r.LogsRoot, err.Error()})
+		}
+	}
+	if err := s.sweepData(ctx, r, now, &res); err != nil {
+		res.Failures = append(res.Failures, Failure{"store " + s.path, err.Error()})
+	}
+	res.Elapsed = time.Since(now)
+	if len(res.Failures) > 0 {
+		var errs []error
+		for _, f := range res.Failures {
+			errs = append(errs, errors.New(f.String()))
+		}
+		return res, fmt.Errorf("sweep: %d failure(s): %w", len(res.Failures), errors.Join(errs...))
+	}
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, metaLastSweep, strconv.FormatInt(now.UnixMilli(), 10)); err != nil {
+		return res, fmt.Errorf("sweep: record success: %w", wrapError(err))
+	}
+	return res, nil
+}
+
+// LastSweep returns when the last successful sweep started; the zero time
+// when none has.
+func (s *Store) LastSweep(ctx context.Context) (time.Time, error) {
+	var v string
+	err := s.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, metaLastSweep).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("last sweep: %w", wrapError(err))
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("last sweep: %q: %w", v, err)
+	}
+	return time.UnixMilli(n).UTC(), nil
+}
+
+// RunRetention sweeps at once and then every interval (a day when 0) until
+// ctx ends, reporting each pass. Long-lived sift processes run it in a
+// goroutine.
+func (s *Store) RunRetention(ctx context.Context, r Retention, interval time.Duration, report func(SweepResult, error)) {
+	if interval <= 0 {
+		interval = 24 * time.Hour
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		res, err := s.Sweep(ctx, r)
+		if report != nil && ctx.Err() == nil {
+			report(res, err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// logFile is a stream file under the logs root.
+type logFile struct {
+	path  string
+	size  int64
+	mtime time.Time
+}
+
+// sweepFiles deletes stream files by age (flagged ones kept longer) and
+// then, oldest first, by the size cap.
+func (s *Store) sweepFiles(ctx context.Context, r Retention, now time.Time, res *SweepResult) error {
+	var files []logFile
+	err := filepath.WalkDir(r.LogsRoot, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && path == r.LogsRoot {
+				return fs.SkipAll
+			}
+			res.Failures = append(res.Failures, Failure{path, reason(err)})
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() || !streamExt(d.Name()) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // gone meanwhile
+		}
+		files = append(files, logFile{path: path, size: info.Size(), mtime: info.ModTime()})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].mtime.Before(files[j].mtime) })
+	flagged, err := s.flaggedPaths(ctx)
+	if err != nil {
+		return err
+	}
+	var del []logFile
+	var keep []logFile
+	var total int64
+	for _, f := range files {
+		limit := time.Duration(r.RetainedDays) * 24 * time.Hour
+		if r.RetainedDays > 0 && flagged[f.path] && r.FlaggedFor > limit {
+			limit = r.FlaggedFor
+		}
+		if r.RetainedDays > 0 && now.Sub(f.mtime) > limit {
+			del = append(del, f)
+			continue
+		}
+		keep = append(keep, f)
+		total += f.size
+	}
+	if capB := int64(r.MaxTotalSizeMb) << 20; r.MaxTotalSizeMb > 0 {
+		i := 0
+		for ; i < len(keep) && total > capB; i++ {
+			total -= keep[i].size
+			res.FilesBySize++
+		}
+		del = append(del, keep[:i]...)
+		keep = keep[i:]
+	}
+	for _, f := range keep {
+		res.FilesKept++
+		res.BytesKept += f.size
+	}
+	for start := 0; start < len(del); start += r.BatchSize {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batch := del[start:min(start+r.BatchSize, len(del))]
+		var gone []string
+		for _, f := range batch {
+			if err := os.Remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				res.Failures = append(res.Failures, Failure{f.path, reason(err)})
+				continue
+			}
+			res.FilesDeleted++
+			res.BytesDeleted += f.size
+			gone = append(gone, f.path)
+			// A work item folder left empty goes too.
+			if dir := filepath.Dir(f.path); dir != filepath.Clean(r.LogsRoot) {
+				os.Remove(dir) // fails harmlessly unless empty
+			}
+		}
+		if err := s.forgetFiles(ctx, gone); err != nil {
+			return err
+		}
+		res.Batches++
+	}
+	return nil
+}
+
+// flaggedPaths returns the indexed stream files of flagged sessions.
+func (s *Store) flaggedPaths(ctx context.Context) (map[string]bool, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT f.path FROM stream_files f
+		JOIN agent_stream_summaries s ON s.work_item_id = f.work_item_id AND s.file_name = f.file_name
+		WHERE s.flagged = 1 OR EXISTS (SELECT 1 FROM decision_latest l WHERE l.decision = 'needs_followup'
+			AND l.work_item_id = s.work_item_id AND l.file_name = s.file_name)`)
+	if err != nil {
+		return nil, fmt.Errorf("flagged files: %w", wrapError(err))
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out[p] = true
+	}
+	return out, wrapError(rows.Err())
+}
+
+// forgetFiles drops deleted files from the ingest index, in one
+// transaction.
+func (s *Store) forgetFiles(ctx context.Context, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("forget files: %w", wrapError(err))
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `DELETE FROM stream_files WHERE path = ?`)
+	if err != nil {
+		return fmt.Errorf("forget files: %w", wrapError(err))
+	}
+	defer st.Close()
+	for _, p := range paths {
+		if _, err := st.ExecContext(ctx, p); err != nil {
+			return fmt.Errorf("forget files: %w", wrapError(err))
+		}
+	}
+	return wrapError(tx.Commit())
+}
+
+// flaggedSQL is true for a flagged session row s.
+const flaggedSQL = `(s.flagged = 1 OR EXISTS (SELECT 1 FROM decision_latest l WHERE l.decision = 'needs_followup'
+	AND l.work_item_id = s.work_item_id AND l.file_name = s.file_name))`
+
+// sweepData deletes expired review events, summaries and orphaned
+// decisions in batches.
+func (s *Store) sweepData(ctx context.Context, r Retention, now time.Time, res *SweepResult) error {
+	cutEvents := now.Add(-r.FullEventsFor).UnixMilli()
+	cutFlagged := now.Add(-r.FlaggedFor).UnixMilli()
+	cutSummaries := now.Add(-r.SummariesFor).UnixMilli()
+	steps := []struct {
+		n   *int
+		sql string
+		arg []any
+	}{
+		{&res.EventsDeleted, `DELETE FROM review_events WHERE rowid IN (SELECT e.rowid FROM review_events e
+			JOIN agent_stream_summaries s ON s.work_item_id = e.work_item_id AND s.file_name = e.file_name
+			WHERE s.activity_at < ? AND (s.activity_at < ? OR NOT ` + flaggedSQL + `) LIMIT ?)`,
+			[]any{cutEvents, cutFlagged}},
+		{&res.SummariesSwept, `DELETE FROM agent_stream_summaries WHERE rowid IN (SELECT rowid FROM agent_stream_summaries
+			WHERE activity_at < ? LIMIT ?)`, []any{cutSummaries}},
+		// Decisions outlive their summary by SummariesFor: a rebuild in
+		// between brings the summary back before they go.
+		{&res.DecisionsSwept, `DELETE FROM review_decisions WHERE id IN (SELECT d.id FROM review_decisions d
+			WHERE d.created_at < ? AND NOT EXISTS (SELECT 1 FROM agent_stream_summaries s
+				WHERE s.work_item_id = d.work_item_id AND s.file_name = d.file_name)
+			AND NOT EXISTS (SELECT 1 FROM review_decisions n WHERE n.work_item_id = d.work_item_id
+				AND n.file_name = d.file_name AND n.created_at >= ?) LIMIT ?)`, []any{cutSummaries, cutSummaries}},
+	}
+	for _, st := range steps {
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			args := append(append([]any{}, st.arg...), r.BatchSize)
+			out, err := s.w.ExecContext(ctx, st.sql, args...)
+			if err != nil {
+				return fmt.Errorf("sweep %s: %w", strings.Fields(st.sql)[2], wrapError(err))
+			}
+			n, _ := out.RowsAffected()
+			*st.n += int(n)
+			if n > 0 {
+				res.Batches++
+			}
+			if n < int64(r.BatchSize) {
+				break
+			}
+		}
+	}
+	// The pointers of swept decisions.
+	if res.DecisionsSwept > 0 {
+		if _, err := s.w.ExecContext(ctx, `DELETE FROM decision_latest WHERE decision_id NOT IN (SELECT id FROM review_decisions)`); err != nil {
+			return fmt.Errorf("sweep decision_latest: %w", wrapError(err))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,217 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+// sessionRow is a summarized file as the store writes it: the summary's
+// columns and its JSON parts, encoded by the worker that summarized it.
+type sessionRow struct {
+	c        candidate
+	sum      *summary.Summary
+	brief    []byte
+	calls    []byte
+	stalls   []byte
+	turns    []byte
+	events   []byte
+	nEvents  int
+	activity int64
+}
+
+// weight is the row's size in memory, to bound a batch.
+func (r *sessionRow) weight() int {
+	return len(r.brief) + len(r.calls) + len(r.stalls) + len(r.turns) + len(r.events)
+}
+
+// newSessionRow encodes a summary for the store.
+func newSessionRow(c candidate, sum *summary.Summary, evs []summary.ReviewEvent) (*sessionRow, error) {
+	r := &sessionRow{c: c, sum: sum, nEvents: len(evs), activity: c.mtime}
+	if t := sum.EndedAt; t != nil && !t.IsZero() {
+		r.activity = t.UnixMilli()
+	} else if t := sum.StartedAt; t != nil && !t.IsZero() {
+		r.activity = t.UnixMilli()
+	}
+	var err error
+	enc := func(v any, empty string) []byte {
+		if err != nil {
+			return nil
+		}
+		var b []byte
+		b, err = json.Marshal(v)
+		if string(b) == "null" {
+			b = []byte(empty)
+		}
+		return b
+	}
+	r.calls = enc(sum.ToolCalls, "[]")
+	r.stalls = enc(sum.Stalls, "[]")
+	r.turns = enc(sum.Turns, "[]")
+	r.events = enc(evs, "[]")
+	brief := *sum
+	brief.ToolCalls, brief.Stalls, brief.Turns, brief.Decision = nil, nil, nil, nil
+	r.brief = enc(&brief, "{}")
+	if err != nil {
+		return nil, fmt.Errorf("encode summary: %w", err)
+	}
+	return r, nil
+}
+
+// summaryCols are the columns of agent_stream_summaries that an import
+// writes, in the order of sessionRow.args.
+var summaryCols = []string{
+	"work_item_id", "file_name", "phase", "iteration", "agent_kind",
+	"total_duration_ms", "time_to_first_token_ms", "input_tokens", "output_tokens",
+	"cached_input_tokens", "estimated_usd", "tool_calls_json", "stalls_json",
+	"final_assistant_message", "summarised_at", "session_id", "model", "cost_source",
+	"status", "started_at", "ended_at", "activity_at", "thinking_ms", "executing_ms",
+	"total_tokens", "tool_call_count", "stall_count", "error_count", "approval_count",
+	"flags", "flagged", "line_count", "byte_count", "path", "brief_json", "turns_json",
+}
+
+// upsertSummarySQL inserts a summary or replaces every column of an
+// existing one. It updates in place rather than INSERT OR REPLACE, which
+// would delete the row and cascade to its review events.
+func upsertSummarySQL() string {
+	var set []string
+	for _, c := range summaryCols[2:] {
+		set = append(set, c+" = excluded."+c)
+	}
+	return "INSERT INTO agent_stream_summaries (" + strings.Join(summaryCols, ", ") + ") VALUES (" +
+		strings.TrimSuffix(strings.Repeat("?, ", len(summaryCols)), ", ") +
+		") ON CONFLICT (work_item_id, file_name) DO UPDATE SET " + strings.Join(set, ", ")
+}
+
+func nullInt(p *int64) sql.NullInt64 {
+	if p == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: *p, Valid: true}
+}
+
+func nullIntp(p *int) sql.NullInt64 {
+	if p == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: int64(*p), Valid: true}
+}
+
+func nullFloat(p *float64) sql.NullFloat64 {
+	if p == nil {
+		return sql.NullFloat64{}
+	}
+	return sql.NullFloat64{Float64: *p, Valid: true}
+}
+
+func nullStr(p *string) sql.NullString {
+	if p == nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: *p, Valid: true}
+}
+
+func emptyNull(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// args returns the values of summaryCols.
+func (r *sessionRow) args(now int64) []any {
+	s := r.sum
+	var total sql.NullInt64
+	if s.InputTokens != nil || s.OutputTokens != nil {
+		total.Valid = true
+		if s.InputTokens != nil {
+			total.Int64 += *s.InputTokens
+		}
+		if s.OutputTokens != nil {
+			total.Int64 += *s.OutputTokens
+		}
+	}
+	flags := make([]string, len(s.Flags))
+	for i, f := range s.Flags {
+		flags[i] = string(f)
+	}
+	costSource := string(s.CostSource)
+	if costSource == "" {
+		costSource = string(summary.CostUnknown)
+	}
+	status := string(s.Status)
+	if status == "" {
+		status = string(summary.RunUnknown)
+	}
+	return []any{
+		s.WorkItemID, s.FileName, s.Phase, nullIntp(s.Iteration), s.AgentKind,
+		nullInt(s.TotalDurationMs), nullInt(s.TimeToFirstTokenMs), nullInt(s.InputTokens), nullInt(s.OutputTokens),
+		nullInt(s.CachedInputTokens), nullFloat(s.EstimatedUSD), r.calls, r.stalls,
+		nullStr(s.FinalAssistantMessage), now, emptyNull(s.SessionID), emptyNull(s.Model), costSource,
+		status, msPtr(s.StartedAt), msPtr(s.EndedAt), r.activity, nullInt(s.ThinkingMs), nullInt(s.ExecutingMs),
+		total, s.ToolCallCount, s.StallCount, s.ErrorCount, s.ApprovalCount,
+		strings.Join(flags, " "), s.Flagged, s.LineCount, s.ByteCount, r.c.path, r.brief, r.turns,
+	}
+}
+
+// batchStmts are the statements of one write batch.
+type batchStmts struct {
+	workItem, summary, events, file, costFind, costUpdate, costInsert *sql.Stmt
+}
+
+// writeBatch writes summarized sessions in one transaction: work items,
+// summaries, review events, the ingest index and cost reconciliation.
+func (s *Store) writeBatch(ctx context.Context, rows []*sessionRow) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write batch: %w", wrapError(err))
+	}
+	defer tx.Rollback()
+	var st batchStmts
+	for _, p := range []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&st.workItem, `INSERT INTO work_items (id, state, created_at, updated_at) VALUES (?, 'terminal', ?, ?)
+			ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at`},
+		{&st.summary, upsertSummarySQL()},
+		{&st.events, `INSERT INTO review_events (work_item_id, file_name, events_json, event_count) VALUES (?, ?, ?, ?)
+			ON CONFLICT (work_item_id, file_name) DO UPDATE SET events_json = excluded.events_json, event_count = excluded.event_count`},
+		{&st.file, `INSERT INTO stream_files (path, work_item_id, file_name, phase, iteration, agent_kind, size, mtime, imported_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET work_item_id = excluded.work_item_id,
+			file_name = excluded.file_name, phase = excluded.phase, iteration = excluded.iteration,
+			agent_kind = excluded.agent_kind, size = excluded.size, mtime = excluded.mtime, imported_at = excluded.imported_at`},
+		{&st.costFind, costFindSQL},
+		{&st.costUpdate, costUpdateSQL},
+		{&st.costInsert, costInsertSQL},
+	} {
+		if *p.dst, err = tx.PrepareContext(ctx, p.sql); err != nil {
+			return fmt.Errorf("write batch: prepare: %w", wrapError(err))
+		}
+		defer (*p.dst).Close()
+	}
+	now := s.now().UnixMilli()
+	for _, r := range rows {
+		sum := r.sum
+		if _, err := st.workItem.ExecContext(ctx, sum.WorkItemID, now, now); err != nil {
+			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
+		}
+		if _, err := st.summary.ExecContext(ctx, r.args(now)...); err != nil {
+			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
+		}
+		if _, err := st.events.ExecContext(ctx, sum.WorkItemID, sum.FileName, r.events, r.nEvents); err != nil {
+			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
+		}
+		if _, err := st.file.ExecContext(ctx, r.c.path, sum.WorkItemID, sum.FileName, sum.Phase, nullIntp(sum.Iteration),
+			sum.AgentKind, r.c.size, r.c.mtime, now); err != nil {
+			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
+		}
+		if err := reconcileCost(ctx, &st, sum, r.c.path); err != nil {
+			return fmt.Errorf("reconcile cost of %s: %w", r.c.path, wrapError(err))
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("write batch: %w", wrapError(err))
+	}
+	return nil
+}

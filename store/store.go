@@ -1,0 +1,176 @@
+// Package store keeps sift's durable state in one SQLite file: work items
+// and their invocations, run summaries, review events, the ingest index of
+// stream files, and reviewers' decisions.
+//
+// The stream files are the source of truth for runs: everything but
+// decisions can be rebuilt from them (Rebuild). Decisions are append-only
+// events and are never lost: a decision acknowledged by Decide is on disk.
+//
+// A Store holds two connection pools on the same file: one writer
+// connection (SQLite allows one writer at a time; serialising writers in the
+// process avoids "database is locked" between them) and a pool of readers,
+// which WAL mode lets run while the writer commits.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Store is an open sift database. It is safe for concurrent use.
+type Store struct {
+	path string
+	// w is the writer pool: exactly one connection.
+	w *sql.DB
+	// r is the read pool.
+	r   *sql.DB
+	reg *agents.Registry
+	// now is the clock; tests replace it.
+	now func() time.Time
+}
+
+// busyTimeout is how long a connection waits for another process's lock.
+const busyTimeout = 10 * time.Second
+
+// DefaultPath returns the default database file:
+// $XDG_DATA_HOME/sift/sift.db, else ~/.local/share/sift/sift.db.
+func DefaultPath() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "sift", "sift.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("default store path: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "sift", "sift.db"), nil
+}
+
+// dsn builds the modernc DSN for a file. busy_timeout comes first so that it
+// applies while the other pragmas take their locks.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	pragmas := []string{
+		fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
+		"journal_mode(WAL)",
+		"foreign_keys(1)",
+		"synchronous(NORMAL)",
+	}
+	if readOnly {
+		pragmas = append(pragmas, "query_only(1)")
+	}
+	q["_pragma"] = pragmas
+	if !readOnly {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// Open opens (creating when missing) the database at path, switches it to
+// WAL, and applies the pending migrations in one transaction. A file that is
+// not a sift database, or is corrupt, is one error naming the file and what
+// to do about it.
+func Open(path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("open store: empty path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", abs, err)
+	}
+	s := &Store{path: abs, reg: agents.Default(), now: time.Now}
+	if s.w, err = sql.Open("sqlite", dsn(abs, false)); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", abs, err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetMaxIdleConns(1)
+	s.w.SetConnMaxLifetime(0)
+	s.w.SetConnMaxIdleTime(0)
+	if err := s.init(); err != nil {
+		s.w.Close()
+		return nil, openError(abs, err)
+	}
+	if s.r, err = sql.Open("sqlite", dsn(abs, true)); err != nil {
+		s.w.Close()
+		return nil, fmt.Errorf("open store %s: %w", abs, err)
+	}
+	n := max(4, runtime.NumCPU())
+	s.r.SetMaxOpenConns(n)
+	s.r.SetMaxIdleConns(n)
+	return s, nil
+}
+
+// init checks WAL took effect and migrates.
+func (s *Store) init() error {
+	ctx := context.Background()
+	var mode string
+	if err := s.w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return err
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("journal mode is %q, not wal (is the file on a network file system?)", mode)
+	}
+	return migrate(ctx, s.w)
+}
+
+// openError turns a driver error at open time into one line a user can act
+// on.
+func openError(path string, err error) error {
+	msg := err.Error()
+	if strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") ||
+		strings.Contains(msg, "corrupt") || strings.Contains(msg, "(26)") || strings.Contains(msg, "(11)") {
+		return fmt.Errorf("open store %s: the file is not a sift database or is corrupt (%v); "+
+			"move it aside and run `sift rebuild --db %s` to recreate it from the stream files", path, err, path)
+	}
+	return fmt.Errorf("open store %s: %w", path, err)
+}
+
+// Path returns the database file's absolute path.
+func (s *Store) Path() string { return s.path }
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	var errR error
+	if s.r != nil {
+		errR = s.r.Close()
+	}
+	return errors.Join(s.w.Close(), errR)
+}
+
+// ms converts a time to unix milliseconds; the zero time is NULL.
+func ms(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixMilli(), Valid: true}
+}
+
+// msPtr converts an optional time to unix milliseconds.
+func msPtr(t *time.Time) sql.NullInt64 {
+	if t == nil {
+		return sql.NullInt64{}
+	}
+	return ms(*t)
+}
+
+// fromMs converts unix milliseconds back; NULL is the zero time.
+func fromMs(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return time.UnixMilli(v.Int64).UTC()
+}

@@ -1,0 +1,329 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	json "github.com/goccy/go-json"
+)
+
+// WorkItemState is where a work item is in its lifecycle.
+type WorkItemState string
+
+// The work item states. Summaries of a work item are (re)computed when it
+// becomes terminal.
+const (
+	WorkItemRunning  WorkItemState = "running"
+	WorkItemTerminal WorkItemState = "terminal"
+)
+
+// IsTerminal reports whether no invocation is under way.
+func (st WorkItemState) IsTerminal() bool { return st == WorkItemTerminal }
+
+// Invocation is one agent run started by `sift run`.
+type Invocation struct {
+	WorkItemID string
+	Phase      string
+	// Iteration is 0 when none applies.
+	Iteration int
+	// AgentKind is the declared harness; it wins over sniffing when the
+	// stream is summarized.
+	AgentKind string
+	// File is the path of the stream file the run writes.
+	File string
+	// Start and End bound the run; they are the projection window of a
+	// timestamp-less stream. End is zero while it runs.
+	Start, End time.Time
+	// ExitCode is the agent's exit status, nil while it runs.
+	ExitCode *int
+}
+
+// RecordInvocation records the start of an agent run: its work item
+// becomes running (created when new) and a work_item_costs row is written
+// with raw_metadata_json.source = "sift_run". It returns the row's id for
+// FinishInvocation.
+func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, error) {
+	if inv.WorkItemID == "" || inv.Phase == "" || inv.AgentKind == "" {
+		return 0, errors.New("record invocation: work item, phase and agent kind are required")
+	}
+	file := inv.File
+	if file != "" {
+		if abs, err := filepath.Abs(file); err == nil {
+			file = abs
+		}
+	}
+	if inv.Start.IsZero() {
+		inv.Start = s.now()
+	}
+	meta, err := json.Marshal(map[string]string{"source": SourceSiftRun, "path": file})
+	if err != nil {
+		return 0, err
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("record invocation: %w", wrapError(err))
+	}
+	defer tx.Rollback()
+	now := s.now().UnixMilli()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO work_items (id, state, created_at, updated_at) VALUES (?, 'running', ?, ?)
+		ON CONFLICT (id) DO UPDATE SET state = 'running', updated_at = excluded.updated_at`, inv.WorkItemID, now, now); err != nil {
+		return 0, fmt.Errorf("record invocation: %w", wrapError(err))
+	}
+	var iter sql.NullInt64
+	if inv.Iteration > 0 {
+		iter = sql.NullInt64{Int64: int64(inv.Iteration), Valid: true}
+	}
+	var exit sql.NullInt64
+	if inv.ExitCode != nil {
+		exit = sql.NullInt64{Int64: int64(*inv.ExitCode), Valid: true}
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO work_item_costs (work_item_id, phase, iteration, agent_kind, file_name,
+		started_at, ended_at, exit_code, raw_metadata_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		inv.WorkItemID, inv.Phase, iter, inv.AgentKind, emptyNull(filepath.Base(file)),
+		ms(inv.Start), ms(inv.End), exit, string(meta))
+	if err != nil {
+		return 0, fmt.Errorf("record invocation: %w", wrapError(err))
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	return id, wrapError(tx.Commit())
+}
+
+// FinishInvocation records the end of an agent run. When it was the work
+// item's last running invocation, the work item becomes terminal and its
+// stream files are summarized afresh (CompleteWorkItem); a file that could
+// not be summarized is an error naming it.
+func (s *Store) FinishInvocation(ctx context.Context, id int64, end time.Time, exitCode int) error {
+	if end.IsZero() {
+		end = s.now()
+	}
+	var wi string
+	err := s.w.QueryRowContext(ctx, `UPDATE work_item_costs SET ended_at = ?, exit_code = ? WHERE id = ?
+		RETURNING work_item_id`, end.UnixMilli(), exitCode, id).Scan(&wi)
+	if err != nil {
+		return fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
+	}
+	var open int
+	if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*) FROM work_item_costs WHERE work_item_id = ? AND ended_at IS NULL
+		AND json_extract(raw_metadata_json, '$.source') = ?`, wi, SourceSiftRun).Scan(&open); err != nil {
+		return fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
+	}
+	if open > 0 {
+		return nil
+	}
+	res, err := s.CompleteWorkItem(ctx, wi, nil)
+	if err != nil {
+		return err
+	}
+	return res.Err()
+}
+
+// Err joins the result's failures into one error, nil when none.
+func (r ImportResult) Err() error {
+	if len(r.Failed) == 0 {
+		return nil
+	}
+	var errs []error
+	for _, f := range r.Failed {
+		errs = append(errs, errors.New(f.String()))
+	}
+	return errors.Join(errs...)
+}
+
+// CompleteWorkItem makes a work item terminal and summarizes all its
+// stream files afresh: the files it was imported from, the files its
+// invocations wrote, and the files of the given roots that belong to it.
+// An unknown work item is ErrNotFound.
+func (s *Store) CompleteWorkItem(ctx context.Context, id string, roots []string) (ImportResult, error) {
+	start := time.Now()
+	res, err := s.w.ExecContext(ctx, `UPDATE work_items SET state = 'terminal', updated_at = ? WHERE id = ?`, s.now().UnixMilli(), id)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("complete work item %s: %w", id, wrapError(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ImportResult{}, fmt.Errorf("work item %s: %w", id, ErrNotFound)
+	}
+	paths, err := s.workItemFiles(ctx, id)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	for _, r := range roots {
+		d := filepath.Join(r, id)
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			paths = append(paths, d)
+		}
+	}
+	cands, ir := collect(paths)
+	var mine []candidate
+	for _, c := range cands {
+		if c.layout.WorkItemID == id {
+			mine = append(mine, c)
+		}
+	}
+	ir.Files = len(mine)
+	return s.importFiles(ctx, mine, ir, ImportOptions{Force: true}, nil, start)
+}
+
+// workItemFiles lists the known stream files of a work item that still
+// exist.
+func (s *Store) workItemFiles(ctx context.Context, id string) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT path FROM stream_files WHERE work_item_id = ?
+		UNION SELECT json_extract(raw_metadata_json, '$.path') FROM work_item_costs
+		WHERE work_item_id = ? AND COALESCE(json_extract(raw_metadata_json, '$.path'), '') != ''`, id, id)
+	if err != nil {
+		return nil, fmt.Errorf("work item %s files: %w", id, wrapError(err))
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out, wrapError(rows.Err())
+}
+
+// RetryWorkItem invalidates a work item's cached summaries (and their
+// review events) and makes it running again: imports leave its files alone
+// until the next terminal transition (CompleteWorkItem, FinishInvocation)
+// summarizes them afresh. Decisions are kept. An unknown work item is
+// ErrNotFound.
+func (s *Store) RetryWorkItem(ctx context.Context, id string) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("retry work item %s: %w", id, wrapError(err))
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE work_items SET state = 'running', updated_at = ? WHERE id = ?`, s.now().UnixMilli(), id)
+	if err != nil {
+		return fmt.Errorf("retry work item %s: %w", id, wrapError(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("work item %s: %w", id, ErrNotFound)
+	}
+	for _, q := range []string{
+		`DELETE FROM agent_stream_summaries WHERE work_item_id = ?`,
+		`UPDATE stream_files SET size = -1 WHERE work_item_id = ?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return fmt.Errorf("retry work item %s: %w", id, wrapError(err))
+		}
+	}
+	return wrapError(tx.Commit())
+}
+
+// WorkItemState returns a work item's state; ErrNotFound when unknown.
+func (s *Store) WorkItemState(ctx context.Context, id string) (WorkItemState, error) {
+	var st string
+	if err := s.r.QueryRowContext(ctx, `SELECT state FROM work_items WHERE id = ?`, id).Scan(&st); err != nil {
+		return "", fmt.Errorf("work item %s: %w", id, wrapError(err))
+	}
+	return WorkItemState(st), nil
+}
+
+// runningWorkItems returns the ids of running work items.
+func (s *Store) runningWorkItems(ctx context.Context) (map[string]bool, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id FROM work_items WHERE state = 'running'`)
+	if err != nil {
+		return nil, fmt.Errorf("running work items: %w", wrapError(err))
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, wrapError(rows.Err())
+}
+
+// fileStat is a file's size and mtime as last imported.
+type fileStat struct{ size, mtime int64 }
+
+// indexed loads the ingest index.
+func (s *Store) indexed(ctx context.Context) (map[string]fileStat, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT path, size, mtime FROM stream_files`)
+	if err != nil {
+		return nil, fmt.Errorf("ingest index: %w", wrapError(err))
+	}
+	defer rows.Close()
+	out := map[string]fileStat{}
+	for rows.Next() {
+		var p string
+		var st fileStat
+		if err := rows.Scan(&p, &st.size, &st.mtime); err != nil {
+			return nil, err
+		}
+		out[p] = st
+	}
+	return out, wrapError(rows.Err())
+}
+
+// invocation is a recorded run as the importer matches it to a file.
+type invocation struct {
+	id         int64
+	phase      string
+	iter       sql.NullInt64
+	agent      string
+	file       string
+	start, end sql.NullInt64
+}
+
+// invocationSet holds the recorded runs by work item, oldest first.
+type invocationSet map[string][]invocation
+
+// invocations loads every run not inserted by the importer itself.
+func (s *Store) invocations(ctx context.Context) (invocationSet, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, work_item_id, phase, iteration, agent_kind, COALESCE(file_name, ''),
+		started_at, ended_at FROM work_item_costs
+		WHERE COALESCE(json_extract(raw_metadata_json, '$.source'), '') != ? ORDER BY id`, SourceStreamAnalyser)
+	if err != nil {
+		return nil, fmt.Errorf("invocations: %w", wrapError(err))
+	}
+	defer rows.Close()
+	out := invocationSet{}
+	for rows.Next() {
+		var inv invocation
+		var wi string
+		if err := rows.Scan(&inv.id, &wi, &inv.phase, &inv.iter, &inv.agent, &inv.file, &inv.start, &inv.end); err != nil {
+			return nil, err
+		}
+		out[wi] = append(out[wi], inv)
+	}
+	return out, wrapError(rows.Err())
+}
+
+// match returns the run that wrote a file: the newest naming it, else the
+// newest of the same phase (or canonical phase) and iteration.
+func (is invocationSet) match(l fileLayout) *invocation {
+	rows := is[l.WorkItemID]
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].file == l.FileName {
+			return &rows[i]
+		}
+	}
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := &rows[i]
+		if r.phase != l.Phase && r.phase != canonicalPhase(l.Phase) {
+			continue
+		}
+		if (l.Iteration == nil) != !r.iter.Valid || (l.Iteration != nil && int64(*l.Iteration) != r.iter.Int64) {
+			continue
+		}
+		return r
+	}
+	return nil
+}
