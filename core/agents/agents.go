@@ -8,6 +8,7 @@ package agents
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agentsift/sift/core/event"
 )
@@ -29,6 +30,15 @@ const (
 	Qwen        Kind = "qwen"
 	Unknown     Kind = "unknown"
 )
+
+// Harness returns the agent CLI a kind's stream comes from: a history
+// format's harness is the CLI that wrote it ("claude-history" → claude).
+func (k Kind) Harness() Kind {
+	if h, ok := strings.CutSuffix(string(k), "-history"); ok {
+		return Kind(h)
+	}
+	return k
+}
 
 // ErrUnknownAgent is returned for an agent kind sift has no parser for.
 var ErrUnknownAgent = errors.New("unknown agent")

@@ -68,6 +68,12 @@ func hasType(line []byte, t string) bool {
 type claudeStream struct {
 	kind  Kind
 	model string
+	// history is set for on-disk transcripts.
+	history bool
+	// counted holds the message:request keys whose usage was emitted.
+	counted map[string]bool
+	// started is set once a transcript's session is opened.
+	started bool
 	// names remembers tool names by call id, for results and denials.
 	names map[string]string
 	// approvals are calls a result line or tool_result_meta said were
@@ -95,6 +101,15 @@ type claudeLine struct {
 		NonExecutionKind string `json:"non_execution_kind"`
 	} `json:"tool_result_meta"`
 	IsSynthetic bool `json:"isSynthetic"`
+
+	// On-disk transcripts (~/.claude/projects) spell some keys in
+	// camelCase and add request ids and sidechain markers.
+	SessionIDCamel     string          `json:"sessionId"`
+	ToolUseResultCamel json.RawMessage `json:"toolUseResult"`
+	RequestID          string          `json:"requestId"`
+	IsSidechain        bool            `json:"isSidechain"`
+	AgentID            string          `json:"agentId"`
+	Version            string          `json:"version"`
 
 	// system/init
 	Cwd               string   `json:"cwd"`
@@ -139,12 +154,12 @@ type claudeLine struct {
 }
 
 type claudeMessage struct {
-	ID         string          `json:"id"`
-	Model      string          `json:"model"`
-	Role       string          `json:"role"`
-	StopReason *string         `json:"stop_reason"`
-	Content    claudeContent   `json:"content"`
-	Usage      *claudeUsage    `json:"usage"`
+	ID         string        `json:"id"`
+	Model      string        `json:"model"`
+	Role       string        `json:"role"`
+	StopReason *string       `json:"stop_reason"`
+	Content    claudeContent `json:"content"`
+	Usage      *claudeUsage  `json:"usage"`
 }
 
 // claudeContent is a message's content: an array of blocks, or a plain
@@ -207,19 +222,27 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	if err := json.Unmarshal(l.Bytes, &cl); err != nil {
 		return false
 	}
+	if s.history {
+		return s.historyLine(&cl, emit)
+	}
+	return s.dispatch(&cl, emit)
+}
+
+// dispatch emits the events of one decoded line.
+func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
 	base := event.Event{SessionID: cl.SessionID, Timestamp: claudeTime(cl.Timestamp, cl.TimestampMs)}
 	if cl.ParentToolUseID != nil {
 		base.ParentToolCallID = *cl.ParentToolUseID
 	}
 	switch cl.Type {
 	case "system":
-		return s.system(&cl, base, emit)
+		return s.system(cl, base, emit)
 	case "assistant":
-		return s.assistant(&cl, base, emit)
+		return s.assistant(cl, base, emit)
 	case "user":
-		return s.user(&cl, base, emit)
+		return s.user(cl, base, emit)
 	case "result":
-		return s.result(&cl, base, emit)
+		return s.result(cl, base, emit)
 	case "thinking":
 		if cl.Subtype == "delta" && cl.Text != "" {
 			ev := base
@@ -229,7 +252,7 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 		}
 		return cl.Subtype == "completed"
 	case "tool_call":
-		return s.cursorTool(&cl, base, emit)
+		return s.cursorTool(cl, base, emit)
 	case "control_request":
 		if cl.Request != nil && cl.Request.Subtype == "can_use_tool" {
 			ev := base
@@ -311,6 +334,14 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 	if u := m.Usage; u != nil {
 		ev := base
 		ev.Update = s.usage(u, event.ScopeCall)
+		if s.history {
+			if !s.firstUsage(cl, m) {
+				return true
+			}
+			if cl.RequestID != "" {
+				ev.Extra = map[string]any{"requestId": cl.RequestID}
+			}
+		}
 		emit(&ev)
 	}
 	return true

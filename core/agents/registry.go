@@ -1,6 +1,7 @@
 package agents
 
-// defaultParsers lists every harness's parser in sniffing order.
+// defaultParsers lists every harness's parser in sniffing order. The
+// on-disk history formats come after the stdout streams.
 func defaultParsers() []Parser {
 	return []Parser{
 		claudeParser{kind: Claude},
@@ -10,6 +11,7 @@ func defaultParsers() []Parser {
 		geminiParser{},
 		opencodeParser{},
 		claudeParser{kind: Qwen},
+		claudeHistoryParser{},
 		unknownParser{},
 	}
 }

@@ -1,0 +1,82 @@
+package agents
+
+import (
+	"bytes"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// ClaudeHistory is the on-disk transcript format Claude Code writes under
+// ~/.claude/projects/<project>/<session>.jsonl (and subagents/agent-*.jsonl).
+const ClaudeHistory Kind = "claude-history"
+
+// claudeHistoryParser reads Claude Code's on-disk transcripts. Their message
+// lines are Claude-shaped, with camelCase keys, a timestamp on every line,
+// request ids, and one line per content block of a message.
+type claudeHistoryParser struct{}
+
+func (claudeHistoryParser) Kind() Kind { return ClaudeHistory }
+
+// Claims claims transcript lines: they carry sessionId and parentUuid, or
+// are file-history snapshots.
+func (claudeHistoryParser) Claims(line []byte) bool {
+	if hasType(line, "file-history-snapshot") {
+		return true
+	}
+	return bytes.Contains(line, []byte(`"sessionId"`)) && bytes.Contains(line, []byte(`"parentUuid"`))
+}
+
+func (claudeHistoryParser) NewStream() Stream {
+	s := newClaudeStream(ClaudeHistory)
+	s.history = true
+	s.counted = map[string]bool{}
+	return s
+}
+
+// historyLine handles one transcript line: it fills the stream-json names
+// from the camelCase ones, opens the session on its first line, and reads
+// bookkeeping lines (snapshots, hook progress, summaries) quietly.
+func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
+	if cl.SessionID == "" {
+		cl.SessionID = cl.SessionIDCamel
+	}
+	if len(cl.ToolUseResult) == 0 {
+		cl.ToolUseResult = cl.ToolUseResultCamel
+	}
+	if !s.started && cl.SessionID != "" {
+		s.started = true
+		ev := event.Event{SessionID: cl.SessionID, Timestamp: claudeTime(cl.Timestamp, nil)}
+		ev.Update = event.Update{SessionUpdate: event.SessionStart, Cwd: cl.Cwd, CLIVersion: cl.Version}
+		if cl.AgentID != "" {
+			ev.Extra = map[string]any{"agentId": cl.AgentID, "isSidechain": cl.IsSidechain}
+		}
+		emit(&ev)
+	}
+	switch cl.Type {
+	case "assistant", "user":
+		return s.dispatch(cl, emit)
+	case "system":
+		if cl.Subtype == "init" {
+			return s.dispatch(cl, emit)
+		}
+		return true
+	case "file-history-snapshot", "progress", "summary", "queue-operation", "custom-title", "tag":
+		return true
+	}
+	return false
+}
+
+// firstUsage reports whether a message's usage is seen for the first time.
+// Like ccusage, a message is counted once per message id and request id; a
+// line lacking either is counted on its own.
+func (s *claudeStream) firstUsage(cl *claudeLine, m *claudeMessage) bool {
+	if m.ID == "" || cl.RequestID == "" {
+		return true
+	}
+	key := m.ID + ":" + cl.RequestID
+	if s.counted[key] {
+		return false
+	}
+	s.counted[key] = true
+	return true
+}

@@ -1,0 +1,100 @@
+package agents
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+const historyDir = "../../testdata/history"
+
+// TestHistoryFixtures parses every on-disk transcript with sniffing, checks
+// the attribution and that no line is left raw, and compares the events with
+// a golden file.
+func TestHistoryFixtures(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(historyDir, "claude", "*.jsonl"))
+	if len(files) < 2 {
+		t.Fatalf("found %d claude history fixtures", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			evs, st := parseAll(t, f, Options{})
+			if st.Agent != ClaudeHistory || st.Agent.Harness() != Claude {
+				t.Fatalf("sniffed %s", st.Agent)
+			}
+			assertEveryLine(t, f, mustRead(t, f), evs, st)
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			for _, ev := range evs {
+				if ev.Update.SessionUpdate == event.Raw {
+					t.Errorf("line %d kept as raw: %.120s", ev.Line, ev.Update.Text)
+				}
+				if err := enc.Encode(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			compareGolden(t, filepath.Join("testdata", "events", "history", "claude", strings.TrimSuffix(filepath.Base(f), ".jsonl")+".jsonl"), buf.Bytes())
+		})
+	}
+}
+
+// TestHistoryCountsAMessageOnce pins ccusage's rule: one message written
+// once per content block is counted once (same message and request id); a
+// line lacking a request id is counted on its own.
+func TestHistoryCountsAMessageOnce(t *testing.T) {
+	t.Parallel()
+	evs, _ := parseAll(t, filepath.Join(historyDir, "claude", "spotter-subagent-agent-aac57f5.jsonl"), Options{Agent: ClaudeHistory})
+	var keys []string
+	for _, ev := range evs {
+		if ev.Update.SessionUpdate == event.Usage {
+			keys = append(keys, ev.MessageID)
+		}
+	}
+	// Three messages, written over 20 assistant lines.
+	if len(keys) != 3 || keys[0] != "msg_01XnP8V9m3LNbxPnXbuinNKs" {
+		t.Fatalf("usage keys %v", keys)
+	}
+
+	line := `{"parentUuid":null,"sessionId":"s","type":"assistant","timestamp":"2026-01-01T00:00:00Z","message":{"id":"m1","model":"claude-sonnet-4-5","content":[{"type":"text","text":"a"}],"usage":{"input_tokens":1,"output_tokens":2}}}`
+	evs, _ = parseBytes(t, []byte(line+"\n"+line+"\n"), Options{Agent: ClaudeHistory})
+	var n int
+	for _, ev := range evs {
+		if ev.Update.SessionUpdate == event.Usage {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("lines without request id counted %d times, want 2", n)
+	}
+}
+
+func TestHistorySidechainCarriesParentCall(t *testing.T) {
+	t.Parallel()
+	evs, _ := parseAll(t, filepath.Join(historyDir, "claude", "spotter-subagent-agent-aac57f5.jsonl"), Options{Agent: ClaudeHistory})
+	if evs[0].Update.SessionUpdate != event.SessionStart || evs[0].Extra["agentId"] != "aac57f5" {
+		t.Fatalf("first event %+v", evs[0])
+	}
+}
+
+func FuzzParseClaudeHistory(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(historyDir, "claude", "*.jsonl"))
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			f.Add([]byte(l))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		evs, st := parseBytes(t, data, Options{Agent: ClaudeHistory})
+		assertEveryLine(t, "claude-history", data, evs, st)
+	})
+}
