@@ -276,10 +276,11 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 	if s.steps == nil {
 		s.steps = map[string]int{}
 	}
-	if n := s.steps[id]; n > 0 {
+	n := s.steps[id]
+	s.steps[id]++
+	if n > 0 {
 		id += "#" + strconv.Itoa(n+1)
 	}
-	s.steps[p.MessageID]++
 	ev.MessageID = id
 	ev.Update = u
 	if p.Reason != "" {
