@@ -351,13 +351,13 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 		opt.Agent = agents.Kind(inv.agent)
 		opt.Start, opt.End = fromMs(inv.start), fromMs(inv.end)
 	}
-	sum, evs, err := summary.Analyze(f, opt)
+	sum, evs, err := s.analyze(f, opt)
 	if err != nil && errors.Is(err, agents.ErrUnknownAgent) {
 		// An invocation record naming a harness this sift cannot read:
 		// sniff instead.
 		if _, serr := f.Seek(0, 0); serr == nil {
 			opt.Agent = ""
-			sum, evs, err = summary.Analyze(f, opt)
+			sum, evs, err = s.analyze(f, opt)
 		}
 	}
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/summary"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -35,10 +36,12 @@ type Store struct {
 	// w is the writer pool: exactly one connection.
 	w *sql.DB
 	// r is the read pool.
-	r   *sql.DB
-	reg *agents.Registry
+	r *sql.DB
 	// now is the clock; tests replace it.
 	now func() time.Time
+	// analyze summarizes one stream: summary.Analyze, replaced by tests
+	// that need a summarizer that fails on purpose.
+	analyze func(io.Reader, summary.Options) (*summary.Summary, []summary.ReviewEvent, error)
 }
 
 // busyTimeout is how long a connection waits for another process's lock.
@@ -92,7 +95,7 @@ func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
-	s := &Store{path: abs, reg: agents.Default(), now: time.Now}
+	s := &Store{path: abs, now: time.Now, analyze: summary.Analyze}
 	if s.w, err = sql.Open("sqlite", dsn(abs, false)); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}

@@ -23,6 +23,12 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"parse", "parse FILE [--agent KIND] [--stats]   print the normalized events as JSON lines", runParse},
+		{"import", "import [PATH…] [--force]   ingest stream files and folders into the store", runImport},
+		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json]   the inbox", runList},
+		{"decide", "decide SESSION --decision reviewed|needs_followup|ignored [--turn T] [--tool-call C] [--note N] [--reviewer R]", runDecide},
+		{"sweep", "sweep [--status] [--retained-days N] [--max-total-size-mb N]   one retention pass", runSweep},
+		{"rebuild", "rebuild [PATH…]   re-import everything from the stream files, keeping decisions", runRebuild},
+		{"workitem", "workitem retry|done ID   invalidate or complete a work item's summaries", runWorkItem},
 	}
 }
 

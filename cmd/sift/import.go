@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/store"
+)
+
+// defaultLogsDir is where captured streams live when no --logs is given.
+// TODO(#4): take it from the configuration's Path once core/config lands.
+const defaultLogsDir = "logs/agents"
+
+// storeFlags are the global flags of the commands that use the store.
+type storeFlags struct {
+	db   string
+	logs string
+}
+
+// addStoreFlags registers --db and --logs on a command's flag set.
+func addStoreFlags(fs *flag.FlagSet) *storeFlags {
+	f := &storeFlags{}
+	fs.StringVar(&f.db, "db", "", "database file (default $XDG_DATA_HOME/sift/sift.db)")
+	fs.StringVar(&f.logs, "logs", defaultLogsDir, "folder of captured stream files")
+	return f
+}
+
+// open opens the store the flags name.
+func (f *storeFlags) open() (*store.Store, error) {
+	path := f.db
+	if path == "" {
+		p, err := store.DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	return store.Open(path)
+}
+
+// signalContext is cancelled by ^C.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+// runImport implements `sift import [PATH…]`.
+func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := addStoreFlags(fs)
+	force := fs.Bool("force", false, "re-summarize unchanged files too")
+	workers := fs.Int("workers", 0, "files summarized at once (default: one per CPU)")
+	paths, err := parseArgs(fs, args, -1)
+	if err != nil {
+		return fail(stderr, "import", err)
+	}
+	if len(paths) == 0 {
+		paths = []string{sf.logs}
+	}
+	st, err := sf.open()
+	if err != nil {
+		return fail(stderr, "import", err)
+	}
+	defer st.Close()
+	ctx, stop := signalContext()
+	defer stop()
+	pr := newProgressPrinter(stderr)
+	res, err := st.Import(ctx, paths, store.ImportOptions{Force: *force, Workers: *workers}, pr.report)
+	pr.done()
+	return reportImport(stdout, stderr, "import", res, err)
+}
+
+// reportImport prints an import's closing line and failures and returns
+// the exit status: 1 when a file failed, 2 when the store did.
+func reportImport(stdout, stderr io.Writer, cmd string, res store.ImportResult, err error) int {
+	fmt.Fprintln(stdout, importLine(res))
+	for _, f := range res.Failed {
+		fmt.Fprintf(stderr, "sift %s: failed: %s\n", cmd, f)
+	}
+	if err != nil {
+		return fail(stderr, cmd, err)
+	}
+	if len(res.Failed) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// importLine is the one closing line of an import.
+func importLine(r store.ImportResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d files, %d sessions, %s in %s (%.1f MB/s), %d skipped", r.Files, r.Sessions,
+		mb(r.Bytes), r.Elapsed.Round(time.Millisecond), r.MBps(), r.Skipped)
+	if r.Deferred > 0 {
+		fmt.Fprintf(&b, ", %d deferred (work item running)", r.Deferred)
+	}
+	if r.Ignored > 0 {
+		fmt.Fprintf(&b, ", %d ignored (not stream files)", r.Ignored)
+	}
+	fmt.Fprintf(&b, ", %d failed", len(r.Failed))
+	return b.String()
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+// progressPrinter shows an import's progress: a bar redrawn in place on a
+// terminal, else a plain line every few seconds.
+type progressPrinter struct {
+	w     io.Writer
+	tty   bool
+	last  time.Time
+	every time.Duration
+	drawn bool
+}
+
+func newProgressPrinter(w io.Writer) *progressPrinter {
+	p := &progressPrinter{w: w, every: 3 * time.Second}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			p.tty, p.every = true, 100*time.Millisecond
+		}
+	}
+	return p
+}
+
+// report implements the progress callback of store.Import.
+func (p *progressPrinter) report(pr store.Progress) {
+	final := pr.FilesDone == pr.FilesTotal
+	if time.Since(p.last) < p.every && !(final && p.drawn) {
+		return
+	}
+	if !p.tty && (final || pr.Elapsed < p.every) {
+		return // the closing line says it
+	}
+	p.last = time.Now()
+	rate := float64(pr.BytesDone) / 1e6 / max(pr.Elapsed.Seconds(), 1e-3)
+	eta := "?"
+	if pr.BytesDone > 0 {
+		left := time.Duration(float64(pr.Elapsed) * float64(pr.BytesTotal-pr.BytesDone) / float64(pr.BytesDone))
+		eta = left.Round(time.Second).String()
+	}
+	line := fmt.Sprintf("%d/%d files  %s/%s  %.1f MB/s  ETA %s", pr.FilesDone, pr.FilesTotal,
+		mb(pr.BytesDone), mb(pr.BytesTotal), rate, eta)
+	if pr.Failed > 0 {
+		line += fmt.Sprintf("  %d failed", pr.Failed)
+	}
+	if !p.tty {
+		fmt.Fprintln(p.w, "importing: "+line)
+		return
+	}
+	const width = 24
+	frac := 1.0
+	if pr.BytesTotal > 0 {
+		frac = float64(pr.BytesDone) / float64(pr.BytesTotal)
+	}
+	n := int(frac * width)
+	fmt.Fprintf(p.w, "\r\x1b[K[%s%s] %3.0f%%  %s", strings.Repeat("█", n), strings.Repeat("░", width-n), frac*100, line)
+	p.drawn = true
+}
+
+// done clears the bar.
+func (p *progressPrinter) done() {
+	if p.tty && p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/store"
+)
+
+// runList implements `sift list`: the inbox as a table or JSON.
+func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := addStoreFlags(fs)
+	sort := fs.String("sort", "started", "order: duration|cost|stalls|errors|approvals|tokens|started")
+	asc := fs.Bool("asc", false, "ascending order")
+	flagged := fs.Bool("flagged", false, "only flagged sessions (or with an open needs_followup)")
+	undecided := fs.Bool("undecided", false, "only sessions without a decision")
+	agent := fs.String("agent", "", "only this agent kind")
+	workItem := fs.String("work-item", "", "only this work item")
+	since := fs.String("since", "", "only sessions active within this duration (90m, 36h, 7d)")
+	limit := fs.Int("limit", 50, "at most this many rows (0: all)")
+	offset := fs.Int("offset", 0, "skip this many rows")
+	text := fs.String("text", "", "only sessions whose ids, model or final message contain this")
+	asJSON := fs.Bool("json", false, "print a JSON array of summaries")
+	if _, err := parseArgs(fs, args, 0); err != nil {
+		return fail(stderr, "list", err)
+	}
+	q := store.Query{Sort: store.SortKey(*sort), Asc: *asc, Flagged: *flagged, Undecided: *undecided,
+		Agent: *agent, WorkItem: *workItem, Limit: *limit, Offset: *offset, Text: *text, Full: *asJSON}
+	if !validSort(q.Sort) {
+		return fail(stderr, "list", fmt.Errorf("unknown --sort %q (want %s)", *sort, sortNames()))
+	}
+	if *since != "" {
+		d, err := parseSince(*since)
+		if err != nil {
+			return fail(stderr, "list", err)
+		}
+		q.Since = time.Now().Add(-d)
+	}
+	st, err := sf.open()
+	if err != nil {
+		return fail(stderr, "list", err)
+	}
+	defer st.Close()
+	rows, err := st.ListSessions(context.Background(), q)
+	if err != nil {
+		return fail(stderr, "list", err)
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	if *asJSON {
+		if rows == nil {
+			rows = []summary.Summary{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rows); err != nil {
+			return fail(stderr, "list", err)
+		}
+		return 0
+	}
+	writeTable(w, rows)
+	return 0
+}
+
+func validSort(k store.SortKey) bool {
+	for _, s := range store.SortKeys() {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}
+
+func sortNames() string {
+	var ns []string
+	for _, s := range store.SortKeys() {
+		ns = append(ns, string(s))
+	}
+	return strings.Join(ns, "|")
+}
+
+// parseSince reads a Go duration, or a whole number of days as "7d".
+func parseSince(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if d, err := strconv.Atoi(n); err == nil && d >= 0 {
+			return time.Duration(d) * 24 * time.Hour, nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("--since %q: want a duration such as 90m, 36h or 7d", s)
+	}
+	return d, nil
+}
+
+// writeTable prints the inbox as aligned columns.
+func writeTable(w io.Writer, rows []summary.Summary) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tAGENT\tSTARTED\tDURATION\tCOST\tTOKENS\tTOOLS\tSTALLS\tERRORS\tAPPROVALS\tFLAGS\tDECISION")
+	for _, r := range rows {
+		started := "-"
+		if r.StartedAt != nil {
+			started = r.StartedAt.Local().Format("2006-01-02 15:04")
+		}
+		dur := "-"
+		if r.TotalDurationMs != nil {
+			dur = (time.Duration(*r.TotalDurationMs) * time.Millisecond).Round(time.Second).String()
+		}
+		cost := "-"
+		if r.EstimatedUSD != nil {
+			cost = fmt.Sprintf("$%.4f", *r.EstimatedUSD)
+			if r.CostSource == summary.CostEstimate {
+				cost = "~" + cost
+			}
+		}
+		tokens := "-"
+		if r.InputTokens != nil || r.OutputTokens != nil {
+			var n int64
+			if r.InputTokens != nil {
+				n += *r.InputTokens
+			}
+			if r.OutputTokens != nil {
+				n += *r.OutputTokens
+			}
+			tokens = strconv.FormatInt(n, 10)
+		}
+		flags := make([]string, len(r.Flags))
+		for i, f := range r.Flags {
+			flags[i] = string(f)
+		}
+		decision := "-"
+		if r.Decision != nil {
+			decision = r.Decision.Decision
+		}
+		fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", r.WorkItemID, r.FileName, r.AgentKind,
+			started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,
+			orDash(strings.Join(flags, ",")), decision)
+	}
+	tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"os"
+
+	"github.com/agentsift/sift/store"
+)
+
+// runRebuild implements `sift rebuild [PATH…]`.
+func runRebuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rebuild", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := addStoreFlags(fs)
+	paths, err := parseArgs(fs, args, -1)
+	if err != nil {
+		return fail(stderr, "rebuild", err)
+	}
+	if _, err := os.Stat(sf.logs); err == nil {
+		paths = append(paths, sf.logs)
+	}
+	st, err := sf.open()
+	if err != nil {
+		return fail(stderr, "rebuild", err)
+	}
+	defer st.Close()
+	ctx, stop := signalContext()
+	defer stop()
+	pr := newProgressPrinter(stderr)
+	res, err := st.Rebuild(ctx, paths, store.ImportOptions{}, pr.report)
+	pr.done()
+	return reportImport(stdout, stderr, "rebuild", res, err)
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// runWorkItem implements `sift workitem retry|done ID`.
+func runWorkItem(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("workitem", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := addStoreFlags(fs)
+	pos, err := parseArgs(fs, args, 2)
+	if err != nil {
+		return fail(stderr, "workitem", fmt.Errorf("%w (usage: sift workitem retry|done ID)", err))
+	}
+	verb, id := pos[0], pos[1]
+	if verb != "retry" && verb != "done" {
+		return fail(stderr, "workitem", fmt.Errorf("unknown action %q (want retry or done)", verb))
+	}
+	st, err := sf.open()
+	if err != nil {
+		return fail(stderr, "workitem", err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	if verb == "retry" {
+		if err := st.RetryWorkItem(ctx, id); err != nil {
+			return fail(stderr, "workitem", err)
+		}
+		fmt.Fprintf(stdout, "work item %s: summaries invalidated; they are recomputed at `sift workitem done %s`\n", id, id)
+		return 0
+	}
+	res, err := st.CompleteWorkItem(ctx, id, []string{sf.logs})
+	fmt.Fprintf(stdout, "work item %s done: ", id)
+	return reportImport(stdout, stderr, "workitem", res, err)
+}
