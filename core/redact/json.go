@@ -1,0 +1,226 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// JSONLine redacts one line of a JSON stream so that the result is still
+// the same JSON: it redacts inside each string value (decoded, so escaped
+// content and JSON nested in a string are seen as text, a private-key block
+// across `\n` escapes included) and re-encodes only the strings it changed.
+// The value of a secret-named key ("password": "…", "api_key": "…",
+// "authorization": "…") is replaced whole. Bytes outside strings (numbers,
+// punctuation, a sandbox's non-JSON prefix) are kept. A line that does not
+// start like JSON, or whose strings do not close, is redacted as text.
+//
+// It returns line itself (no copy) when nothing was found.
+func JSONLine(line []byte) []byte {
+	if mayContain(line) == 0 {
+		return line
+	}
+	if !looksJSON(line) {
+		return Bytes(line)
+	}
+	out, ok := redactJSON(line)
+	if !ok {
+		return Bytes(line)
+	}
+	return out
+}
+
+// looksJSON reports whether the first byte that is not white space or a
+// control character (sandboxes prefix lines with 0x01) opens an object or
+// an array.
+func looksJSON(b []byte) bool {
+	for _, c := range b {
+		if c <= ' ' {
+			continue
+		}
+		return c == '{' || c == '['
+	}
+	return false
+}
+
+// redactJSON walks the string tokens of a JSON text. It reports false when
+// a string does not close.
+func redactJSON(line []byte) ([]byte, bool) {
+	var out []byte // nil until the first change
+	last := 0      // line[last:] is not yet copied to out
+	var key []byte // the secret-named key the next value belongs to
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c != '"' {
+			if c > ' ' && c != ':' {
+				key = nil // a value that is not a string
+			}
+			continue
+		}
+		end := stringEnd(line, i)
+		if end < 0 {
+			return nil, false
+		}
+		tok := line[i : end+1]
+		isKey := nextNonSpace(line, end+1) == ':'
+		var repl []byte
+		switch {
+		case isKey:
+			key = nil
+			if secretName(tok) {
+				key = tok
+			}
+		case key != nil:
+			repl = redactSecretValue(key, tok)
+			key = nil
+		default:
+			repl = redactToken(tok)
+		}
+		if repl != nil {
+			if out == nil {
+				out = make([]byte, 0, len(line)+32)
+			}
+			out = append(out, line[last:i]...)
+			out = append(out, repl...)
+			last = end + 1
+		}
+		i = end
+	}
+	if out == nil {
+		return line, true
+	}
+	return append(out, line[last:]...), true
+}
+
+// stringEnd returns the index of the quote closing the string that opens
+// at b[i], or -1.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return -1
+}
+
+// nextNonSpace returns the first byte at or after i that is not JSON white
+// space, or 0.
+func nextNonSpace(b []byte, i int) byte {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return b[i]
+		}
+	}
+	return 0
+}
+
+// secretName reports whether an encoded JSON key names a secret: it ends
+// in one of keyWords or "authorization", in any case ("password", "GITHUB_TOKEN", "apiKey").
+func secretName(tok []byte) bool {
+	name := tok[1 : len(tok)-1]
+	return len(name) > 0 && keyKindBefore(name, len(name)) != 0
+}
+
+// redactSecretValue replaces the whole value of a secret-named key. Empty
+// values, already redacted values and `$VAR` references are kept; the
+// value's own patterns still apply.
+func redactSecretValue(key, tok []byte) []byte {
+	s, ok := decode(tok)
+	if !ok {
+		return nil
+	}
+	if s == "" || strings.HasPrefix(s, Prefix) || strings.HasPrefix(s, "$") {
+		return redactToken(tok)
+	}
+	return encode(marker(keyKind(key)))
+}
+
+// keyKind names the secret by its encoded JSON key, like an assignment.
+func keyKind(key []byte) string {
+	name := string(key[1 : len(key)-1])
+	if strings.HasSuffix(strings.ToLower(name), "authorization") {
+		return "authorization"
+	}
+	return assignmentKind(name)
+}
+
+// redactToken redacts inside one encoded JSON string and returns its new
+// encoding, or nil when nothing changed.
+func redactToken(tok []byte) []byte {
+	m := mayContain(tok)
+	if m == 0 {
+		return nil
+	}
+	s, ok := decode(tok)
+	if !ok {
+		return nil
+	}
+	r := redactString(s, m|mayContain(s))
+	if r == s {
+		return nil
+	}
+	return encode(r)
+}
+
+// decode returns the value of an encoded JSON string.
+func decode(tok []byte) (string, bool) {
+	if !hasEscape(tok) {
+		return string(tok[1 : len(tok)-1]), true
+	}
+	var s string
+	if json.Unmarshal(tok, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func hasEscape(tok []byte) bool {
+	for _, c := range tok[1 : len(tok)-1] {
+		if c == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
+// encode writes s as a JSON string, escaping only what JSON requires (and
+// invalid UTF-8 as U+FFFD), so text that was not redacted keeps its bytes.
+func encode(s string) []byte {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}
