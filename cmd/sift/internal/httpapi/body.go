@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// bodyReadTimeout bounds reading one request body.
+const bodyReadTimeout = 30 * time.Second
+
+// authorizeWrite applies the token rule to a write and answers when it
+// fails: with a token configured, the request must carry it as a bearer
+// token; without one, writes are allowed only on a loopback listener.
+func (s *Server) authorizeWrite(w http.ResponseWriter, r *http.Request) bool {
+	if s.token == "" {
+		if !s.loopback {
+			writeError(w, http.StatusForbidden, CodeWritesDisabled,
+				"writes are disabled: configure a token, or bind the server to a loopback address")
+			return false
+		}
+		return true
+	}
+	const prefix = "Bearer "
+	auth := r.Header.Get("Authorization")
+	if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) ||
+		subtle.ConstantTimeCompare([]byte(strings.TrimSpace(auth[len(prefix):])), []byte(s.token)) != 1 {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="sift"`)
+		writeError(w, http.StatusUnauthorized, CodeUnauthorized, "a valid bearer token is required")
+		return false
+	}
+	return true
+}
+
+// decodeBody reads a JSON request body into v and answers when it cannot:
+// 415 unless the body is application/json, 413 over MaxBodyBytes, 400 for
+// an unknown field, malformed JSON or anything after the one object.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, CodeUnsupportedMedia, "the body must be application/json")
+		return false
+	}
+	if r.ContentLength > MaxBodyBytes {
+		writeError(w, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "the body is larger than 64 KiB")
+		return false
+	}
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyReadTimeout))
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	err = dec.Decode(v)
+	if err == nil {
+		if dec.Decode(new(json.RawMessage)) != io.EOF {
+			err = errors.New("trailing data")
+		}
+	}
+	if err == nil {
+		return true
+	}
+	var tooBig *http.MaxBytesError
+	switch msg := err.Error(); {
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "the body is larger than 64 KiB")
+	case strings.HasPrefix(msg, "json: unknown field "):
+		writeError(w, http.StatusBadRequest, CodeUnknownField, "unknown field "+strings.TrimPrefix(msg, "json: unknown field "))
+	case msg == "trailing data":
+		writeError(w, http.StatusBadRequest, CodeInvalidBody, "the body must be exactly one JSON object")
+	default:
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			writeError(w, http.StatusBadRequest, CodeInvalidBody, "field "+te.Field+" has the wrong type")
+			return false
+		}
+		writeError(w, http.StatusBadRequest, CodeInvalidBody, "the body is not valid JSON")
+	}
+	return false
+}

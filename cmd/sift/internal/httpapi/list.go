@@ -1,0 +1,199 @@
+package httpapi
+
+import (
+	"bytes"
+	"cmp"
+	"io"
+	"io/fs"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/store"
+)
+
+// streamFile is one captured file in GET /workitems/{id}/agent-streams.
+type streamFile struct {
+	FileName      string    `json:"fileName"`
+	Phase         string    `json:"phase"`
+	Iteration     *int      `json:"iteration"`
+	AgentKind     string    `json:"agentKind"`
+	Size          int64     `json:"size"`
+	LastWriteTime time.Time `json:"lastWriteTime"`
+	// LineCount is set only with includeLineCount=true.
+	LineCount *int `json:"lineCount,omitempty"`
+	// Summarized says the store holds a summary of the file as it is now.
+	Summarized bool `json:"summarized"`
+}
+
+// streamList is the body of GET /workitems/{id}/agent-streams.
+type streamList struct {
+	WorkItemID string       `json:"workItemId"`
+	Files      []streamFile `json:"files"`
+	// Total is the number of files of the work item, before paging.
+	Total      int  `json:"total"`
+	Limit      int  `json:"limit"`
+	Offset     int  `json:"offset"`
+	NextOffset *int `json:"nextOffset,omitempty"`
+}
+
+// handleListStreams serves GET /workitems/{id}/agent-streams: the stream
+// files of a work item on disk, oldest write first, with the phase,
+// iteration and agent kind the store knows (else read from the file name
+// and sniffed from the first lines). The files on disk are the truth; the
+// store only adds what it knows about them.
+func (s *Server) handleListStreams(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	limit, err := parseLimit(v)
+	if err != nil {
+		paramFail(w, err)
+		return
+	}
+	offset, err := parseOffset(v)
+	if err != nil {
+		paramFail(w, err)
+		return
+	}
+	withLines, err := parseBool(v, "includeLineCount")
+	if err != nil {
+		paramFail(w, err)
+		return
+	}
+	wi := r.PathValue("id")
+	infos, err := s.logs.listDir(wi)
+	if err != nil {
+		s.pathError(w, err)
+		return
+	}
+	slices.SortFunc(infos, func(a, b fs.FileInfo) int {
+		return cmp.Or(a.ModTime().Compare(b.ModTime()), strings.Compare(a.Name(), b.Name()))
+	})
+	out := streamList{WorkItemID: wi, Files: []streamFile{}, Total: len(infos), Limit: limit, Offset: offset}
+	if offset >= len(infos) {
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	page := infos[offset:min(len(infos), offset+limit)]
+	if offset+limit < len(infos) {
+		next := offset + limit
+		out.NextOffset = &next
+	}
+	known, err := s.store.ListSessions(r.Context(), store.Query{WorkItem: wi})
+	if err != nil {
+		s.storeError(w, "list sessions of work item", err)
+		return
+	}
+	byName := make(map[string]*summary.Summary, len(known))
+	for i := range known {
+		byName[known[i].FileName] = &known[i]
+	}
+	for _, fi := range page {
+		f := streamFile{FileName: fi.Name(), Size: fi.Size(), LastWriteTime: fi.ModTime().UTC()}
+		sum := byName[fi.Name()]
+		if sum != nil {
+			f.Phase, f.Iteration, f.AgentKind = sum.Phase, sum.Iteration, sum.AgentKind
+			f.Summarized = sum.ByteCount == fi.Size()
+		} else {
+			f.Phase, f.Iteration = phaseOf(fi.Name())
+			f.AgentKind = s.sniff(wi, fi.Name())
+		}
+		if withLines {
+			if f.Summarized {
+				n := sum.LineCount
+				f.LineCount = &n
+			} else {
+				n, err := s.countLines(wi, fi.Name())
+				if err != nil {
+					s.internal(w, "count lines", err)
+					return
+				}
+				f.LineCount = &n
+			}
+		}
+		out.Files = append(out.Files, f)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// phaseOf reads the phase and iteration from a capture's file name,
+// `<phase>-<iteration>-<hex6>.<ext>`; other names are phase work with no
+// iteration, as the store's importer reads them.
+func phaseOf(name string) (string, *int) {
+	base, isStream := strings.CutSuffix(name, ".jsonl")
+	rest, hex, ok := cutLast(base)
+	if !isStream || !ok || len(hex) != 6 || strings.Trim(hex, "0123456789abcdef") != "" {
+		return "work", nil
+	}
+	phase, iter, ok := cutLast(rest)
+	n, err := strconv.Atoi(iter)
+	if !ok || phase == "" || err != nil || n < 0 || iter[0] == '+' {
+		return "work", nil
+	}
+	return phase, &n
+}
+
+func cutLast(s string) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, '-')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// sniffBytes is how much of a file the agent sniffer reads.
+const sniffBytes = 64 << 10
+
+// sniff names the harness of a stream not yet in the store from its first
+// lines; unknown when it cannot tell.
+func (s *Server) sniff(workItem, name string) string {
+	f, _, err := s.logs.openFile(workItem, name)
+	if err != nil {
+		return string(agents.Unknown)
+	}
+	defer f.Close()
+	buf := make([]byte, sniffBytes)
+	n, _ := io.ReadFull(f, buf)
+	var lines [][]byte
+	for _, l := range bytes.Split(buf[:n], []byte{'\n'}) {
+		if l = bytes.TrimSpace(l); len(l) > 0 && l[0] == '{' {
+			lines = append(lines, l)
+			if len(lines) == agents.SniffLines {
+				break
+			}
+		}
+	}
+	return string(s.reg.Sniff(lines))
+}
+
+// countLines counts the lines of a stream file as the parser does: every
+// line, blank ones included, a last line without a newline too.
+func (s *Server) countLines(workItem, name string) (int, error) {
+	f, _, err := s.logs.openFile(workItem, name)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, last := 0, byte('\n')
+	for {
+		m, err := f.Read(buf)
+		if m > 0 {
+			n += bytes.Count(buf[:m], []byte{'\n'})
+			last = buf[m-1]
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if last != '\n' {
+		n++
+	}
+	return n, nil
+}
