@@ -1,0 +1,564 @@
+package main
+
+// End-to-end tests of the capture path against the real agent CLIs, pinned
+// in testdata/agents and installed with `npm ci --prefix testdata/agents`.
+// Each CLI is pointed at a scripted model server on 127.0.0.1
+// (core/capture/mockllm) and launched through the sift binary's `sift run`;
+// the test then checks the stream file sift wrote, its summary and the
+// store. With -e2e.record the captured streams and the CLIs' on-disk
+// histories are copied into testdata/streams and testdata/history.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentsift/sift/core/capture/mockllm"
+	"github.com/agentsift/sift/core/redact"
+)
+
+var e2eRecord = flag.Bool("e2e.record", false,
+	"copy the captured streams and on-disk histories into testdata/streams and testdata/history")
+
+// e2eAgentsDir is where `npm ci --prefix testdata/agents` installs the CLIs.
+const e2eAgentsDir = "../../testdata/agents/node_modules"
+
+// e2eTimeout bounds one CLI run; the scripted conversation takes seconds.
+const e2eTimeout = 3 * time.Minute
+
+// e2ePrompt is the user prompt every CLI gets; the script ignores it.
+const e2ePrompt = "Check the environment and report."
+
+// e2eCLI is one agent CLI under test.
+type e2eCLI struct {
+	// kind is sift's agent kind, the --agent value and the testdata folder.
+	kind string
+	// bin is the command under node_modules/.bin.
+	bin string
+	// pkg and version are the npm package, as pinned in package.json.
+	pkg, version string
+	// label names the CLI in recorded file names.
+	label string
+	// server starts the model server for the CLI's vendor API.
+	server func(mockllm.Script) *mockllm.Server
+	// script is the conversation the server plays.
+	script mockllm.Script
+	// setup writes the CLI's configuration into the throwaway home and
+	// working folder and returns the environment it needs.
+	setup func(t *testing.T, home, work, url string) []string
+	// args follow the stream flags sift adds.
+	args []string
+	// history lists globs, relative to home, of the CLI's on-disk history.
+	history []string
+	// stderrLines is true when the CLI is known to write to stderr in this
+	// scenario, so the file must hold stderr envelopes.
+	stderrLines bool
+	// timestamps is true when the stream lines carry their own times, so
+	// the stall shows from the file alone.
+	timestamps bool
+}
+
+func e2eCLIs() []e2eCLI {
+	return []e2eCLI{
+		{
+			kind: "claude", bin: "claude", pkg: "@anthropic-ai/claude-code", version: "2.1.332", label: "claude-code",
+			server: mockllm.NewAnthropic, script: mockllm.DefaultScript(),
+			setup: func(t *testing.T, home, work, url string) []string {
+				return []string{
+					"ANTHROPIC_BASE_URL=" + url,
+					"ANTHROPIC_API_KEY=sift-e2e",
+					"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+				}
+			},
+			// As root --dangerously-skip-permissions is refused; the prompt
+			// goes after -- or it is read as a tool name.
+			args:       []string{"--allowedTools", "Bash", "--", e2ePrompt},
+			history:    []string{".claude/projects/*/*.jsonl"},
+			timestamps: true,
+		},
+		{
+			kind: "codex", bin: "codex", pkg: "@openai/codex", version: "0.171.0", label: "codex",
+			server: mockllm.NewResponses, script: mockllm.DefaultScript(),
+			setup: func(t *testing.T, home, work, url string) []string {
+				codexHome := filepath.Join(home, ".codex")
+				// A known model name: an unknown one adds an error item.
+				e2eWrite(t, filepath.Join(codexHome, "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "mock"
+
+[model_providers.mock]
+name = "mock"
+base_url = "%s/v1"
+wire_api = "responses"
+env_key = "SIFT_E2E_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+`, url))
+				return []string{"CODEX_HOME=" + codexHome, "SIFT_E2E_KEY=sift-e2e"}
+			},
+			args:        []string{"--skip-git-repo-check", "--sandbox", "danger-full-access", e2ePrompt},
+			history:     []string{".codex/sessions/*/*/*/rollout-*.jsonl"},
+			stderrLines: true,
+		},
+		{
+			kind: "gemini", bin: "gemini", pkg: "@google/gemini-cli", version: "0.61.0", label: "gemini-cli",
+			server: mockllm.NewGemini,
+			// Its shell tool reports a non-zero exit as a success, so the
+			// failing call reads a missing file instead.
+			script: mockllm.DefaultScript().FailByReading("read_file", "file_path"),
+			setup: func(t *testing.T, home, work, url string) []string {
+				e2eWrite(t, filepath.Join(home, ".gemini", "settings.json"),
+					`{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}}}`)
+				return []string{"GOOGLE_GEMINI_BASE_URL=" + url, "GEMINI_API_KEY=sift-e2e"}
+			},
+			// A named model: the default "auto" asks a router model first.
+			args:        []string{"-m", "gemini-2.5-pro", "--yolo", "-p", e2ePrompt},
+			history:     []string{".gemini/tmp/*/chats/session-*.jsonl"},
+			stderrLines: true,
+			timestamps:  true,
+		},
+		{
+			kind: "opencode", bin: "opencode", pkg: "opencode-ai", version: "1.18.33", label: "opencode",
+			server: mockllm.NewChat, script: mockllm.DefaultScript(),
+			setup: func(t *testing.T, home, work, url string) []string {
+				// On first use opencode installs the provider package from
+				// the npm registry into the home.
+				e2eWrite(t, filepath.Join(work, "opencode.json"), fmt.Sprintf(`{
+  "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "mock",
+    "options": {"baseURL": "%s/v1", "apiKey": "sift-e2e"},
+    "models": {"mock-model": {"name": "mock-model"}}}},
+  "model": "mock/mock-model",
+  "permission": {"bash": "allow", "edit": "allow"}
+}
+`, url))
+				return nil
+			},
+			args:       []string{"-m", "mock/mock-model", e2ePrompt},
+			timestamps: true,
+		},
+	}
+}
+
+// TestE2ECapture runs every pinned agent CLI through `sift run` against its
+// scripted model server and checks what sift captured.
+func TestE2ECapture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: skipped in -short mode")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("end-to-end: the pinned CLIs are installed for linux")
+	}
+	clis := e2eCLIs()
+	var installed []e2eCLI
+	for _, c := range clis {
+		if _, err := os.Stat(c.binPath()); err == nil {
+			installed = append(installed, c)
+		}
+	}
+	var sift string
+	if len(installed) > 0 {
+		sift = buildSift(t)
+	}
+	for _, c := range clis {
+		t.Run(c.kind, func(t *testing.T) {
+			if _, err := os.Stat(c.binPath()); err != nil {
+				t.Skipf("%s@%s is not installed (%s); install with: npm ci --prefix testdata/agents",
+					c.pkg, c.version, c.binPath())
+			}
+			t.Parallel()
+			runE2E(t, sift, c)
+		})
+	}
+}
+
+func (c e2eCLI) binPath() string {
+	p, err := filepath.Abs(filepath.Join(e2eAgentsDir, ".bin", c.bin))
+	if err != nil {
+		return filepath.Join(e2eAgentsDir, ".bin", c.bin)
+	}
+	return p
+}
+
+// buildSift builds the sift binary into the test's temporary folder.
+func buildSift(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "sift")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build sift: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// e2eRun is what one CLI run through sift left behind.
+type e2eRun struct {
+	dir, home, work, logs, db, config string
+	workItem                          string
+	exit                              int
+	stderr                            string
+	file                              string
+	data                              []byte
+}
+
+func runE2E(t *testing.T, sift string, c e2eCLI) {
+	srv := c.server(c.script)
+	t.Cleanup(srv.Close)
+	r := e2eRun{dir: t.TempDir(), workItem: "wi-e2e-" + c.kind}
+	r.home = filepath.Join(r.dir, "home")
+	r.work = filepath.Join(r.dir, "work")
+	r.logs = filepath.Join(r.dir, "logs")
+	r.db = filepath.Join(r.dir, "sift.db")
+	r.config = filepath.Join(r.dir, "sift.yaml")
+	for _, d := range []string{r.home, r.work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append([]string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + r.home,
+		"LANG=C.UTF-8",
+		"TMPDIR=" + r.dir,
+	}, c.setup(t, r.home, r.work, srv.URL())...)
+	e2eWrite(t, r.config, e2eConfig(r.logs, c))
+
+	args := []string{"run", "--config", r.config, "--db", r.db, "--agent", c.kind,
+		"--work-item", r.workItem, "--phase", "work", "--"}
+	args = append(args, c.args...)
+	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, sift, args...)
+	cmd.Dir = r.work
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stdout = &stderr // sift run prints nothing on stdout; keep it for the log
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r.stderr = stderr.String()
+	t.Logf("sift run --agent %s: %v in %v\n%s", c.kind, err, time.Since(start).Round(time.Millisecond), r.stderr)
+	for _, q := range srv.Requests() {
+		t.Logf("server: %s step %d", q.Path, q.Step)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("sift run did not finish within %v", e2eTimeout)
+	}
+	if err != nil {
+		t.Fatalf("sift run --agent %s: %v (the agent should exit 0)", c.kind, err)
+	}
+	r.file = findStreamFile(t, r.logs, r.workItem)
+	data, err := os.ReadFile(r.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.data = data
+	if *e2eRecord {
+		record(t, c, r)
+	}
+
+	t.Run("redaction", func(t *testing.T) { checkRedaction(t, r) })
+	t.Run("lines", func(t *testing.T) { checkLines(t, c, r) })
+	t.Run("summary", func(t *testing.T) { checkSummary(t, sift, c, r) })
+	t.Run("store", func(t *testing.T) { checkStore(t, sift, c, r) })
+	t.Run("server", func(t *testing.T) { checkServer(t, srv) })
+}
+
+// e2eConfig is the sift configuration of one run: files under logs, a
+// stall threshold below the script's pause, and the CLI's binary.
+func e2eConfig(logs string, c e2eCLI) string {
+	return fmt.Sprintf(`Enabled: true
+Path: %q
+MaxFileSizeMb: 32
+RetainedDays: 14
+MaxTotalSizeMb: 2048
+StallThresholdSeconds: 1
+Agents:
+  %s:
+    Binary: %q
+`, logs, c.kind, c.binPath())
+}
+
+// streamFileName is <phase>-<iteration>-<hex6>.jsonl for a work phase.
+var streamFileName = regexp.MustCompile(`^work-1-[0-9a-f]{6}\.jsonl$`)
+
+// findStreamFile checks that exactly one stream file landed under
+// <logs>/<workItem>/ with the right name, and returns it.
+func findStreamFile(t *testing.T, logs, workItem string) string {
+	t.Helper()
+	dir := filepath.Join(logs, workItem)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("no stream folder for the work item: %v", err)
+	}
+	var files []string
+	for _, e := range ents {
+		files = append(files, e.Name())
+	}
+	if len(files) != 1 || !streamFileName.MatchString(files[0]) {
+		t.Fatalf("%s holds %q, want one work-1-<hex6>.jsonl", dir, files)
+	}
+	return filepath.Join(dir, files[0])
+}
+
+// checkRedaction: the secrets the scripted tool printed never reach the
+// file, and the line that carried them is still there, redacted.
+func checkRedaction(t *testing.T, r e2eRun) {
+	for _, s := range []string{mockllm.GitHubToken, mockllm.AWSKeyID} {
+		if bytes.Contains(r.data, []byte(s)) {
+			t.Errorf("the stream file holds the secret %s…", s[:6])
+		}
+	}
+	if !bytes.Contains(r.data, []byte(redact.Prefix)) {
+		t.Errorf("no %q marker in the file: the tool output with the secrets is missing", redact.Prefix)
+	}
+}
+
+// checkLines: every line of a structured agent's file is valid JSON, and
+// every stderr envelope is {"type":"sift.stderr","text":"…"}.
+func checkLines(t *testing.T, c e2eCLI, r e2eRun) {
+	envelopes := 0
+	sc := bufio.NewScanner(bytes.NewReader(r.data))
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Errorf("line %d is not valid JSON: %v: %.200s", n, err, line)
+			continue
+		}
+		if m["type"] != "sift.stderr" {
+			continue
+		}
+		envelopes++
+		if _, ok := m["text"].(string); !ok {
+			t.Errorf("line %d: stderr envelope without a text string: %s", n, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if c.stderrLines && envelopes == 0 {
+		t.Errorf("no sift.stderr envelope, but %s writes to stderr in this run", c.bin)
+	}
+	t.Logf("%d stderr envelope(s)", envelopes)
+}
+
+// e2eSummary is the part of the Summary JSON the test checks.
+type e2eSummary struct {
+	WorkItemID        string `json:"workItemId"`
+	FileName          string `json:"fileName"`
+	AgentKind         string `json:"agentKind"`
+	InputTokens       *int64 `json:"inputTokens"`
+	OutputTokens      *int64 `json:"outputTokens"`
+	CachedInputTokens *int64 `json:"cachedInputTokens"`
+	ToolCalls         []struct {
+		ID           string `json:"id"`
+		Name         string `json:"name"`
+		InputSummary string `json:"inputSummary"`
+		Success      *bool  `json:"success"`
+	} `json:"toolCalls"`
+	Stalls []struct {
+		GapMs int64  `json:"gapMs"`
+		Kind  string `json:"kind"`
+	} `json:"stalls"`
+	FinalAssistantMessage *string `json:"finalAssistantMessage"`
+	ToolCallCount         int     `json:"toolCallCount"`
+}
+
+// checkSummary summarizes the file with `sift summary --json` and compares
+// it with the script.
+func checkSummary(t *testing.T, sift string, c e2eCLI, r e2eRun) {
+	out := runSift(t, sift, r.work, "summary", "--json", "--agent", c.kind, "--stall", "1s", r.file)
+	s := decodeSummary(t, out)
+	checkScripted(t, c, s, c.timestamps)
+}
+
+// checkStore finds the run in the store that `sift run` filled. The store's
+// summary knows the invocation window, so the stall shows there even for a
+// CLI whose lines carry no time.
+func checkStore(t *testing.T, sift string, c e2eCLI, r e2eRun) {
+	out := runSift(t, sift, r.work, "list", "--json", "--db", r.db)
+	var all []e2eSummary
+	if err := json.Unmarshal(out, &all); err != nil {
+		t.Fatalf("sift list --json: %v\n%s", err, out)
+	}
+	for _, s := range all {
+		if s.WorkItemID == r.workItem && s.FileName == filepath.Base(r.file) {
+			if s.AgentKind != c.kind {
+				t.Errorf("stored agent kind %q, want %q", s.AgentKind, c.kind)
+			}
+			checkScripted(t, c, &s, true)
+			return
+		}
+	}
+	t.Fatalf("sift list --json has no session %s/%s: %s", r.workItem, filepath.Base(r.file), out)
+}
+
+func decodeSummary(t *testing.T, out []byte) *e2eSummary {
+	t.Helper()
+	out = bytes.TrimSpace(out)
+	var s e2eSummary
+	if len(out) > 0 && out[0] == '[' {
+		var all []e2eSummary
+		if err := json.Unmarshal(out, &all); err != nil || len(all) != 1 {
+			t.Fatalf("sift summary --json: want one summary, got %v: %s", err, out)
+		}
+		return &all[0]
+	}
+	if err := json.Unmarshal(out, &s); err != nil {
+		t.Fatalf("sift summary --json: %v: %s", err, out)
+	}
+	return &s
+}
+
+// checkScripted compares a summary with what the server scripted: the two
+// tool calls (the first succeeds, the second fails), the tokens reported,
+// the pause as a stall, and the final answer.
+func checkScripted(t *testing.T, c e2eCLI, s *e2eSummary, wantStall bool) {
+	t.Helper()
+	if len(s.ToolCalls) != 2 {
+		t.Errorf("%d tool calls, want the 2 scripted: %+v", len(s.ToolCalls), s.ToolCalls)
+	} else {
+		ok, bad := s.ToolCalls[0], s.ToolCalls[1]
+		if ok.Success == nil || !*ok.Success {
+			t.Errorf("tool call 1 (%s %q): success %v, want true", ok.Name, ok.InputSummary, fmtBool(ok.Success))
+		}
+		if bad.Success == nil || *bad.Success {
+			t.Errorf("tool call 2 (%s %q): success %v, want false", bad.Name, bad.InputSummary, fmtBool(bad.Success))
+		}
+		if !strings.Contains(bad.InputSummary, "nonexistent-sift-e2e-dir") &&
+			!strings.Contains(bad.InputSummary, mockllm.MissingFile) {
+			t.Errorf("tool call 2 input %q does not name the failing command or file", bad.InputSummary)
+		}
+	}
+	total := c.script.Total()
+	checkTokens(t, "inputTokens", s.InputTokens, total.Input)
+	checkTokens(t, "outputTokens", s.OutputTokens, total.Output)
+	checkTokens(t, "cachedInputTokens", s.CachedInputTokens, total.Cached)
+	if wantStall {
+		var long bool
+		for _, st := range s.Stalls {
+			long = long || st.GapMs >= (mockllm.StallDelay-500*time.Millisecond).Milliseconds()
+		}
+		if !long {
+			t.Errorf("stalls %+v, want one of about %v (the server's pause)", s.Stalls, mockllm.StallDelay)
+		}
+	}
+	if s.FinalAssistantMessage == nil || !strings.Contains(*s.FinalAssistantMessage, mockllm.FinalText) {
+		t.Errorf("final message %v, want %q", fmtString(s.FinalAssistantMessage), mockllm.FinalText)
+	}
+}
+
+func checkTokens(t *testing.T, name string, got *int64, want int64) {
+	t.Helper()
+	if got == nil || *got != want {
+		t.Errorf("%s = %s, want %d (reported by the server)", name, fmtInt(got), want)
+	}
+}
+
+// checkServer: the CLI played the whole script.
+func checkServer(t *testing.T, srv *mockllm.Server) {
+	seen := map[int]bool{}
+	for _, q := range srv.Requests() {
+		seen[q.Step] = true
+	}
+	for i := range srv.Script().Steps {
+		if !seen[i] {
+			t.Errorf("the CLI never asked for script step %d", i)
+		}
+	}
+}
+
+// runSift runs the sift binary and returns its stdout; a non-zero exit
+// fails the test.
+func runSift(t *testing.T, sift, dir string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(sift, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sift %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+// record copies the captured stream and the CLI's on-disk history into
+// testdata, the history redacted line by line as sift would capture it.
+func record(t *testing.T, c e2eCLI, r e2eRun) {
+	t.Helper()
+	name := fmt.Sprintf("e2e-%s-%s-scripted.jsonl", c.label, c.version)
+	e2eWrite(t, filepath.Join("../../testdata/streams", c.kind, name), string(r.data))
+	var hist []string
+	for _, g := range c.history {
+		m, err := filepath.Glob(filepath.Join(r.home, g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist = append(hist, m...)
+	}
+	if len(c.history) > 0 && len(hist) != 1 {
+		t.Errorf("want one on-disk history file for %s, found %q", c.bin, hist)
+		return
+	}
+	for _, h := range hist {
+		data, err := os.ReadFile(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		for line := range bytes.Lines(data) {
+			body, nl := bytes.CutSuffix(line, []byte("\n"))
+			out.Write(redact.JSONLine(body))
+			if nl {
+				out.WriteByte('\n')
+			}
+		}
+		e2eWrite(t, filepath.Join("../../testdata/history", c.kind, name), out.String())
+	}
+}
+
+func e2eWrite(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fmtBool(b *bool) string {
+	if b == nil {
+		return "null"
+	}
+	return fmt.Sprint(*b)
+}
+
+func fmtInt(n *int64) string {
+	if n == nil {
+		return "null"
+	}
+	return fmt.Sprint(*n)
+}
+
+func fmtString(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", *s)
+}
