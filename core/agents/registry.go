@@ -9,6 +9,7 @@ func defaultParsers() []Parser {
 		claudeParser{kind: Cursor},
 		droidParser{},
 		geminiParser{},
+		kimiParser{},
 		opencodeParser{},
 		claudeParser{kind: Qwen},
 		claudeHistoryParser{},
