@@ -1,12 +1,36 @@
 package summary
 
 import (
-	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/pricing"
+)
+
+// Defaults for the Options left zero.
+const (
+	DefaultStallThreshold = 30 * time.Second
+	DefaultSpikeFactor    = 3
+	DefaultSpikeMinTokens = 20_000
+	// StderrTailMax caps the stderr folded into the final message.
+	StderrTailMax = 8 << 10
+	// TailLines is how many non-empty unparsed lines the tail keeps.
+	TailLines = 10
+)
+
+// Projection says how timestamp-less events are placed in the invocation's
+// window.
+type Projection uint8
+
+// The projections: by line position (the default) or by byte offset.
+const (
+	ProjectByLine Projection = iota
+	ProjectByOffset
 )
 
 // Options says how to summarize a stream.
@@ -16,6 +40,11 @@ type Options struct {
 	// Start and End are the invocation's window, used to project
 	// timestamp-less events; zero when unknown.
 	Start, End time.Time
+	// Projection chooses line position or byte offset for projecting.
+	Projection Projection
+	// ExitCode is the agent process's exit status when known; a non-zero
+	// status fails the run.
+	ExitCode *int
 	// StallThreshold is the gap that counts as a stall; 0 means 30 s.
 	StallThreshold time.Duration
 	// SpikeFactor and SpikeMinTokens make a turn a token spike: at least
@@ -28,8 +57,62 @@ type Options struct {
 	Prices *pricing.Table
 }
 
+// withDefaults fills the zero options.
+func (o Options) withDefaults() Options {
+	if o.StallThreshold <= 0 {
+		o.StallThreshold = DefaultStallThreshold
+	}
+	if o.SpikeFactor <= 0 {
+		o.SpikeFactor = DefaultSpikeFactor
+	}
+	if o.SpikeMinTokens <= 0 {
+		o.SpikeMinTokens = DefaultSpikeMinTokens
+	}
+	if o.Prices == nil {
+		o.Prices = pricing.Default()
+	}
+	return o
+}
+
+// window reports whether the options carry a usable invocation window.
+func (o Options) window() bool {
+	return !o.Start.IsZero() && !o.End.IsZero() && o.End.After(o.Start)
+}
+
 // Analyze parses a stream and summarizes it. The caller fills the
-// work item, file name, phase and iteration.
+// work item, file name, phase and iteration. It streams: memory is bounded
+// by the longest line plus the turns and tool calls the summary lists.
 func Analyze(r io.Reader, opt Options) (*Summary, []ReviewEvent, error) {
-	return nil, nil, errors.New("summary: not built yet")
+	b := NewBuilder(opt)
+	st, err := agents.Default().Parse(r, agents.Options{Agent: opt.Agent}, b.Add)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, rev := b.Finish(st)
+	return s, rev, nil
+}
+
+// AnalyzeFile summarizes the stream file at path and fills its file name.
+func AnalyzeFile(path string, opt Options) (*Summary, []ReviewEvent, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open stream: %w", err)
+	}
+	defer f.Close()
+	s, rev, err := Analyze(f, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s.FileName = filepath.Base(path)
+	return s, rev, nil
+}
+
+// Events summarizes an already parsed event sequence, for callers and
+// tests that hold events rather than a stream.
+func Events(evs []*event.Event, st agents.Stats, opt Options) (*Summary, []ReviewEvent) {
+	b := NewBuilder(opt)
+	for _, ev := range evs {
+		b.Add(ev)
+	}
+	return b.Finish(st)
 }

@@ -30,6 +30,12 @@ type Summary struct {
 
 	EstimatedUSD *float64   `json:"estimatedUsd"`
 	CostSource   CostSource `json:"costSource"`
+	// CostBasis says what the cost was read or estimated from: the
+	// harness field, or the price table's date and the model priced.
+	CostBasis string `json:"costBasis,omitempty"`
+	// NumTurns is the harness's own turn count (claude num_turns), added
+	// over the result lines; nil when it printed none.
+	NumTurns *int `json:"numTurns"`
 
 	ThinkingMs  *int64 `json:"thinkingMs"`
 	ExecutingMs *int64 `json:"executingMs"`
@@ -115,7 +121,8 @@ type Stall struct {
 	GapMs     int64     `json:"gapMs"`
 	Kind      StallKind `json:"kind"`
 	TurnID    string    `json:"turnId"`
-	Line      int       `json:"line"`
+	// Line is the line of the event that ended the wait.
+	Line int `json:"line"`
 }
 
 // StallKind classifies a stall by what was outstanding before it.

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/pricing"
+	"github.com/agentsift/sift/core/summary"
+)
+
+// runSummary implements `sift summary FILE… [--agent K] [--start T --end T]
+// [--exit-code N] [--json] [--pricing FILE] [--stall 30s]`.
+func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("summary", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	agent := fs.String("agent", "", "declared agent kind (default: sniff)")
+	start := fs.String("start", "", "invocation start, RFC 3339 (projects timestamp-less events)")
+	end := fs.String("end", "", "invocation end, RFC 3339")
+	asJSON := fs.Bool("json", false, "print one JSON summary per line")
+	prices := fs.String("pricing", "", "JSON price table laid over the embedded one")
+	stall := fs.Duration("stall", summary.DefaultStallThreshold, "gap that counts as a stall")
+	exit := fs.Int("exit-code", -1, "the agent's exit status, when known")
+	byOffset := fs.Bool("by-offset", false, "project timestamp-less events by byte offset, not line")
+	paths, err := parseArgs(fs, args, -1)
+	if err != nil {
+		return fail(stderr, "summary", err)
+	}
+	if len(paths) == 0 {
+		return fail(stderr, "summary", fmt.Errorf("want at least one FILE"))
+	}
+	opt := summary.Options{Agent: agents.Kind(*agent), StallThreshold: *stall}
+	if *agent != "" {
+		if _, err := agents.Default().Lookup(opt.Agent); err != nil {
+			return fail(stderr, "summary", err)
+		}
+	}
+	if *stall <= 0 {
+		return fail(stderr, "summary", fmt.Errorf("--stall must be positive, got %s", *stall))
+	}
+	if opt.Start, opt.End, err = window(*start, *end); err != nil {
+		return fail(stderr, "summary", err)
+	}
+	if *byOffset {
+		opt.Projection = summary.ProjectByOffset
+	}
+	if *exit >= 0 {
+		opt.ExitCode = exit
+	}
+	if *prices != "" {
+		if opt.Prices, err = pricing.Load(*prices); err != nil {
+			return fail(stderr, "summary", err)
+		}
+	}
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	defer w.Flush()
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i, path := range paths {
+		s, _, err := summary.AnalyzeFile(path, opt)
+		if err != nil {
+			w.Flush()
+			return fail(stderr, "summary", err)
+		}
+		if *asJSON {
+			if err := enc.Encode(s); err != nil {
+				return fail(stderr, "summary", err)
+			}
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		writeSummary(w, path, s)
+	}
+	return 0
+}
+
+// window parses --start and --end: both or neither, end after start.
+func window(start, end string) (time.Time, time.Time, error) {
+	if start == "" && end == "" {
+		return time.Time{}, time.Time{}, nil
+	}
+	if start == "" || end == "" {
+		return time.Time{}, time.Time{}, fmt.Errorf("--start and --end go together")
+	}
+	s, err := time.Parse(time.RFC3339Nano, start)
+	if err != nil {
+		return time.Time{}, time.Time{}, fmt.Errorf("--start: %w", err)
+	}
+	e, err := time.Parse(time.RFC3339Nano, end)
+	if err != nil {
+		return time.Time{}, time.Time{}, fmt.Errorf("--end: %w", err)
+	}
+	if !e.After(s) {
+		return time.Time{}, time.Time{}, fmt.Errorf("--end %s is not after --start %s", end, start)
+	}
+	return s, e, nil
+}
+
+// writeSummary prints the readable block of one summary.
+func writeSummary(w io.Writer, path string, s *summary.Summary) {
+	row := func(k, v string) { fmt.Fprintf(w, "  %-13s %s\n", k, v) }
+	fmt.Fprintf(w, "%s\n", path)
+	row("agent", s.AgentKind+optional(" · model ", s.Model)+optional(" · session ", s.SessionID))
+	row("status", string(s.Status)+optional(" · flags ", joinFlags(s.Flags)))
+	if s.StartedAt != nil {
+		row("started", s.StartedAt.Format(time.RFC3339))
+	}
+	row("duration", fmtMs(s.TotalDurationMs)+" · first token "+fmtMs(s.TimeToFirstTokenMs)+
+		" · thinking "+fmtMs(s.ThinkingMs)+" · executing "+fmtMs(s.ExecutingMs))
+	row("tokens", "in "+fmtInt(s.InputTokens)+" (cached "+fmtInt(s.CachedInputTokens)+
+		", cache write "+fmtInt(s.CacheWriteTokens)+") · out "+fmtInt(s.OutputTokens))
+	cost := "unknown"
+	if s.EstimatedUSD != nil {
+		cost = fmt.Sprintf("$%.4f (%s", *s.EstimatedUSD, s.CostSource)
+		if s.CostBasis != "" {
+			cost += ": " + s.CostBasis
+		}
+		cost += ")"
+	}
+	row("cost", cost)
+	row("turns", fmt.Sprintf("%d", len(s.Turns))+optional(" · harness says ", fmtIntp(s.NumTurns)))
+	failed := 0
+	for _, c := range s.ToolCalls {
+		if c.Success != nil && !*c.Success {
+			failed++
+		}
+	}
+	row("tool calls", fmt.Sprintf("%d (%d failed, %d approval)", s.ToolCallCount, failed, s.ApprovalCount))
+	for _, st := range s.Stalls {
+		row("stall", fmt.Sprintf("%s %s at line %d (%s)", fmtMs(&st.GapMs), st.Kind, st.Line, st.TurnID))
+	}
+	row("lines", fmt.Sprintf("%d · %d bytes · %d raw · %d error lines", s.LineCount, s.ByteCount, s.RawLineCount, s.ErrorLineCount)+
+		map[bool]string{true: " · TRUNCATED", false: ""}[s.Truncated])
+	if s.FinalAssistantMessage != nil {
+		row("final", oneLine(*s.FinalAssistantMessage))
+	}
+	if s.Plaintext {
+		for _, l := range s.Tail {
+			row("tail", oneLine(l))
+		}
+	}
+}
+
+func optional(prefix, v string) string {
+	if v == "" {
+		return ""
+	}
+	return prefix + v
+}
+
+func joinFlags(fs []summary.Flag) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = string(f)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func fmtMs(p *int64) string {
+	if p == nil {
+		return "–"
+	}
+	return (time.Duration(*p) * time.Millisecond).String()
+}
+
+func fmtInt(p *int64) string {
+	if p == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%d", *p)
+}
+
+func fmtIntp(p *int) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d", *p)
+}
+
+// oneLine flattens text to its first line of at most 100 runes.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:100]) + "…"
+	}
+	return s
+}

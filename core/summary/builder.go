@@ -1,0 +1,422 @@
+package summary
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// maxFinalText caps the final assistant message kept while streaming.
+const maxFinalText = 64 << 10
+
+// Builder folds the events of one stream into a summary, one event at a
+// time, so that a stream of any size is summarized in one pass. Its memory
+// grows with the turns and tool calls the summary lists, never with the
+// number of events or the bytes of the stream.
+type Builder struct {
+	opt     Options
+	project bool
+
+	sessionID string
+	model     string
+	initModel string
+
+	// Timing: the stream's own clock once it shows one, else projection.
+	clock     bool
+	lastReal  time.Time
+	first     instant
+	last      instant
+	firstWork instant
+
+	// Stall detection.
+	prev        instant
+	prevTurn    *turnState
+	waitingLLM  bool
+	afterResult bool
+	stalls      []stallCand
+	projected   []stallCand
+
+	turns   []*turnState
+	cur     *turnState
+	msgTurn map[string]*turnState
+
+	calls    []*callState
+	callByID map[string]*callState
+	open     int
+
+	review     []*reviewItem
+	lastUpdate event.Kind
+
+	run       *tokens
+	orphan    turnUsage
+	results   int
+	isError   *bool
+	duration  *int64
+	numTurns  *int
+	ttft      *int64
+	result    string
+	fatal     bool
+	errors    int
+	errOrphan bool
+
+	structured bool
+	rawLines   int
+	errorLines int
+	tail       ring
+	stderr     stderrTail
+
+	final     strings.Builder
+	finalTurn *turnState
+}
+
+// NewBuilder returns a builder for one stream.
+func NewBuilder(opt Options) *Builder {
+	opt = opt.withDefaults()
+	return &Builder{
+		opt:      opt,
+		project:  opt.window(),
+		msgTurn:  map[string]*turnState{},
+		callByID: map[string]*callState{},
+		tail:     ring{max: TailLines},
+	}
+}
+
+// turnState is a turn while the stream is read.
+type turnState struct {
+	n          int
+	msgID      string
+	model      string
+	line       int
+	endLine    int
+	start, end instant
+	closed     bool
+	usage      turnUsage
+	text       strings.Builder
+	calls      []*callState
+	flags      flagSet
+	review     *reviewItem
+}
+
+func (t *turnState) id() string { return fmt.Sprintf("t%d", t.n) }
+
+// callState is a tool call while the stream is read.
+type callState struct {
+	tc         ToolCall
+	turn       *turnState
+	start, end instant
+	// hStart and hEnd are the harness's own timings inside the call.
+	hStart, hEnd time.Time
+	explicit     *int64
+	open         bool
+}
+
+// Add folds one event into the summary. It implements agents.Emit.
+func (b *Builder) Add(ev *event.Event) {
+	u := &ev.Update
+	k := u.SessionUpdate
+	if k != event.Raw && k != event.Stderr {
+		b.structured = true
+	}
+	if b.sessionID == "" && ev.SessionID != "" {
+		b.sessionID = ev.SessionID
+	}
+	if b.model == "" && ev.Model != "" {
+		b.model = ev.Model
+	}
+	at := b.at(ev)
+	stall, where := b.gap(ev, at)
+	top := b.isTop(ev)
+
+	switch k {
+	case event.SessionStart:
+		if ev.Model != "" && b.initModel == "" {
+			b.initModel = ev.Model
+		}
+		b.closeTurn()
+		b.waitingLLM = false
+		b.afterResult = false
+	case event.UserMessageChunk:
+		if ev.ParentToolCallID == "" || b.callByID[ev.ParentToolCallID] == nil {
+			b.closeTurn()
+			if b.lastUpdate != event.UserMessageChunk {
+				b.addReview(ev, at, ReviewPrompt, "user", nil, firstLine(contentText(u.Content)))
+			}
+		}
+		b.waitingLLM = true
+		b.afterResult = false
+	case event.AgentMessageChunk, event.AgentThoughtChunk, event.Plan:
+		t := b.turnFor(ev, at)
+		if k == event.AgentMessageChunk && u.Content != nil && ev.ParentToolCallID == "" {
+			b.addText(t, u.Content.Text)
+		}
+		b.waitingLLM = true
+		b.afterResult = false
+	case event.ToolCall:
+		t := b.turnFor(ev, at)
+		b.toolCall(ev, at, t)
+		b.afterResult = false
+	case event.ToolCallUpdate:
+		b.toolUpdate(ev, at)
+	case event.Usage:
+		b.usage(ev)
+	case event.Error:
+		b.errors++
+		if u.Fatal {
+			b.fatal = true
+		}
+		if t := b.turnOf(ev); t != nil {
+			t.flags.add(FlagHarnessError)
+			b.touch(t, ev, at)
+		} else {
+			b.errOrphan = true
+		}
+	case event.Result:
+		b.results++
+		if u.IsError != nil {
+			b.isError = u.IsError
+		}
+		if u.DurationMs != nil {
+			b.duration = addInt(b.duration, *u.DurationMs)
+		}
+		if u.NumTurns != nil {
+			n := *u.NumTurns
+			if b.numTurns != nil {
+				n += *b.numTurns
+			}
+			b.numTurns = &n
+		}
+		if v, ok := ev.Extra["ttft_ms"]; ok && b.ttft == nil {
+			if ms, ok := number(v); ok {
+				b.ttft = &ms
+			}
+		}
+		if u.Text != "" {
+			b.result = capText(u.Text, maxFinalText)
+		}
+		b.closeTurn()
+		b.waitingLLM = false
+		b.afterResult = true
+	case event.Raw:
+		b.rawLines++
+		b.plainLine(u.Text)
+	case event.Stderr:
+		b.plainLine(u.Text)
+		b.stderr.add(u.Text)
+	}
+	if where != 0 {
+		b.keepStall(stall, where, k, top)
+	}
+	b.lastUpdate = k
+	if at.known() {
+		b.prev = at
+		b.prevTurn = b.cur
+	}
+}
+
+// plainLine counts a line no parser understood toward the error-line count
+// and the tail.
+func (b *Builder) plainLine(s string) {
+	if isErrorLine(s) {
+		b.errorLines++
+	}
+	if strings.TrimSpace(s) != "" {
+		b.tail.add(capText(strings.TrimRight(s, " \t\r"), maxTailLine))
+	}
+}
+
+// at returns when an event happened: its own timestamp; else, once the
+// stream has shown a clock, the last time it showed; else its projected
+// position in the invocation window; else unknown.
+func (b *Builder) at(ev *event.Event) instant {
+	if !ev.Timestamp.IsZero() {
+		b.clock = true
+		b.lastReal = ev.Timestamp
+		return b.seen(instant{t: ev.Timestamp})
+	}
+	if b.clock {
+		return b.seen(instant{t: b.lastReal})
+	}
+	if !b.project {
+		return instant{}
+	}
+	if b.opt.Projection == ProjectByOffset {
+		return b.seen(instant{pos: ev.Offset + 1})
+	}
+	if ev.Line <= 0 {
+		return instant{}
+	}
+	return b.seen(instant{pos: int64(ev.Line)})
+}
+
+// seen records the first and last known instants of the stream.
+func (b *Builder) seen(a instant) instant {
+	if !b.first.known() {
+		b.first = a
+	}
+	b.last = a
+	return a
+}
+
+// isTop reports whether an event belongs to the main agent, not a subagent
+// whose parent call sift knows.
+func (b *Builder) isTop(ev *event.Event) bool {
+	return ev.ParentToolCallID == "" || b.callByID[ev.ParentToolCallID] == nil
+}
+
+// turnFor returns the turn an agent event belongs to, starting a new one
+// when the model begins a new response.
+func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
+	if !b.isTop(ev) {
+		t := b.callByID[ev.ParentToolCallID].turn
+		b.touch(t, ev, at)
+		return t
+	}
+	if !b.firstWork.known() && at.known() {
+		b.firstWork = at
+	}
+	id := ev.MessageID
+	switch {
+	case b.cur != nil && id != "" && b.cur.msgID == id:
+	case id != "" && b.msgTurn[id] != nil:
+		t := b.msgTurn[id]
+		b.touch(t, ev, at)
+		return t
+	case b.cur == nil || b.cur.closed || (id != "" && b.cur.msgID != "" && b.cur.msgID != id):
+		b.newTurn(ev, at)
+	case id != "" && b.cur.msgID == "":
+		b.cur.msgID = id
+		b.msgTurn[id] = b.cur
+	}
+	b.touch(b.cur, ev, at)
+	return b.cur
+}
+
+func (b *Builder) newTurn(ev *event.Event, at instant) {
+	t := &turnState{n: len(b.turns) + 1, msgID: ev.MessageID, line: ev.Line, start: at}
+	if ev.MessageID != "" {
+		b.msgTurn[ev.MessageID] = t
+	}
+	t.review = b.addReview(ev, at, ReviewResponse, "agent", nil, "")
+	t.review.turn = t
+	b.turns = append(b.turns, t)
+	b.cur = t
+}
+
+// touch extends a turn to an event.
+func (b *Builder) touch(t *turnState, ev *event.Event, at instant) {
+	if ev.Line > t.endLine {
+		t.endLine = ev.Line
+	}
+	if at.known() {
+		t.end = at
+	}
+	if t.model == "" && ev.Model != "" {
+		t.model = ev.Model
+	}
+}
+
+// closeTurn marks the current turn done: the next agent output is a new
+// response.
+func (b *Builder) closeTurn() {
+	if b.cur != nil {
+		b.cur.closed = true
+	}
+}
+
+// turnOf returns the turn a non-agent event (usage, error) belongs to.
+func (b *Builder) turnOf(ev *event.Event) *turnState {
+	if ev.ParentToolCallID != "" {
+		if c := b.callByID[ev.ParentToolCallID]; c != nil {
+			return c.turn
+		}
+	}
+	if ev.MessageID != "" {
+		if t := b.msgTurn[ev.MessageID]; t != nil {
+			return t
+		}
+	}
+	return b.cur
+}
+
+func (b *Builder) addText(t *turnState, s string) {
+	if s == "" {
+		return
+	}
+	if t.text.Len() < maxTurnText {
+		t.text.WriteString(s[:min(len(s), maxTurnText-t.text.Len())])
+	}
+	if b.finalTurn != t {
+		b.final.Reset()
+		b.finalTurn = t
+	}
+	if room := maxFinalText - b.final.Len(); room > 0 {
+		b.final.WriteString(s[:min(len(s), room)])
+	}
+}
+
+// usage records a usage report: the run total, or one call's snapshot.
+func (b *Builder) usage(ev *event.Event) {
+	u := &ev.Update
+	tk := tokensOf(u)
+	if u.Scope == event.ScopeRun {
+		b.run = &tk
+		return
+	}
+	t := b.turnOf(ev)
+	if t == nil {
+		b.orphan.add(ev.MessageID, tk)
+		return
+	}
+	t.usage.add(ev.MessageID, tk)
+}
+
+// addReview appends a review event.
+func (b *Builder) addReview(ev *event.Event, at instant, typ ReviewEventType, actor string, c *callState, summary string) *reviewItem {
+	it := &reviewItem{at: at, call: c, ev: ReviewEvent{
+		Type: typ, SessionID: ev.SessionID, Actor: actor, Summary: summary, Line: ev.Line,
+	}}
+	if b.cur != nil && typ != ReviewPrompt {
+		it.ev.TurnID = b.cur.id()
+	}
+	b.review = append(b.review, it)
+	return it
+}
+
+// reviewItem is a review event whose time, duration and turn are filled
+// when the stream ends.
+type reviewItem struct {
+	ev   ReviewEvent
+	at   instant
+	call *callState
+	turn *turnState
+}
+
+// contentText returns the text of a content block, if any.
+func contentText(c *event.Content) string {
+	if c == nil {
+		return ""
+	}
+	return c.Text
+}
+
+// number reads a JSON-ish number from an Extra value.
+func number(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case float64:
+		return int64(n), true
+	}
+	return 0, false
+}
+
+func addInt(p *int64, v int64) *int64 {
+	if p != nil {
+		v += *p
+	}
+	return &v
+}

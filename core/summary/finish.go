@@ -1,0 +1,446 @@
+package summary
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/pricing"
+)
+
+// Finish completes the summary once the stream has ended; st is what the
+// parser reported about the stream as a whole. The work item, file name,
+// phase and iteration are left to the caller.
+func (b *Builder) Finish(st agents.Stats) (*Summary, []ReviewEvent) {
+	p := b.projector(st.Lines, st.Bytes)
+	s := &Summary{
+		AgentKind: string(st.Agent),
+		SessionID: b.sessionID,
+		Model:     b.initModel,
+		NumTurns:  b.numTurns,
+		LineCount: st.Lines, ByteCount: st.Bytes,
+		ErrorLineCount: b.errorLines, RawLineCount: b.rawLines,
+		Truncated: st.TruncatedBytes != nil,
+		Plaintext: !b.structured,
+		ToolCalls: []ToolCall{}, Stalls: []Stall{}, Turns: []Turn{}, Flags: []Flag{},
+	}
+	if b.opt.Agent != "" {
+		s.AgentKind = string(b.opt.Agent)
+	}
+	if s.Model == "" {
+		s.Model = b.model
+	}
+	b.times(s, p)
+	session := b.toolCalls(s, p)
+	b.tokens(s)
+	b.cost(s)
+	session |= b.turnsAndStalls(s, p)
+	b.outcome(s, session)
+	b.text(s)
+	return s, b.reviewEvents(p)
+}
+
+// times fills the window, total duration and time to first token.
+func (b *Builder) times(s *Summary, p projector) {
+	start, end := b.first, b.last
+	if b.project {
+		start, end = instant{t: b.opt.Start}, instant{t: b.opt.End}
+	}
+	s.StartedAt, s.EndedAt = p.ptr(start), p.ptr(end)
+	switch {
+	case b.duration != nil:
+		s.TotalDurationMs = b.duration
+	case b.project:
+		s.TotalDurationMs = ms64(b.opt.End.Sub(b.opt.Start).Milliseconds())
+	default:
+		if d, ok := p.ms(start, end); ok && start != end {
+			s.TotalDurationMs = ms64(max(d, 0))
+		}
+	}
+	switch {
+	case b.ttft != nil:
+		s.TimeToFirstTokenMs = b.ttft
+	case b.firstWork.known():
+		if d, ok := p.ms(start, b.firstWork); ok {
+			s.TimeToFirstTokenMs = ms64(max(d, 0))
+		}
+	}
+}
+
+// toolCalls resolves every call's times, fills executing and thinking time
+// and returns the flags of calls that belong to no turn.
+func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
+	var (
+		session  flagSet
+		iv       []interval
+		explicit int64
+		timed    bool
+		closed   int
+	)
+	for _, c := range b.calls {
+		start, okS := c.hStart, !c.hStart.IsZero()
+		if !okS {
+			start, okS = p.resolve(c.start)
+		}
+		if okS {
+			t := start.UTC()
+			c.tc.StartedAt = &t
+		}
+		if c.turn != nil {
+			c.tc.TurnID = c.turn.id()
+		}
+		if c.open {
+			c.tc.Success = nil
+			if c.turn != nil {
+				c.turn.flags.add(FlagUnfinishedTool)
+			} else {
+				session.add(FlagUnfinishedTool)
+			}
+			s.ToolCalls = append(s.ToolCalls, c.tc)
+			continue
+		}
+		closed++
+		end, okE := c.hEnd, !c.hEnd.IsZero()
+		if !okE {
+			end, okE = p.resolve(c.end)
+		}
+		if okE {
+			t := end.UTC()
+			c.tc.EndedAt = &t
+		}
+		switch {
+		case okS && okE:
+			timed = true
+			iv = append(iv, interval{start.UnixMilli(), max(end.UnixMilli(), start.UnixMilli())})
+			c.tc.DurationMs = ms64(max(end.Sub(start).Milliseconds(), 0))
+			if c.explicit != nil {
+				c.tc.DurationMs = c.explicit
+			}
+		case c.explicit != nil:
+			timed = true
+			explicit += *c.explicit
+			c.tc.DurationMs = c.explicit
+		}
+		if c.turn == nil && c.tc.Success != nil && !*c.tc.Success && !c.tc.ApprovalRequired {
+			session.add(FlagToolFailed)
+		}
+		if c.turn == nil && c.tc.ApprovalRequired {
+			session.add(FlagApproval)
+		}
+		s.ToolCalls = append(s.ToolCalls, c.tc)
+	}
+	if timed || closed == 0 {
+		s.ExecutingMs = ms64(unionMs(iv) + explicit)
+	}
+	if s.TotalDurationMs != nil && s.ExecutingMs != nil {
+		s.ThinkingMs = ms64(max(*s.TotalDurationMs-*s.ExecutingMs, 0))
+	}
+	s.ToolCallCount = len(s.ToolCalls)
+	return session
+}
+
+// tokens fills the session's token counts: the harness's run total when it
+// printed one, else the calls' last snapshots added across messages.
+func (b *Builder) tokens(s *Summary) {
+	var t tokens
+	switch {
+	case b.run != nil:
+		t = *b.run
+	default:
+		any := b.orphan.any
+		t = b.orphan.total()
+		for _, tu := range b.turns {
+			if tu.usage.any {
+				any = true
+				t.add(tu.usage.total())
+			}
+		}
+		if !any {
+			return
+		}
+	}
+	s.InputTokens, s.OutputTokens, s.CachedInputTokens, s.CacheWriteTokens = t.in, t.out, t.cached, t.write
+}
+
+// cost fills the cost and says where it came from.
+func (b *Builder) cost(s *Summary) {
+	s.CostSource = CostUnknown
+	if b.run != nil && b.run.cost != nil {
+		s.EstimatedUSD, s.CostSource, s.CostBasis = b.run.cost, CostHarness, "harness run total"
+		return
+	}
+	var sum *float64
+	for _, tu := range append([]*turnState{{usage: b.orphan}}, b.turns...) {
+		if c := tu.usage.total().cost; c != nil {
+			v := *c
+			if sum != nil {
+				v += *sum
+			}
+			sum = &v
+		}
+	}
+	if sum != nil {
+		s.EstimatedUSD, s.CostSource, s.CostBasis = sum, CostHarness, "harness per-call costs added"
+		return
+	}
+	if s.InputTokens == nil && s.OutputTokens == nil {
+		return
+	}
+	table := b.opt.Prices
+	price := func(model string) (pricing.Price, string, bool) {
+		if model == "" {
+			model = s.Model
+		}
+		return table.Lookup(model)
+	}
+	usage := func(t tokens) pricing.Usage {
+		return pricing.Usage{Input: val(t.in), Output: val(t.out), CacheRead: val(t.cached), CacheWrite: val(t.write)}
+	}
+	var usd float64
+	keys := []string{}
+	if b.run == nil {
+		// Price each turn at its own model: sessions mix models.
+		parts := append([]*turnState{{usage: b.orphan}}, b.turns...)
+		for _, tu := range parts {
+			if !tu.usage.any {
+				continue
+			}
+			pr, key, ok := price(tu.model)
+			if !ok {
+				return
+			}
+			usd += pr.Cost(usage(tu.usage.total()))
+			if !slices.Contains(keys, key) {
+				keys = append(keys, key)
+			}
+		}
+	} else {
+		pr, key, ok := price("")
+		if !ok {
+			return
+		}
+		usd = pr.Cost(usage(*b.run))
+		keys = append(keys, key)
+	}
+	s.EstimatedUSD, s.CostSource = &usd, CostEstimate
+	s.CostBasis = "price table " + table.Date + ": " + strings.Join(keys, ", ")
+}
+
+func val(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func ms64(v int64) *int64 { return &v }
+
+// turnsAndStalls fills the turns, judges the stall candidates and token
+// spikes, and returns the flags of stalls outside any turn.
+func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
+	var session flagSet
+	threshold := b.opt.StallThreshold.Milliseconds()
+	cands := append(b.stalls, b.projected...)
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].line < cands[j].line })
+	for _, c := range cands {
+		gap, ok := p.ms(c.from, c.to)
+		from, ok2 := p.resolve(c.from)
+		if !ok || !ok2 || gap <= threshold {
+			continue
+		}
+		st := Stall{StartedAt: from.UTC(), GapMs: gap, Kind: c.kind, Line: c.line}
+		if c.turn != nil {
+			st.TurnID = c.turn.id()
+			c.turn.flags.add(FlagStall)
+		} else {
+			session.add(FlagStall)
+		}
+		s.Stalls = append(s.Stalls, st)
+	}
+	s.StallCount = len(s.Stalls)
+
+	var sizes []int64
+	for _, t := range b.turns {
+		if n, ok := t.size(); ok {
+			sizes = append(sizes, n)
+		}
+	}
+	med := median(sizes)
+	for _, t := range b.turns {
+		if n, ok := t.size(); ok && len(sizes) > 1 &&
+			float64(n) >= b.opt.SpikeFactor*float64(med) && n >= b.opt.SpikeMinTokens {
+			t.flags.add(FlagTokenSpike)
+		}
+		tt := Turn{
+			TurnID: t.id(), MessageID: t.msgID, StartedAt: p.ptr(t.start), Model: t.model,
+			ToolCallIDs: []string{}, Flags: t.flags.list(), Line: t.line, EndLine: t.endLine,
+			Text: redactText(firstLine(t.text.String())),
+		}
+		if d, ok := p.ms(t.start, t.end); ok {
+			tt.DurationMs = ms64(max(d, 0))
+		}
+		if t.usage.any {
+			u := t.usage.total()
+			tt.InputTokens, tt.OutputTokens = u.in, u.out
+		}
+		for _, c := range t.calls {
+			tt.ToolCallIDs = append(tt.ToolCallIDs, c.tc.ID)
+		}
+		s.Turns = append(s.Turns, tt)
+	}
+	return session
+}
+
+// size is a turn's tokens, prompt plus completion, when it reported any.
+func (t *turnState) size() (int64, bool) {
+	if !t.usage.any {
+		return 0, false
+	}
+	u := t.usage.total()
+	if u.in == nil && u.out == nil {
+		return 0, false
+	}
+	return val(u.in) + val(u.out), true
+}
+
+func median(v []int64) int64 {
+	if len(v) == 0 {
+		return 0
+	}
+	v = slices.Clone(v)
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
+
+// harnessTerminal lists the harnesses whose streams end with a terminal
+// line: without one the run is incomplete.
+var harnessTerminal = map[string]bool{
+	string(agents.Claude): true, string(agents.Gemini): true, string(agents.Cursor): true,
+	string(agents.Qwen): true, string(agents.Antigravity): true,
+}
+
+// outcome fills the status, the flags and the counts.
+func (b *Builder) outcome(s *Summary, session flagSet) {
+	switch {
+	case b.isError != nil && *b.isError, b.fatal:
+		s.Status = RunError
+	case b.opt.ExitCode != nil && *b.opt.ExitCode != 0:
+		s.Status = RunError
+	case b.results > 0 && b.isError != nil:
+		s.Status = RunSuccess
+	case b.opt.ExitCode != nil:
+		s.Status = RunSuccess
+	case harnessTerminal[s.AgentKind] && b.structured:
+		s.Status = RunIncomplete
+	default:
+		s.Status = RunUnknown
+	}
+	if b.opt.ExitCode != nil && *b.opt.ExitCode != 0 {
+		s.Status = RunError
+	}
+	if s.Status == RunSuccess && b.open > 0 {
+		s.Status = RunIncomplete
+	}
+	if b.errOrphan {
+		session.add(FlagHarnessError)
+	}
+	if s.Status == RunError {
+		session.add(FlagRunFailed)
+	}
+	if s.Truncated {
+		session.add(FlagTruncated)
+	}
+	for _, t := range b.turns {
+		session |= t.flags
+	}
+	s.Flags = session.list()
+	s.Flagged = len(s.Flags) > 0
+	s.ErrorCount = b.errors
+	for _, c := range s.ToolCalls {
+		if c.ApprovalRequired {
+			s.ApprovalCount++
+		} else if c.Success != nil && !*c.Success {
+			s.ErrorCount++
+		}
+	}
+}
+
+// text fills the final assistant message and the tail.
+func (b *Builder) text(s *Summary) {
+	msg := b.result
+	if msg == "" {
+		msg = b.final.String()
+	}
+	if b.stderr.seen {
+		if msg != "" {
+			msg += "\n\n"
+		}
+		msg += "[stderr-tail]\n" + b.stderr.text()
+	}
+	if msg != "" {
+		m := redactText(msg)
+		s.FinalAssistantMessage = &m
+	}
+	s.Tail = []string{}
+	for _, l := range b.tail.list() {
+		s.Tail = append(s.Tail, redactText(l))
+	}
+}
+
+// reviewEvents resolves the review events' times, turns and durations.
+func (b *Builder) reviewEvents(p projector) []ReviewEvent {
+	out := make([]ReviewEvent, 0, len(b.review))
+	for _, it := range b.review {
+		ev := it.ev
+		ev.Time = p.ptr(it.at)
+		if ev.SessionID == "" {
+			ev.SessionID = b.sessionID
+		}
+		if t := it.turn; t != nil {
+			ev.TurnID = t.id()
+			ev.Model = t.model
+			if t.usage.any {
+				u := t.usage.total()
+				ev.InputTokens, ev.OutputTokens = u.in, u.out
+			}
+			ev.Summary = responseSummary(t)
+		}
+		if c := it.call; c != nil {
+			ev.ToolCallID = c.tc.ID
+			ev.ToolName = c.tc.Name
+			ev.DisplayName = DisplayName(c.tc.Name, event.ToolKind(c.tc.Kind))
+			if c.turn != nil {
+				ev.TurnID = c.turn.id()
+			}
+			if ev.Type == ReviewToolCallCompleted || ev.Type == ReviewToolCallFailed {
+				ev.DurationMs = c.tc.DurationMs
+			}
+		}
+		if ev.Type == ReviewPrompt {
+			ev.Summary = redactText(ev.Summary)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// responseSummary is the one-line summary of a model response.
+func responseSummary(t *turnState) string {
+	if s := firstLine(t.text.String()); s != "" {
+		return redactText(s)
+	}
+	switch n := len(t.calls); n {
+	case 0:
+		return "(no text)"
+	case 1:
+		return DisplayName(t.calls[0].tc.Name, event.ToolKind(t.calls[0].tc.Kind))
+	default:
+		return "Called " + itoa(int64(n)) + " tools"
+	}
+}

@@ -1,0 +1,146 @@
+package summary
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentsift/sift/core/redact"
+)
+
+// Caps on the text a summary keeps.
+const (
+	maxLine      = 160
+	maxTailLine  = 1 << 10
+	maxErrorText = 2 << 10
+	maxTurnText  = 240
+)
+
+// redactText removes secrets from text a summary shows.
+func redactText(s string) string { return redact.String(s) }
+
+// firstLine returns the first non-empty line of s, cut at maxLine bytes on
+// a rune boundary, with "…" marking what was left out.
+func firstLine(s string) string {
+	s = strings.TrimLeft(s, " \t\r\n")
+	more := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		more = strings.TrimSpace(s[i:]) != ""
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, " \t\r")
+	if len(s) > maxLine {
+		return cut(s, maxLine) + "…"
+	}
+	if more {
+		return s + " …"
+	}
+	return s
+}
+
+// capText returns s cut at n bytes on a rune boundary.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return cut(s, n)
+}
+
+// cut returns the longest prefix of s of at most n bytes that ends on a
+// rune boundary.
+func cut(s string, n int) string {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// errorWords are what make a plaintext line an error line, any case.
+var errorWords = []string{"error", "fatal", "panic", "exception", "traceback"}
+
+// isErrorLine reports whether a line mentions an error, any case.
+func isErrorLine(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'e', 'f', 'p', 't':
+			for _, w := range errorWords {
+				if hasFoldPrefix(s[i:], w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldPrefix reports whether s starts with the lowercase ASCII word w,
+// ignoring case.
+func hasFoldPrefix(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ring keeps the last max strings added.
+type ring struct {
+	max   int
+	items []string
+	next  int
+}
+
+func (r *ring) add(s string) {
+	if len(r.items) < r.max {
+		r.items = append(r.items, s)
+		return
+	}
+	r.items[r.next] = s
+	r.next = (r.next + 1) % r.max
+}
+
+// list returns the strings oldest first.
+func (r *ring) list() []string {
+	out := make([]string, 0, len(r.items))
+	out = append(out, r.items[r.next:]...)
+	return append(out, r.items[:r.next]...)
+}
+
+// stderrTail keeps the last StderrTailMax bytes of captured stderr, whole
+// lines where they fit.
+type stderrTail struct {
+	lines []string
+	size  int
+	seen  bool
+}
+
+func (t *stderrTail) add(s string) {
+	t.seen = true
+	s = strings.TrimRight(s, "\r\n")
+	if len(s) >= StderrTailMax {
+		s = s[len(s)-StderrTailMax+1:]
+		for len(s) > 0 && s[0]&0xC0 == 0x80 {
+			s = s[1:]
+		}
+	}
+	t.lines = append(t.lines, s)
+	t.size += len(s) + 1
+	for t.size > StderrTailMax {
+		t.size -= len(t.lines[0]) + 1
+		t.lines = t.lines[1:]
+	}
+}
+
+// text returns the kept stderr, at most StderrTailMax bytes.
+func (t *stderrTail) text() string {
+	return strings.Join(t.lines, "\n")
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -1,0 +1,242 @@
+package summary
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// toolCall starts a tool call, or completes the description of one that is
+// still open under the same id (harnesses reuse ids across invocations, so a
+// closed call's id starts a new call).
+func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
+	u := &ev.Update
+	c := b.callByID[u.ToolCallID]
+	if c == nil || !c.open || u.ToolCallID == "" {
+		c = b.newCall(ev, at, t)
+		b.addReview(ev, at, ReviewToolCallStarted, "agent", c, c.tc.InputSummary)
+	} else {
+		b.describe(c, u)
+	}
+	b.apply(c, ev, at)
+}
+
+// newCall registers a tool call.
+func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState {
+	u := &ev.Update
+	c := &callState{turn: t, start: at, open: true, tc: ToolCall{
+		ID: u.ToolCallID, Line: ev.Line, ParentToolCallID: ev.ParentToolCallID,
+	}}
+	b.describe(c, u)
+	if t != nil {
+		t.calls = append(t.calls, c)
+	}
+	b.calls = append(b.calls, c)
+	if u.ToolCallID != "" {
+		b.callByID[u.ToolCallID] = c
+	}
+	b.open++
+	return c
+}
+
+// describe fills a call's name, kind, title and input summary from an
+// update, where the update names them.
+func (b *Builder) describe(c *callState, u *event.Update) {
+	if u.ToolName != "" {
+		c.tc.Name = u.ToolName
+	}
+	if u.ToolKind != "" {
+		c.tc.Kind = string(u.ToolKind)
+	}
+	if u.Title != "" {
+		c.tc.Title = redactText(u.Title)
+	}
+	if len(u.RawInput) > 0 || c.tc.InputSummary == "" {
+		if s := inputSummary(u); s != "" {
+			c.tc.InputSummary = s
+		}
+	}
+}
+
+// toolUpdate applies a tool call update; an update for an unknown id
+// starts the call there (its start is then unknown).
+func (b *Builder) toolUpdate(ev *event.Event, at instant) {
+	u := &ev.Update
+	c := b.callByID[u.ToolCallID]
+	if c == nil || u.ToolCallID == "" {
+		t := b.turnOf(ev)
+		c = b.newCall(ev, instant{}, t)
+		b.addReview(ev, at, ReviewToolCallStarted, "agent", c, c.tc.InputSummary)
+	} else {
+		b.describe(c, u)
+	}
+	b.apply(c, ev, at)
+}
+
+// apply folds the state an update carries into its call.
+func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
+	u := &ev.Update
+	if c.turn != nil {
+		b.touch(c.turn, ev, at)
+	}
+	if u.ExitCode != nil {
+		c.tc.ExitCode = u.ExitCode
+	}
+	if !u.StartedAt.IsZero() {
+		c.hStart = u.StartedAt
+	}
+	if !u.EndedAt.IsZero() {
+		c.hEnd = u.EndedAt
+	}
+	if u.Content != nil {
+		n := int64(len(u.Content.Text) + len(u.Content.Data))
+		if c.tc.OutputBytes == nil || u.Status.IsTerminal() {
+			c.tc.OutputBytes = &n
+		} else {
+			*c.tc.OutputBytes = max(*c.tc.OutputBytes, n)
+		}
+	}
+	if u.ApprovalRequired && !c.tc.ApprovalRequired {
+		c.tc.ApprovalRequired = true
+		c.tc.Success = event.Bool(false)
+		if c.turn != nil {
+			c.turn.flags.add(FlagApproval)
+		}
+		msg := u.Message
+		if msg == "" {
+			msg = "approval required"
+		}
+		it := b.addReview(ev, at, ReviewApprovalRequired, "tool", c, redactText(firstLine(msg)))
+		it.ev.ErrorKind = "approval_required"
+	}
+	if !u.Status.IsTerminal() {
+		return
+	}
+	if u.DurationMs != nil && c.explicit == nil {
+		c.explicit = u.DurationMs
+	}
+	if !c.open {
+		// A second verdict (a permission denial reported at the end)
+		// only adds what the first lacked.
+		return
+	}
+	c.open = false
+	b.open--
+	c.end = at
+	c.tc.EndLine = ev.Line
+	// A call that was asked about and then ran was approved; one that
+	// failed after an approval stop was denied.
+	ok := u.Status == event.StatusCompleted
+	c.tc.Success = event.Bool(ok)
+	b.waitingLLM = true
+	if c.turn != nil && c.tc.ParentToolCallID == "" && c.turn == b.cur {
+		b.closeTurn()
+	}
+	if ok {
+		b.addReview(ev, at, ReviewToolCallCompleted, "tool", c, outcomeSummary(c, u))
+		return
+	}
+	msg := u.Message
+	if msg == "" {
+		msg = contentText(u.Content)
+	}
+	if msg != "" {
+		e := redactText(capText(strings.TrimSpace(msg), maxErrorText))
+		c.tc.Error = &e
+	}
+	if c.tc.ApprovalRequired {
+		return
+	}
+	if c.turn != nil {
+		c.turn.flags.add(FlagToolFailed)
+	}
+	it := b.addReview(ev, at, ReviewToolCallFailed, "tool", c, outcomeSummary(c, u))
+	it.ev.ErrorKind = "tool_error"
+	if c.tc.ExitCode != nil && *c.tc.ExitCode != 0 {
+		it.ev.ErrorKind = "exit_code"
+	}
+}
+
+// outcomeSummary is the one-line summary of a finished call.
+func outcomeSummary(c *callState, u *event.Update) string {
+	var parts []string
+	if c.tc.ExitCode != nil {
+		parts = append(parts, "exit "+itoa(int64(*c.tc.ExitCode)))
+	}
+	if c.tc.Error != nil {
+		parts = append(parts, firstLine(*c.tc.Error))
+	} else if s := firstLine(strings.TrimSpace(contentText(u.Content))); s != "" {
+		parts = append(parts, redactText(s))
+	}
+	if len(parts) == 0 {
+		if c.tc.Success != nil && *c.tc.Success {
+			return "completed"
+		}
+		return "failed"
+	}
+	return strings.Join(parts, ": ")
+}
+
+// inputKeys are the input fields that best say what a call does, in the
+// order they are tried.
+var inputKeys = []string{
+	"command", "cmd", "file_path", "filePath", "path", "notebook_path", "absolute_path",
+	"pattern", "query", "glob", "url", "description", "prompt", "dir_path", "directory_path",
+	"skill", "name",
+}
+
+// maxInputDecode bounds how much input is decoded for a summary; a larger
+// input (a whole file being written) is summarized from its title.
+const maxInputDecode = 64 << 10
+
+// inputSummary returns a redacted one-line summary of a call's input.
+func inputSummary(u *event.Update) string {
+	s := ""
+	if len(u.RawInput) > 0 && len(u.RawInput) <= maxInputDecode {
+		var args map[string]json.RawMessage
+		if json.Unmarshal(u.RawInput, &args) == nil {
+			for _, k := range inputKeys {
+				if v, ok := args[k]; ok {
+					if s = jsonString(v); s != "" {
+						break
+					}
+				}
+			}
+		}
+		if s == "" {
+			s = string(u.RawInput)
+		}
+	}
+	if s == "" && u.Title != "" && u.Title != u.ToolName {
+		s = u.Title
+		if i := strings.Index(s, ": "); i > 0 && i < 12 {
+			s = s[i+2:]
+		}
+	}
+	if s == "" && len(u.Locations) > 0 {
+		s = u.Locations[0].Path
+	}
+	return redactText(firstLine(s))
+}
+
+// jsonString returns a JSON string's value, or the words of an array of
+// strings joined by spaces.
+func jsonString(v json.RawMessage) string {
+	if len(v) == 0 {
+		return ""
+	}
+	switch v[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			return s
+		}
+	case '[':
+		var ss []string
+		if json.Unmarshal(v, &ss) == nil {
+			return strings.Join(ss, " ")
+		}
+	}
+	return ""
+}

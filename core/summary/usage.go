@@ -1,0 +1,117 @@
+package summary
+
+import "github.com/agentsift/sift/core/event"
+
+// tokens is one usage report; a counter the harness did not print is nil.
+type tokens struct {
+	in, out, cached, write *int64
+	cost                   *float64
+}
+
+// cacheWriteKeys are the harnesses' names for the cache-written share of
+// the prompt, as parsers keep them in UsageExtra.
+var cacheWriteKeys = []string{
+	"cache_creation_input_tokens", "cache_write_input_tokens", "cacheWriteTokens",
+	"cache_write_tokens", "cache_write", "cacheWrite",
+}
+
+func tokensOf(u *event.Update) tokens {
+	t := tokens{in: u.PromptTokens, out: u.CompletionTokens, cached: u.CachedTokens, cost: u.CostUSD}
+	for _, k := range cacheWriteKeys {
+		if v, ok := u.UsageExtra[k]; ok {
+			t.write = &v
+			break
+		}
+	}
+	return t
+}
+
+// add sums another report into t, counter by counter; a counter stays nil
+// only when neither side has it.
+func (t *tokens) add(o tokens) {
+	t.in = sumPtr(t.in, o.in)
+	t.out = sumPtr(t.out, o.out)
+	t.cached = sumPtr(t.cached, o.cached)
+	t.write = sumPtr(t.write, o.write)
+	if o.cost != nil {
+		v := *o.cost
+		if t.cost != nil {
+			v += *t.cost
+		}
+		t.cost = &v
+	}
+}
+
+func sumPtr(a, b *int64) *int64 {
+	switch {
+	case b == nil:
+		return a
+	case a == nil:
+		v := *b
+		return &v
+	}
+	v := *a + *b
+	return &v
+}
+
+// turnUsage holds the call-scope usage of one turn: the last snapshot per
+// message id (a message's content blocks repeat its usage) and the sum of
+// reports that name no message.
+type turnUsage struct {
+	ids  []string
+	byID map[string]tokens
+	noID tokens
+	any  bool
+}
+
+func (u *turnUsage) add(id string, t tokens) {
+	u.any = true
+	if id == "" {
+		u.noID.add(t)
+		return
+	}
+	if u.byID == nil {
+		u.byID = map[string]tokens{}
+	}
+	if _, ok := u.byID[id]; !ok {
+		u.ids = append(u.ids, id)
+	}
+	u.byID[id] = t
+}
+
+// total returns the turn's tokens: the last snapshot of each message
+// added across messages, plus the id-less reports.
+func (u *turnUsage) total() tokens {
+	t := u.noID
+	for _, id := range u.ids {
+		t.add(u.byID[id])
+	}
+	return t
+}
+
+// flagSet is a set of flags kept in their declared order.
+type flagSet uint16
+
+// flagOrder lists the flags in the order summaries print them.
+var flagOrder = []Flag{
+	FlagToolFailed, FlagApproval, FlagHarnessError, FlagTokenSpike, FlagStall,
+	FlagUnfinishedTool, FlagRunFailed, FlagTruncated,
+}
+
+func (s *flagSet) add(f Flag) {
+	for i, g := range flagOrder {
+		if g == f {
+			*s |= 1 << i
+		}
+	}
+}
+
+func (s flagSet) list() []Flag {
+	out := []Flag{}
+	for i, f := range flagOrder {
+		if s&(1<<i) != 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
