@@ -64,8 +64,10 @@ type e2eCLI struct {
 	// stderrLines is true when the CLI is known to write to stderr in this
 	// scenario, so the file must hold stderr envelopes.
 	stderrLines bool
-	// timestamps is true when the stream lines carry their own times, so
-	// the stall shows from the file alone.
+	// timestamps is true when the stream lines carry their own times.
+	// Without them (codex --json) the summary can only project events onto
+	// the invocation window by line position, which spreads a pause evenly
+	// over the lines: the scripted pause cannot show as a stall.
 	timestamps bool
 }
 
@@ -167,7 +169,7 @@ func TestE2ECapture(t *testing.T) {
 	}
 	var sift string
 	if len(installed) > 0 {
-		sift = buildSift(t)
+		sift = e2eBuildSift(t)
 	}
 	for _, c := range clis {
 		t.Run(c.kind, func(t *testing.T) {
@@ -176,7 +178,7 @@ func TestE2ECapture(t *testing.T) {
 					c.pkg, c.version, c.binPath())
 			}
 			t.Parallel()
-			runE2E(t, sift, c)
+			e2eRunCLI(t, sift, c)
 		})
 	}
 }
@@ -189,8 +191,8 @@ func (c e2eCLI) binPath() string {
 	return p
 }
 
-// buildSift builds the sift binary into the test's temporary folder.
-func buildSift(t *testing.T) string {
+// e2eBuildSift builds the sift binary into the test's temporary folder.
+func e2eBuildSift(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "sift")
 	cmd := exec.Command("go", "build", "-o", bin, ".")
@@ -210,7 +212,7 @@ type e2eRun struct {
 	data                              []byte
 }
 
-func runE2E(t *testing.T, sift string, c e2eCLI) {
+func e2eRunCLI(t *testing.T, sift string, c e2eCLI) {
 	srv := c.server(c.script)
 	t.Cleanup(srv.Close)
 	r := e2eRun{dir: t.TempDir(), workItem: "wi-e2e-" + c.kind}
@@ -256,21 +258,21 @@ func runE2E(t *testing.T, sift string, c e2eCLI) {
 	if err != nil {
 		t.Fatalf("sift run --agent %s: %v (the agent should exit 0)", c.kind, err)
 	}
-	r.file = findStreamFile(t, r.logs, r.workItem)
+	r.file = e2eStreamFile(t, r.logs, r.workItem)
 	data, err := os.ReadFile(r.file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.data = data
 	if *e2eRecord {
-		record(t, c, r)
+		e2eRecordFiles(t, c, r)
 	}
 
-	t.Run("redaction", func(t *testing.T) { checkRedaction(t, r) })
-	t.Run("lines", func(t *testing.T) { checkLines(t, c, r) })
-	t.Run("summary", func(t *testing.T) { checkSummary(t, sift, c, r) })
-	t.Run("store", func(t *testing.T) { checkStore(t, sift, c, r) })
-	t.Run("server", func(t *testing.T) { checkServer(t, srv) })
+	t.Run("redaction", func(t *testing.T) { e2eCheckRedaction(t, r) })
+	t.Run("lines", func(t *testing.T) { e2eCheckLines(t, c, r) })
+	t.Run("summary", func(t *testing.T) { e2eCheckSummary(t, sift, c, r) })
+	t.Run("store", func(t *testing.T) { e2eCheckStore(t, sift, c, r) })
+	t.Run("server", func(t *testing.T) { e2eCheckServer(t, srv) })
 }
 
 // e2eConfig is the sift configuration of one run: files under logs, a
@@ -288,12 +290,12 @@ Agents:
 `, logs, c.kind, c.binPath())
 }
 
-// streamFileName is <phase>-<iteration>-<hex6>.jsonl for a work phase.
-var streamFileName = regexp.MustCompile(`^work-1-[0-9a-f]{6}\.jsonl$`)
+// e2eFileName is <phase>-<iteration>-<hex6>.jsonl for a work phase.
+var e2eFileName = regexp.MustCompile(`^work-1-[0-9a-f]{6}\.jsonl$`)
 
-// findStreamFile checks that exactly one stream file landed under
+// e2eStreamFile checks that exactly one stream file landed under
 // <logs>/<workItem>/ with the right name, and returns it.
-func findStreamFile(t *testing.T, logs, workItem string) string {
+func e2eStreamFile(t *testing.T, logs, workItem string) string {
 	t.Helper()
 	dir := filepath.Join(logs, workItem)
 	ents, err := os.ReadDir(dir)
@@ -304,15 +306,15 @@ func findStreamFile(t *testing.T, logs, workItem string) string {
 	for _, e := range ents {
 		files = append(files, e.Name())
 	}
-	if len(files) != 1 || !streamFileName.MatchString(files[0]) {
+	if len(files) != 1 || !e2eFileName.MatchString(files[0]) {
 		t.Fatalf("%s holds %q, want one work-1-<hex6>.jsonl", dir, files)
 	}
 	return filepath.Join(dir, files[0])
 }
 
-// checkRedaction: the secrets the scripted tool printed never reach the
+// e2eCheckRedaction: the secrets the scripted tool printed never reach the
 // file, and the line that carried them is still there, redacted.
-func checkRedaction(t *testing.T, r e2eRun) {
+func e2eCheckRedaction(t *testing.T, r e2eRun) {
 	for _, s := range []string{mockllm.GitHubToken, mockllm.AWSKeyID} {
 		if bytes.Contains(r.data, []byte(s)) {
 			t.Errorf("the stream file holds the secret %s…", s[:6])
@@ -323,9 +325,9 @@ func checkRedaction(t *testing.T, r e2eRun) {
 	}
 }
 
-// checkLines: every line of a structured agent's file is valid JSON, and
+// e2eCheckLines: every line of a structured agent's file is valid JSON, and
 // every stderr envelope is {"type":"sift.stderr","text":"…"}.
-func checkLines(t *testing.T, c e2eCLI, r e2eRun) {
+func e2eCheckLines(t *testing.T, c e2eCLI, r e2eRun) {
 	envelopes := 0
 	sc := bufio.NewScanner(bytes.NewReader(r.data))
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
@@ -378,19 +380,22 @@ type e2eSummary struct {
 	ToolCallCount         int     `json:"toolCallCount"`
 }
 
-// checkSummary summarizes the file with `sift summary --json` and compares
+// e2eCheckSummary summarizes the file with `sift summary --json` and compares
 // it with the script.
-func checkSummary(t *testing.T, sift string, c e2eCLI, r e2eRun) {
-	out := runSift(t, sift, r.work, "summary", "--json", "--agent", c.kind, "--stall", "1s", r.file)
-	s := decodeSummary(t, out)
-	checkScripted(t, c, s, c.timestamps)
+func e2eCheckSummary(t *testing.T, sift string, c e2eCLI, r e2eRun) {
+	out := e2eSift(t, sift, r.work, "summary", "--json", "--agent", c.kind, "--stall", "1s", r.file)
+	s := e2eDecodeSummary(t, out)
+	e2eCheckScripted(t, c, s, c.timestamps)
+	if !c.timestamps {
+		t.Logf("%s lines carry no time: the %v pause is not checked as a stall", c.bin, mockllm.StallDelay)
+	}
 }
 
-// checkStore finds the run in the store that `sift run` filled. The store's
+// e2eCheckStore finds the run in the store that `sift run` filled. The store's
 // summary knows the invocation window, so the stall shows there even for a
 // CLI whose lines carry no time.
-func checkStore(t *testing.T, sift string, c e2eCLI, r e2eRun) {
-	out := runSift(t, sift, r.work, "list", "--json", "--db", r.db)
+func e2eCheckStore(t *testing.T, sift string, c e2eCLI, r e2eRun) {
+	out := e2eSift(t, sift, r.work, "list", "--json", "--db", r.db)
 	var all []e2eSummary
 	if err := json.Unmarshal(out, &all); err != nil {
 		t.Fatalf("sift list --json: %v\n%s", err, out)
@@ -400,14 +405,14 @@ func checkStore(t *testing.T, sift string, c e2eCLI, r e2eRun) {
 			if s.AgentKind != c.kind {
 				t.Errorf("stored agent kind %q, want %q", s.AgentKind, c.kind)
 			}
-			checkScripted(t, c, &s, true)
+			e2eCheckScripted(t, c, &s, c.timestamps)
 			return
 		}
 	}
 	t.Fatalf("sift list --json has no session %s/%s: %s", r.workItem, filepath.Base(r.file), out)
 }
 
-func decodeSummary(t *testing.T, out []byte) *e2eSummary {
+func e2eDecodeSummary(t *testing.T, out []byte) *e2eSummary {
 	t.Helper()
 	out = bytes.TrimSpace(out)
 	var s e2eSummary
@@ -424,20 +429,20 @@ func decodeSummary(t *testing.T, out []byte) *e2eSummary {
 	return &s
 }
 
-// checkScripted compares a summary with what the server scripted: the two
+// e2eCheckScripted compares a summary with what the server scripted: the two
 // tool calls (the first succeeds, the second fails), the tokens reported,
 // the pause as a stall, and the final answer.
-func checkScripted(t *testing.T, c e2eCLI, s *e2eSummary, wantStall bool) {
+func e2eCheckScripted(t *testing.T, c e2eCLI, s *e2eSummary, wantStall bool) {
 	t.Helper()
 	if len(s.ToolCalls) != 2 {
 		t.Errorf("%d tool calls, want the 2 scripted: %+v", len(s.ToolCalls), s.ToolCalls)
 	} else {
 		ok, bad := s.ToolCalls[0], s.ToolCalls[1]
 		if ok.Success == nil || !*ok.Success {
-			t.Errorf("tool call 1 (%s %q): success %v, want true", ok.Name, ok.InputSummary, fmtBool(ok.Success))
+			t.Errorf("tool call 1 (%s %q): success %v, want true", ok.Name, ok.InputSummary, e2eBool(ok.Success))
 		}
 		if bad.Success == nil || *bad.Success {
-			t.Errorf("tool call 2 (%s %q): success %v, want false", bad.Name, bad.InputSummary, fmtBool(bad.Success))
+			t.Errorf("tool call 2 (%s %q): success %v, want false", bad.Name, bad.InputSummary, e2eBool(bad.Success))
 		}
 		if !strings.Contains(bad.InputSummary, "nonexistent-sift-e2e-dir") &&
 			!strings.Contains(bad.InputSummary, mockllm.MissingFile) {
@@ -445,9 +450,9 @@ func checkScripted(t *testing.T, c e2eCLI, s *e2eSummary, wantStall bool) {
 		}
 	}
 	total := c.script.Total()
-	checkTokens(t, "inputTokens", s.InputTokens, total.Input)
-	checkTokens(t, "outputTokens", s.OutputTokens, total.Output)
-	checkTokens(t, "cachedInputTokens", s.CachedInputTokens, total.Cached)
+	e2eCheckTokens(t, "inputTokens", s.InputTokens, total.Input)
+	e2eCheckTokens(t, "outputTokens", s.OutputTokens, total.Output)
+	e2eCheckTokens(t, "cachedInputTokens", s.CachedInputTokens, total.Cached)
 	if wantStall {
 		var long bool
 		for _, st := range s.Stalls {
@@ -458,19 +463,19 @@ func checkScripted(t *testing.T, c e2eCLI, s *e2eSummary, wantStall bool) {
 		}
 	}
 	if s.FinalAssistantMessage == nil || !strings.Contains(*s.FinalAssistantMessage, mockllm.FinalText) {
-		t.Errorf("final message %v, want %q", fmtString(s.FinalAssistantMessage), mockllm.FinalText)
+		t.Errorf("final message %v, want %q", e2eString(s.FinalAssistantMessage), mockllm.FinalText)
 	}
 }
 
-func checkTokens(t *testing.T, name string, got *int64, want int64) {
+func e2eCheckTokens(t *testing.T, name string, got *int64, want int64) {
 	t.Helper()
 	if got == nil || *got != want {
-		t.Errorf("%s = %s, want %d (reported by the server)", name, fmtInt(got), want)
+		t.Errorf("%s = %s, want %d (reported by the server)", name, e2eInt(got), want)
 	}
 }
 
-// checkServer: the CLI played the whole script.
-func checkServer(t *testing.T, srv *mockllm.Server) {
+// e2eCheckServer: the CLI played the whole script.
+func e2eCheckServer(t *testing.T, srv *mockllm.Server) {
 	seen := map[int]bool{}
 	for _, q := range srv.Requests() {
 		seen[q.Step] = true
@@ -484,7 +489,7 @@ func checkServer(t *testing.T, srv *mockllm.Server) {
 
 // runSift runs the sift binary and returns its stdout; a non-zero exit
 // fails the test.
-func runSift(t *testing.T, sift, dir string, args ...string) []byte {
+func e2eSift(t *testing.T, sift, dir string, args ...string) []byte {
 	t.Helper()
 	cmd := exec.Command(sift, args...)
 	cmd.Dir = dir
@@ -497,9 +502,9 @@ func runSift(t *testing.T, sift, dir string, args ...string) []byte {
 	return out
 }
 
-// record copies the captured stream and the CLI's on-disk history into
+// e2eRecordFiles copies the captured stream and the CLI's on-disk history into
 // testdata, the history redacted line by line as sift would capture it.
-func record(t *testing.T, c e2eCLI, r e2eRun) {
+func e2eRecordFiles(t *testing.T, c e2eCLI, r e2eRun) {
 	t.Helper()
 	name := fmt.Sprintf("e2e-%s-%s-scripted.jsonl", c.label, c.version)
 	e2eWrite(t, filepath.Join("../../testdata/streams", c.kind, name), string(r.data))
@@ -542,21 +547,21 @@ func e2eWrite(t *testing.T, path, data string) {
 	}
 }
 
-func fmtBool(b *bool) string {
+func e2eBool(b *bool) string {
 	if b == nil {
 		return "null"
 	}
 	return fmt.Sprint(*b)
 }
 
-func fmtInt(n *int64) string {
+func e2eInt(n *int64) string {
 	if n == nil {
 		return "null"
 	}
 	return fmt.Sprint(*n)
 }
 
-func fmtString(s *string) string {
+func e2eString(s *string) string {
 	if s == nil {
 		return "null"
 	}
