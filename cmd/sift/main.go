@@ -30,6 +30,7 @@ func commands() []command {
 		{"sweep", "sweep [--status] [--retained-days N] [--max-total-size-mb N]   one retention pass", runSweep},
 		{"rebuild", "rebuild [PATH…]   re-import everything from the stream files, keeping decisions", runRebuild},
 		{"workitem", "workitem retry|done ID   invalidate or complete a work item's summaries", runWorkItem},
+		{"serve", "serve [--addr 127.0.0.1:7777] [--token-file F]   the HTTP API (token also from $SIFT_API_TOKEN)", runServe},
 	}
 }
 
