@@ -1,0 +1,256 @@
+// Package config loads, validates and hot-reloads sift's configuration, a
+// YAML file in the user's config directory (`sift/config.yaml`) that a
+// `--config` flag overrides. A missing default file means the defaults; a
+// file named on the command line must exist.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is sift's configuration. The YAML keys are the field names.
+type Config struct {
+	// Enabled turns capture on; false runs agents without stream flags and
+	// writes no file.
+	Enabled bool `yaml:"Enabled"`
+	// Path is the root directory of captured streams. It is pinned for the
+	// life of a process: a changed Path is reported and ignored until
+	// restart.
+	Path string `yaml:"Path"`
+	// MaxFileSizeMb caps one stream file; later lines are dropped.
+	MaxFileSizeMb int `yaml:"MaxFileSizeMb"`
+	// RetainedDays is the age, by last write, past which stream files are
+	// swept; 0 keeps files forever.
+	RetainedDays int `yaml:"RetainedDays"`
+	// MaxTotalSizeMb caps all stream files together, oldest evicted
+	// first; 0 disables the cap.
+	MaxTotalSizeMb int `yaml:"MaxTotalSizeMb"`
+	// StallThreshold is the gap between events that counts as a stall.
+	StallThreshold Duration `yaml:"StallThreshold"`
+	// TokenSpikeFactor and TokenSpikeMin flag a turn that uses at least
+	// that many times the session's usual turn and at least that many
+	// tokens.
+	TokenSpikeFactor float64 `yaml:"TokenSpikeFactor"`
+	TokenSpikeMin    int64   `yaml:"TokenSpikeMin"`
+	// Review holds the retention tiers of review data in the store.
+	Review ReviewRetention `yaml:"Review"`
+	// Agents overrides, per agent kind (claude, codex, gemini, cursor,
+	// antigravity, opencode, copilot, qwen, kimi, droid), how its CLI is
+	// launched.
+	Agents map[string]Agent `yaml:"Agents"`
+
+	// file is where the configuration was read from; empty for defaults.
+	file string
+}
+
+// ReviewRetention is how long the store keeps each tier of review data.
+type ReviewRetention struct {
+	// FullEvents keeps per-turn and per-tool-call review events.
+	FullEvents Duration `yaml:"FullEvents"`
+	// Flagged keeps flagged sessions (and open needs_followup decisions).
+	Flagged Duration `yaml:"Flagged"`
+	// Summaries keeps session summaries.
+	Summaries Duration `yaml:"Summaries"`
+}
+
+// Agent overrides how one agent CLI is launched.
+type Agent struct {
+	// Binary is the executable, a name looked up on PATH or a path.
+	Binary string `yaml:"Binary"`
+	// Env adds variables to the agent's environment, which otherwise is
+	// sift's own.
+	Env map[string]string `yaml:"Env"`
+}
+
+// Default returns the configuration used when no file is given.
+func Default() Config {
+	return Config{
+		Enabled:          true,
+		Path:             "logs/agents",
+		MaxFileSizeMb:    32,
+		RetainedDays:     14,
+		MaxTotalSizeMb:   2048,
+		StallThreshold:   Duration(30 * time.Second),
+		TokenSpikeFactor: 3,
+		TokenSpikeMin:    20000,
+		Review: ReviewRetention{
+			FullEvents: Duration(48 * time.Hour),
+			Flagged:    Duration(30 * 24 * time.Hour),
+			Summaries:  Duration(90 * 24 * time.Hour),
+		},
+	}
+}
+
+// File returns the file the configuration was read from, or "" for the
+// defaults.
+func (c Config) File() string { return c.file }
+
+// MaxFileBytes is MaxFileSizeMb in bytes.
+func (c Config) MaxFileBytes() int64 { return int64(c.MaxFileSizeMb) << 20 }
+
+// MaxTotalBytes is MaxTotalSizeMb in bytes; 0 means no cap.
+func (c Config) MaxTotalBytes() int64 { return int64(c.MaxTotalSizeMb) << 20 }
+
+// Retention is RetainedDays as a duration; 0 means keep forever.
+func (c Config) Retention() time.Duration {
+	return time.Duration(c.RetainedDays) * 24 * time.Hour
+}
+
+// Agent returns the override for an agent kind (zero when none).
+func (c Config) Agent(kind string) Agent { return c.Agents[kind] }
+
+// DefaultPath returns the default configuration file,
+// `<user config dir>/sift/config.yaml`.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("config: %w", err)
+	}
+	return filepath.Join(dir, "sift", "config.yaml"), nil
+}
+
+// Resolve loads the configuration a command should use: the file named by
+// flagPath when it is set (it must exist), else the default file, whose
+// absence means the defaults. The result is validated.
+func Resolve(flagPath string) (Config, error) {
+	path, mustExist := flagPath, true
+	if path == "" {
+		p, err := DefaultPath()
+		if err != nil {
+			return Default(), nil
+		}
+		path, mustExist = p, false
+	}
+	c, err := Load(path)
+	if errors.Is(err, os.ErrNotExist) && !mustExist {
+		return Default(), nil
+	}
+	if err != nil {
+		return Config{}, err
+	}
+	return c, c.Validate()
+}
+
+// Load reads a configuration file over the defaults: keys it does not set
+// keep their default. It rejects unknown keys. It does not validate.
+func Load(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", path, errors.Unwrap(err))
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	c.file = path
+	return c, nil
+}
+
+// Parse decodes YAML over the defaults. An empty document is the
+// defaults. Errors are one line.
+func Parse(data []byte) (Config, error) {
+	c := Default()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return Config{}, errors.New(oneLine(err.Error()))
+	}
+	return c, nil
+}
+
+// oneLine folds yaml's multi-line messages ("yaml: unmarshal errors:\n
+// line 3: …") into one line.
+func oneLine(s string) string {
+	s = strings.TrimPrefix(s, "yaml: ")
+	s = strings.Replace(s, "unmarshal errors:\n", "", 1)
+	fields := strings.Split(s, "\n")
+	for i := range fields {
+		fields[i] = strings.TrimSpace(fields[i])
+	}
+	return strings.Join(fields, "; ")
+}
+
+// Error is a configuration value that fails validation. Its message is one
+// line naming the file and the key.
+type Error struct {
+	File string // "" for the defaults or flags
+	Key  string
+	Msg  string
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	file := e.File
+	if file == "" {
+		file = "(defaults)"
+	}
+	return fmt.Sprintf("config %s: %s %s", file, e.Key, e.Msg)
+}
+
+// Validate checks the values, returning the first *Error.
+func (c Config) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &Error{File: c.file, Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case strings.TrimSpace(c.Path) == "":
+		return bad("Path", "must not be empty")
+	case c.MaxFileSizeMb < 1:
+		return bad("MaxFileSizeMb", "must be at least 1 (got %d)", c.MaxFileSizeMb)
+	case c.RetainedDays < 0:
+		return bad("RetainedDays", "must not be negative (got %d; 0 keeps files forever)", c.RetainedDays)
+	case c.MaxTotalSizeMb < 0:
+		return bad("MaxTotalSizeMb", "must not be negative (got %d; 0 disables the cap)", c.MaxTotalSizeMb)
+	case c.StallThreshold <= 0:
+		return bad("StallThreshold", "must be positive (got %s)", c.StallThreshold)
+	case c.TokenSpikeFactor < 1:
+		return bad("TokenSpikeFactor", "must be at least 1 (got %g)", c.TokenSpikeFactor)
+	case c.TokenSpikeMin < 0:
+		return bad("TokenSpikeMin", "must not be negative (got %d)", c.TokenSpikeMin)
+	case c.Review.FullEvents < 0 || c.Review.Flagged < 0 || c.Review.Summaries < 0:
+		return bad("Review", "retention tiers must not be negative")
+	}
+	for kind, a := range c.Agents {
+		if strings.TrimSpace(a.Binary) == "" && len(a.Env) == 0 {
+			return bad("Agents."+kind, "sets neither Binary nor Env")
+		}
+	}
+	return nil
+}
+
+// CheckWritable makes sure the capture root exists and a file can be
+// created in it; the error names the file and key.
+func (c Config) CheckWritable() error {
+	fail := func(err error) error {
+		return &Error{File: c.file, Key: "Path", Msg: fmt.Sprintf("%s is not writable: %v", c.Path, unwrapPath(err))}
+	}
+	if err := os.MkdirAll(c.Path, 0o755); err != nil {
+		return fail(err)
+	}
+	f, err := os.CreateTemp(c.Path, ".sift-write-check-*")
+	if err != nil {
+		return fail(err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// unwrapPath drops the *PathError's own path, which the message already
+// names.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,283 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func writeFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Enabled || c.Path != "logs/agents" || c.MaxFileSizeMb != 32 || c.RetainedDays != 14 ||
+		c.MaxTotalSizeMb != 2048 || c.StallThreshold.D() != 30*time.Second ||
+		c.TokenSpikeFactor != 3 || c.TokenSpikeMin != 20000 ||
+		c.Review.FullEvents.D() != 48*time.Hour || c.Review.Flagged.D() != 30*24*time.Hour ||
+		c.Review.Summaries.D() != 90*24*time.Hour {
+		t.Errorf("defaults: %+v", c)
+	}
+	if err := c.Validate(); err != nil {
+		t.Errorf("defaults invalid: %v", err)
+	}
+	if c.MaxFileBytes() != 32<<20 {
+		t.Errorf("MaxFileBytes = %d", c.MaxFileBytes())
+	}
+}
+
+func TestParseOverridesOnlyGivenKeys(t *testing.T) {
+	t.Parallel()
+	c, err := Parse([]byte(`
+Enabled: false
+MaxFileSizeMb: 4
+StallThreshold: 2s
+Review:
+  Flagged: 7d
+Agents:
+  claude:
+    Binary: /opt/claude/bin/claude
+    Env: {ANTHROPIC_BASE_URL: "http://127.0.0.1:9999"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Enabled || c.MaxFileSizeMb != 4 || c.StallThreshold.D() != 2*time.Second || c.Review.Flagged.D() != 7*24*time.Hour {
+		t.Errorf("parsed: %+v", c)
+	}
+	if c.Path != "logs/agents" || c.RetainedDays != 14 || c.Review.FullEvents.D() != 48*time.Hour {
+		t.Errorf("defaults lost: %+v", c)
+	}
+	if a := c.Agent("claude"); a.Binary != "/opt/claude/bin/claude" || a.Env["ANTHROPIC_BASE_URL"] != "http://127.0.0.1:9999" {
+		t.Errorf("agent override: %+v", a)
+	}
+}
+
+func TestParseErrorsAreOneLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, body, want string }{
+		{"unknown key", "MaxFileSize: 3\n", "field MaxFileSize not found"},
+		{"wrong type", "MaxFileSizeMb: lots\n", "cannot unmarshal"},
+		{"bad duration", "StallThreshold: soon\n", `bad duration "soon"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.body))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("err = %q, want one line containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	for _, tc := range []struct{ name, body, want string }{
+		{"empty path", "Path: \"\"\n", "config " + file + ": Path must not be empty"},
+		{"blank path", "Path: \"  \"\n", "config " + file + ": Path must not be empty"},
+		{"file size zero", "MaxFileSizeMb: 0\n", "config " + file + ": MaxFileSizeMb must be at least 1 (got 0)"},
+		{"file size negative", "MaxFileSizeMb: -5\n", "config " + file + ": MaxFileSizeMb must be at least 1 (got -5)"},
+		{"retained days negative", "RetainedDays: -1\n", "config " + file + ": RetainedDays must not be negative (got -1; 0 keeps files forever)"},
+		{"total size negative", "MaxTotalSizeMb: -1\n", "config " + file + ": MaxTotalSizeMb must not be negative (got -1; 0 disables the cap)"},
+		{"stall zero", "StallThreshold: 0s\n", "config " + file + ": StallThreshold must be positive (got 0s)"},
+		{"spike factor", "TokenSpikeFactor: 0.5\n", "config " + file + ": TokenSpikeFactor must be at least 1 (got 0.5)"},
+		{"empty agent", "Agents:\n  codex: {}\n", "config " + file + ": Agents.codex sets neither Binary nor Env"},
+		{"retained days zero is fine", "RetainedDays: 0\n", ""},
+		{"total size zero is fine", "MaxTotalSizeMb: 0\n", ""},
+		{"file size one is fine", "MaxFileSizeMb: 1\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.file = file
+			err = c.Validate()
+			var got string
+			if err != nil {
+				got = err.Error()
+				var ce *Error
+				if !errors.As(err, &ce) {
+					t.Errorf("not a *config.Error: %T", err)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestResolve(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Run("missing default file means defaults", func(t *testing.T) {
+		c, err := Resolve("")
+		if err != nil || c.MaxFileSizeMb != 32 || c.File() != "" {
+			t.Errorf("Resolve = %+v, %v", c, err)
+		}
+	})
+	t.Run("default file is read", func(t *testing.T) {
+		p := filepath.Join(dir, "sift", "config.yaml")
+		writeFile(t, p, "RetainedDays: 3\n")
+		defer os.Remove(p)
+		c, err := Resolve("")
+		if err != nil || c.RetainedDays != 3 || c.File() != p {
+			t.Errorf("Resolve = %+v, %v", c, err)
+		}
+	})
+	t.Run("flag file must exist", func(t *testing.T) {
+		_, err := Resolve(filepath.Join(dir, "nope.yaml"))
+		if err == nil || !strings.Contains(err.Error(), "nope.yaml: no such file") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("flag file is validated", func(t *testing.T) {
+		p := filepath.Join(dir, "bad.yaml")
+		writeFile(t, p, "MaxFileSizeMb: 0\n")
+		_, err := Resolve(p)
+		if err == nil || err.Error() != "config "+p+": MaxFileSizeMb must be at least 1 (got 0)" {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
+
+func TestCheckWritable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := Default()
+	c.Path = filepath.Join(dir, "logs", "agents")
+	if err := c.CheckWritable(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(c.Path); err != nil || !fi.IsDir() {
+		t.Fatalf("Path not created: %v", err)
+	}
+	entries, _ := os.ReadDir(c.Path)
+	if len(entries) != 0 {
+		t.Errorf("check left files behind: %v", entries)
+	}
+	// A regular file in the way cannot be made a directory, even as root.
+	blocker := filepath.Join(dir, "file")
+	writeFile(t, blocker, "x")
+	c.Path = filepath.Join(blocker, "agents")
+	c.file = "/etc/sift.yaml"
+	err := c.CheckWritable()
+	if err == nil || !strings.HasPrefix(err.Error(), "config /etc/sift.yaml: Path "+c.Path+" is not writable: ") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestDuration(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]time.Duration{
+		"30s": 30 * time.Second, "48h": 48 * time.Hour, "30d": 30 * 24 * time.Hour,
+		"45": 45 * time.Second, "1.5d": 36 * time.Hour, "1h30m": 90 * time.Minute,
+	} {
+		got, err := ParseDuration(in)
+		if err != nil || got.D() != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got.D(), err, want)
+		}
+	}
+	if Duration(90*24*time.Hour).String() != "90d" || Duration(30*time.Second).String() != "30s" {
+		t.Error("String")
+	}
+}
+
+// touch rewrites a file and moves its mtime forward, so a poll sees the
+// change even on file systems with coarse timestamps.
+func touch(t *testing.T, path, body string, n int) {
+	t.Helper()
+	writeFile(t, path, body)
+	at := time.Now().Add(time.Duration(n) * time.Second)
+	if err := os.Chtimes(path, at, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWatcherReloadsKnobsAndPinsPath(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	touch(t, p, "Path: /srv/streams\nMaxFileSizeMb: 8\n", 0)
+	start, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWatcher(p, start, time.Millisecond)
+	if _, ok := w.Poll(); ok {
+		t.Fatal("change reported without one")
+	}
+
+	touch(t, p, "Path: /srv/streams\nMaxFileSizeMb: 16\nRetainedDays: 3\nMaxTotalSizeMb: 100\nStallThreshold: 5s\n", 1)
+	u, ok := w.Poll()
+	if !ok || u.Err != nil || u.IgnoredPath != "" {
+		t.Fatalf("reload: %+v %v", u, ok)
+	}
+	if c := u.Config; c.MaxFileSizeMb != 16 || c.RetainedDays != 3 || c.MaxTotalSizeMb != 100 || c.StallThreshold.D() != 5*time.Second {
+		t.Errorf("knobs not reloaded: %+v", c)
+	}
+	if u.Notice() != "config "+p+": reloaded" {
+		t.Errorf("notice %q", u.Notice())
+	}
+
+	touch(t, p, "Path: /elsewhere\nMaxFileSizeMb: 20\n", 2)
+	u, ok = w.Poll()
+	if !ok || u.Err != nil {
+		t.Fatalf("reload: %+v %v", u, ok)
+	}
+	if u.Config.Path != "/srv/streams" || u.IgnoredPath != "/elsewhere" || u.Config.MaxFileSizeMb != 20 {
+		t.Errorf("Path not pinned: %+v", u)
+	}
+	if !strings.Contains(u.Notice(), "Path changed to /elsewhere, ignored until restart") {
+		t.Errorf("notice %q", u.Notice())
+	}
+
+	touch(t, p, "Path: /srv/streams\nMaxFileSizeMb: 0\n", 3)
+	u, ok = w.Poll()
+	if !ok || u.Err == nil || !strings.Contains(u.Err.Error(), "MaxFileSizeMb must be at least 1") ||
+		!strings.Contains(u.Err.Error(), "keeping the current settings") {
+		t.Errorf("invalid reload: %+v %v", u, ok)
+	}
+	if _, ok := w.Poll(); ok {
+		t.Error("the same invalid file reported twice")
+	}
+}
+
+func TestWatcherRunDelivers(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	w := NewWatcher(p, Default(), 5*time.Millisecond) // file does not exist yet
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	got := make(chan Update, 1)
+	go w.Run(ctx, func(u Update) {
+		select {
+		case got <- u:
+		default:
+		}
+	})
+	touch(t, p, "RetainedDays: 9\n", 0)
+	select {
+	case u := <-got:
+		if u.Err != nil || u.Config.RetainedDays != 9 || u.Config.Path != "logs/agents" {
+			t.Errorf("delivered %+v", u)
+		}
+	case <-ctx.Done():
+		t.Fatal("no update delivered")
+	}
+}
