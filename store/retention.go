@@ -222,7 +222,7 @@ func (s *Store) sweepFiles(ctx context.Context, r Retention, now time.Time, res 
 		batch := del[start:min(start+r.BatchSize, len(del))]
 		var gone []string
 		for _, f := range batch {
-			if err := os.Remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := s.remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				res.Failures = append(res.Failures, Failure{f.path, reason(err)})
 				continue
 			}

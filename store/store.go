@@ -42,6 +42,9 @@ type Store struct {
 	// analyze summarizes one stream: summary.Analyze, replaced by tests
 	// that need a summarizer that fails on purpose.
 	analyze func(io.Reader, summary.Options) (*summary.Summary, []summary.ReviewEvent, error)
+	// remove deletes a stream file: os.Remove, replaced by tests that need
+	// a deletion to fail.
+	remove func(string) error
 }
 
 // busyTimeout is how long a connection waits for another process's lock.
@@ -95,7 +98,7 @@ func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
-	s := &Store{path: abs, now: time.Now, analyze: summary.Analyze}
+	s := &Store{path: abs, now: time.Now, analyze: summary.Analyze, remove: os.Remove}
 	if s.w, err = sql.Open("sqlite", dsn(abs, false)); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}

@@ -1,0 +1,203 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestDecisionHistoryAndLatest(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl"}, {wi: "wi", file: "b.jsonl"}})
+	steps := []Decision{
+		{WorkItemID: "wi", FileName: "a.jsonl", Decision: NeedsFollowup, Note: "why did it rm -rf?", ReviewerID: "ana"},
+		{WorkItemID: "wi", FileName: "a.jsonl", TurnID: "t3", Decision: Ignored, ReviewerID: "ana"},
+		{WorkItemID: "wi", FileName: "a.jsonl", ToolCallID: "toolu_01", Decision: NeedsFollowup, ReviewerID: "bo"},
+		{WorkItemID: "wi", FileName: "a.jsonl", Decision: Reviewed, Note: "fine after all", ReviewerID: "bo"},
+	}
+	for _, d := range steps {
+		if err := s.Decide(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hist, err := s.Decisions(ctx, "wi", "a.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != len(steps) {
+		t.Fatalf("history has %d decisions, want %d", len(hist), len(steps))
+	}
+	for i, d := range hist {
+		if d.Decision != steps[i].Decision || d.Note != steps[i].Note || d.TurnID != steps[i].TurnID || d.CreatedAt.IsZero() {
+			t.Errorf("history[%d] = %+v, want %+v", i, d, steps[i])
+		}
+	}
+	latest, err := s.LatestDecisions(ctx, "wi", "a.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(latest) != 3 || latest[0].Decision != Reviewed || latest[0].TurnID != "" || latest[0].ToolCallID != "" {
+		t.Fatalf("latest = %+v, want the session's reviewed first and three targets", latest)
+	}
+	sum, err := s.GetSummary(ctx, "wi", "a.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Decision == nil || sum.Decision.Decision != "reviewed" || sum.Decision.Note != "fine after all" || sum.Decision.ReviewerID != "bo" {
+		t.Fatalf("summary decision = %+v", sum.Decision)
+	}
+	// The tool call's open needs_followup keeps the session flagged.
+	flagged, err := s.ListSessions(ctx, Query{Flagged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(flagged) != 1 || flagged[0].FileName != "a.jsonl" {
+		t.Fatalf("flagged = %v, want a.jsonl", names(flagged))
+	}
+	undecided, err := s.ListSessions(ctx, Query{Undecided: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(undecided) != 1 || undecided[0].FileName != "b.jsonl" || undecided[0].Decision != nil {
+		t.Fatalf("undecided = %v, want b.jsonl", names(undecided))
+	}
+	if n, err := s.CountSessions(ctx, Query{Undecided: true}); err != nil || n != 1 {
+		t.Fatalf("CountSessions(undecided) = %d, %v", n, err)
+	}
+}
+
+func TestDecideRejects(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl"}})
+	if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: "a.jsonl", Decision: "lgtm"}); err == nil {
+		t.Fatal("an unknown decision was accepted")
+	}
+	if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: "nope.jsonl", Decision: Reviewed}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("decision on a missing session: %v, want ErrNotFound", err)
+	}
+	if h, _ := s.Decisions(ctx, "wi", "nope.jsonl"); len(h) != 0 {
+		t.Fatal("a rejected decision was stored")
+	}
+}
+
+func TestResolveSession(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	writeFakes(t, s, []fake{
+		{wi: "wi-1", file: "work-1-a1b2c3.jsonl"}, {wi: "wi-1", file: "rework-2-ffffff.jsonl"},
+		{wi: "wi-2", file: "work-1-a1b2c4.jsonl"}, {wi: "wi-2", file: "merge-1-000000.jsonl"},
+	})
+	tests := []struct {
+		ref  string
+		want string
+		err  error
+	}{
+		{"wi-1/work-1-a1b2c3.jsonl", "wi-1/work-1-a1b2c3.jsonl", nil},
+		{"rework", "wi-1/rework-2-ffffff.jsonl", nil},
+		{"work-1-a1b2c4", "wi-2/work-1-a1b2c4.jsonl", nil},
+		{"work-1-a1b2c", "", ErrAmbiguous},
+		{"wi-1/nope.jsonl", "", ErrNotFound},
+		{"zzz", "", ErrNotFound},
+		{"", "", ErrNotFound},
+	}
+	for _, tc := range tests {
+		k, err := s.ResolveSession(ctx, tc.ref)
+		if tc.err != nil {
+			if !errors.Is(err, tc.err) {
+				t.Errorf("ResolveSession(%q) = %v, %v; want %v", tc.ref, k, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || k.String() != tc.want {
+			t.Errorf("ResolveSession(%q) = %v, %v; want %s", tc.ref, k, err, tc.want)
+		}
+	}
+}
+
+// TestDecisionSurvivesKill records a decision in a child process, kills it
+// with SIGKILL the moment the decision is acknowledged, and finds the
+// decision in the store.
+func TestDecisionSurvivesKill(t *testing.T) {
+	if db := os.Getenv("SIFT_TEST_DECIDE_CHILD"); db != "" {
+		decideChild(db)
+		return
+	}
+	db := filepath.Join(t.TempDir(), "sift.db")
+	s, err := Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl"}})
+	s.Close()
+
+	for round := range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestDecisionSurvivesKill$")
+		cmd.Env = append(os.Environ(), "SIFT_TEST_DECIDE_CHILD="+db)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, "decided") {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("child said %q, %v", line, err)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		err = cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("child was not killed by SIGKILL: %v", err)
+		}
+		s, err := Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist, err := s.Decisions(context.Background(), "wi", "a.jsonl")
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hist) != round+1 || hist[round].Note != "acknowledged "+strings.TrimSpace(strings.TrimPrefix(line, "decided ")) {
+			t.Fatalf("after kill %d: %d decisions (%+v)", round+1, len(hist), hist)
+		}
+	}
+}
+
+// decideChild is the child of TestDecisionSurvivesKill: it records one
+// decision, says so, and waits to be killed.
+func decideChild(db string) {
+	s, err := Open(db)
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(3)
+	}
+	tag := time.Now().Format(time.RFC3339Nano)
+	err = s.Decide(context.Background(), Decision{WorkItemID: "wi", FileName: "a.jsonl", Decision: NeedsFollowup,
+		Note: "acknowledged " + tag, ReviewerID: "child"})
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(3)
+	}
+	os.Stdout.WriteString("decided " + tag + "\n")
+	time.Sleep(time.Minute) // killed before this ends; the store is never closed
+	os.Exit(4)
+}

@@ -1,0 +1,157 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+// fixtures is the repository's folder of real agent streams.
+const fixtures = "../testdata/streams"
+
+// newTestStore opens a fresh store in a temporary folder.
+func newTestStore(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "sift.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// fixtureFiles lists the fixture stream files.
+func fixtureFiles(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(fixtures, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && streamExt(d.Name()) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 20 {
+		t.Fatalf("only %d fixtures under %s", len(out), fixtures)
+	}
+	return out
+}
+
+// copyFile copies src to dst, creating dst's folder, and returns dst.
+func copyFile(t testing.TB, src, dst string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dst, b)
+	return dst
+}
+
+func writeFile(t testing.TB, path string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mustImport imports roots and fails the test on any failure.
+func mustImport(t testing.TB, s *Store, roots ...string) ImportResult {
+	t.Helper()
+	res, err := s.Import(context.Background(), roots, ImportOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failed) > 0 {
+		t.Fatalf("import failures: %v", res.Failed)
+	}
+	return res
+}
+
+// fake is a synthetic session for tests that need many sessions with
+// chosen figures, written through the importer's own batch writer.
+type fake struct {
+	wi, file, agent string
+	dur, tokens     int64
+	usd             float64
+	stalls, errs    int
+	approvals       int
+	flagged         bool
+	started         time.Time
+	model, final    string
+}
+
+// writeFakes writes synthetic sessions as an import would.
+func writeFakes(t testing.TB, s *Store, fakes []fake) {
+	t.Helper()
+	var rows []*sessionRow
+	flush := func() {
+		if err := s.writeBatch(context.Background(), rows); err != nil {
+			t.Fatal(err)
+		}
+		rows = rows[:0]
+	}
+	for i, f := range fakes {
+		rows = append(rows, fakeRow(t, f, i))
+		if len(rows) == 1000 {
+			flush()
+		}
+	}
+	flush()
+}
+
+func fakeRow(t testing.TB, f fake, i int) *sessionRow {
+	t.Helper()
+	if f.agent == "" {
+		f.agent = "claude"
+	}
+	if f.started.IsZero() {
+		f.started = time.Now().Add(-time.Duration(i) * time.Minute)
+	}
+	end := f.started.Add(time.Duration(f.dur) * time.Millisecond)
+	in, out := f.tokens*3/4, f.tokens/4
+	usd := f.usd
+	dur := f.dur
+	it := 1
+	sum := &summary.Summary{
+		WorkItemID: f.wi, FileName: f.file, Phase: "work", Iteration: &it, AgentKind: f.agent, Model: f.model,
+		StartedAt: &f.started, EndedAt: &end, TotalDurationMs: &dur, InputTokens: &in, OutputTokens: &out,
+		EstimatedUSD: &usd, CostSource: summary.CostHarness, Status: summary.RunSuccess,
+		StallCount: f.stalls, ErrorCount: f.errs, ApprovalCount: f.approvals, Flagged: f.flagged,
+		ToolCalls:     []summary.ToolCall{{ID: fmt.Sprintf("toolu_%d", i), Name: "Bash", Kind: "execute", TurnID: "t1"}},
+		ToolCallCount: 1,
+		Turns:         []summary.Turn{{TurnID: "t1", ToolCallIDs: []string{fmt.Sprintf("toolu_%d", i)}}},
+	}
+	if f.flagged {
+		sum.Flags = []summary.Flag{summary.FlagToolFailed}
+	}
+	if f.final != "" {
+		sum.FinalAssistantMessage = &f.final
+	}
+	c := candidate{path: "/fake/" + f.wi + "/" + f.file, size: 100, mtime: end.UnixMilli(),
+		layout: fileLayout{WorkItemID: f.wi, FileName: f.file, Phase: "work", Iteration: &it}}
+	r, err := newSessionRow(c, sum, []summary.ReviewEvent{{Type: summary.ReviewPrompt, Actor: "user", Summary: "go", Line: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// failingAnalyze is a summarizer that always fails.
+func failingAnalyze(io.Reader, summary.Options) (*summary.Summary, []summary.ReviewEvent, error) {
+	return nil, nil, fmt.Errorf("summarizer says no")
+}

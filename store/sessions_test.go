@@ -1,0 +1,118 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+func names(ss []summary.Summary) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.FileName)
+	}
+	return out
+}
+
+func TestListSessionsSortAndFilter(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	now := time.Now()
+	writeFakes(t, s, []fake{
+		{wi: "w1", file: "a", dur: 5000, usd: 0.50, tokens: 900, stalls: 0, errs: 2, approvals: 0, started: now.Add(-1 * time.Hour), model: "opus"},
+		{wi: "w1", file: "b", dur: 9000, usd: 0.10, tokens: 100, stalls: 3, errs: 0, approvals: 1, started: now.Add(-2 * time.Hour), flagged: true},
+		{wi: "w2", file: "c", dur: 1000, usd: 2.00, tokens: 5000, stalls: 1, errs: 1, approvals: 4, started: now.Add(-72 * time.Hour), agent: "codex",
+			final: "All tests pass."},
+		{wi: "w2", file: "d", dur: 3000, usd: 0.20, tokens: 300, stalls: 2, errs: 5, approvals: 2, started: now.Add(-30 * time.Minute)},
+	})
+	tests := []struct {
+		q    Query
+		want []string
+	}{
+		{Query{}, []string{"d", "a", "b", "c"}},
+		{Query{Sort: SortStarted, Asc: true}, []string{"c", "b", "a", "d"}},
+		{Query{Sort: SortDuration}, []string{"b", "a", "d", "c"}},
+		{Query{Sort: SortCost}, []string{"c", "a", "d", "b"}},
+		{Query{Sort: SortCost, Asc: true}, []string{"b", "d", "a", "c"}},
+		{Query{Sort: SortStalls}, []string{"b", "d", "c", "a"}},
+		{Query{Sort: SortErrors}, []string{"d", "a", "c", "b"}},
+		{Query{Sort: SortApprovals}, []string{"c", "d", "b", "a"}},
+		{Query{Sort: SortTokens}, []string{"c", "a", "d", "b"}},
+		{Query{Sort: SortCost, Limit: 2}, []string{"c", "a"}},
+		{Query{Sort: SortCost, Limit: 2, Offset: 2}, []string{"d", "b"}},
+		{Query{Sort: SortCost, Offset: 3}, []string{"b"}},
+		{Query{Flagged: true}, []string{"b"}},
+		{Query{Agent: "codex"}, []string{"c"}},
+		{Query{WorkItem: "w1"}, []string{"a", "b"}},
+		{Query{Since: now.Add(-3 * time.Hour)}, []string{"d", "a", "b"}},
+		{Query{Text: "tests pass"}, []string{"c"}},
+		{Query{Text: "opus"}, []string{"a"}},
+		{Query{Text: "%"}, nil},
+	}
+	for _, tc := range tests {
+		got, err := s.ListSessions(ctx, tc.q)
+		if err != nil {
+			t.Fatalf("%+v: %v", tc.q, err)
+		}
+		if !slices.Equal(names(got), tc.want) {
+			t.Errorf("ListSessions(%+v) = %v, want %v", tc.q, names(got), tc.want)
+		}
+		q := tc.q
+		q.Limit, q.Offset = 0, 0
+		all, _ := s.ListSessions(ctx, q)
+		if n, err := s.CountSessions(ctx, tc.q); err != nil || n != len(all) {
+			t.Errorf("CountSessions(%+v) = %d, %v; want %d", tc.q, n, err, len(all))
+		}
+	}
+	if _, err := s.ListSessions(ctx, Query{Sort: "vibes"}); err == nil {
+		t.Error("an unknown sort was accepted")
+	}
+	// A list row is brief; GetSummary and Full have the parts.
+	brief, _ := s.ListSessions(ctx, Query{Limit: 1})
+	full, _ := s.ListSessions(ctx, Query{Limit: 1, Full: true})
+	one, err := s.GetSummary(ctx, "w2", "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if brief[0].ToolCalls != nil || len(full[0].ToolCalls) != 1 || len(one.ToolCalls) != 1 || len(one.Turns) != 1 ||
+		one.ToolCallCount != 1 || *one.TotalDurationMs != 3000 {
+		t.Fatalf("brief %d calls, full %d, summary %+v", len(brief[0].ToolCalls), len(full[0].ToolCalls), one)
+	}
+	evs, err := s.ReviewEvents(ctx, SessionKey{"w2", "d"})
+	if err != nil || len(evs) != 1 || evs[0].Type != summary.ReviewPrompt {
+		t.Fatalf("ReviewEvents = %+v, %v", evs, err)
+	}
+}
+
+// TestListSessionsUsesIndexes pins that every sort is answered by an index
+// rather than by sorting the table.
+func TestListSessionsUsesIndexes(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	for _, k := range SortKeys() {
+		col, _ := k.column()
+		for _, dir := range []string{"ASC", "DESC"} {
+			rows, err := s.r.Query("EXPLAIN QUERY PLAN SELECT s.brief_json, " + decisionCols + sessionFrom +
+				" ORDER BY s." + col + " " + dir + ", s.work_item_id " + dir + ", s.file_name " + dir + " LIMIT 50")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plan string
+			for rows.Next() {
+				var id, parent, unused int
+				var detail string
+				rows.Scan(&id, &parent, &unused, &detail)
+				plan += detail + "; "
+			}
+			rows.Close()
+			if !strings.Contains(plan, "USING INDEX summaries_by_") || strings.Contains(plan, "TEMP B-TREE") {
+				t.Errorf("sort %s %s: plan %s", k, dir, plan)
+			}
+		}
+	}
+}

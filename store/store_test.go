@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestOpenMigratesFromZero(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "nested", "sift.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var mode string
+	if err := s.r.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	var fk int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
+		t.Fatalf("foreign_keys = %d, %v", fk, err)
+	}
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v int
+	if err := s.r.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	if v != ms[len(ms)-1].version {
+		t.Fatalf("schema version %d, want %d", v, ms[len(ms)-1].version)
+	}
+	for _, table := range []string{"work_items", "work_item_costs", "agent_stream_summaries", "stream_files",
+		"review_events", "review_decisions", "decision_latest", "meta"} {
+		var n int
+		if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(&n); err != nil || n != 1 {
+			t.Errorf("table %s missing (%v)", table, err)
+		}
+	}
+	// The seed's columns are all there.
+	for _, col := range []string{"work_item_id", "file_name", "phase", "iteration", "agent_kind", "total_duration_ms",
+		"time_to_first_token_ms", "input_tokens", "output_tokens", "cached_input_tokens", "estimated_usd",
+		"tool_calls_json", "stalls_json", "final_assistant_message", "summarised_at"} {
+		var n int
+		if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM pragma_table_info('agent_stream_summaries') WHERE name = ?", col).Scan(&n); err != nil || n != 1 {
+			t.Errorf("seed column %s missing", col)
+		}
+	}
+	s.Close()
+	// Reopening applies nothing and keeps the data.
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var rows int
+	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&rows); err != nil || rows != len(ms) {
+		t.Fatalf("schema_migrations has %d rows, want %d", rows, len(ms))
+	}
+}
+
+func TestOpenCorruptFile(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sift.db")
+	junk := []byte(strings.Repeat("this is not a database, it is a grocery list\n", 200))
+	if err := os.WriteFile(path, junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path)
+	if err == nil {
+		t.Fatal("Open of a corrupt file succeeded")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, path) || !strings.Contains(msg, "move it aside") || !strings.Contains(msg, "sift rebuild") {
+		t.Fatalf("error does not name the file and what to do: %v", err)
+	}
+	if strings.Count(msg, "\n") > 0 {
+		t.Fatalf("error is not one line: %q", msg)
+	}
+	b, _ := os.ReadFile(path)
+	if string(b) != string(junk) {
+		t.Fatal("Open modified the corrupt file")
+	}
+}
+
+func TestDefaultPath(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", "/x/data")
+	if p, err := DefaultPath(); err != nil || p != "/x/data/sift/sift.db" {
+		t.Fatalf("DefaultPath = %q, %v", p, err)
+	}
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("HOME", "/home/rev")
+	if p, err := DefaultPath(); err != nil || p != "/home/rev/.local/share/sift/sift.db" {
+		t.Fatalf("DefaultPath = %q, %v", p, err)
+	}
+}
+
+func TestParseLayout(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		path, wi, phase string
+		iter            int // 0: none
+	}{
+		{"/logs/wi-1/work-1-a1b2c3.jsonl", "wi-1", "work", 1},
+		{"/logs/wi-1/audit-llm-security:llm-review-3-d4e5f6.jsonl", "wi-1", "audit-llm-security:llm-review", 3},
+		{"/logs/wi-9/rework-12-00ff00.jsonl", "wi-9", "rework", 12},
+		{"/logs/wi-1/work-1-A1B2C3.jsonl", "wi-1", "work", 0}, // upper-case hex is not sift's
+		{"/logs/wi-1/work-1-a1b2c.jsonl", "wi-1", "work", 0},  // five hex digits
+		{"/logs/wi-1/work-x-a1b2c3.jsonl", "wi-1", "work", 0}, // no iteration
+		{"/h/claude/evolve-2.1.7-run1.jsonl", "claude", "work", 0},
+		{"/h/proj/0b5e9c1a-uuid.jsonl", "proj", "work", 0},
+	}
+	for _, tc := range tests {
+		l := parseLayout(tc.path)
+		got := 0
+		if l.Iteration != nil {
+			got = *l.Iteration
+		}
+		if l.WorkItemID != tc.wi || l.Phase != tc.phase || got != tc.iter || l.FileName != filepath.Base(tc.path) {
+			t.Errorf("parseLayout(%q) = %+v (iteration %d), want %s %s %d", tc.path, l, got, tc.wi, tc.phase, tc.iter)
+		}
+	}
+	if c := canonicalPhase("audit-llm-security:llm-review"); c != "audit-llm-security" {
+		t.Errorf("canonicalPhase = %q", c)
+	}
+}
+
+func TestErrorMapping(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl", dur: 1}})
+	if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: "a.jsonl", Decision: Reviewed}); err != nil {
+		t.Fatal(err)
+	}
+	// Decisions are append-only: the trigger's abort is a conflict.
+	_, err := s.w.ExecContext(ctx, "UPDATE review_decisions SET note = 'x'")
+	if err = wrapError(err); !errors.Is(err, ErrConflict) {
+		t.Fatalf("update of a decision: %v, want ErrConflict", err)
+	}
+	_, err = s.w.ExecContext(ctx, "INSERT INTO work_items (id, state, created_at, updated_at) VALUES ('wi', 'terminal', 0, 0)")
+	if err = wrapError(err); !errors.Is(err, ErrConflict) {
+		t.Fatalf("duplicate work item: %v, want ErrConflict", err)
+	}
+	if _, err := s.GetSummary(ctx, "wi", "missing.jsonl"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("GetSummary of a missing session: %v, want ErrNotFound", err)
+	}
+}
