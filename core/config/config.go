@@ -34,8 +34,9 @@ type Config struct {
 	// MaxTotalSizeMb caps all stream files together, oldest evicted
 	// first; 0 disables the cap.
 	MaxTotalSizeMb int `yaml:"MaxTotalSizeMb"`
-	// StallThreshold is the gap between events that counts as a stall.
-	StallThreshold Duration `yaml:"StallThreshold"`
+	// StallThresholdSeconds is the gap between events that counts as a
+	// stall.
+	StallThresholdSeconds float64 `yaml:"StallThresholdSeconds"`
 	// TokenSpikeFactor and TokenSpikeMin flag a turn that uses at least
 	// that many times the session's usual turn and at least that many
 	// tokens.
@@ -54,13 +55,27 @@ type Config struct {
 
 // ReviewRetention is how long the store keeps each tier of review data.
 type ReviewRetention struct {
-	// FullEvents keeps per-turn and per-tool-call review events.
-	FullEvents Duration `yaml:"FullEvents"`
-	// Flagged keeps flagged sessions (and open needs_followup decisions).
-	Flagged Duration `yaml:"Flagged"`
-	// Summaries keeps session summaries.
-	Summaries Duration `yaml:"Summaries"`
+	// FullEventsHours keeps per-turn and per-tool-call review events.
+	FullEventsHours int `yaml:"FullEventsHours"`
+	// FlaggedDays keeps flagged sessions (an open needs_followup decision
+	// flags a session).
+	FlaggedDays int `yaml:"FlaggedDays"`
+	// SummariesDays keeps session summaries.
+	SummariesDays int `yaml:"SummariesDays"`
 }
+
+// FullEvents is FullEventsHours as a duration.
+func (r ReviewRetention) FullEvents() time.Duration {
+	return time.Duration(r.FullEventsHours) * time.Hour
+}
+
+// Flagged is FlaggedDays as a duration.
+func (r ReviewRetention) Flagged() time.Duration { return days(r.FlaggedDays) }
+
+// Summaries is SummariesDays as a duration.
+func (r ReviewRetention) Summaries() time.Duration { return days(r.SummariesDays) }
+
+func days(n int) time.Duration { return time.Duration(n) * 24 * time.Hour }
 
 // Agent overrides how one agent CLI is launched.
 type Agent struct {
@@ -74,19 +89,15 @@ type Agent struct {
 // Default returns the configuration used when no file is given.
 func Default() Config {
 	return Config{
-		Enabled:          true,
-		Path:             "logs/agents",
-		MaxFileSizeMb:    32,
-		RetainedDays:     14,
-		MaxTotalSizeMb:   2048,
-		StallThreshold:   Duration(30 * time.Second),
-		TokenSpikeFactor: 3,
-		TokenSpikeMin:    20000,
-		Review: ReviewRetention{
-			FullEvents: Duration(48 * time.Hour),
-			Flagged:    Duration(30 * 24 * time.Hour),
-			Summaries:  Duration(90 * 24 * time.Hour),
-		},
+		Enabled:               true,
+		Path:                  "logs/agents",
+		MaxFileSizeMb:         32,
+		RetainedDays:          14,
+		MaxTotalSizeMb:        2048,
+		StallThresholdSeconds: 30,
+		TokenSpikeFactor:      3,
+		TokenSpikeMin:         20000,
+		Review:                ReviewRetention{FullEventsHours: 48, FlaggedDays: 30, SummariesDays: 90},
 	}
 }
 
@@ -101,8 +112,11 @@ func (c Config) MaxFileBytes() int64 { return int64(c.MaxFileSizeMb) << 20 }
 func (c Config) MaxTotalBytes() int64 { return int64(c.MaxTotalSizeMb) << 20 }
 
 // Retention is RetainedDays as a duration; 0 means keep forever.
-func (c Config) Retention() time.Duration {
-	return time.Duration(c.RetainedDays) * 24 * time.Hour
+func (c Config) Retention() time.Duration { return days(c.RetainedDays) }
+
+// StallThreshold is StallThresholdSeconds as a duration.
+func (c Config) StallThreshold() time.Duration {
+	return time.Duration(c.StallThresholdSeconds * float64(time.Second))
 }
 
 // Agent returns the override for an agent kind (zero when none).
@@ -210,14 +224,18 @@ func (c Config) Validate() error {
 		return bad("RetainedDays", "must not be negative (got %d; 0 keeps files forever)", c.RetainedDays)
 	case c.MaxTotalSizeMb < 0:
 		return bad("MaxTotalSizeMb", "must not be negative (got %d; 0 disables the cap)", c.MaxTotalSizeMb)
-	case c.StallThreshold <= 0:
-		return bad("StallThreshold", "must be positive (got %s)", c.StallThreshold)
+	case c.StallThresholdSeconds <= 0:
+		return bad("StallThresholdSeconds", "must be positive (got %g)", c.StallThresholdSeconds)
 	case c.TokenSpikeFactor < 1:
 		return bad("TokenSpikeFactor", "must be at least 1 (got %g)", c.TokenSpikeFactor)
 	case c.TokenSpikeMin < 0:
 		return bad("TokenSpikeMin", "must not be negative (got %d)", c.TokenSpikeMin)
-	case c.Review.FullEvents < 0 || c.Review.Flagged < 0 || c.Review.Summaries < 0:
-		return bad("Review", "retention tiers must not be negative")
+	case c.Review.FullEventsHours < 0:
+		return bad("Review.FullEventsHours", "must not be negative (got %d)", c.Review.FullEventsHours)
+	case c.Review.FlaggedDays < 0:
+		return bad("Review.FlaggedDays", "must not be negative (got %d)", c.Review.FlaggedDays)
+	case c.Review.SummariesDays < 0:
+		return bad("Review.SummariesDays", "must not be negative (got %d)", c.Review.SummariesDays)
 	}
 	for kind, a := range c.Agents {
 		if strings.TrimSpace(a.Binary) == "" && len(a.Env) == 0 {

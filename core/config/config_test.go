@@ -27,10 +27,10 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !c.Enabled || c.Path != "logs/agents" || c.MaxFileSizeMb != 32 || c.RetainedDays != 14 ||
-		c.MaxTotalSizeMb != 2048 || c.StallThreshold.D() != 30*time.Second ||
+		c.MaxTotalSizeMb != 2048 || c.StallThreshold() != 30*time.Second ||
 		c.TokenSpikeFactor != 3 || c.TokenSpikeMin != 20000 ||
-		c.Review.FullEvents.D() != 48*time.Hour || c.Review.Flagged.D() != 30*24*time.Hour ||
-		c.Review.Summaries.D() != 90*24*time.Hour {
+		c.Review.FullEvents() != 48*time.Hour || c.Review.Flagged() != 30*24*time.Hour ||
+		c.Review.Summaries() != 90*24*time.Hour {
 		t.Errorf("defaults: %+v", c)
 	}
 	if err := c.Validate(); err != nil {
@@ -46,9 +46,9 @@ func TestParseOverridesOnlyGivenKeys(t *testing.T) {
 	c, err := Parse([]byte(`
 Enabled: false
 MaxFileSizeMb: 4
-StallThreshold: 2s
+StallThresholdSeconds: 2
 Review:
-  Flagged: 7d
+  FlaggedDays: 7
 Agents:
   claude:
     Binary: /opt/claude/bin/claude
@@ -57,10 +57,10 @@ Agents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Enabled || c.MaxFileSizeMb != 4 || c.StallThreshold.D() != 2*time.Second || c.Review.Flagged.D() != 7*24*time.Hour {
+	if c.Enabled || c.MaxFileSizeMb != 4 || c.StallThreshold() != 2*time.Second || c.Review.Flagged() != 7*24*time.Hour {
 		t.Errorf("parsed: %+v", c)
 	}
-	if c.Path != "logs/agents" || c.RetainedDays != 14 || c.Review.FullEvents.D() != 48*time.Hour {
+	if c.Path != "logs/agents" || c.RetainedDays != 14 || c.Review.FullEvents() != 48*time.Hour {
 		t.Errorf("defaults lost: %+v", c)
 	}
 	if a := c.Agent("claude"); a.Binary != "/opt/claude/bin/claude" || a.Env["ANTHROPIC_BASE_URL"] != "http://127.0.0.1:9999" {
@@ -73,7 +73,7 @@ func TestParseErrorsAreOneLine(t *testing.T) {
 	for _, tc := range []struct{ name, body, want string }{
 		{"unknown key", "MaxFileSize: 3\n", "field MaxFileSize not found"},
 		{"wrong type", "MaxFileSizeMb: lots\n", "cannot unmarshal"},
-		{"bad duration", "StallThreshold: soon\n", `bad duration "soon"`},
+		{"bad number", "StallThresholdSeconds: soon\n", "cannot unmarshal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.body))
@@ -94,7 +94,8 @@ func TestValidate(t *testing.T) {
 		{"file size negative", "MaxFileSizeMb: -5\n", "config " + file + ": MaxFileSizeMb must be at least 1 (got -5)"},
 		{"retained days negative", "RetainedDays: -1\n", "config " + file + ": RetainedDays must not be negative (got -1; 0 keeps files forever)"},
 		{"total size negative", "MaxTotalSizeMb: -1\n", "config " + file + ": MaxTotalSizeMb must not be negative (got -1; 0 disables the cap)"},
-		{"stall zero", "StallThreshold: 0s\n", "config " + file + ": StallThreshold must be positive (got 0s)"},
+		{"stall zero", "StallThresholdSeconds: 0\n", "config " + file + ": StallThresholdSeconds must be positive (got 0)"},
+		{"review tier negative", "Review: {FlaggedDays: -1}\n", "config " + file + ": Review.FlaggedDays must not be negative (got -1)"},
 		{"spike factor", "TokenSpikeFactor: 0.5\n", "config " + file + ": TokenSpikeFactor must be at least 1 (got 0.5)"},
 		{"empty agent", "Agents:\n  codex: {}\n", "config " + file + ": Agents.codex sets neither Binary nor Env"},
 		{"retained days zero is fine", "RetainedDays: 0\n", ""},
@@ -183,22 +184,6 @@ func TestCheckWritable(t *testing.T) {
 	}
 }
 
-func TestDuration(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]time.Duration{
-		"30s": 30 * time.Second, "48h": 48 * time.Hour, "30d": 30 * 24 * time.Hour,
-		"45": 45 * time.Second, "1.5d": 36 * time.Hour, "1h30m": 90 * time.Minute,
-	} {
-		got, err := ParseDuration(in)
-		if err != nil || got.D() != want {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got.D(), err, want)
-		}
-	}
-	if Duration(90*24*time.Hour).String() != "90d" || Duration(30*time.Second).String() != "30s" {
-		t.Error("String")
-	}
-}
-
 // touch rewrites a file and moves its mtime forward, so a poll sees the
 // change even on file systems with coarse timestamps.
 func touch(t *testing.T, path, body string, n int) {
@@ -223,12 +208,12 @@ func TestWatcherReloadsKnobsAndPinsPath(t *testing.T) {
 		t.Fatal("change reported without one")
 	}
 
-	touch(t, p, "Path: /srv/streams\nMaxFileSizeMb: 16\nRetainedDays: 3\nMaxTotalSizeMb: 100\nStallThreshold: 5s\n", 1)
+	touch(t, p, "Path: /srv/streams\nMaxFileSizeMb: 16\nRetainedDays: 3\nMaxTotalSizeMb: 100\nStallThresholdSeconds: 5\n", 1)
 	u, ok := w.Poll()
 	if !ok || u.Err != nil || u.IgnoredPath != "" {
 		t.Fatalf("reload: %+v %v", u, ok)
 	}
-	if c := u.Config; c.MaxFileSizeMb != 16 || c.RetainedDays != 3 || c.MaxTotalSizeMb != 100 || c.StallThreshold.D() != 5*time.Second {
+	if c := u.Config; c.MaxFileSizeMb != 16 || c.RetainedDays != 3 || c.MaxTotalSizeMb != 100 || c.StallThreshold() != 5*time.Second {
 		t.Errorf("knobs not reloaded: %+v", c)
 	}
 	if u.Notice() != "config "+p+": reloaded" {
@@ -279,5 +264,29 @@ func TestWatcherRunDelivers(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatal("no update delivered")
+	}
+}
+
+// TestEndToEndConfigShape pins the file cmd/sift's end-to-end tests write.
+func TestEndToEndConfigShape(t *testing.T) {
+	t.Parallel()
+	c, err := Parse([]byte(`Enabled: true
+Path: "/tmp/x/logs"
+MaxFileSizeMb: 32
+RetainedDays: 14
+MaxTotalSizeMb: 2048
+StallThresholdSeconds: 1
+Agents:
+  claude:
+    Binary: "/w/testdata/agents/node_modules/.bin/claude"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.StallThreshold() != time.Second || c.Agent("claude").Binary != "/w/testdata/agents/node_modules/.bin/claude" {
+		t.Errorf("parsed %+v", c)
 	}
 }
