@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 )
@@ -47,10 +48,14 @@ func writeError(w http.ResponseWriter, status int, code Code, msg string) {
 	_, _ = w.Write(append(b, '\n'))
 }
 
-// writeJSON writes v as a JSON body with the given status.
+// writeJSON writes v as a JSON body with the given status, encoded as
+// `sift summary --json` and `sift list --json` encode it (no HTML
+// escaping), so that the same summary is the same bytes everywhere.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		writeError(w, http.StatusInternalServerError, CodeInternal, "could not encode the response")
 		return
 	}
@@ -58,5 +63,5 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(buf.Bytes())
 }

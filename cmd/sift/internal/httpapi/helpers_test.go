@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -200,4 +201,16 @@ func newUnstartedWithHook(h http.Handler, closed chan struct{}) *httptest.Server
 	}
 	srv.Start()
 	return srv
+}
+
+// importAll imports the logs root into the store.
+func (e *env) importAll() {
+	e.t.Helper()
+	res, err := e.store.Import(context.Background(), []string{e.logs}, store.ImportOptions{}, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if len(res.Failed) > 0 {
+		e.t.Fatalf("import failed: %v", res.Failed)
+	}
 }
