@@ -10,29 +10,54 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/store"
 )
 
-// defaultLogsDir is where captured streams live when no --logs is given.
-// TODO(#4): take it from the configuration's Path once core/config lands.
-const defaultLogsDir = "logs/agents"
-
-// storeFlags are the global flags of the commands that use the store.
+// storeFlags are the global flags of the commands that use the store:
+// --db, --logs and --config. The configuration supplies the logs folder
+// (its Path) when --logs is not given, and the retention settings.
 type storeFlags struct {
-	db   string
-	logs string
+	db      string
+	logs    string
+	logsSet bool
+	config  string
+	cfg     config.Config
 }
 
-// addStoreFlags registers --db and --logs on a command's flag set.
+// addStoreFlags registers --db, --logs and --config on a command's flag
+// set.
 func addStoreFlags(fs *flag.FlagSet) *storeFlags {
-	f := &storeFlags{}
+	f := &storeFlags{logs: config.Default().Path, cfg: config.Default()}
 	fs.StringVar(&f.db, "db", "", "database file (default $XDG_DATA_HOME/sift/sift.db)")
-	fs.StringVar(&f.logs, "logs", defaultLogsDir, "folder of captured stream files")
+	fs.Func("logs", "folder of captured stream files (default: the configuration's Path, "+f.logs+")", func(v string) error {
+		f.logs, f.logsSet = v, true
+		return nil
+	})
+	fs.StringVar(&f.config, "config", "", "configuration file (default <user config dir>/sift/config.yaml)")
 	return f
 }
 
-// open opens the store the flags name.
+// loadConfig reads the configuration and takes the logs folder from it
+// unless --logs was given.
+func (f *storeFlags) loadConfig() error {
+	cfg, err := config.Resolve(f.config)
+	if err != nil {
+		return err
+	}
+	f.cfg = cfg
+	if !f.logsSet && cfg.Path != "" {
+		f.logs = cfg.Path
+	}
+	return nil
+}
+
+// open reads the configuration and opens the store the flags name.
 func (f *storeFlags) open() (*store.Store, error) {
+	if err := f.loadConfig(); err != nil {
+		return nil, err
+	}
 	path := f.db
 	if path == "" {
 		p, err := store.DefaultPath()
@@ -42,6 +67,22 @@ func (f *storeFlags) open() (*store.Store, error) {
 		path = p
 	}
 	return store.Open(path)
+}
+
+// retention is the configuration's retention for the logs folder.
+func (f *storeFlags) retention() store.Retention {
+	return store.Retention{
+		LogsRoot: f.logs, RetainedDays: f.cfg.RetainedDays, MaxTotalSizeMb: f.cfg.MaxTotalSizeMb,
+		FullEventsFor: f.cfg.Review.FullEvents(), FlaggedFor: f.cfg.Review.Flagged(),
+		SummariesFor: f.cfg.Review.Summaries(),
+	}
+}
+
+// importOptions are the summary options the configuration sets.
+func (f *storeFlags) importOptions() store.ImportOptions {
+	return store.ImportOptions{Summary: summary.Options{
+		StallThreshold: f.cfg.StallThreshold(), SpikeFactor: f.cfg.TokenSpikeFactor, SpikeMinTokens: f.cfg.TokenSpikeMin,
+	}}
 }
 
 // signalContext is cancelled by ^C.
@@ -60,18 +101,20 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "import", err)
 	}
-	if len(paths) == 0 {
-		paths = []string{sf.logs}
-	}
 	st, err := sf.open()
 	if err != nil {
 		return fail(stderr, "import", err)
 	}
 	defer st.Close()
+	if len(paths) == 0 {
+		paths = []string{sf.logs}
+	}
 	ctx, stop := signalContext()
 	defer stop()
 	pr := newProgressPrinter(stderr)
-	res, err := st.Import(ctx, paths, store.ImportOptions{Force: *force, Workers: *workers}, pr.report)
+	opts := sf.importOptions()
+	opts.Force, opts.Workers = *force, *workers
+	res, err := st.Import(ctx, paths, opts, pr.report)
 	pr.done()
 	return reportImport(stdout, stderr, "import", res, err)
 }

@@ -4,8 +4,6 @@ import (
 	"flag"
 	"io"
 	"os"
-
-	"github.com/agentsift/sift/store"
 )
 
 // runRebuild implements `sift rebuild [PATH…]`.
@@ -17,18 +15,18 @@ func runRebuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "rebuild", err)
 	}
-	if _, err := os.Stat(sf.logs); err == nil {
-		paths = append(paths, sf.logs)
-	}
 	st, err := sf.open()
 	if err != nil {
 		return fail(stderr, "rebuild", err)
 	}
 	defer st.Close()
+	if _, err := os.Stat(sf.logs); err == nil {
+		paths = append(paths, sf.logs)
+	}
 	ctx, stop := signalContext()
 	defer stop()
 	pr := newProgressPrinter(stderr)
-	res, err := st.Rebuild(ctx, paths, store.ImportOptions{}, pr.report)
+	res, err := st.Rebuild(ctx, paths, sf.importOptions(), pr.report)
 	pr.done()
 	return reportImport(stdout, stderr, "rebuild", res, err)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/agentsift/sift/store"
 )
 
 // runSweep implements `sift sweep [--status]`: one retention pass.
@@ -16,8 +14,8 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	sf := addStoreFlags(fs)
 	status := fs.Bool("status", false, "print when the last successful sweep ran, and sweep nothing")
-	days := fs.Int("retained-days", 0, "delete stream files older than this many days (0 keeps them)")
-	maxMb := fs.Int("max-total-size-mb", 0, "delete the oldest stream files until under this size (0 disables)")
+	days := fs.Int("retained-days", -1, "delete stream files older than this many days, 0 keeps them (default: the configuration's RetainedDays)")
+	maxMb := fs.Int("max-total-size-mb", -1, "delete the oldest stream files until under this size, 0 disables (default: the configuration's MaxTotalSizeMb)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "sweep", err)
 	}
@@ -40,7 +38,14 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			time.Since(t).Round(time.Second))
 		return 0
 	}
-	res, err := st.Sweep(ctx, store.Retention{LogsRoot: sf.logs, RetainedDays: *days, MaxTotalSizeMb: *maxMb})
+	r := sf.retention()
+	if *days >= 0 {
+		r.RetainedDays = *days
+	}
+	if *maxMb >= 0 {
+		r.MaxTotalSizeMb = *maxMb
+	}
+	res, err := st.Sweep(ctx, r)
 	fmt.Fprintf(stdout, "swept %d files (%s, %d by the size cap), kept %d (%s); review events %d, summaries %d, decisions %d; %d batches in %s\n",
 		res.FilesDeleted, mb(res.BytesDeleted), res.FilesBySize, res.FilesKept, mb(res.BytesKept),
 		res.EventsDeleted, res.SummariesSwept, res.DecisionsSwept, res.Batches, res.Elapsed.Round(time.Millisecond))
