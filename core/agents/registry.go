@@ -6,6 +6,7 @@ func defaultParsers() []Parser {
 	return []Parser{
 		claudeParser{kind: Claude},
 		codexParser{},
+		copilotParser{},
 		claudeParser{kind: Cursor},
 		droidParser{},
 		geminiParser{},
