@@ -12,10 +12,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/agentsift/sift/cmd/sift/internal/httpapi"
+	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/store"
 )
 
@@ -23,15 +25,14 @@ import (
 const tokenEnv = "SIFT_API_TOKEN"
 
 // runServe implements `sift serve [--addr 127.0.0.1:7777]`: the HTTP API,
-// with the retention sweep at start and daily.
+// with the retention sweep at start and daily and the configuration
+// reloaded when its file changes.
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sf := addStoreFlags(fs)
 	addr := fs.String("addr", httpapi.DefaultAddr, "listen address; anything but loopback needs a token for writes")
 	tokenFile := fs.String("token-file", "", "file holding the bearer token POST /decisions requires (default: $"+tokenEnv+")")
-	days := fs.Int("retained-days", 14, "the daily sweep deletes stream files older than this many days (0 keeps them)")
-	maxMb := fs.Int("max-total-size-mb", 2048, "the daily sweep deletes the oldest stream files until under this size (0 disables)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "serve", err)
 	}
@@ -39,14 +40,14 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "serve", err)
 	}
-	if err := os.MkdirAll(sf.logs, 0o755); err != nil {
-		return fail(stderr, "serve", fmt.Errorf("logs folder: %w", err))
-	}
 	st, err := sf.open()
 	if err != nil {
 		return fail(stderr, "serve", err)
 	}
 	defer st.Close()
+	if err := os.MkdirAll(sf.logs, 0o755); err != nil {
+		return fail(stderr, "serve", fmt.Errorf("logs folder: %w", err))
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fail(stderr, "serve", err)
@@ -54,7 +55,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	api, err := httpapi.New(httpapi.Options{
 		Store: st, LogsDir: sf.logs, Token: token, Loopback: httpapi.IsLoopbackListener(ln),
-		Reviewer: osUser(), Logger: logger,
+		Reviewer: osUser(), Logger: logger, Summary: sf.importOptions().Summary,
 	})
 	if err != nil {
 		ln.Close()
@@ -68,15 +69,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	retention := store.Retention{LogsRoot: sf.logs, RetainedDays: *days, MaxTotalSizeMb: *maxMb}
-	go st.RunRetention(ctx, retention, 24*time.Hour, func(res store.SweepResult, err error) {
-		if err != nil {
-			logger.Error("Retention sweep failed", "err", err)
-			return
-		}
-		logger.Info("Retention sweep", "filesDeleted", res.FilesDeleted, "bytesDeleted", res.BytesDeleted,
-			"summariesSwept", res.SummariesSwept, "elapsed", res.Elapsed.Round(time.Millisecond))
-	})
+	bg := newServeBackground(sf, st, api, logger)
+	go bg.retention(ctx)
+	go bg.watchConfig(ctx)
 
 	srv := httpapi.HTTPServer(ln.Addr().String(), api)
 	done := make(chan error, 1)
@@ -95,6 +90,84 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// serveBackground is the work `sift serve` does besides answering
+// requests: the retention sweep and configuration hot reload. The current
+// configuration is swapped atomically on reload; the logs folder stays
+// the one the server started with.
+type serveBackground struct {
+	sf      *storeFlags
+	st      *store.Store
+	api     *httpapi.Server
+	log     *slog.Logger
+	cfg     atomic.Pointer[config.Config]
+	resweep chan struct{}
+}
+
+func newServeBackground(sf *storeFlags, st *store.Store, api *httpapi.Server, log *slog.Logger) *serveBackground {
+	b := &serveBackground{sf: sf, st: st, api: api, log: log, resweep: make(chan struct{}, 1)}
+	cfg := sf.cfg
+	b.cfg.Store(&cfg)
+	return b
+}
+
+// retention sweeps at start, then daily, and again at once when a reload
+// changes a retention setting. Each pass uses the current configuration.
+func (b *serveBackground) retention(ctx context.Context) {
+	t := time.NewTicker(24 * time.Hour)
+	defer t.Stop()
+	for {
+		flags := *b.sf
+		flags.cfg = *b.cfg.Load()
+		res, err := b.st.Sweep(ctx, flags.retention())
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			b.log.Error("Retention sweep failed", "err", err)
+		default:
+			b.log.Info("Retention sweep", "filesDeleted", res.FilesDeleted, "bytesDeleted", res.BytesDeleted,
+				"filesBySize", res.FilesBySize, "summariesSwept", res.SummariesSwept, "elapsed", res.Elapsed.Round(time.Millisecond))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-b.resweep:
+		}
+	}
+}
+
+// watchConfig reloads the configuration file when it changes: the sweep's
+// settings and the thresholds of on-demand summaries follow it; a changed
+// Path is reported and ignored until restart.
+func (b *serveBackground) watchConfig(ctx context.Context) {
+	path := b.sf.config
+	if path == "" {
+		p, err := config.DefaultPath()
+		if err != nil {
+			return
+		}
+		path = p
+	}
+	config.NewWatcher(path, *b.cfg.Load(), 0).Run(ctx, func(u config.Update) {
+		if u.Err != nil {
+			b.log.Error("Configuration not reloaded", "err", u.Err)
+			return
+		}
+		b.log.Info(u.Notice())
+		old := b.cfg.Swap(&u.Config)
+		flags := *b.sf
+		flags.cfg = u.Config
+		b.api.SetSummaryOptions(flags.importOptions().Summary)
+		if old.RetainedDays != u.Config.RetainedDays || old.MaxTotalSizeMb != u.Config.MaxTotalSizeMb || old.Review != u.Config.Review {
+			select {
+			case b.resweep <- struct{}{}:
+			default:
+			}
+		}
+	})
 }
 
 // readToken reads the bearer token from a file, else from the

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
@@ -69,7 +70,7 @@ type Server struct {
 	loopback     bool
 	writeTimeout time.Duration
 	reviewer     string
-	summaryOpts  summary.Options
+	summaryOpts  atomic.Pointer[summary.Options]
 	log          *slog.Logger
 	reg          *agents.Registry
 	mux          *http.ServeMux
@@ -95,11 +96,11 @@ func New(opt Options) (*Server, error) {
 		loopback:     opt.Loopback,
 		writeTimeout: opt.WriteTimeout,
 		reviewer:     opt.Reviewer,
-		summaryOpts:  opt.Summary,
 		log:          opt.Logger,
 		reg:          agents.Default(),
 		cop:          http.NewCrossOriginProtection(),
 	}
+	s.SetSummaryOptions(opt.Summary)
 	if s.writeTimeout <= 0 {
 		s.writeTimeout = DefaultWriteTimeout
 	}
@@ -109,6 +110,10 @@ func New(opt Options) (*Server, error) {
 	s.routes()
 	return s, nil
 }
+
+// SetSummaryOptions replaces the options of on-demand analyses, for a
+// configuration reloaded while serving. It is safe to call at any time.
+func (s *Server) SetSummaryOptions(o summary.Options) { s.summaryOpts.Store(&o) }
 
 // Close releases the logs root.
 func (s *Server) Close() error { return s.logs.Close() }

@@ -59,7 +59,7 @@ func (s *Server) summaryOf(ctx context.Context, wi, name string, fi fs.FileInfo)
 		// The import outlives a client that hangs up: another may be
 		// waiting for it, and its result is stored for the next one.
 		_, err := s.store.Import(context.WithoutCancel(ctx), []string{path},
-			store.ImportOptions{Workers: 1, Summary: s.summaryOpts}, nil)
+			store.ImportOptions{Workers: 1, Summary: *s.summaryOpts.Load()}, nil)
 		return err
 	})
 	if err != nil {
@@ -94,7 +94,7 @@ func (s *Server) analyzeNow(wi, name string) (*summary.Summary, error) {
 		return nil, err
 	}
 	defer f.Close()
-	sum, _, err := summary.Analyze(f, s.summaryOpts)
+	sum, _, err := summary.Analyze(f, *s.summaryOpts.Load())
 	if err != nil {
 		return nil, fmt.Errorf("analyze %s/%s: %w", wi, name, err)
 	}
