@@ -1,0 +1,238 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+func TestImportTestdata(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	files := fixtureFiles(t)
+	var calls []Progress
+	res, err := s.Import(ctx, []string{fixtures}, ImportOptions{}, func(p Progress) { calls = append(calls, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failed) != 0 || res.Files != len(files) || res.Sessions != len(files) || res.Skipped != 0 {
+		t.Fatalf("import: %+v, want %d files and sessions", res, len(files))
+	}
+	if res.Ignored != 2 { // FORMATS.md and SOURCES.md
+		t.Errorf("ignored %d files, want 2", res.Ignored)
+	}
+	var total int64
+	for _, f := range files {
+		st, _ := os.Stat(f)
+		total += st.Size()
+	}
+	if res.Bytes != total {
+		t.Errorf("bytes %d, want %d", res.Bytes, total)
+	}
+	if len(calls) != len(files) || calls[len(calls)-1].FilesDone != len(files) || calls[len(calls)-1].BytesDone != total {
+		t.Errorf("progress: %d calls, last %+v", len(calls), calls[len(calls)-1])
+	}
+	if n, _ := s.CountSessions(ctx, Query{}); n != len(files) {
+		t.Fatalf("%d sessions stored, want %d", n, len(files))
+	}
+	// Files outside the <workItem>/<phase>-<iter>-<hex6> layout: the folder
+	// is the work item, the phase "work".
+	sum, err := s.GetSummary(ctx, "claude", "vincent-2.1.226-permission-denied-tool-error.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Phase != "work" || sum.Iteration != nil || sum.AgentKind != "claude" || sum.CostSource != summary.CostHarness ||
+		len(sum.ToolCalls) != sum.ToolCallCount || sum.ToolCallCount == 0 || len(sum.Turns) == 0 || sum.ApprovalCount == 0 {
+		t.Fatalf("summary: %+v", sum)
+	}
+	evs, err := s.ReviewEvents(ctx, SessionKey{"claude", sum.FileName})
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("review events: %d, %v", len(evs), err)
+	}
+	idx, err := s.StreamFiles(ctx, "")
+	if err != nil || len(idx) != len(files) {
+		t.Fatalf("ingest index: %d rows, %v", len(idx), err)
+	}
+	for _, f := range idx {
+		if !filepath.IsAbs(f.Path) || f.Size <= 0 || f.ModTime.IsZero() || f.AgentKind == "" {
+			t.Errorf("index row %+v", f)
+		}
+	}
+	// The stored JSON is the summary's: sorting by cost follows it.
+	rows, err := s.ListSessions(ctx, Query{Sort: SortCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(rows); i++ {
+		if a, b := rows[i-1].EstimatedUSD, rows[i].EstimatedUSD; b != nil && (a == nil || *a < *b) {
+			t.Fatalf("cost order broken at %d: %v then %v", i, a, b)
+		}
+	}
+}
+
+func TestReimportSkipsUnchangedAndResummarizesGrown(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(fixtures, "claude", "evolve-2.1.7-run2-resumed-multitool.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	half := bytes.Join(lines[:len(lines)/2], nil)
+	grow := filepath.Join(root, "wi-7", "work-1-a1b2c3.jsonl")
+	writeFile(t, grow, half)
+	copyFile(t, filepath.Join(fixtures, "codex", "evolve-run1-reasoning-file-change.jsonl"), filepath.Join(root, "wi-7", "rework-2-00aa00.jsonl"))
+
+	first := mustImport(t, s, root)
+	if first.Sessions != 2 {
+		t.Fatalf("first import %+v", first)
+	}
+	before, err := s.GetSummary(ctx, "wi-7", "work-1-a1b2c3.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Phase != "work" || before.Iteration == nil || *before.Iteration != 1 {
+		t.Fatalf("phase %q iteration %v", before.Phase, before.Iteration)
+	}
+	again := mustImport(t, s, root)
+	if again.Sessions != 0 || again.Skipped != 2 || again.Bytes != 0 {
+		t.Fatalf("re-import of unchanged files: %+v", again)
+	}
+	// The capture goes on: the file grows.
+	writeFile(t, grow, src)
+	grown := mustImport(t, s, root)
+	if grown.Sessions != 1 || grown.Skipped != 1 {
+		t.Fatalf("re-import after growth: %+v", grown)
+	}
+	after, err := s.GetSummary(ctx, "wi-7", "work-1-a1b2c3.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.LineCount <= before.LineCount || after.ByteCount != int64(len(src)) {
+		t.Fatalf("grown file: %d lines (%d bytes), before %d", after.LineCount, after.ByteCount, before.LineCount)
+	}
+	// Same size, new content, new mtime: changed, re-summarized.
+	changed := bytes.Replace(src, []byte(`"is_error":false`), []byte(`"is_error":true `), 1)
+	if len(changed) != len(src) {
+		t.Fatal("replacement changed the size")
+	}
+	writeFile(t, grow, changed)
+	future := time.Now().Add(time.Minute)
+	os.Chtimes(grow, future, future)
+	if res := mustImport(t, s, root); res.Sessions != 1 {
+		t.Fatalf("re-import after change: %+v", res)
+	}
+	if res := mustImport(t, s, grow); res.Sessions != 0 || res.Skipped != 1 {
+		t.Fatalf("re-import of one named file: %+v", res)
+	}
+}
+
+func TestImportBadInput(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	good := copyFile(t, filepath.Join(fixtures, "claude", "evolve-2.1.7-run1-write-file.jsonl"), filepath.Join(root, "wi", "work-1-abcdef.jsonl"))
+	writeFile(t, filepath.Join(root, "wi", "screenshot.png"), []byte("\x89PNG\r\n\x1a\n\x00\x00"))
+	writeFile(t, filepath.Join(root, "wi", "notes.md"), []byte("# notes\n"))
+	writeFile(t, filepath.Join(root, "wi", "core-dump.log"), append([]byte("ELF"), make([]byte, 100)...))
+	writeFile(t, filepath.Join(root, "wi", ".hidden.jsonl"), []byte("{}\n"))
+	os.Symlink(filepath.Join(root, "gone.jsonl"), filepath.Join(root, "wi", "dangling.jsonl"))
+	os.Symlink(filepath.Join(root, "wi", "loop.jsonl"), filepath.Join(root, "wi", "loop.jsonl"))
+	unreadable := filepath.Join(root, "wi", "secret.jsonl")
+	writeFile(t, unreadable, []byte(`{"type":"system","subtype":"init"}`+"\n"))
+	os.Chmod(unreadable, 0)
+	canRead := false
+	if f, err := os.Open(unreadable); err == nil { // root reads anything
+		canRead = true
+		f.Close()
+	}
+	missing := filepath.Join(root, "no-such-dir")
+
+	res, err := s.Import(ctx, []string{root, missing}, ImportOptions{}, nil)
+	if err != nil {
+		t.Fatalf("a bad file stopped the import: %v", err)
+	}
+	want := map[string]string{
+		filepath.Join(root, "wi", "core-dump.log"):  "binary file",
+		filepath.Join(root, "wi", "dangling.jsonl"): "no such file",
+		filepath.Join(root, "wi", "loop.jsonl"):     "too many levels of symbolic links",
+		missing:                                     "no such file",
+	}
+	if !canRead {
+		want[unreadable] = "permission denied"
+	}
+	got := map[string]string{}
+	for _, f := range res.Failed {
+		got[f.Path] = f.Reason
+	}
+	for p, reason := range want {
+		if !strings.Contains(got[p], reason) {
+			t.Errorf("failure for %s = %q, want %q", p, got[p], reason)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("failures %v, want %d", res.Failed, len(want))
+	}
+	if res.Ignored != 2 { // the .png and the .md
+		t.Errorf("ignored %d, want 2", res.Ignored)
+	}
+	if _, err := s.GetSummary(ctx, "wi", filepath.Base(good)); err != nil {
+		t.Fatalf("the good file was not imported: %v", err)
+	}
+	// A summarizer failure is a failed file too, never a stopped import.
+	s.analyze = failingAnalyze
+	res, err = s.Import(ctx, []string{good}, ImportOptions{Force: true}, nil)
+	if err != nil || len(res.Failed) != 1 || !strings.Contains(res.Failed[0].Reason, "summarizer says no") {
+		t.Fatalf("summarizer failure: %+v, %v", res, err)
+	}
+}
+
+// TestImportDiskFull fills the database (SQLite's own size limit stands in
+// for a full disk): the import stops with ErrFull, nothing half-written
+// stays, and once there is room the next import completes.
+func TestImportDiskFull(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	var pages int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.ExecContext(ctx, "PRAGMA max_page_count = "+strconv.Itoa(pages+40)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Import(ctx, []string{fixtures}, ImportOptions{BatchSize: 8}, nil)
+	if !errors.Is(err, ErrFull) {
+		t.Fatalf("import into a full database: %v (%+v), want ErrFull", err, res)
+	}
+	if !strings.Contains(err.Error(), "full") {
+		t.Fatalf("error does not say the disk is full: %v", err)
+	}
+	n, _ := s.CountSessions(ctx, Query{})
+	idx, _ := s.StreamFiles(ctx, "")
+	if n != res.Sessions || len(idx) != res.Sessions {
+		t.Fatalf("%d sessions and %d index rows stored, import reported %d", n, len(idx), res.Sessions)
+	}
+	if err := s.Decide(ctx, Decision{WorkItemID: "claude", FileName: "x", Decision: Reviewed}); err == nil {
+		t.Fatal("a decision on a missing session was acknowledged")
+	}
+	if _, err := s.w.ExecContext(ctx, "PRAGMA max_page_count = 1073741823"); err != nil {
+		t.Fatal(err)
+	}
+	res2 := mustImport(t, s, fixtures)
+	if res2.Sessions+res.Sessions != len(fixtureFiles(t)) {
+		t.Fatalf("after freeing room: %+v", res2)
+	}
+}
