@@ -77,7 +77,9 @@ func (b *Builder) toolUpdate(ev *event.Event, at instant) {
 // apply folds the state an update carries into its call.
 func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 	u := &ev.Update
-	if c.turn != nil {
+	if c.turn != nil && c.open {
+		// A late verdict on a finished call (a denial listed on the
+		// result line) does not stretch its turn.
 		b.touch(c.turn, ev, at)
 	}
 	if u.ExitCode != nil {
