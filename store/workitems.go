@@ -154,6 +154,14 @@ func (s *Store) CompleteWorkItem(ctx context.Context, id string, roots []string)
 	if err != nil {
 		return ImportResult{}, err
 	}
+	// The folders of its known files hold the files written since.
+	dirs := map[string]bool{}
+	for _, p := range paths {
+		dirs[filepath.Dir(p)] = true
+	}
+	for d := range dirs {
+		paths = append(paths, d)
+	}
 	for _, r := range roots {
 		d := filepath.Join(r, id)
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
