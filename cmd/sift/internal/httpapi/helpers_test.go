@@ -214,3 +214,6 @@ func (e *env) importAll() {
 		e.t.Fatalf("import failed: %v", res.Failed)
 	}
 }
+
+// storeImportOptions are the import options of the tests.
+func storeImportOptions() store.ImportOptions { return store.ImportOptions{Workers: 1} }
