@@ -11,7 +11,9 @@ import (
 // Rebuild drops everything derived from the stream files (summaries,
 // review events, the ingest index and the cost rows the importer inserted)
 // and re-imports the files it knew plus the given roots. Decisions,
-// recorded invocations and work items are kept.
+// recorded invocations and work items are kept; until the rebuild has
+// completed, sweeps leave decisions alone even though their summaries are
+// missing.
 func (s *Store) Rebuild(ctx context.Context, roots []string, opts ImportOptions, progress func(Progress)) (ImportResult, error) {
 	start := time.Now()
 	known, err := s.knownFiles(ctx)
@@ -23,6 +25,10 @@ func (s *Store) Rebuild(ctx context.Context, roots []string, opts ImportOptions,
 		return ImportResult{}, fmt.Errorf("rebuild: %w", wrapError(err))
 	}
 	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, metaRebuilding, s.now().UnixMilli()); err != nil {
+		return ImportResult{}, fmt.Errorf("rebuild: %w", wrapError(err))
+	}
 	for _, q := range []string{
 		`DELETE FROM review_events`,
 		`DELETE FROM agent_stream_summaries`,
@@ -46,7 +52,15 @@ func (s *Store) Rebuild(ctx context.Context, roots []string, opts ImportOptions,
 	}
 	cands, res := collect(paths)
 	opts.Force = true
-	return s.importFiles(ctx, cands, res, opts, progress, start)
+	res, err = s.importFiles(ctx, cands, res, opts, progress, start)
+	if err != nil {
+		return res, err
+	}
+	// Only a completed rebuild lets sweeps touch decisions again.
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, metaRebuilding); err != nil {
+		return res, fmt.Errorf("rebuild: %w", wrapError(err))
+	}
+	return res, nil
 }
 
 // knownFiles lists the ingest index's paths.

@@ -32,8 +32,9 @@ type Retention struct {
 	// (beyond RetainedDays, not beyond the size cap); 0 means 30 days. A
 	// session with an open needs_followup decision counts as flagged.
 	FlaggedFor time.Duration
-	// SummariesFor keeps summaries; 0 means 90 days. Decisions are kept
-	// while their summary exists, and then as long again.
+	// SummariesFor keeps summaries; 0 means 90 days. Decisions are never
+	// swept while their summary exists; once it is gone, a session's
+	// decisions go when its newest one is older than SummariesFor.
 	SummariesFor time.Duration
 	// BatchSize is how many rows or files one delete step handles; 0
 	// means 500.
@@ -74,8 +75,14 @@ type SweepResult struct {
 	Elapsed  time.Duration
 }
 
-// metaLastSweep is the meta key of the last successful sweep's time.
-const metaLastSweep = "last_sweep_success_ms"
+// Meta keys.
+const (
+	// metaLastSweep holds the last successful sweep's time.
+	metaLastSweep = "last_sweep_success_ms"
+	// metaRebuilding is set while a rebuild runs (or after one that
+	// crashed): summaries are missing then, and no decision is swept.
+	metaRebuilding = "rebuild_started_ms"
+)
 
 // Sweep runs one retention pass: stream files by age and size, then review
 // events, summaries and orphaned decisions. Deletes run in batches of
@@ -308,13 +315,20 @@ func (s *Store) sweepData(ctx context.Context, r Retention, now time.Time, res *
 			[]any{cutEvents, cutFlagged}},
 		{&res.SummariesSwept, `DELETE FROM agent_stream_summaries WHERE rowid IN (SELECT rowid FROM agent_stream_summaries
 			WHERE activity_at < ? LIMIT ?)`, []any{cutSummaries}},
-		// Decisions outlive their summary by SummariesFor: a rebuild in
-		// between brings the summary back before they go.
+		// A session's decisions go when its summary is gone and its
+		// newest decision is as old as a summary may be.
 		{&res.DecisionsSwept, `DELETE FROM review_decisions WHERE id IN (SELECT d.id FROM review_decisions d
 			WHERE d.created_at < ? AND NOT EXISTS (SELECT 1 FROM agent_stream_summaries s
 				WHERE s.work_item_id = d.work_item_id AND s.file_name = d.file_name)
 			AND NOT EXISTS (SELECT 1 FROM review_decisions n WHERE n.work_item_id = d.work_item_id
 				AND n.file_name = d.file_name AND n.created_at >= ?) LIMIT ?)`, []any{cutSummaries, cutSummaries}},
+	}
+	var rebuilding int
+	if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*) FROM meta WHERE key = ?`, metaRebuilding).Scan(&rebuilding); err != nil {
+		return fmt.Errorf("sweep: %w", wrapError(err))
+	}
+	if rebuilding > 0 {
+		steps = steps[:2]
 	}
 	for _, st := range steps {
 		for {

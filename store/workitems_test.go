@@ -197,6 +197,11 @@ func TestRebuildKeepsDecisions(t *testing.T) {
 	if top, _ := s.ListSessions(ctx, Query{Sort: SortStalls, Limit: 1}); top[0].StallCount == 99 {
 		t.Fatal("rebuild kept derived data")
 	}
+	var rebuilding int
+	s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM meta WHERE key = ?`, metaRebuilding).Scan(&rebuilding)
+	if rebuilding != 0 {
+		t.Fatal("a completed rebuild left its mark: sweeps would never sweep decisions")
+	}
 	hist, err := s.Decisions(ctx, key.WorkItemID, key.FileName)
 	if err != nil || len(hist) != 2 {
 		t.Fatalf("decisions after rebuild: %+v, %v", hist, err)

@@ -1,0 +1,228 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// logFileAt writes a stream file of size bytes last written age ago.
+func logFileAt(t *testing.T, root, wi, name string, size int, age time.Duration) string {
+	t.Helper()
+	p := filepath.Join(root, wi, name)
+	writeFile(t, p, []byte(strings.Repeat("x", size-1)+"\n"))
+	mt := time.Now().Add(-age)
+	if err := os.Chtimes(p, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func TestSweepFilesByAgeAndFlags(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	day := 24 * time.Hour
+	fresh := logFileAt(t, root, "wi-1", "work-1-000001.jsonl", 100, 2*day)
+	old := logFileAt(t, root, "wi-1", "work-1-000002.jsonl", 100, 20*day)
+	oldFlagged := logFileAt(t, root, "wi-2", "work-1-000003.jsonl", 100, 20*day)
+	oldFollowup := logFileAt(t, root, "wi-2", "work-1-000004.jsonl", 100, 20*day)
+	ancientFlagged := logFileAt(t, root, "wi-3", "work-1-000005.jsonl", 100, 40*day)
+	notStream := logFileAt(t, root, "wi-3", "README.md", 100, 400*day)
+	// The index and summaries say which sessions are flagged.
+	mark := func(path string, flagged bool) {
+		r := fakeRow(t, fake{wi: filepath.Base(filepath.Dir(path)), file: filepath.Base(path), flagged: flagged}, 0)
+		r.c.path = path
+		if err := s.writeBatch(ctx, []*sessionRow{r}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mark(old, false)
+	mark(oldFlagged, true)
+	mark(oldFollowup, false)
+	mark(ancientFlagged, true)
+	if err := s.Decide(ctx, Decision{WorkItemID: "wi-2", FileName: filepath.Base(oldFollowup), TurnID: "t1", Decision: NeedsFollowup}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Sweep(ctx, Retention{LogsRoot: root, RetainedDays: 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{fresh: true, old: false, oldFlagged: true, oldFollowup: true, ancientFlagged: false, notStream: true} {
+		if exists(p) != want {
+			t.Errorf("%s exists=%v, want %v", p, !want, want)
+		}
+	}
+	if res.FilesDeleted != 2 || res.BytesDeleted != 200 || res.FilesKept != 3 {
+		t.Errorf("sweep result %+v", res)
+	}
+	if exists(filepath.Dir(ancientFlagged)) != true { // README.md is still there
+		t.Error("a folder with a file left was removed")
+	}
+	if idx, _ := s.StreamFiles(ctx, ""); len(idx) != 2 {
+		t.Errorf("ingest index keeps %d rows, want the 2 kept files", len(idx))
+	}
+	// RetainedDays 0 keeps files forever.
+	if res, err := s.Sweep(ctx, Retention{LogsRoot: root}); err != nil || res.FilesDeleted != 0 {
+		t.Fatalf("sweep with RetainedDays 0: %+v, %v", res, err)
+	}
+}
+
+func TestSweepFilesBySizeInBatches(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	var files []string
+	for i := range 10 { // 10 files of 256 KiB, file 0 the oldest
+		files = append(files, logFileAt(t, root, "wi", "work-1-00000"+string(rune('0'+i))+".jsonl", 256<<10, time.Duration(10-i)*time.Hour))
+	}
+	mark := fakeRow(t, fake{wi: "wi", file: filepath.Base(files[0]), flagged: true}, 0)
+	mark.c.path = files[0]
+	if err := s.writeBatch(ctx, []*sessionRow{mark}); err != nil {
+		t.Fatal(err)
+	}
+	// 1 MiB cap: the six oldest go, flagged or not, whatever their age.
+	res, err := s.Sweep(ctx, Retention{LogsRoot: root, RetainedDays: 30, MaxTotalSizeMb: 1, BatchSize: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range files {
+		if exists(p) != (i >= 6) {
+			t.Errorf("file %d exists=%v", i, exists(p))
+		}
+	}
+	if res.FilesDeleted != 6 || res.FilesBySize != 6 || res.BytesKept != 4*256<<10 {
+		t.Errorf("sweep result %+v", res)
+	}
+	if res.Batches < 2 {
+		t.Errorf("6 deletes in batches of 4 took %d batches", res.Batches)
+	}
+}
+
+func TestSweepReviewData(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	now := time.Now()
+	day := 24 * time.Hour
+	writeFakes(t, s, []fake{
+		{wi: "w", file: "fresh", started: now.Add(-time.Hour)},
+		{wi: "w", file: "3d", started: now.Add(-3 * day)},
+		{wi: "w", file: "3d-flagged", started: now.Add(-3 * day), flagged: true},
+		{wi: "w", file: "3d-followup", started: now.Add(-3 * day)},
+		{wi: "w", file: "40d-flagged", started: now.Add(-40 * day), flagged: true},
+		{wi: "w", file: "100d", started: now.Add(-100 * day)},
+		{wi: "w", file: "100d-decided", started: now.Add(-100 * day)},
+		{wi: "w", file: "100d-recent", started: now.Add(-100 * day)},
+	})
+	for _, d := range []Decision{
+		{WorkItemID: "w", FileName: "3d-followup", Decision: NeedsFollowup},
+		{WorkItemID: "w", FileName: "100d-decided", Decision: Reviewed, CreatedAt: now.Add(-95 * day)},
+		{WorkItemID: "w", FileName: "100d-recent", Decision: Reviewed, CreatedAt: now.Add(-10 * day)},
+	} {
+		if err := s.Decide(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := s.Sweep(ctx, Retention{BatchSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hasEvents := func(f string) bool {
+		evs, err := s.ReviewEvents(ctx, SessionKey{"w", f})
+		return err == nil && len(evs) > 0
+	}
+	for f, want := range map[string]bool{"fresh": true, "3d": false, "3d-flagged": true, "3d-followup": true, "40d-flagged": false} {
+		if hasEvents(f) != want {
+			t.Errorf("review events of %s kept=%v, want %v", f, !want, want)
+		}
+	}
+	for f, want := range map[string]bool{"40d-flagged": true, "100d": false, "100d-decided": false} {
+		if _, err := s.GetSummary(ctx, "w", f); (err == nil) != want {
+			t.Errorf("summary of %s: %v, want kept=%v", f, err, want)
+		}
+	}
+	// A decision goes with its summary once it is as old as a summary
+	// may be; a newer one stays until then.
+	if h, _ := s.Decisions(ctx, "w", "100d-decided"); len(h) != 0 {
+		t.Error("an old decision outlived its swept summary")
+	}
+	if h, _ := s.Decisions(ctx, "w", "100d-recent"); len(h) != 1 {
+		t.Fatal("a recent decision went with its summary")
+	}
+	if res.EventsDeleted != 5 || res.SummariesSwept != 3 || res.DecisionsSwept != 1 {
+		t.Errorf("sweep result %+v", res)
+	}
+	if h, _ := s.Decisions(ctx, "w", "3d-followup"); len(h) != 1 {
+		t.Fatal("a decision whose summary exists was swept")
+	}
+	// While a rebuild runs, summaries are missing: decisions stay.
+	s.now = func() time.Time { return now.Add(100 * day) }
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, '1')`, metaRebuilding); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := s.Sweep(ctx, Retention{}); err != nil || res.DecisionsSwept != 0 {
+		t.Fatalf("sweep during a rebuild: %+v, %v", res, err)
+	}
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, metaRebuilding); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.Sweep(ctx, Retention{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := s.Decisions(ctx, "w", "100d-recent"); len(h) != 0 || res.DecisionsSwept == 0 {
+		t.Fatalf("orphaned decisions not swept: %d left, %+v", len(h), res)
+	}
+	var pointers int
+	s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM decision_latest WHERE decision_id NOT IN (SELECT id FROM review_decisions)`).Scan(&pointers)
+	if pointers != 0 {
+		t.Fatalf("%d dangling decision_latest rows", pointers)
+	}
+}
+
+func TestSweepFailureIsLoud(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	a := logFileAt(t, root, "wi", "work-1-00000a.jsonl", 10, 30*24*time.Hour)
+	b := logFileAt(t, root, "wi", "work-1-00000b.jsonl", 10, 30*24*time.Hour)
+	if _, err := s.Sweep(ctx, Retention{LogsRoot: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	last, err := s.LastSweep(ctx)
+	if err != nil || last.IsZero() {
+		t.Fatalf("LastSweep after a clean pass: %v, %v", last, err)
+	}
+	s.remove = func(p string) error {
+		if p == a {
+			return &os.PathError{Op: "remove", Path: p, Err: syscall.EROFS}
+		}
+		return os.Remove(p)
+	}
+	s.now = func() time.Time { return time.Now().Add(time.Hour) }
+	res, err := s.Sweep(ctx, Retention{LogsRoot: root, RetainedDays: 1})
+	if err == nil || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), "read-only file system") {
+		t.Fatalf("sweep error %v, want one naming %s", err, a)
+	}
+	if exists(b) || !exists(a) || res.FilesDeleted != 1 || len(res.Failures) != 1 {
+		t.Fatalf("the pass did not go on past the failure: %+v", res)
+	}
+	if again, _ := s.LastSweep(ctx); !again.Equal(last) {
+		t.Fatalf("a failed sweep was recorded as successful: %v, was %v", again, last)
+	}
+	// A logs root that does not exist yet is not a failure.
+	if _, err := s.Sweep(ctx, Retention{LogsRoot: filepath.Join(root, "nope")}); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("sweep of a missing logs root: %v", err)
+	}
+}
