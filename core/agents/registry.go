@@ -4,6 +4,7 @@ package agents
 // on-disk history formats come after the stdout streams.
 func defaultParsers() []Parser {
 	return []Parser{
+		antigravityParser{},
 		claudeParser{kind: Claude},
 		codexParser{},
 		copilotParser{},
