@@ -200,46 +200,56 @@ func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 	emit(ev)
 }
 
+// geminiStats is result.stats (gemini-cli StreamStats). Newer builds add
+// per-model stats, which are not counters of the run and are not kept.
+type geminiStats struct {
+	TotalTokens  *int64 `json:"total_tokens"`
+	InputTokens  *int64 `json:"input_tokens"`
+	OutputTokens *int64 `json:"output_tokens"`
+	Cached       *int64 `json:"cached"`
+	Input        *int64 `json:"input"`
+	DurationMs   *int64 `json:"duration_ms"`
+	ToolCalls    *int64 `json:"tool_calls"`
+}
+
 // geminiUsage maps result.stats to a run usage: input_tokens already
 // includes the cached share (input_tokens = cached + input in builds that
-// print the breakdown); output_tokens is the completion. Every other
-// numeric counter is kept under its own name. It also returns duration_ms.
+// print the breakdown); output_tokens is the completion. total_tokens,
+// input and tool_calls are kept under their own names. It also returns
+// duration_ms.
 func geminiUsage(raw json.RawMessage) (*event.Update, *int64) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
+	var st geminiStats
+	if json.Unmarshal(raw, &st) != nil {
 		return nil, nil
 	}
-	u := &event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun}
-	var dur *int64
-	for k, v := range m {
-		n, err := strconv.ParseInt(string(v), 10, 64)
-		if err != nil {
-			continue
-		}
-		switch k {
-		case "input_tokens":
-			u.PromptTokens = event.Int64(n)
-		case "output_tokens":
-			u.CompletionTokens = event.Int64(n)
-		case "cached":
-			u.CachedTokens = event.Int64(n)
-		case "duration_ms":
-			dur = event.Int64(n)
-		default:
+	u := &event.Update{
+		SessionUpdate: event.Usage, Scope: event.ScopeRun,
+		PromptTokens: st.InputTokens, CompletionTokens: st.OutputTokens, CachedTokens: st.Cached,
+	}
+	for _, c := range []struct {
+		name string
+		v    *int64
+	}{{"total_tokens", st.TotalTokens}, {"input", st.Input}, {"tool_calls", st.ToolCalls}} {
+		if c.v != nil {
 			if u.UsageExtra == nil {
-				u.UsageExtra = map[string]int64{}
+				u.UsageExtra = make(map[string]int64, 3)
 			}
-			u.UsageExtra[k] = n
+			u.UsageExtra[c.name] = *c.v
 		}
 	}
 	if u.PromptTokens == nil && u.CompletionTokens == nil && u.CachedTokens == nil && u.UsageExtra == nil {
-		return nil, dur
+		return nil, st.DurationMs
 	}
-	return u, dur
+	return u, st.DurationMs
 }
 
 // geminiTime parses an ISO-8601 timestamp; zero when absent or malformed.
+// The form Gemini prints, 2025-12-17T21:05:58.126Z, is read by hand:
+// time.Parse is a tenth of the cost of a line.
 func geminiTime(s string) time.Time {
+	if t, ok := isoMillis(s); ok {
+		return t
+	}
 	if s == "" {
 		return time.Time{}
 	}
@@ -248,6 +258,32 @@ func geminiTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// isoMillis parses exactly YYYY-MM-DDTHH:MM:SS.mmmZ.
+func isoMillis(s string) (time.Time, bool) {
+	if len(s) != 24 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	y, mo, d, h, mi, sec, ms := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2), num(20, 3)
+	if y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, ms*int(time.Millisecond), time.UTC)
+	if t.Day() != d {
+		return time.Time{}, false // 31 November and such: let time.Parse reject it
+	}
+	return t, true
 }
 
 // Finish implements Stream. Gemini's end is its result line; a stream that
