@@ -26,8 +26,15 @@ const tokenEnv = "SIFT_API_TOKEN"
 
 // runServe implements `sift serve [--addr 127.0.0.1:7777]`: the HTTP API,
 // with the retention sweep at start and daily and the configuration
-// reloaded when its file changes.
+// reloaded when its file changes. It serves until ^C or SIGTERM.
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, args, stdout, stderr)
+}
+
+// serve runs the API until ctx ends, then shuts down gracefully.
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sf := addStoreFlags(fs)
@@ -67,8 +74,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			ln.Addr(), tokenEnv)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	bg := newServeBackground(sf, st, api, logger)
 	go bg.retention(ctx)
 	go bg.watchConfig(ctx)

@@ -1,9 +1,17 @@
 package httpapi
 
 import (
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestListStreams(t *testing.T) {
@@ -119,4 +127,85 @@ func deref(p *int) any {
 		return nil
 	}
 	return *p
+}
+
+func TestCountLines(t *testing.T) {
+	e := newEnv(t, Options{Loopback: true})
+	for content, want := range map[string]int{"": 0, "a": 1, "a\n": 1, "a\nb": 2, "\n\n": 2, "a\n\nb\n": 3} {
+		must(t, os.WriteFile(filepath.Join(e.logs, "wi-1", "c.jsonl"), []byte(content), 0o644))
+		n, err := e.api.countLines("wi-1", "c.jsonl")
+		if err != nil || n != want {
+			t.Errorf("countLines(%q) = %d, %v; want %d", content, n, err, want)
+		}
+	}
+}
+
+func TestPhaseOf(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{
+		"work-1-a1b2c3.jsonl":                          "work 1",
+		"audit-llm-security:llm-review-3-d4e5f6.jsonl": "audit-llm-security:llm-review 3",
+		"rework-2-789012.jsonl":                        "rework 2",
+		"session.jsonl":                                "work <nil>",
+		"work-1-A1B2C3.jsonl":                          "work <nil>",
+		"work-x-a1b2c3.jsonl":                          "work <nil>",
+		"work-+1-a1b2c3.jsonl":                         "work <nil>",
+		"work-1-a1b2c3.txt":                            "work <nil>",
+	} {
+		p, it := phaseOf(name)
+		if got := p + " " + fmt.Sprint(deref(it)); got != want {
+			t.Errorf("phaseOf(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
+
+func TestListenerAndServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer ln.Close()
+	if !IsLoopbackListener(ln) {
+		t.Error("127.0.0.1 is not loopback")
+	}
+	all, err := net.Listen("tcp", "0.0.0.0:0")
+	must(t, err)
+	defer all.Close()
+	if IsLoopbackListener(all) {
+		t.Error("0.0.0.0 is loopback")
+	}
+	srv := HTTPServer(DefaultAddr, http.NotFoundHandler())
+	if srv.ReadHeaderTimeout <= 0 || srv.IdleTimeout <= 0 || srv.WriteTimeout != 0 {
+		t.Errorf("timeouts: read header %v, idle %v, write %v", srv.ReadHeaderTimeout, srv.IdleTimeout, srv.WriteTimeout)
+	}
+	if DefaultAddr != "127.0.0.1:7777" {
+		t.Errorf("DefaultAddr = %s", DefaultAddr)
+	}
+}
+
+// TestReadHeaderTimeout holds a connection with half a request header:
+// the server must drop it once ReadHeaderTimeout passes.
+func TestReadHeaderTimeout(t *testing.T) {
+	e := newEnv(t, Options{Loopback: true})
+	e.srv.Close()
+	closed := make(chan struct{})
+	srv := httptest.NewUnstartedServer(e.api)
+	srv.Config = HTTPServer("", e.api)
+	srv.Config.ReadHeaderTimeout = 200 * time.Millisecond
+	var once sync.Once
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateClosed {
+			once.Do(func() { close(closed) })
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	must(t, err)
+	defer c.Close()
+	_, err = io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+	must(t, err)
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a client that never finishes its header holds the connection")
+	}
 }

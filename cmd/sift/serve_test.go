@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// waitFor polls until cond holds or the timeout passes.
+func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(timeout); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+// TestServe starts `sift serve` on a free loopback port, reads through it,
+// reloads its configuration, and stops it.
+func TestServe(t *testing.T) {
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "logs")
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("Path: "+logs+"\nRetainedDays: 14\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(logs, "wi-1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("../../testdata/streams/claude/evolve-2.1.7-run1-write-file.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(logs, "wi-1", "work-1-a1b2c3.jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	exit := make(chan int, 1)
+	go func() {
+		exit <- serve(ctx, []string{"--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "sift.db"), "--config", cfg}, &stdout, &stderr)
+	}()
+	addrRE := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
+	waitFor(t, "the listening line", 10*time.Second, func() bool { return addrRE.MatchString(stdout.String()) })
+	base := addrRE.FindStringSubmatch(stdout.String())[1]
+
+	for _, target := range []string{"/healthz", "/workitems/wi-1/agent-streams", "/workitems/wi-1/agent-streams/work-1-a1b2c3.jsonl/summary"} {
+		resp, err := http.Get(base + target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d", target, resp.StatusCode)
+		}
+	}
+	waitFor(t, "the start-up sweep", 5*time.Second, func() bool { return strings.Contains(stderr.String(), "Retention sweep") })
+
+	// The watcher polls every 2 s; a changed retention setting reloads and
+	// sweeps again.
+	time.Sleep(1100 * time.Millisecond) // a new mtime second for coarse file systems
+	if err := os.WriteFile(cfg, []byte("Path: "+logs+"\nRetainedDays: 7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the reload", 8*time.Second, func() bool {
+		return strings.Contains(stderr.String(), "reloaded") && strings.Count(stderr.String(), "Retention sweep") >= 2
+	})
+
+	cancel()
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Fatalf("exit %d; stderr %s", code, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+func TestServeErrors(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("Path: "+filepath.Join(dir, "logs")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "token")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--token-file", filepath.Join(dir, "missing")},
+		{"--token-file", empty},
+		{"--addr", "127.0.0.1:notaport"},
+		{"extra-argument"},
+	} {
+		var stdout, stderr bytes.Buffer
+		args = append(args, "--db", filepath.Join(dir, "sift.db"), "--config", cfg)
+		code := serve(context.Background(), args, &stdout, &stderr)
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		if code == 0 || !strings.HasPrefix(lines[len(lines)-1], "sift serve: ") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr.String())
+		}
+	}
+}
