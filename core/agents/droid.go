@@ -250,6 +250,7 @@ func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit Emit) {
 	if strings.EqualFold(name, "ApplyPatch") {
 		patchLocations(&ev.Update, d.Parameters)
 	}
+	droidGlob(&ev.Update, d.Parameters)
 	s.open = append(s.open, droidCall{id: d.ID, name: name})
 	emit(ev)
 	if strings.EqualFold(name, "TodoWrite") {
@@ -427,6 +428,27 @@ func patchLocations(u *event.Update, params json.RawMessage) {
 	}
 	if len(u.Locations) > 0 && u.Title == u.ToolName {
 		u.Title = "Edit: " + u.Locations[0].Path
+	}
+}
+
+// droidGlob titles a search by its `patterns` and places it in its
+// `folder`, the keys droid's Glob tool uses.
+func droidGlob(u *event.Update, params json.RawMessage) {
+	if u.ToolKind != event.ToolSearch || u.Title != u.ToolName {
+		return
+	}
+	var p struct {
+		Patterns []string `json:"patterns"`
+		Folder   string   `json:"folder"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	if len(p.Patterns) > 0 {
+		u.Title = "Search: " + firstLine(strings.Join(p.Patterns, " "))
+	}
+	if p.Folder != "" && len(u.Locations) == 0 {
+		u.Locations = []event.Location{{Path: p.Folder}}
 	}
 }
 

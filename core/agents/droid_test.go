@@ -117,6 +117,10 @@ func TestDroidEditsAndExecutionLinksEveryToolCall(t *testing.T) {
 	if calls[10].Update.ToolName != "Execute" || calls[10].Update.ToolKind != event.ToolExecute || exec.Update.ExitCode == nil || *exec.Update.ExitCode != 0 {
 		t.Errorf("Execute: call %+v, update exit %v", calls[10].Update, exec.Update.ExitCode)
 	}
+	if g := calls[1].Update; g.Title != "Search: README.* readme.* docs/** **/*.md" || len(g.Locations) != 1 ||
+		g.Locations[0].Path != "/Users/tempuser/projects/droid-simple" {
+		t.Errorf("Glob call = %+v", g)
+	}
 	patch := calls[8].Update
 	if patch.ToolName != "ApplyPatch" || patch.ToolKind != event.ToolEdit || len(patch.Locations) != 1 ||
 		patch.Locations[0].Path != "/Users/tempuser/projects/droid-simple/sorting_algorithms.py" {
