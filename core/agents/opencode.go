@@ -167,6 +167,11 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 			call.Timestamp = call.Update.StartedAt
 		}
 		emit(call)
+		if st := p.State.Status; st != "completed" && st != "error" {
+			// run.ts prints only ended calls; a pending or running one
+			// (another client of the event stream) has no update yet.
+			return true
+		}
 		ev.Update = upd
 	case "step_finish":
 		s.stepFinish(p, ev, emit)

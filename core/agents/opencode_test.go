@@ -249,3 +249,16 @@ func FuzzParseOpenCode(f *testing.F) {
 		assertEveryLine(t, "opencode", data, evs, st)
 	})
 }
+
+func TestOpencodeRunningToolHasNoUpdateYet(t *testing.T) {
+	t.Parallel()
+	evs := opencodeEvents(t,
+		`{"type":"tool_use","timestamp":5,"sessionID":"ses_a","part":{"id":"p","sessionID":"ses_a","messageID":"m","type":"tool","callID":"c","tool":"codesearch","state":{"status":"running","input":{"query":"parse"},"time":{"start":4}}}}`)
+	want := []event.Kind{event.SessionStart, event.ToolCall}
+	if got := kinds(evs); !equalKinds(got, want) {
+		t.Fatalf("kinds %v, want %v", got, want)
+	}
+	if c := evs[1].Update; c.ToolKind != event.ToolSearch || c.Title != "Search: parse" || c.Status != event.StatusInProgress {
+		t.Fatalf("call %+v", c)
+	}
+}

@@ -30,7 +30,7 @@ var toolKinds = map[string]event.ToolKind{
 	"list": event.ToolSearch, "list_directory": event.ToolSearch, "search_file_content": event.ToolSearch,
 	"grep_search": event.ToolSearch, "codebase_search": event.ToolSearch, "globtoolcall": event.ToolSearch,
 	"greptoolcall": event.ToolSearch, "lstoolcall": event.ToolSearch, "find": event.ToolSearch,
-	"toolsearch": event.ToolSearch,
+	"toolsearch": event.ToolSearch, "codesearch": event.ToolSearch,
 	// execute
 	"bash": event.ToolExecute, "bashoutput": event.ToolExecute, "killshell": event.ToolExecute,
 	"killbash": event.ToolExecute, "taskoutput": event.ToolExecute, "taskstop": event.ToolExecute,
