@@ -46,7 +46,7 @@ type Builder struct {
 	callByID map[string]*callState
 	open     int
 
-	review     []*reviewItem
+	prompts    []prompt
 	lastUpdate event.Kind
 
 	run       *tokens
@@ -96,7 +96,7 @@ type turnState struct {
 	text       strings.Builder
 	calls      []*callState
 	flags      flagSet
-	review     *reviewItem
+	session    string
 }
 
 func (t *turnState) id() string { return fmt.Sprintf("t%d", t.n) }
@@ -110,6 +110,15 @@ type callState struct {
 	hStart, hEnd time.Time
 	explicit     *int64
 	open         bool
+	// What the review events of the call need: where it was first seen,
+	// its approval stop, and the one-line outcome.
+	session      string
+	seen         instant
+	approvalAt   instant
+	approvalLine int
+	approvalMsg  string
+	outcome      string
+	errKind      string
 }
 
 // Add folds one event into the summary. It implements agents.Emit.
@@ -141,7 +150,8 @@ func (b *Builder) Add(ev *event.Event) {
 		if ev.ParentToolCallID == "" || b.callByID[ev.ParentToolCallID] == nil {
 			b.closeTurn()
 			if b.lastUpdate != event.UserMessageChunk {
-				b.addReview(ev, at, ReviewPrompt, "user", nil, firstLine(contentText(u.Content)))
+				b.prompts = append(b.prompts, prompt{line: ev.Line, at: at, session: ev.SessionID,
+					summary: firstLine(contentText(u.Content))})
 			}
 		}
 		b.waitingLLM = true
@@ -294,12 +304,10 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 }
 
 func (b *Builder) newTurn(ev *event.Event, at instant) {
-	t := &turnState{n: len(b.turns) + 1, msgID: ev.MessageID, line: ev.Line, start: at}
+	t := &turnState{n: len(b.turns) + 1, msgID: ev.MessageID, line: ev.Line, start: at, session: ev.SessionID}
 	if ev.MessageID != "" {
 		b.msgTurn[ev.MessageID] = t
 	}
-	t.review = b.addReview(ev, at, ReviewResponse, "agent", nil, "")
-	t.review.turn = t
 	b.turns = append(b.turns, t)
 	b.cur = t
 }
@@ -370,27 +378,6 @@ func (b *Builder) usage(ev *event.Event) {
 		return
 	}
 	t.usage.add(ev.MessageID, tk)
-}
-
-// addReview appends a review event.
-func (b *Builder) addReview(ev *event.Event, at instant, typ ReviewEventType, actor string, c *callState, summary string) *reviewItem {
-	it := &reviewItem{at: at, call: c, ev: ReviewEvent{
-		Type: typ, SessionID: ev.SessionID, Actor: actor, Summary: summary, Line: ev.Line,
-	}}
-	if b.cur != nil && typ != ReviewPrompt {
-		it.ev.TurnID = b.cur.id()
-	}
-	b.review = append(b.review, it)
-	return it
-}
-
-// reviewItem is a review event whose time, duration and turn are filled
-// when the stream ends.
-type reviewItem struct {
-	ev   ReviewEvent
-	at   instant
-	call *callState
-	turn *turnState
 }
 
 // contentText returns the text of a content block, if any.

@@ -393,43 +393,6 @@ func (b *Builder) text(s *Summary) {
 	}
 }
 
-// reviewEvents resolves the review events' times, turns and durations.
-func (b *Builder) reviewEvents(p projector) []ReviewEvent {
-	out := make([]ReviewEvent, 0, len(b.review))
-	for _, it := range b.review {
-		ev := it.ev
-		ev.Time = p.ptr(it.at)
-		if ev.SessionID == "" {
-			ev.SessionID = b.sessionID
-		}
-		if t := it.turn; t != nil {
-			ev.TurnID = t.id()
-			ev.Model = t.model
-			if t.usage.any {
-				u := t.usage.total()
-				ev.InputTokens, ev.OutputTokens = u.in, u.out
-			}
-			ev.Summary = responseSummary(t)
-		}
-		if c := it.call; c != nil {
-			ev.ToolCallID = c.tc.ID
-			ev.ToolName = c.tc.Name
-			ev.DisplayName = DisplayName(c.tc.Name, event.ToolKind(c.tc.Kind))
-			if c.turn != nil {
-				ev.TurnID = c.turn.id()
-			}
-			if ev.Type == ReviewToolCallCompleted || ev.Type == ReviewToolCallFailed {
-				ev.DurationMs = c.tc.DurationMs
-			}
-		}
-		if ev.Type == ReviewPrompt {
-			ev.Summary = redactText(ev.Summary)
-		}
-		out = append(out, ev)
-	}
-	return out
-}
-
 // responseSummary is the one-line summary of a model response.
 func responseSummary(t *turnState) string {
 	if s := firstLine(t.text.String()); s != "" {

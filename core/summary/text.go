@@ -19,8 +19,13 @@ const (
 func redactText(s string) string { return redact.String(s) }
 
 // firstLine returns the first non-empty line of s, cut at maxLine bytes on
-// a rune boundary, with "…" marking what was left out.
+// a rune boundary, with "…" marking what was left out. The result is a
+// copy: keeping it does not keep a large event text alive.
 func firstLine(s string) string {
+	return strings.Clone(firstLineOf(s))
+}
+
+func firstLineOf(s string) string {
 	s = strings.TrimLeft(s, " \t\r\n")
 	more := false
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -37,12 +42,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// capText returns s cut at n bytes on a rune boundary.
+// capText returns a copy of s cut at n bytes on a rune boundary.
 func capText(s string, n int) string {
 	if len(s) <= n {
-		return s
+		return strings.Clone(s)
 	}
-	return cut(s, n)
+	return strings.Clone(cut(s, n))
 }
 
 // cut returns the longest prefix of s of at most n bytes that ends on a

@@ -15,7 +15,6 @@ func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
 	c := b.callByID[u.ToolCallID]
 	if c == nil || !c.open || u.ToolCallID == "" {
 		c = b.newCall(ev, at, t)
-		b.addReview(ev, at, ReviewToolCallStarted, "agent", c, c.tc.InputSummary)
 	} else {
 		b.describe(c, u)
 	}
@@ -25,7 +24,7 @@ func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
 // newCall registers a tool call.
 func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState {
 	u := &ev.Update
-	c := &callState{turn: t, start: at, open: true, tc: ToolCall{
+	c := &callState{turn: t, start: at, seen: at, open: true, session: ev.SessionID, tc: ToolCall{
 		ID: u.ToolCallID, Line: ev.Line, ParentToolCallID: ev.ParentToolCallID,
 	}}
 	b.describe(c, u)
@@ -67,7 +66,7 @@ func (b *Builder) toolUpdate(ev *event.Event, at instant) {
 	if c == nil || u.ToolCallID == "" {
 		t := b.turnOf(ev)
 		c = b.newCall(ev, instant{}, t)
-		b.addReview(ev, at, ReviewToolCallStarted, "agent", c, c.tc.InputSummary)
+		c.seen = at
 	} else {
 		b.describe(c, u)
 	}
@@ -109,8 +108,7 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 		if msg == "" {
 			msg = "approval required"
 		}
-		it := b.addReview(ev, at, ReviewApprovalRequired, "tool", c, redactText(firstLine(msg)))
-		it.ev.ErrorKind = "approval_required"
+		c.approvalAt, c.approvalLine, c.approvalMsg = at, ev.Line, redactText(firstLine(msg))
 	}
 	if !u.Status.IsTerminal() {
 		return
@@ -136,7 +134,7 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 		b.closeTurn()
 	}
 	if ok {
-		b.addReview(ev, at, ReviewToolCallCompleted, "tool", c, outcomeSummary(c, u))
+		c.outcome = outcomeSummary(c, u)
 		return
 	}
 	msg := u.Message
@@ -153,10 +151,10 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 	if c.turn != nil {
 		c.turn.flags.add(FlagToolFailed)
 	}
-	it := b.addReview(ev, at, ReviewToolCallFailed, "tool", c, outcomeSummary(c, u))
-	it.ev.ErrorKind = "tool_error"
+	c.outcome = outcomeSummary(c, u)
+	c.errKind = "tool_error"
 	if c.tc.ExitCode != nil && *c.tc.ExitCode != 0 {
-		it.ev.ErrorKind = "exit_code"
+		c.errKind = "exit_code"
 	}
 }
 
