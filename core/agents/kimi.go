@@ -18,6 +18,10 @@ import (
 //	{"role":"tool","tool_call_id":"…","content":"…"|[…]}
 //	{"role":"meta","type":"session.resume_hint","session_id","command","content"}   (kimi-code, last line)
 //	{"type":"error","code","message","retryable"}                                   (kimi-code, a failed turn)
+//	{"content":"<plan markdown>","file_path":"…"}                                    (kimi-cli PlanDisplay)
+//
+// kimi-cli's other printed wire messages (Notification, BtwBegin/BtwEnd)
+// are kept as raw lines.
 type kimiParser struct{}
 
 func (kimiParser) Kind() Kind        { return Kimi }
@@ -55,6 +59,7 @@ type kimiLine struct {
 	Code       json.RawMessage `json:"code"`
 	Message    string          `json:"message"`
 	Retryable  *bool           `json:"retryable"`
+	FilePath   string          `json:"file_path"`
 }
 
 type kimiToolCall struct {
@@ -136,6 +141,9 @@ func (s *kimiStream) line(l Line, k *kimiLine, emit Emit) bool {
 		s.end(k, emit)
 		return true
 	case "":
+		if k.Type == "" && k.FilePath != "" {
+			return s.planDisplay(k, emit)
+		}
 		if k.Type != "error" {
 			return false
 		}
@@ -155,6 +163,20 @@ func (s *kimiStream) line(l Line, k *kimiLine, emit Emit) bool {
 		return true
 	}
 	return false
+}
+
+// planDisplay reads kimi-cli's PlanDisplay line, `{"content":"<markdown>",
+// "file_path":"…"}` (wire/types.py), as a plan of one entry.
+func (s *kimiStream) planDisplay(k *kimiLine, emit Emit) bool {
+	text, ok := jsonText(k.Content)
+	if !ok || text == "" {
+		return false
+	}
+	emit(&event.Event{
+		Update: event.Update{SessionUpdate: event.Plan, Entries: []event.PlanEntry{{Content: text}}},
+		Extra:  map[string]any{"file_path": k.FilePath},
+	})
+	return true
 }
 
 // end handles the resume hint kimi-code prints after the run: the

@@ -167,6 +167,15 @@ func TestKimiSetTodoListIsAPlan(t *testing.T) {
 	}
 }
 
+func TestKimiPlanDisplayIsAPlan(t *testing.T) {
+	t.Parallel()
+	evs := eventsOf(t, Kimi, `{"content":"# Plan\n1. Read\n2. Fix","file_path":"/w/.kimi/plans/p.md"}`)
+	if len(evs) != 1 || evs[0].Update.SessionUpdate != event.Plan || evs[0].Update.Entries[0].Content != "# Plan\n1. Read\n2. Fix" ||
+		evs[0].Extra["file_path"] != "/w/.kimi/plans/p.md" {
+		t.Fatalf("events = %+v", evs)
+	}
+}
+
 func TestKimiClaimsRoleLines(t *testing.T) {
 	t.Parallel()
 	p := kimiParser{}
