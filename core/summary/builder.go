@@ -67,7 +67,10 @@ type Builder struct {
 	tail       ring
 	stderr     stderrTail
 
-	final     strings.Builder
+	// final holds the text chunks of the last turn that said something,
+	// by reference (at most maxFinalText bytes), joined at the end.
+	final     []string
+	finalLen  int
 	finalTurn *turnState
 }
 
@@ -356,11 +359,13 @@ func (b *Builder) addText(t *turnState, s string) {
 		t.text.WriteString(s[:min(len(s), maxTurnText-t.text.Len())])
 	}
 	if b.finalTurn != t {
-		b.final.Reset()
-		b.finalTurn = t
+		clear(b.final)
+		b.final, b.finalLen, b.finalTurn = b.final[:0], 0, t
 	}
-	if room := maxFinalText - b.final.Len(); room > 0 {
-		b.final.WriteString(s[:min(len(s), room)])
+	if room := maxFinalText - b.finalLen; room > 0 {
+		s = cut(s, min(len(s), room))
+		b.final = append(b.final, s)
+		b.finalLen += len(s)
 	}
 }
 

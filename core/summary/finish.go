@@ -375,7 +375,7 @@ func (b *Builder) outcome(s *Summary, session flagSet) {
 func (b *Builder) text(s *Summary) {
 	msg := b.result
 	if msg == "" {
-		msg = b.final.String()
+		msg = strings.Join(b.final, "")
 	}
 	if b.stderr.seen {
 		if msg != "" {

@@ -30,6 +30,10 @@ type ranked struct {
 	rank int
 }
 
+// reviewKey orders review events: by line, then rank, then the order they
+// were derived in.
+type reviewKey struct{ line, rank, idx int }
+
 // reviewEvents derives the review events from the prompts, turns and tool
 // calls, in stream order. They are built here, once, rather than kept per
 // event while reading, so that the builder holds one record per call.
@@ -86,15 +90,24 @@ func (b *Builder) reviewEvents(p projector) []ReviewEvent {
 		}
 		out = append(out, ranked{ev: ev, rank: rankEnded})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].ev.Line != out[j].ev.Line {
-			return out[i].ev.Line < out[j].ev.Line
+	// Sort small keys, not the events themselves.
+	keys := make([]reviewKey, len(out))
+	for i, r := range out {
+		keys[i] = reviewKey{line: r.ev.Line, rank: r.rank, idx: i}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.line != b.line {
+			return a.line < b.line
 		}
-		return out[i].rank < out[j].rank
+		if a.rank != b.rank {
+			return a.rank < b.rank
+		}
+		return a.idx < b.idx
 	})
 	evs := make([]ReviewEvent, len(out))
-	for i, r := range out {
-		evs[i] = r.ev
+	for i, k := range keys {
+		evs[i] = out[k.idx].ev
 	}
 	return evs
 }

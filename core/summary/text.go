@@ -59,18 +59,32 @@ func cut(s string, n int) string {
 	return s[:n]
 }
 
-// errorWords are what make a plaintext line an error line, any case.
-var errorWords = []string{"error", "fatal", "panic", "exception", "traceback"}
+// maxErrorScan bounds how much of one line is searched for error words: a
+// longer line is a data dump, and its start says what it is.
+const maxErrorScan = 8 << 10
 
-// isErrorLine reports whether a line mentions an error, any case.
+// isErrorLine reports whether a line contains error, fatal, panic,
+// exception or traceback, in any case, within its first maxErrorScan
+// bytes. It looks only at the letters those words start with.
 func isErrorLine(s string) bool {
+	s = s[:min(len(s), maxErrorScan)]
 	for i := 0; i < len(s); i++ {
 		switch s[i] | 0x20 {
-		case 'e', 'f', 'p', 't':
-			for _, w := range errorWords {
-				if hasFoldPrefix(s[i:], w) {
-					return true
-				}
+		case 'e':
+			if hasFoldPrefix(s[i:], "error") || hasFoldPrefix(s[i:], "exception") {
+				return true
+			}
+		case 'f':
+			if hasFoldPrefix(s[i:], "fatal") {
+				return true
+			}
+		case 'p':
+			if hasFoldPrefix(s[i:], "panic") {
+				return true
+			}
+		case 't':
+			if hasFoldPrefix(s[i:], "traceback") {
+				return true
 			}
 		}
 	}

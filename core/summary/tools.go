@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	gojson "github.com/goccy/go-json"
+
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -178,35 +180,54 @@ func outcomeSummary(c *callState, u *event.Update) string {
 	return strings.Join(parts, ": ")
 }
 
-// inputKeys are the input fields that best say what a call does, in the
-// order they are tried.
-var inputKeys = []string{
-	"command", "cmd", "file_path", "filePath", "path", "notebook_path", "absolute_path",
-	"pattern", "query", "glob", "url", "description", "prompt", "dir_path", "directory_path",
-	"skill", "name",
+// inputFields are the input fields that best say what a call does, tried
+// in this order. Decoding into a struct lets the decoder skip everything
+// else (a whole file being written) without building it.
+type inputFields struct {
+	Command       json.RawMessage `json:"command"`
+	Cmd           json.RawMessage `json:"cmd"`
+	FilePath      json.RawMessage `json:"file_path"`
+	FilePathCamel json.RawMessage `json:"filePath"`
+	Path          json.RawMessage `json:"path"`
+	NotebookPath  json.RawMessage `json:"notebook_path"`
+	AbsolutePath  json.RawMessage `json:"absolute_path"`
+	Pattern       json.RawMessage `json:"pattern"`
+	Query         json.RawMessage `json:"query"`
+	Glob          json.RawMessage `json:"glob"`
+	URL           json.RawMessage `json:"url"`
+	Description   json.RawMessage `json:"description"`
+	Prompt        json.RawMessage `json:"prompt"`
+	DirPath       json.RawMessage `json:"dir_path"`
+	DirectoryPath json.RawMessage `json:"directory_path"`
+	Skill         json.RawMessage `json:"skill"`
+	Name          json.RawMessage `json:"name"`
 }
 
-// maxInputDecode bounds how much input is decoded for a summary; a larger
-// input (a whole file being written) is summarized from its title.
-const maxInputDecode = 64 << 10
+func (f *inputFields) ordered() []json.RawMessage {
+	return []json.RawMessage{
+		f.Command, f.Cmd, f.FilePath, f.FilePathCamel, f.Path, f.NotebookPath, f.AbsolutePath,
+		f.Pattern, f.Query, f.Glob, f.URL, f.Description, f.Prompt, f.DirPath, f.DirectoryPath,
+		f.Skill, f.Name,
+	}
+}
 
 // inputSummary returns a redacted one-line summary of a call's input.
 func inputSummary(u *event.Update) string {
 	s := ""
-	if len(u.RawInput) > 0 && len(u.RawInput) <= maxInputDecode {
-		var args map[string]json.RawMessage
-		if json.Unmarshal(u.RawInput, &args) == nil {
-			for _, k := range inputKeys {
-				if v, ok := args[k]; ok {
-					if s = jsonString(v); s != "" {
-						break
-					}
+	if in := u.RawInput; len(in) > 0 && in[0] == '{' {
+		var f inputFields
+		if gojson.Unmarshal(in, &f) == nil {
+			for _, v := range f.ordered() {
+				if s = jsonString(v); s != "" {
+					break
 				}
 			}
 		}
 		if s == "" {
-			s = string(u.RawInput)
+			s = string(in[:min(len(in), 4*maxLine)])
 		}
+	} else if len(in) > 0 {
+		s = string(in[:min(len(in), 4*maxLine)])
 	}
 	if s == "" && u.Title != "" && u.Title != u.ToolName {
 		s = u.Title
@@ -229,12 +250,12 @@ func jsonString(v json.RawMessage) string {
 	switch v[0] {
 	case '"':
 		var s string
-		if json.Unmarshal(v, &s) == nil {
+		if gojson.Unmarshal(v, &s) == nil {
 			return s
 		}
 	case '[':
 		var ss []string
-		if json.Unmarshal(v, &ss) == nil {
+		if gojson.Unmarshal(v, &ss) == nil {
 			return strings.Join(ss, " ")
 		}
 	}
