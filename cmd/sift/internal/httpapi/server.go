@@ -1,10 +1,3 @@
-// Package httpapi serves sift's store and captured streams over HTTP: the
-// batch-pull API of `sift serve` for orchestrators and dashboards.
-//
-// Every response body is JSON (errors included, with a stable code) except
-// the raw streams, which are application/x-ndjson streamed from disk. The
-// API is read-mostly: the only write is POST /decisions, allowed with the
-// configured bearer token, or without one only on a loopback listener.
 package httpapi
 
 import (
