@@ -73,6 +73,97 @@ var pathKeys = []string{"file_path", "filePath", "path", "notebook_path", "absol
 // commandKeys are the input fields that hold a shell command.
 var commandKeys = []string{"command", "cmd"}
 
+// toolArgs holds the input fields sift reads for titles and locations.
+// Everything else (file contents, patches) is skipped by the decoder rather
+// than copied into a generic map.
+type toolArgs struct {
+	FilePath      argText `json:"file_path"`
+	FilePathCamel argText `json:"filePath"`
+	Path          argText `json:"path"`
+	NotebookPath  argText `json:"notebook_path"`
+	AbsolutePath  argText `json:"absolute_path"`
+	DirectoryPath argText `json:"directory_path"`
+	DirPath       argText `json:"dir_path"`
+	Command       argText `json:"command"`
+	Cmd           argText `json:"cmd"`
+	Pattern       argText `json:"pattern"`
+	Query         argText `json:"query"`
+	Glob          argText `json:"glob"`
+	URL           argText `json:"url"`
+	Prompt        argText `json:"prompt"`
+	Description   argText `json:"description"`
+}
+
+// get returns the first non-empty field among the named input keys.
+func (a *toolArgs) get(keys ...string) string {
+	for _, k := range keys {
+		var v argText
+		switch k {
+		case "file_path":
+			v = a.FilePath
+		case "filePath":
+			v = a.FilePathCamel
+		case "path":
+			v = a.Path
+		case "notebook_path":
+			v = a.NotebookPath
+		case "absolute_path":
+			v = a.AbsolutePath
+		case "directory_path":
+			v = a.DirectoryPath
+		case "dir_path":
+			v = a.DirPath
+		case "command":
+			v = a.Command
+		case "cmd":
+			v = a.Cmd
+		case "pattern":
+			v = a.Pattern
+		case "query":
+			v = a.Query
+		case "glob":
+			v = a.Glob
+		case "url":
+			v = a.URL
+		case "prompt":
+			v = a.Prompt
+		case "description":
+			v = a.Description
+		}
+		if v != "" {
+			return string(v)
+		}
+	}
+	return ""
+}
+
+// argText is an input field read as text: a string, or an argv-style list
+// of strings joined by spaces; anything else reads as empty.
+type argText string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (t *argText) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if json.Unmarshal(b, &s) == nil {
+			*t = argText(s)
+		}
+	case len(b) > 0 && b[0] == '[':
+		var parts []any
+		if json.Unmarshal(b, &parts) == nil {
+			words := make([]string, 0, len(parts))
+			for _, p := range parts {
+				if s, ok := p.(string); ok {
+					words = append(words, s)
+				}
+			}
+			*t = argText(strings.Join(words, " "))
+		}
+	}
+	return nil
+}
+
 // describeTool fills a tool call update's name, kind, title, locations and
 // input from the harness-native name and its JSON input.
 func describeTool(u *event.Update, name string, input json.RawMessage) {
@@ -81,66 +172,46 @@ func describeTool(u *event.Update, name string, input json.RawMessage) {
 	if len(input) > 0 && string(input) != "null" {
 		u.RawInput = input
 	}
-	args := map[string]any{}
-	_ = json.Unmarshal(input, &args) // a non-object input just gives no title
-	u.Title = toolTitle(name, u.ToolKind, args)
-	for _, k := range pathKeys {
-		if p, ok := args[k].(string); ok && p != "" {
-			u.Locations = []event.Location{{Path: p}}
-			break
-		}
+	var args toolArgs
+	if len(input) > 0 && input[0] == '{' {
+		_ = json.Unmarshal(input, &args) // a malformed input just gives no title
+	}
+	u.Title = toolTitle(name, u.ToolKind, &args)
+	if p := args.get(pathKeys...); p != "" {
+		u.Locations = []event.Location{{Path: p}}
 	}
 }
 
 // toolTitle is a short human description of a call: "Run: npm test".
-func toolTitle(name string, kind event.ToolKind, args map[string]any) string {
-	str := func(keys ...string) string {
-		for _, k := range keys {
-			switch v := args[k].(type) {
-			case string:
-				if v != "" {
-					return firstLine(v)
-				}
-			case []any:
-				parts := make([]string, 0, len(v))
-				for _, p := range v {
-					if s, ok := p.(string); ok {
-						parts = append(parts, s)
-					}
-				}
-				if len(parts) > 0 {
-					return firstLine(strings.Join(parts, " "))
-				}
-			}
-		}
-		return ""
-	}
-	var verb, obj string
+func toolTitle(name string, kind event.ToolKind, args *toolArgs) string {
+	var verb string
+	var keys []string
 	switch kind {
 	case event.ToolExecute:
-		verb, obj = "Run", str(commandKeys...)
+		verb, keys = "Run", commandKeys
 	case event.ToolRead:
-		verb, obj = "Read", str(pathKeys...)
+		verb, keys = "Read", pathKeys
 	case event.ToolEdit:
-		verb, obj = "Edit", str(pathKeys...)
+		verb, keys = "Edit", pathKeys
 		if strings.EqualFold(name, "write") || strings.EqualFold(name, "write_file") || strings.EqualFold(name, "create") {
 			verb = "Write"
 		}
 	case event.ToolSearch:
-		verb, obj = "Search", str("pattern", "query", "glob", "path", "directory_path", "dir_path")
+		verb, keys = "Search", []string{"pattern", "query", "glob", "path", "directory_path", "dir_path"}
 	case event.ToolFetch:
-		verb, obj = "Fetch", str("url", "query", "prompt")
+		verb, keys = "Fetch", []string{"url", "query", "prompt"}
 	case event.ToolThink:
-		verb, obj = "Task", str("description", "prompt")
+		verb, keys = "Task", []string{"description", "prompt"}
 	case event.ToolDelete:
-		verb, obj = "Delete", str(pathKeys...)
+		verb, keys = "Delete", pathKeys
 	case event.ToolMove:
-		verb, obj = "Move", str(pathKeys...)
+		verb, keys = "Move", pathKeys
 	}
+	obj := args.get(keys...)
 	if verb == "" || obj == "" {
 		return name
 	}
-	return verb + ": " + obj
+	return verb + ": " + firstLine(obj)
 }
 
 // firstLine returns the first line of s, cut at 120 bytes on a rune boundary.
