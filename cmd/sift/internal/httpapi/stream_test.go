@@ -33,6 +33,10 @@ func TestStreamRaw(t *testing.T) {
 	if head.status != 200 || len(head.body) != 0 || head.header.Get("Content-Length") != itoa(len(want)) {
 		t.Errorf("HEAD: status %d, %d body bytes, length %q", head.status, len(head.body), head.header.Get("Content-Length"))
 	}
+	// A colon of an audit phase may come percent-encoded.
+	if r := e.raw("/workitems/wi-1/agent-streams/audit-llm-security%3Allm-review-2-0a1b2c.jsonl"); r.status != 200 {
+		t.Errorf("encoded colon: status %d: %s", r.status, r.body)
+	}
 	e.wantError(e.get("/workitems/wi-1/agent-streams/nope-1-000000.jsonl"), 404, CodeNotFound)
 	e.wantError(e.get("/workitems/wi-2/agent-streams/work-1-a1b2c3.jsonl"), 404, CodeNotFound)
 }
