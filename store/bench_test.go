@@ -1,0 +1,192 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// The benchmark corpus: at least 500 MB in at least 2,000 files laid out as
+// sift's capture writes them, made by repeating the real fixtures with
+// fresh ids. It is generated once into the temporary directory and reused.
+const (
+	benchFiles    = 2000
+	benchMinBytes = 500 << 20
+)
+
+// idRe matches the ids worth renewing per copy: UUIDs and the harnesses'
+// message, tool-call and item ids.
+var idRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?:msg|toolu|call|req|item|fc)_[A-Za-z0-9]{6,}`)
+
+// benchCorpus returns the corpus root, generating it when missing.
+func benchCorpus(b *testing.B) (string, int64) {
+	b.Helper()
+	root := filepath.Join(os.TempDir(), "sift-store-bench-corpus-v1")
+	if n, size := corpusSize(root); n >= benchFiles && size >= benchMinBytes {
+		return root, size
+	}
+	os.RemoveAll(root)
+	var tmpl [][]byte
+	for _, f := range fixtureFiles(b) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !bytes.HasSuffix(data, []byte("\n")) {
+			data = append(data, '\n')
+		}
+		tmpl = append(tmpl, data)
+	}
+	rng := rand.New(rand.NewPCG(4, 2))
+	per := int64(benchMinBytes)/benchFiles + 1
+	var total int64
+	phases := []string{"work", "rework", "merge", "audit-llm-security:llm-review", "audit-llm-style"}
+	for i := range benchFiles {
+		t := tmpl[i%len(tmpl)]
+		var buf bytes.Buffer
+		// Long sessions: the template repeated (as a resumed run would)
+		// until the file is its share of the corpus, varying in size.
+		want := per/2 + rng.Int64N(per)
+		for int64(buf.Len()) < want {
+			buf.Write(idRe.ReplaceAllFunc(t, func(id []byte) []byte {
+				out := bytes.Clone(id)
+				for j := len(out) - 1; j >= len(out)-6; j-- {
+					if out[j] != '-' && out[j] != '_' {
+						out[j] = "0123456789abcdef"[rng.IntN(16)]
+					}
+				}
+				return out
+			}))
+		}
+		name := fmt.Sprintf("%s-%d-%06x.jsonl", phases[i%len(phases)], 1+i%3, rng.IntN(1<<24))
+		p := filepath.Join(root, fmt.Sprintf("wi-%04d", i/8), name)
+		writeFile(b, p, buf.Bytes())
+		total += int64(buf.Len())
+	}
+	for total < benchMinBytes { // top up a few files to the minimum
+		p := filepath.Join(root, "wi-extra", fmt.Sprintf("work-1-%06x.jsonl", total%(1<<24)))
+		data := bytes.Repeat(tmpl[0], 64)
+		writeFile(b, p, data)
+		total += int64(len(data))
+	}
+	_, total = corpusSize(root)
+	return root, total
+}
+
+func corpusSize(root string) (int, int64) {
+	var n int
+	var size int64
+	filepath.Walk(root, func(_ string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			n++
+			size += info.Size()
+		}
+		return nil
+	})
+	return n, size
+}
+
+// BenchmarkImport imports the corpus into a fresh store.
+func BenchmarkImport(b *testing.B) {
+	root, size := benchCorpus(b)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		s, err := Open(filepath.Join(b.TempDir(), "sift.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		res, err := s.Import(context.Background(), []string{root}, ImportOptions{}, nil)
+		b.StopTimer()
+		if err != nil || len(res.Failed) > 0 {
+			b.Fatalf("%v %v", err, res.Failed)
+		}
+		b.ReportMetric(float64(res.Files), "files")
+		b.Logf("%d files, %d sessions, %.1f MB in %s: %.1f MB/s", res.Files, res.Sessions, float64(res.Bytes)/1e6, res.Elapsed, res.MBps())
+		s.Close()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkReimportUnchanged re-imports the corpus with nothing changed.
+func BenchmarkReimportUnchanged(b *testing.B) {
+	root, _ := benchCorpus(b)
+	db := filepath.Join(os.TempDir(), "sift-store-bench-reimport-v1.db")
+	s, err := Open(db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if res, err := s.Import(ctx, []string{root}, ImportOptions{}, nil); err != nil || len(res.Failed) > 0 {
+		b.Fatal(err, res.Failed)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := s.Import(ctx, []string{root}, ImportOptions{}, nil)
+		if err != nil || res.Sessions != 0 || res.Skipped != res.Files {
+			b.Fatalf("%+v %v", res, err)
+		}
+	}
+}
+
+// benchSessions is the size of the store BenchmarkListSessions sorts.
+const benchSessions = 100_000
+
+// BenchmarkListSessions pages the inbox of a 100,000-session store: the
+// first 50 by each sort key, in both directions.
+func BenchmarkListSessions(b *testing.B) {
+	db := filepath.Join(os.TempDir(), "sift-store-bench-100k-v1.db")
+	s, err := Open(db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if n, _ := s.CountSessions(ctx, Query{}); n < benchSessions {
+		rng := rand.New(rand.NewPCG(1, 2))
+		fakes := make([]fake, benchSessions)
+		now := time.Now()
+		for i := range fakes {
+			fakes[i] = fake{wi: "wi-" + strconv.Itoa(i/10), file: fmt.Sprintf("work-1-%06x.jsonl", i), dur: rng.Int64N(3_600_000),
+				usd: rng.Float64() * 5, tokens: rng.Int64N(2_000_000), stalls: rng.IntN(10), errs: rng.IntN(5),
+				approvals: rng.IntN(3), flagged: rng.IntN(7) == 0, started: now.Add(-time.Duration(rng.Int64N(int64(80 * 24 * time.Hour))))}
+		}
+		writeFakes(b, s, fakes)
+	}
+	for _, k := range SortKeys() {
+		for _, asc := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s-asc=%v", k, asc), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					rows, err := s.ListSessions(ctx, Query{Sort: k, Asc: asc, Limit: 50})
+					if err != nil || len(rows) != 50 {
+						b.Fatal(len(rows), err)
+					}
+				}
+			})
+		}
+	}
+	b.Run("cost-flagged-undecided", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := s.ListSessions(ctx, Query{Sort: SortCost, Flagged: true, Undecided: true, Limit: 50}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("count", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := s.CountSessions(ctx, Query{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
