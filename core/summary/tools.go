@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -199,15 +200,22 @@ type inputFields struct {
 	Prompt        json.RawMessage `json:"prompt"`
 	DirPath       json.RawMessage `json:"dir_path"`
 	DirectoryPath json.RawMessage `json:"directory_path"`
+	Folder        json.RawMessage `json:"folder"`
+	Patterns      json.RawMessage `json:"patterns"`
 	Skill         json.RawMessage `json:"skill"`
 	Name          json.RawMessage `json:"name"`
+	Changes       json.RawMessage `json:"changes"`
+	Todos         json.RawMessage `json:"todos"`
+	Task          json.RawMessage `json:"task"`
+	Fact          json.RawMessage `json:"fact"`
 }
 
 func (f *inputFields) ordered() []json.RawMessage {
 	return []json.RawMessage{
 		f.Command, f.Cmd, f.FilePath, f.FilePathCamel, f.Path, f.NotebookPath, f.AbsolutePath,
 		f.Pattern, f.Query, f.Glob, f.URL, f.Description, f.Prompt, f.DirPath, f.DirectoryPath,
-		f.Skill, f.Name,
+		f.Patterns, f.Folder, f.Skill, f.Name, f.Changes, f.Todos,
+		f.Task, f.Fact,
 	}
 }
 
@@ -227,7 +235,9 @@ func inputSummary(u *event.Update) string {
 			s = string(in[:min(len(in), 4*maxLine)])
 		}
 	} else if len(in) > 0 {
-		s = string(in[:min(len(in), 4*maxLine)])
+		if s = jsonString(in); s == "" {
+			s = string(in[:min(len(in), 4*maxLine)])
+		}
 	}
 	if s == "" && u.Title != "" && u.Title != u.ToolName {
 		s = u.Title
@@ -241,8 +251,9 @@ func inputSummary(u *event.Update) string {
 	return redactText(firstLine(s))
 }
 
-// jsonString returns a JSON string's value, or the words of an array of
-// strings joined by spaces.
+// jsonString returns a JSON string's value, the words of an array of
+// strings joined by spaces, or for an array of objects (file changes, todo
+// items) their paths or texts joined by commas.
 func jsonString(v json.RawMessage) string {
 	if len(v) == 0 {
 		return ""
@@ -257,6 +268,20 @@ func jsonString(v json.RawMessage) string {
 		var ss []string
 		if gojson.Unmarshal(v, &ss) == nil {
 			return strings.Join(ss, " ")
+		}
+		var items []struct {
+			Path    string `json:"path"`
+			Content string `json:"content"`
+			Text    string `json:"text"`
+		}
+		if gojson.Unmarshal(v, &items) == nil {
+			parts := make([]string, 0, len(items))
+			for _, it := range items {
+				if p := cmp.Or(it.Path, it.Content, it.Text); p != "" {
+					parts = append(parts, p)
+				}
+			}
+			return strings.Join(parts, ", ")
 		}
 	}
 	return ""
