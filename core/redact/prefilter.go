@@ -15,13 +15,27 @@ package redact
 //	':' '='  a secret-named key before it (password, token, …), "://"
 //	'h'  hooks.slack.com is covered by "://"
 
-// anchor marks the bytes the scan stops at.
+// anchor marks the bytes the scan stops at. It and the tables below are
+// lookup tables filled once, never written after.
 var anchor = func() (t [256]bool) {
 	for _, c := range []byte("A_-JBb:=") {
 		t[c] = true
 	}
 	return t
 }()
+
+// keyEnd marks the last letters of keyWords and "authorization" (d, t, n,
+// y in either case); underEnd the bytes before '_' in a token prefix
+// (gh[pousr]_, github_, sk_, rk_, whsec_); dashEnd the bytes before '-' in
+// one (sk-, xapp-, xox[abposre]-) and '-' itself (-----BEGIN).
+var keyEnd, underEnd, dashEnd = bytesSet("dtnyDTNY"), bytesSet("pousrbkc"), bytesSet("kpabosre-")
+
+func bytesSet(s string) (t [256]bool) {
+	for i := range len(s) {
+		t[s[i]] = true
+	}
+	return t
+}
 
 // mask says which rules may match: one bit per family of rules.
 type mask uint16
@@ -46,9 +60,30 @@ const (
 func mayContain[T ~string | ~[]byte](b T) mask {
 	var m mask
 	for i := 0; i < len(b); i++ {
-		if anchor[b[i]] {
-			m |= hit(b, i)
+		c := b[i]
+		if !anchor[c] {
+			continue
 		}
+		// Cheap rejections of the common anchors in JSON before the call:
+		// a `"key":` whose key cannot end in a secret word, a snake_case
+		// key, a dash in a UUID or a date.
+		if i > 1 {
+			switch prev := b[i-1]; c {
+			case ':':
+				if prev == '"' && isAlnum(b[i-2]) && !keyEnd[b[i-2]] && (i+1 >= len(b) || b[i+1] != '/') {
+					continue
+				}
+			case '_':
+				if !underEnd[prev] {
+					continue
+				}
+			case '-':
+				if !dashEnd[prev] && (i+1 >= len(b) || b[i+1] != '-') {
+					continue
+				}
+			}
+		}
+		m |= hit(b, i)
 	}
 	return m
 }

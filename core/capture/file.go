@@ -1,0 +1,59 @@
+package capture
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Iteration returns the iteration a phase's file is named with: work and
+// merge always use 1; other phases use it (at least 1).
+func Iteration(phase string, it int) int {
+	if phase == "work" || phase == "merge" || it < 1 {
+		return 1
+	}
+	return it
+}
+
+// CheckName rejects a work item id or phase that cannot be one path
+// element: empty, `.`, `..`, or holding a path separator or NUL.
+func CheckName(what, s string) error {
+	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") {
+		return fmt.Errorf("bad %s %q: it must be one path element", what, s)
+	}
+	return nil
+}
+
+// CreateFile creates the stream file of one invocation,
+// <root>/<workItem>/<phase>-<iteration>-<hex6>.jsonl, with six random
+// lowercase hex digits so a retry never overwrites an earlier attempt.
+func CreateFile(root, workItem, phase string, iteration int) (*os.File, error) {
+	if err := CheckName("work item", workItem); err != nil {
+		return nil, err
+	}
+	if err := CheckName("phase", phase); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, workItem)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for range 16 {
+		var b [3]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		name := phase + "-" + strconv.Itoa(iteration) + "-" + hex.EncodeToString(b[:]) + ".jsonl"
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("create a stream file in %s: every name tried exists", dir)
+}

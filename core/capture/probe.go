@@ -1,0 +1,184 @@
+package capture
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Prober decides at run time whether an agent CLI whose streaming flag
+// depends on the installed version has it.
+type Prober struct {
+	// Env is the environment of the probe runs (nil: sift's own).
+	Env []string
+	// CacheDir holds the cache of agy probe results; empty means
+	// <user cache dir>/sift.
+	CacheDir string
+	// Timeout bounds one probe run; 0 means 20 s for --help and --version
+	// and 90 s for agy's trivial run.
+	Timeout time.Duration
+}
+
+// agyProbePrompt is the trivial prompt of agy's functional probe.
+const agyProbePrompt = "Reply with the single word OK."
+
+// Mode returns how to capture cli run as bin: always structured for CLIs
+// whose flags are known, plaintext for copilot, and the probe's verdict for
+// gemini and agy. Anything ambiguous is plaintext.
+func (p Prober) Mode(ctx context.Context, cli CLI, bin string) Mode {
+	switch cli.probe {
+	case always:
+		return Structured
+	case probeHelp:
+		if p.helpAdvertises(ctx, bin, "--output-format", "stream-json") {
+			return Structured
+		}
+	case probeTwice:
+		if p.antigravity(ctx, bin) {
+			return Structured
+		}
+	}
+	return Plaintext
+}
+
+// helpAdvertises reports whether `bin --help` exits and mentions every
+// word (on stdout or stderr).
+func (p Prober) helpAdvertises(ctx context.Context, bin string, words ...string) bool {
+	out, err := p.output(ctx, p.timeout(20*time.Second), bin, "--help")
+	if err != nil && len(out) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if !bytes.Contains(out, []byte(w)) {
+			return false
+		}
+	}
+	return true
+}
+
+// antigravity runs agy's two-step probe, cached per `agy --version`: the
+// help must mention --output-format, then a trivial `--print
+// --output-format stream-json` run must exit 0 and print only JSON lines
+// (at least one). A version that cannot be read is not cached.
+func (p Prober) antigravity(ctx context.Context, bin string) bool {
+	out, err := p.output(ctx, p.timeout(20*time.Second), bin, "--version")
+	version := strings.TrimSpace(firstLine(out))
+	if err != nil || version == "" {
+		return false
+	}
+	cache := p.cacheFile()
+	if ok, found := readProbeCache(cache, version); found {
+		return ok
+	}
+	ok := p.helpAdvertises(ctx, bin, "--output-format") && p.agyRuns(ctx, bin)
+	writeProbeCache(cache, version, ok)
+	return ok
+}
+
+// agyRuns is the functional step of the agy probe.
+func (p Prober) agyRuns(ctx context.Context, bin string) bool {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout(90*time.Second))
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--print", "--output-format", "stream-json", agyProbePrompt)
+	cmd.Env = p.Env
+	out, err := cmd.Output()
+	if err != nil {
+		return false
+	}
+	lines := 0
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		l := bytes.TrimSpace(sc.Bytes())
+		if len(l) == 0 {
+			continue
+		}
+		var v map[string]any
+		if json.Unmarshal(l, &v) != nil {
+			return false
+		}
+		lines++
+	}
+	return sc.Err() == nil && lines > 0
+}
+
+// output runs bin with args and returns stdout and stderr together.
+func (p Prober) output(ctx context.Context, d time.Duration, bin string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = p.Env
+	return cmd.CombinedOutput()
+}
+
+func (p Prober) timeout(def time.Duration) time.Duration {
+	if p.Timeout > 0 {
+		return p.Timeout
+	}
+	return def
+}
+
+// cacheFile is where agy probe results are kept.
+func (p Prober) cacheFile() string {
+	dir := p.CacheDir
+	if dir == "" {
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(d, "sift")
+	}
+	return filepath.Join(dir, "agy-probe.json")
+}
+
+// readProbeCache returns the cached verdict for a version.
+func readProbeCache(file, version string) (ok, found bool) {
+	if file == "" {
+		return false, false
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return false, false
+	}
+	var m map[string]bool
+	if json.Unmarshal(data, &m) != nil {
+		return false, false
+	}
+	ok, found = m[version]
+	return ok, found
+}
+
+// writeProbeCache records a verdict; a cache that cannot be written only
+// costs a probe next time.
+func writeProbeCache(file, version string, ok bool) {
+	if file == "" {
+		return
+	}
+	m := map[string]bool{}
+	if data, err := os.ReadFile(file); err == nil {
+		json.Unmarshal(data, &m) //nolint:errcheck // a bad cache is rebuilt
+	}
+	m[version] = ok
+	data, _ := json.MarshalIndent(m, "", "  ")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return
+	}
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		os.Remove(tmp)
+	}
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\n")
+	return s
+}

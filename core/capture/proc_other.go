@@ -1,0 +1,29 @@
+//go:build !unix
+
+package capture
+
+import (
+	"os"
+	"os/exec"
+)
+
+// setGroup is a no-op where process groups do not exist.
+func setGroup(*exec.Cmd) {}
+
+// signalGroup signals the agent process itself.
+func signalGroup(pid int, sig os.Signal) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Signal(sig)
+}
+
+// exitCode is the agent's exit status.
+func exitCode(ps *os.ProcessState) int { return ps.ExitCode() }
+
+// forwarded are the signals sift passes on to the agent.
+func forwarded() []os.Signal { return []os.Signal{os.Interrupt} }
+
+// terminate is the signal a cancelled run sends first.
+func terminate() os.Signal { return os.Kill }
