@@ -1,0 +1,187 @@
+package summary
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
+)
+
+func TestSubagentWorkStaysInItsParentTurn(t *testing.T) {
+	t.Parallel()
+	var s stream
+	s.add(at(0), text("delegating")).MessageID = "m1"
+	s.same(call("task1", "Task", `{"description":"find files"}`))
+	sub := func(ev *event.Event, msg string) {
+		ev.ParentToolCallID, ev.MessageID = "task1", msg
+	}
+	sub(s.add(at(1), user("find the python files")), "")
+	sub(s.add(at(2), text("looking")), "sub1")
+	sub(s.same(callUsage(500, 5)), "sub1")
+	sub(s.same(call("g1", "Glob", `{"pattern":"**/*.py"}`)), "sub1")
+	sub(s.add(at(3), done("g1", "a.py")), "")
+	sub(s.add(at(4), text("found a.py")), "sub2")
+	s.add(at(5), done("task1", "a.py"))
+	s.add(at(6), text("There is one file.")).MessageID = "m2"
+	sum, rev := s.summarize(t, Options{})
+	if len(sum.Turns) != 2 {
+		t.Fatalf("turns = %d, want 2: subagent responses are not turns of the session", len(sum.Turns))
+	}
+	if ids := sum.Turns[0].ToolCallIDs; len(ids) != 2 || ids[1] != "g1" {
+		t.Errorf("t1 calls = %v, want the subagent's call inside it", ids)
+	}
+	if sum.ToolCalls[1].ParentToolCallID != "task1" || sum.ToolCalls[1].TurnID != "t1" {
+		t.Errorf("subagent call: %+v", sum.ToolCalls[1])
+	}
+	i64(t, "t1.inputTokens", sum.Turns[0].InputTokens, 500)
+	if m := sum.FinalAssistantMessage; m == nil || *m != "There is one file." {
+		t.Errorf("final = %v", m)
+	}
+	for _, r := range rev {
+		if r.Type == ReviewPrompt {
+			t.Errorf("the subagent's prompt became a session prompt: %+v", r)
+		}
+	}
+}
+
+func TestSeveralResultLines(t *testing.T) {
+	t.Parallel()
+	var s stream
+	for i, d := range []int64{1000, 2500} {
+		s.add(time.Time{}, event.Update{SessionUpdate: event.SessionStart})
+		s.add(time.Time{}, text("run"))
+		r := result(d, false)
+		r.NumTurns = event.Int(i + 2)
+		s.add(time.Time{}, r)
+	}
+	sum, _ := s.summarize(t, Options{})
+	i64(t, "totalDurationMs", sum.TotalDurationMs, 3500)
+	if sum.NumTurns == nil || *sum.NumTurns != 5 {
+		t.Errorf("numTurns = %v, want 2+3", sum.NumTurns)
+	}
+	if len(sum.Turns) != 2 {
+		t.Errorf("turns = %d, want one per run", len(sum.Turns))
+	}
+}
+
+func TestToolIDReusedAfterItEnds(t *testing.T) {
+	t.Parallel()
+	// Codex numbers items item_0, item_1, … afresh in every invocation.
+	var s stream
+	s.add(at(0), call("item_0", "command_execution", `{"command":"ls"}`))
+	s.add(at(1), done("item_0", "a"))
+	s.add(at(2), text("again"))
+	s.add(at(3), call("item_0", "command_execution", `{"command":"pwd"}`))
+	s.add(at(5), done("item_0", "/"))
+	sum, _ := s.summarize(t, Options{})
+	if sum.ToolCallCount != 2 || sum.ToolCalls[1].InputSummary != "pwd" {
+		t.Fatalf("calls = %+v", sum.ToolCalls)
+	}
+	i64(t, "second.durationMs", sum.ToolCalls[1].DurationMs, 2000)
+	i64(t, "executingMs", sum.ExecutingMs, 3000)
+}
+
+func TestHarnessToolTimesWin(t *testing.T) {
+	t.Parallel()
+	// opencode prints one line per finished call, with the call's own
+	// start and end inside it.
+	var s stream
+	u := call("c1", "bash", `{"command":"make"}`)
+	u.Status = event.StatusCompleted
+	u.StartedAt, u.EndedAt = at(10), at(14)
+	s.add(at(15), u)
+	s.add(at(16), text("built"))
+	sum, _ := s.summarize(t, Options{})
+	c := sum.ToolCalls[0]
+	if c.StartedAt == nil || !c.StartedAt.Equal(at(10)) || c.EndedAt == nil || !c.EndedAt.Equal(at(14)) {
+		t.Errorf("call times %v–%v, want the harness's 10 s–14 s", c.StartedAt, c.EndedAt)
+	}
+	i64(t, "durationMs", c.DurationMs, 4000)
+	if c.Success == nil || !*c.Success {
+		t.Errorf("success = %v", c.Success)
+	}
+}
+
+func TestStreamClockCarriesForward(t *testing.T) {
+	t.Parallel()
+	// Claude 2.1.226: times on assistant and user lines, none on the
+	// init or result lines.
+	var s stream
+	s.add(time.Time{}, event.Update{SessionUpdate: event.SessionStart})
+	s.add(at(2), text("hi"))
+	s.add(at(50), text("later"))
+	s.add(time.Time{}, result(60_000, false))
+	sum, _ := s.summarize(t, Options{})
+	if sum.StartedAt == nil || !sum.StartedAt.Equal(at(2)) || !sum.EndedAt.Equal(at(50)) {
+		t.Errorf("window %v–%v", sum.StartedAt, sum.EndedAt)
+	}
+	if len(sum.Stalls) != 1 || sum.Stalls[0].GapMs != 48_000 || sum.Stalls[0].Kind != StallLLM {
+		t.Errorf("stalls = %+v", sum.Stalls)
+	}
+	i64(t, "totalDurationMs", sum.TotalDurationMs, 60_000)
+	// With a window, the untimed init line is projected into it.
+	sum, _ = s.summarize(t, Options{Start: t0, End: at(60)})
+	i64(t, "timeToFirstTokenMs", sum.TimeToFirstTokenMs, 2000)
+}
+
+func TestApprovalThenApproved(t *testing.T) {
+	t.Parallel()
+	var s stream
+	s.add(at(0), call("a", "Bash", `{"command":"rm -rf build"}`))
+	ask := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: "a", Status: event.StatusPending, ApprovalRequired: true}
+	s.add(at(1), ask)
+	s.add(at(9), done("a", ""))
+	sum, rev := s.summarize(t, Options{})
+	c := sum.ToolCalls[0]
+	if !c.ApprovalRequired || c.Success == nil || !*c.Success {
+		t.Errorf("approved call: approval %v success %v", c.ApprovalRequired, c.Success)
+	}
+	if len(rev) != 4 || rev[2].Type != ReviewApprovalRequired || rev[3].Type != ReviewToolCallCompleted {
+		t.Errorf("review events = %+v", rev)
+	}
+	if !hasFlag(sum.Flags, FlagApproval) || hasFlag(sum.Flags, FlagToolFailed) {
+		t.Errorf("flags = %v", sum.Flags)
+	}
+}
+
+// FuzzAnalyze feeds arbitrary bytes to every parser and the summarizer:
+// no panic, and the summary always encodes with its counts in range.
+func FuzzAnalyze(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join(streamsDir, "*", "*.jsonl"))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err == nil && len(data) < 16<<10 {
+			f.Add(data, uint8(0))
+		}
+	}
+	f.Add([]byte("plain text\nError: boom\n{\"type\":\"sift.stderr\",\"text\":\"x\"}\n"), uint8(3))
+	kinds := agents.Default().Kinds()
+	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
+		opt := Options{Agent: kinds[int(k)%len(kinds)], Start: t0, End: at(60)}
+		if k%2 == 0 {
+			opt = Options{}
+		}
+		s, rev, err := Analyze(bytes.NewReader(data), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.LineCount < 0 || s.ByteCount != int64(len(data)) || s.ToolCallCount != len(s.ToolCalls) ||
+			len(s.Tail) > TailLines || s.StallCount != len(s.Stalls) {
+			t.Errorf("counts out of range: %+v", s)
+		}
+		if s.ThinkingMs != nil && *s.ThinkingMs < 0 {
+			t.Errorf("thinkingMs = %d", *s.ThinkingMs)
+		}
+		if _, err := json.Marshal(s); err != nil {
+			t.Error(err)
+		}
+		if _, err := json.Marshal(rev); err != nil {
+			t.Error(err)
+		}
+	})
+}
