@@ -322,7 +322,7 @@ func median(v []int64) int64 {
 // line: without one the run is incomplete.
 var harnessTerminal = map[string]bool{
 	string(agents.Claude): true, string(agents.Gemini): true, string(agents.Cursor): true,
-	string(agents.Qwen): true, string(agents.Antigravity): true,
+	string(agents.Qwen): true, string(agents.Antigravity): true, string(agents.Codex): true,
 }
 
 // outcome fills the status, the flags and the counts.
