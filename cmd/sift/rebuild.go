@@ -25,6 +25,7 @@ func runRebuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
+	bulkGC()
 	pr := newProgressPrinter(stderr)
 	res, err := st.Rebuild(ctx, paths, sf.importOptions(), pr.report)
 	pr.done()
