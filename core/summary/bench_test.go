@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
 )
 
 // benchFixture is the claude stream the benchmark repeats: the largest,
@@ -62,6 +63,20 @@ func BenchmarkSummarize(b *testing.B) {
 	// process's CPU time (GC included) gives the rate per core.
 	if d := cpuTime() - cpu0; d > 0 {
 		b.ReportMetric(float64(len(data))*float64(b.N)/1e6/d.Seconds(), "MB/cpu-s")
+	}
+}
+
+// BenchmarkParseOnly is BenchmarkSummarize without the summary, to show
+// what the summarizer adds to the parser.
+func BenchmarkParseOnly(b *testing.B) {
+	data := bigStream(b, 100<<20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := agents.Default().Parse(bytes.NewReader(data), agents.Options{Agent: agents.Claude}, func(*event.Event) {}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

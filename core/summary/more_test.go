@@ -185,3 +185,38 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+func TestProjectedStallsSurvivePruning(t *testing.T) {
+	t.Parallel()
+	// 300 events on consecutive lines, then three far apart, over 1000
+	// lines and 1000 s: of the 302 projected gaps (more than the builder
+	// keeps while reading, so it prunes) only the long ones are stalls.
+	var evs []*event.Event
+	for _, line := range append(seq(1, 300), 700, 800, 1000) {
+		evs = append(evs, &event.Event{Line: line, Update: text("x")})
+	}
+	st := agents.Stats{Agent: agents.Claude, Lines: 1000, Bytes: 100_000}
+	b := NewBuilder(Options{Start: t0, End: at(1000), StallThreshold: 10 * time.Second})
+	for _, ev := range evs {
+		b.Add(ev)
+	}
+	if len(b.projected) >= 302 {
+		t.Fatalf("kept %d candidates: pruning never ran", len(b.projected))
+	}
+	sum, _ := b.Finish(st)
+	var got []int64
+	for _, s := range sum.Stalls {
+		got = append(got, s.GapMs)
+	}
+	if len(got) != 3 || got[0] != 400_000 || got[1] != 100_000 || got[2] != 200_000 {
+		t.Errorf("stalls = %v, want [400000 100000 200000]", got)
+	}
+}
+
+func seq(from, to int) []int {
+	var out []int
+	for i := from; i <= to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
