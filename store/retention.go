@@ -67,6 +67,9 @@ type SweepResult struct {
 	EventsDeleted  int
 	SummariesSwept int
 	DecisionsSwept int
+	// WorkItemsSwept counts terminal work items without summaries, idle
+	// for SummariesFor, removed with their cost rows.
+	WorkItemsSwept int
 	Batches        int
 	// Failures lists what could not be deleted; Sweep also returns them
 	// as its error.
@@ -92,7 +95,14 @@ const (
 // sweep (LastSweep).
 func (s *Store) Sweep(ctx context.Context, r Retention) (SweepResult, error) {
 	r = r.withDefaults()
+	if r.LogsRoot != "" {
+		// The ingest index holds absolute paths.
+		if abs, err := filepath.Abs(r.LogsRoot); err == nil {
+			r.LogsRoot = abs
+		}
+	}
 	now := s.now()
+	began := time.Now()
 	res := SweepResult{Started: now}
 	if r.LogsRoot != "" {
 		if err := s.sweepFiles(ctx, r, now, &res); err != nil {
@@ -102,7 +112,7 @@ func (s *Store) Sweep(ctx context.Context, r Retention) (SweepResult, error) {
 	if err := s.sweepData(ctx, r, now, &res); err != nil {
 		res.Failures = append(res.Failures, Failure{"store " + s.path, err.Error()})
 	}
-	res.Elapsed = time.Since(now)
+	res.Elapsed = time.Since(began)
 	if len(res.Failures) > 0 {
 		var errs []error
 		for _, f := range res.Failures {
@@ -323,12 +333,20 @@ func (s *Store) sweepData(ctx context.Context, r Retention, now time.Time, res *
 			AND NOT EXISTS (SELECT 1 FROM review_decisions n WHERE n.work_item_id = d.work_item_id
 				AND n.file_name = d.file_name AND n.created_at >= ?) LIMIT ?)`, []any{cutSummaries, cutSummaries}},
 	}
+	// Work items with nothing left to show go with their cost rows.
+	steps = append(steps, struct {
+		n   *int
+		sql string
+		arg []any
+	}{&res.WorkItemsSwept, `DELETE FROM work_items WHERE id IN (SELECT w.id FROM work_items w
+		WHERE w.state = 'terminal' AND w.updated_at < ? AND NOT EXISTS (SELECT 1 FROM agent_stream_summaries s
+			WHERE s.work_item_id = w.id) LIMIT ?)`, []any{cutSummaries}})
 	var rebuilding int
 	if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*) FROM meta WHERE key = ?`, metaRebuilding).Scan(&rebuilding); err != nil {
 		return fmt.Errorf("sweep: %w", wrapError(err))
 	}
 	if rebuilding > 0 {
-		steps = steps[:2]
+		steps = append(steps[:2], steps[3])
 	}
 	for _, st := range steps {
 		for {

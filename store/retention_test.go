@@ -159,11 +159,14 @@ func TestSweepReviewData(t *testing.T) {
 	if h, _ := s.Decisions(ctx, "w", "100d-recent"); len(h) != 1 {
 		t.Fatal("a recent decision went with its summary")
 	}
-	if res.EventsDeleted != 5 || res.SummariesSwept != 3 || res.DecisionsSwept != 1 {
+	if res.EventsDeleted != 5 || res.SummariesSwept != 3 || res.DecisionsSwept != 1 || res.WorkItemsSwept != 0 {
 		t.Errorf("sweep result %+v", res)
 	}
 	if h, _ := s.Decisions(ctx, "w", "3d-followup"); len(h) != 1 {
 		t.Fatal("a decision whose summary exists was swept")
+	}
+	if _, err := s.WorkItemState(ctx, "w"); err != nil {
+		t.Fatalf("work item with summaries swept: %v", err)
 	}
 	// While a rebuild runs, summaries are missing: decisions stay.
 	s.now = func() time.Time { return now.Add(100 * day) }
@@ -224,5 +227,64 @@ func TestSweepFailureIsLoud(t *testing.T) {
 	// A logs root that does not exist yet is not a failure.
 	if _, err := s.Sweep(ctx, Retention{LogsRoot: filepath.Join(root, "nope")}); err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("sweep of a missing logs root: %v", err)
+	}
+}
+
+func TestSweepWorkItems(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	now := time.Now()
+	writeFakes(t, s, []fake{{wi: "old", file: "a", started: now.Add(-10 * 24 * time.Hour)}, {wi: "new", file: "b", started: now.Add(80 * 24 * time.Hour)}})
+	id, err := s.RecordInvocation(ctx, Invocation{WorkItemID: "old", Phase: "work", AgentKind: "claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishInvocation(ctx, id, now, 0); err != nil {
+		t.Fatal(err)
+	}
+	s.now = func() time.Time { return now.Add(85 * 24 * time.Hour) }
+	res, err := s.Sweep(ctx, Retention{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SummariesSwept != 1 || res.WorkItemsSwept != 0 {
+		t.Fatalf("a work item idle for 85 days was swept: %+v", res)
+	}
+	s.now = func() time.Time { return now.Add(91 * 24 * time.Hour) }
+	if res, err = s.Sweep(ctx, Retention{}); err != nil || res.WorkItemsSwept != 1 {
+		t.Fatalf("sweep: %+v, %v", res, err)
+	}
+	if _, err := s.WorkItemState(ctx, "old"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("work item without summaries kept: %v", err)
+	}
+	if costs, _ := s.Costs(ctx, "old"); len(costs) != 0 {
+		t.Fatalf("%d cost rows outlived their work item", len(costs))
+	}
+	if _, err := s.WorkItemState(ctx, "new"); err != nil {
+		t.Fatalf("work item with a summary swept: %v", err)
+	}
+}
+
+// TestSweepRelativeLogsRoot runs a sweep on a relative logs folder (the
+// default, logs/agents): flagged files are still recognised by their
+// indexed absolute paths.
+func TestSweepRelativeLogsRoot(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	s := newTestStore(t)
+	ctx := context.Background()
+	flagged := logFileAt(t, dir, "logs/wi", "work-1-00000f.jsonl", 10, 20*24*time.Hour)
+	plain := logFileAt(t, dir, "logs/wi", "work-1-00000e.jsonl", 10, 20*24*time.Hour)
+	r := fakeRow(t, fake{wi: "wi", file: filepath.Base(flagged), flagged: true}, 0)
+	r.c.path = flagged
+	if err := s.writeBatch(ctx, []*sessionRow{r}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Sweep(ctx, Retention{LogsRoot: "logs", RetainedDays: 14}); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(flagged) || exists(plain) {
+		t.Fatalf("flagged kept=%v, plain kept=%v", exists(flagged), exists(plain))
 	}
 }
