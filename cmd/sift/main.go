@@ -24,6 +24,7 @@ func commands() []command {
 	return []command{
 		{"parse", "parse FILE [--agent KIND] [--stats]   print the normalized events as JSON lines", runParse},
 		{"summary", "summary FILE… [--agent K] [--start T --end T] [--exit-code N] [--json] [--pricing FILE] [--stall 30s]   print run summaries", runSummary},
+		{"run", runUsage, runRun},
 		{"import", "import [PATH…] [--force]   ingest stream files and folders into the store", runImport},
 		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json]   the inbox", runList},
 		{"decide", "decide SESSION --decision reviewed|needs_followup|ignored [--turn T] [--tool-call C] [--note N] [--reviewer R]", runDecide},

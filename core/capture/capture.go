@@ -57,6 +57,10 @@ type Spec struct {
 	// Signals, when set, are forwarded to the agent's process group
 	// instead of the signals sift receives (for tests).
 	Signals <-chan os.Signal
+	// OnStart, when set, is called once the agent is running, with the
+	// stream file ("" when none) and the start time: the moment to record
+	// the invocation. The agent's output is captured meanwhile.
+	OnStart func(file string, start time.Time)
 	// KillDelay is how long after a cancelled ctx the agent's process
 	// group gets SIGKILL; 0 means 10 s.
 	KillDelay time.Duration
@@ -139,6 +143,9 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		return Result{}, fmt.Errorf("%w %s: %v", ErrStart, bin, unwrapExec(err))
 	}
 	stop := forward(ctx, s, cmd.Process.Pid)
+	if s.OnStart != nil {
+		s.OnStart(res.File, res.Start)
+	}
 	werr := cmd.Wait()
 	res.End = time.Now()
 	stop()
@@ -327,11 +334,11 @@ func isExit(err error) bool {
 func unwrapExec(err error) error {
 	var ee *exec.Error
 	if errors.As(err, &ee) {
-		return ee.Err
+		err = ee.Err
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		return pe.Err
+		err = pe.Err
 	}
 	return err
 }

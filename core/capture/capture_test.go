@@ -28,9 +28,14 @@ printf '{"type":"result","result":"done"}'
 exit 3
 `)
 	s, out, errb := spec(t, mustCLI(t, "claude"), bin, "--allowedTools", "Bash", "--", "do it")
+	var started string
+	s.OnStart = func(file string, start time.Time) { started = file }
 	res, err := Run(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if started != res.File || res.File == "" {
+		t.Errorf("OnStart got %q, file %q", started, res.File)
 	}
 	if res.ExitCode != 3 || res.Mode != Structured {
 		t.Errorf("exit %d mode %v", res.ExitCode, res.Mode)
@@ -303,10 +308,17 @@ func TestRunCancelTerminates(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	bin := fakeBin(t, dir, "claude", `trap '' TERM; echo '{"a":1}'; while :; do sleep 0.05; done`)
-	s, _, _ := spec(t, mustCLI(t, "claude"), bin)
+	s, out, _ := spec(t, mustCLI(t, "claude"), bin)
 	s.KillDelay = 200 * time.Millisecond
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	go func() {
+		// Cancel once the agent ignores TERM, as a caller giving up would.
+		for !strings.Contains(out.String(), `{"a":1}`) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
 	res, err := Run(ctx, s)
 	if err != nil {
 		t.Fatal(err)
