@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/pricing"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -231,6 +232,10 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 	invs, err := s.invocations(ctx)
 	if err != nil {
 		return finish(err)
+	}
+	if opts.Summary.Prices == nil {
+		// Parsed once here rather than once per file.
+		opts.Summary.Prices = pricing.Default()
 	}
 	// Biggest files first, so that one large file does not finish last
 	// on an otherwise idle machine.
