@@ -22,6 +22,9 @@ var (
 	// ErrFull is returned when the disk (or the database's size limit) is
 	// full.
 	ErrFull = errors.New("database or disk is full")
+	// ErrCorrupt is returned when the database file turns out damaged
+	// after it was opened.
+	ErrCorrupt = errors.New("database file is corrupt")
 )
 
 // wrapError maps driver errors to the store's own: no rows to ErrNotFound,
@@ -41,6 +44,9 @@ func wrapError(err error) error {
 			return &mappedError{sentinel: ErrConflict, err: err}
 		case sqlite3.SQLITE_FULL:
 			return &mappedError{sentinel: ErrFull, err: err}
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return &mappedError{sentinel: ErrCorrupt, err: err,
+				hint: "the database file is damaged: move it aside and run `sift rebuild` to recreate it from the stream files"}
 		}
 	}
 	if strings.Contains(err.Error(), "disk is full") {
@@ -54,9 +60,16 @@ func wrapError(err error) error {
 type mappedError struct {
 	sentinel error
 	err      error
+	// hint says what to do, when there is something.
+	hint string
 }
 
-func (e *mappedError) Error() string { return e.err.Error() }
+func (e *mappedError) Error() string {
+	if e.hint != "" {
+		return e.err.Error() + "; " + e.hint
+	}
+	return e.err.Error()
+}
 
 // Is reports whether target is the sentinel this error maps to.
 func (e *mappedError) Is(target error) bool { return target == e.sentinel }

@@ -152,3 +152,33 @@ func TestErrorMapping(t *testing.T) {
 		t.Fatalf("GetSummary of a missing session: %v, want ErrNotFound", err)
 	}
 }
+
+// TestCorruptAfterOpen damages the file under an open store: queries fail
+// with ErrCorrupt and say what to do.
+func TestCorruptAfterOpen(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sift.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFakes(t, s, []fake{{wi: "wi", file: "a"}})
+	s.Close()
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// Overwrite every page after the first with junk.
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := f.Stat()
+	f.WriteAt([]byte(strings.Repeat("\xde\xad\xbe\xef", int(st.Size()-4096)/4)), 4096)
+	f.Close()
+	_, err = s.ListSessions(context.Background(), Query{})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "sift rebuild") {
+		t.Fatalf("query of a damaged file: %v, want ErrCorrupt with what to do", err)
+	}
+}
