@@ -128,11 +128,32 @@ func writeSummary(w io.Writer, path string, s *summary.Summary) {
 	row("turns", fmt.Sprintf("%d", len(s.Turns))+optional(" · harness says ", fmtIntp(s.NumTurns)))
 	failed := 0
 	for _, c := range s.ToolCalls {
-		if c.Success != nil && !*c.Success {
+		if c.Success != nil && !*c.Success && !c.ApprovalRequired {
 			failed++
 		}
 	}
 	row("tool calls", fmt.Sprintf("%d (%d failed, %d approval)", s.ToolCallCount, failed, s.ApprovalCount))
+	shown := 0
+	for _, c := range s.ToolCalls {
+		if c.Success == nil || *c.Success || shown == 5 {
+			continue
+		}
+		shown++
+		what := "failed"
+		if c.ApprovalRequired {
+			what = "approval"
+		}
+		detail := c.Name + " " + c.InputSummary
+		if c.Error != nil {
+			detail += " → " + *c.Error
+		}
+		row(what, oneLine(c.TurnID+" "+detail))
+	}
+	for _, t := range s.Turns {
+		if len(t.Flags) > 0 {
+			row("flagged turn", fmt.Sprintf("%s line %d: %s", t.TurnID, t.Line, joinFlags(t.Flags)))
+		}
+	}
 	for _, st := range s.Stalls {
 		row("stall", fmt.Sprintf("%s %s at line %d (%s)", fmtMs(&st.GapMs), st.Kind, st.Line, st.TurnID))
 	}

@@ -124,7 +124,8 @@ type callState struct {
 	errKind      string
 }
 
-// Add folds one event into the summary. It implements agents.Emit.
+// Add folds one event into the summary; it has the signature of an
+// agents.Emit, so a parser can feed the builder directly.
 func (b *Builder) Add(ev *event.Event) {
 	u := &ev.Update
 	k := u.SessionUpdate

@@ -22,8 +22,8 @@ type projector struct {
 	start time.Time
 	width time.Duration
 	total int64
-	// shift is 1 for line positions (line 1 sits at the start) and 1 for
-	// offsets (stored as offset + 1).
+	// shift maps a stored position to its distance from the start: line
+	// 1 and byte offset 0 (stored as 1) both sit at the window's start.
 	shift int64
 }
 
