@@ -124,7 +124,8 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	// A tool the agent left running may hold the pipes open; stop
 	// waiting for them a while after the agent itself exits.
 	cmd.WaitDelay = 5 * time.Second
-	setGroup(cmd)
+	tty := foregroundTTY(s.Stdin)
+	setGroup(cmd, tty)
 
 	var rec *recorder
 	if s.Enabled {
@@ -137,6 +138,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 
 	res.Start = time.Now()
 	if err := cmd.Start(); err != nil {
+		restoreForeground(tty)
 		if rec != nil {
 			rec.abandon()
 		}
@@ -148,6 +150,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	}
 	werr := cmd.Wait()
 	res.End = time.Now()
+	restoreForeground(tty)
 	stop()
 	res.ExitCode = exitCode(cmd.ProcessState)
 	if werr != nil && !isExit(werr) {

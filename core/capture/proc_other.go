@@ -3,12 +3,19 @@
 package capture
 
 import (
+	"io"
 	"os"
 	"os/exec"
 )
 
+// foregroundTTY reports no terminal to hand over.
+func foregroundTTY(io.Reader) int { return -1 }
+
 // setGroup is a no-op where process groups do not exist.
-func setGroup(*exec.Cmd) {}
+func setGroup(*exec.Cmd, int) {}
+
+// restoreForeground is a no-op.
+func restoreForeground(int) {}
 
 // signalGroup signals the agent process itself.
 func signalGroup(pid int, sig os.Signal) error {

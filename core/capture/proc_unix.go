@@ -3,15 +3,54 @@
 package capture
 
 import (
+	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
+// foregroundTTY returns the descriptor of stdin when it is the terminal
+// whose foreground process group is sift's own (sift run typed at a
+// shell), else -1.
+func foregroundTTY(stdin io.Reader) int {
+	f, ok := stdin.(*os.File)
+	if !ok || f == nil {
+		return -1
+	}
+	fd := int(f.Fd())
+	pg, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
+	if err != nil || pg != unix.Getpgrp() {
+		return -1
+	}
+	return fd
+}
+
 // setGroup starts the agent in its own process group, so a forwarded
-// signal reaches the tools it spawned too.
-func setGroup(cmd *exec.Cmd) {
+// signal reaches the tools it spawned too. At a terminal (tty >= 0) that
+// group becomes the terminal's foreground group: the agent may read the
+// terminal, and ctrl+c reaches it straight from the terminal.
+func setGroup(cmd *exec.Cmd, tty int) {
+	if tty >= 0 {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: tty}
+		return
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// restoreForeground gives the terminal back to sift's process group after
+// the agent exits.
+func restoreForeground(tty int) {
+	if tty < 0 {
+		return
+	}
+	// A background group changing the foreground gets SIGTTOU unless it
+	// ignores it.
+	signal.Ignore(syscall.SIGTTOU)
+	defer signal.Reset(syscall.SIGTTOU)
+	unix.IoctlSetPointerInt(tty, unix.TIOCSPGRP, unix.Getpgrp()) //nolint:errcheck // best effort
 }
 
 // signalGroup sends sig to the process group led by pid.
