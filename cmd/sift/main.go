@@ -23,7 +23,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"parse", "parse FILE [--agent KIND] [--stats]   print the normalized events as JSON lines", runParse},
-		{"summary", "summary FILE… [--agent K] [--start T --end T] [--exit-code N] [--json] [--pricing FILE] [--stall 30s]   print run summaries", runSummary},
+		{"summary", "summary FILE… [--agent K] [--start T --end T] [--exit-code N] [--model M] [--json] [--pricing FILE] [--stall 30s]   print run summaries", runSummary},
 		{"run", runUsage, runRun},
 		{"import", "import [PATH…] [--force]   ingest stream files and folders into the store", runImport},
 		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json]   the inbox", runList},

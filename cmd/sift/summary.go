@@ -15,7 +15,8 @@ import (
 )
 
 // runSummary implements `sift summary FILE… [--agent K] [--start T --end T]
-// [--exit-code N] [--json] [--pricing FILE] [--stall 30s]`.
+// [--by-offset] [--exit-code N] [--model M] [--json] [--pricing FILE]
+// [--stall 30s]`.
 func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("summary", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -27,6 +28,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	stall := fs.Duration("stall", summary.DefaultStallThreshold, "gap that counts as a stall")
 	exit := fs.Int("exit-code", -1, "the agent's exit status, when known")
 	byOffset := fs.Bool("by-offset", false, "project timestamp-less events by byte offset, not line")
+	model := fs.String("model", "", "the model the run used, when the stream names none (for cost)")
 	paths, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return fail(stderr, "summary", err)
@@ -34,7 +36,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		return fail(stderr, "summary", fmt.Errorf("want at least one FILE"))
 	}
-	opt := summary.Options{Agent: agents.Kind(*agent), StallThreshold: *stall}
+	opt := summary.Options{Agent: agents.Kind(*agent), StallThreshold: *stall, Model: *model}
 	if *agent != "" {
 		if _, err := agents.Default().Lookup(opt.Agent); err != nil {
 			return fail(stderr, "summary", err)

@@ -45,6 +45,9 @@ type Options struct {
 	// ExitCode is the agent process's exit status when known; a non-zero
 	// status fails the run.
 	ExitCode *int
+	// Model is the model the invocation asked for, used when the stream
+	// names none (codex prints no model): it is reported and priced.
+	Model string
 	// StallThreshold is the gap that counts as a stall; 0 means 30 s.
 	StallThreshold time.Duration
 	// SpikeFactor and SpikeMinTokens make a turn a token spike: at least

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -30,7 +31,7 @@ func (b *Builder) Finish(st agents.Stats) (*Summary, []ReviewEvent) {
 		s.AgentKind = string(b.opt.Agent)
 	}
 	if s.Model == "" {
-		s.Model = b.model
+		s.Model = cmp.Or(b.model, b.opt.Model)
 	}
 	b.times(s, p)
 	session := b.toolCalls(s, p)

@@ -220,3 +220,24 @@ func seq(from, to int) []int {
 	}
 	return out
 }
+
+func TestDeclaredModelPricesCodex(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(streamsDir, "codex", "evolve-run1-reasoning-file-change.jsonl")
+	s, _, err := AnalyzeFile(path, Options{Agent: agents.Codex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Model != "" || s.CostSource != CostUnknown {
+		t.Fatalf("codex names no model: model %q cost %s", s.Model, s.CostSource)
+	}
+	s, _, err = AnalyzeFile(path, Options{Agent: agents.Codex, Model: "gpt-5-codex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 22438 in (11008 cached), 101 out at 1.25 / 0.125 / 10 per million.
+	want := (float64(22438-11008)*1.25 + 11008*0.125 + 101*10) / 1e6
+	if s.Model != "gpt-5-codex" || s.CostSource != CostEstimate || s.EstimatedUSD == nil || *s.EstimatedUSD != want {
+		t.Errorf("model %q cost %v (%s), want %v", s.Model, s.EstimatedUSD, s.CostSource, want)
+	}
+}
