@@ -248,13 +248,22 @@ func (c Config) Validate() error {
 // CheckWritable makes sure the capture root exists and a file can be
 // created in it; the error names the file and key.
 func (c Config) CheckWritable() error {
-	fail := func(err error) error {
-		return &Error{File: c.file, Key: "Path", Msg: fmt.Sprintf("%s is not writable: %v", c.Path, unwrapPath(err))}
+	if err := CheckDirWritable(c.Path); err != nil {
+		return &Error{File: c.file, Key: "Path", Msg: err.Error()}
 	}
-	if err := os.MkdirAll(c.Path, 0o755); err != nil {
+	return nil
+}
+
+// CheckDirWritable creates dir when needed and checks that a file can be
+// created in it. The error reads "DIR is not writable: REASON".
+func CheckDirWritable(dir string) error {
+	fail := func(err error) error {
+		return fmt.Errorf("%s is not writable: %v", dir, unwrapPath(err))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fail(err)
 	}
-	f, err := os.CreateTemp(c.Path, ".sift-write-check-*")
+	f, err := os.CreateTemp(dir, ".sift-write-check-*")
 	if err != nil {
 		return fail(err)
 	}

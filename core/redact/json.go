@@ -70,6 +70,7 @@ func redactJSON(line []byte) ([]byte, bool) {
 			if secretName(tok) {
 				key = tok
 			}
+			repl = redactToken(tok) // a token used as a map key
 		case key != nil:
 			repl = redactSecretValue(key, tok)
 			key = nil

@@ -78,6 +78,7 @@ func TestJSONLineSecretKeys(t *testing.T) {
 		{"numeric token kept", `{"token":5,"x":"y"}`, `{"token":5,"x":"y"}`},
 		{"empty password kept", `{"password":""}`, `{"password":""}`},
 		{"object value kept", `{"secret":{"name":"n"}}`, `{"secret":{"name":"n"}}`},
+		{"secret as a key", `{"ghp_aB3dE5fG7haB3dE5fG7haB3dE5fG7haB3dE5":1}`, `{"[REDACTED:github-token]":1}`},
 		{"sandbox prefix kept", "\x01\x01\x01" + `{"password":"p"}`, "\x01\x01\x01" + `{"password":"[REDACTED:password]"}`},
 		{"not json is text", `Error: password=hunter2 rejected`, `Error: password=[REDACTED:password] rejected`},
 		{"unclosed string is text", `{"text":"password=hunter2`, `{"text":"password=[REDACTED:password]`},
