@@ -94,10 +94,15 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 		}
 		if c.open {
 			c.tc.Success = nil
+			f := flagSet(0)
+			f.add(FlagUnfinishedTool)
+			if c.tc.ApprovalRequired {
+				f.add(FlagApproval)
+			}
 			if c.turn != nil {
-				c.turn.flags.add(FlagUnfinishedTool)
+				c.turn.flags |= f
 			} else {
-				session.add(FlagUnfinishedTool)
+				session |= f
 			}
 			s.ToolCalls = append(s.ToolCalls, c.tc)
 			continue
@@ -124,11 +129,19 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 			explicit += *c.explicit
 			c.tc.DurationMs = c.explicit
 		}
-		if c.turn == nil && c.tc.Success != nil && !*c.tc.Success && !c.tc.ApprovalRequired {
-			session.add(FlagToolFailed)
+		// Judged on the call's final state: a failure that the result
+		// line later lists as a permission denial is an approval stop.
+		var f flagSet
+		switch {
+		case c.tc.ApprovalRequired:
+			f.add(FlagApproval)
+		case c.tc.Success != nil && !*c.tc.Success:
+			f.add(FlagToolFailed)
 		}
-		if c.turn == nil && c.tc.ApprovalRequired {
-			session.add(FlagApproval)
+		if c.turn != nil {
+			c.turn.flags |= f
+		} else {
+			session |= f
 		}
 		s.ToolCalls = append(s.ToolCalls, c.tc)
 	}

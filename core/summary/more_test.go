@@ -241,3 +241,33 @@ func TestDeclaredModelPricesCodex(t *testing.T) {
 		t.Errorf("model %q cost %v (%s), want %v", s.Model, s.EstimatedUSD, s.CostSource, want)
 	}
 }
+
+func TestDenialListedOnTheResultLine(t *testing.T) {
+	t.Parallel()
+	// Claude reports a denied call first as a failed tool result, and
+	// names it a permission denial only on the result line.
+	var s stream
+	s.add(time.Time{}, text("writing")).MessageID = "m1"
+	s.same(call("w", "Write", `{"file_path":"a.txt"}`))
+	s.add(time.Time{}, failed("w", "Claude requested permissions to write to a.txt"))
+	s.add(time.Time{}, text("I could not write it.")).MessageID = "m2"
+	den := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: "w", Status: event.StatusFailed,
+		ApprovalRequired: true, Message: "permission denied"}
+	s.add(time.Time{}, den)
+	s.same(result(100, false))
+	sum, rev := s.summarize(t, Options{})
+	if got := sum.Turns[0].Flags; len(got) != 1 || got[0] != FlagApproval {
+		t.Errorf("t1 flags = %v, want [approval_required] only", got)
+	}
+	if sum.ErrorCount != 0 || sum.ApprovalCount != 1 || hasFlag(sum.Flags, FlagToolFailed) {
+		t.Errorf("errors %d approvals %d flags %v", sum.ErrorCount, sum.ApprovalCount, sum.Flags)
+	}
+	for _, r := range rev {
+		if r.Type == ReviewToolCallFailed {
+			t.Errorf("a denial also reported as a failure: %+v", r)
+		}
+	}
+	if e := sum.ToolCalls[0].Error; e == nil || *e != "Claude requested permissions to write to a.txt" {
+		t.Errorf("error text = %v", e)
+	}
+}

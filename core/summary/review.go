@@ -79,7 +79,9 @@ func (b *Builder) reviewEvents(p projector) []ReviewEvent {
 			ev.ErrorKind = "approval_required"
 			out = append(out, ranked{ev: ev, rank: rankApproval})
 		}
-		if c.open || (c.errKind == "" && (c.tc.Success == nil || !*c.tc.Success)) {
+		if c.open || (c.errKind == "" && (c.tc.Success == nil || !*c.tc.Success)) ||
+			(c.errKind != "" && c.tc.ApprovalRequired) {
+			// Unfinished, or a failure the approval stop already tells.
 			continue
 		}
 		ev = base

@@ -104,9 +104,6 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 	if u.ApprovalRequired && !c.tc.ApprovalRequired {
 		c.tc.ApprovalRequired = true
 		c.tc.Success = event.Bool(false)
-		if c.turn != nil {
-			c.turn.flags.add(FlagApproval)
-		}
 		msg := u.Message
 		if msg == "" {
 			msg = "approval required"
@@ -150,9 +147,6 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 	}
 	if c.tc.ApprovalRequired {
 		return
-	}
-	if c.turn != nil {
-		c.turn.flags.add(FlagToolFailed)
 	}
 	c.outcome = outcomeSummary(c, u)
 	c.errKind = "tool_error"
