@@ -1,6 +1,34 @@
 // Package summary folds the normalized events of one session into the
 // figures a reviewer triages by: duration, time to first token, tokens,
 // cost, tool calls, stalls, thinking and executing time, turns and flags.
+//
+// The rules, in brief:
+//
+//   - Tokens: a `run` usage is the harness's total and wins (the last one
+//     when there are several: codex's is thread-cumulative); otherwise the
+//     `call` usages, keeping the last snapshot per message id and adding
+//     across messages. A counter the harness never printed stays nil.
+//   - Cost: the harness's figure (the run usage's cost, else per-call costs
+//     added), else an estimate from the price table at each turn's model,
+//     else unknown; CostSource and CostBasis say which.
+//   - Time: an event's own timestamp; once a stream has shown a clock, an
+//     untimed event takes the last time shown; before that, with an
+//     invocation window, its line (or byte offset) is projected onto the
+//     window. The harness's duration wins for the total. Executing time is
+//     the union of finished tool intervals plus explicit durations that
+//     come without times; thinking is the rest, never below 0.
+//   - Stalls: a gap between timed events over the threshold, classed by
+//     what was outstanding (a tool call, the model, or nothing known);
+//     gaps after a result line are ignored until the next run starts.
+//   - Turns: a model response (a message id, or agent output after a tool
+//     result or prompt) with the calls it issued; a subagent's work stays
+//     in the turn of the call that started it.
+//   - Flags: judged per turn on the final state of its calls and rolled up;
+//     a failed run, a non-zero exit and a truncated capture flag the
+//     session.
+//
+// The Builder streams: it never holds events, only a record per turn and
+// per tool call, so memory follows what the summary lists.
 package summary
 
 import "time"
