@@ -14,7 +14,8 @@ const maxFinalText = 64 << 10
 // Builder folds the events of one stream into a summary, one event at a
 // time, so that a stream of any size is summarized in one pass. Its memory
 // grows with the turns and tool calls the summary lists, never with the
-// number of events or the bytes of the stream.
+// number of events or the bytes of the stream. A Builder is not safe for
+// concurrent use.
 type Builder struct {
 	opt     Options
 	project bool

@@ -21,6 +21,7 @@ func (b *Builder) Finish(st agents.Stats) (*Summary, []ReviewEvent) {
 		SessionID: b.sessionID,
 		Model:     b.initModel,
 		NumTurns:  b.numTurns,
+		ExitCode:  b.opt.ExitCode,
 		LineCount: st.Lines, ByteCount: st.Bytes,
 		ErrorLineCount: b.errorLines, RawLineCount: b.rawLines,
 		Truncated: st.TruncatedBytes != nil,

@@ -343,6 +343,9 @@ func TestRunFailure(t *testing.T) {
 	if sum.Status != RunError || !hasFlag(sum.Flags, FlagRunFailed) || !sum.Flagged {
 		t.Errorf("non-zero exit: %s %v", sum.Status, sum.Flags)
 	}
+	if sum.ExitCode == nil || *sum.ExitCode != 3 {
+		t.Errorf("exitCode = %v, want 3", sum.ExitCode)
+	}
 	var e stream
 	e.add(time.Time{}, text("ok"))
 	e.add(time.Time{}, result(10, true))

@@ -76,6 +76,8 @@ type Summary struct {
 	Flagged bool   `json:"flagged"`
 	// Status is the run's outcome: success, error, incomplete or unknown.
 	Status RunStatus `json:"status"`
+	// ExitCode is the agent process's exit status, when the caller knew it.
+	ExitCode *int `json:"exitCode"`
 
 	FinalAssistantMessage *string `json:"finalAssistantMessage"`
 
