@@ -90,6 +90,8 @@ type candidate struct {
 	size   int64
 	mtime  int64 // unix ms
 	layout fileLayout
+	// history is the history format of a file found by ImportHistory.
+	history agents.Kind
 }
 
 // Import ingests stream files and folders of them. Unchanged files (same
@@ -352,6 +354,14 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 		return nil, errNotStream
 	}
 	opt := base
+	if k := c.history; k != "" || inv == nil {
+		if k == "" {
+			k = sniffHistory(head[:n])
+		}
+		if k != "" {
+			return s.summarizeHistory(f, c, k, opt)
+		}
+	}
 	if inv != nil {
 		opt.Agent = agents.Kind(inv.agent)
 		opt.Start, opt.End = fromMs(inv.start), fromMs(inv.end)

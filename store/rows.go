@@ -23,6 +23,9 @@ type sessionRow struct {
 	events   []byte
 	nEvents  int
 	activity int64
+	// usage is the usage of a history file (store/usage.go); nil for
+	// other streams.
+	usage *usageFile
 }
 
 // weight is the row's size in memory, to bound a batch.
@@ -209,6 +212,9 @@ func (s *Store) writeBatch(ctx context.Context, rows []*sessionRow) error {
 		if err := reconcileCost(ctx, &st, sum, r.c.path); err != nil {
 			return fmt.Errorf("reconcile cost of %s: %w", r.c.path, wrapError(err))
 		}
+	}
+	if err := writeUsage(ctx, tx, rows); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("write batch: %w", wrapError(err))

@@ -98,9 +98,13 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	sf := addStoreFlags(fs)
 	force := fs.Bool("force", false, "re-summarize unchanged files too")
 	workers := fs.Int("workers", 0, "files summarized at once (default: one per CPU)")
+	history := fs.Bool("history", false, "import the agent CLIs' own session histories (see cmd/sift/history.go)")
 	paths, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return fail(stderr, "import", err)
+	}
+	if *history && len(paths) > 0 {
+		return fail(stderr, "import", errHistoryPaths)
 	}
 	st, err := sf.open()
 	if err != nil {
@@ -116,6 +120,11 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	pr := newProgressPrinter(stderr)
 	opts := sf.importOptions()
 	opts.Force, opts.Workers = *force, *workers
+	if *history {
+		res, err := st.ImportHistory(ctx, historyRoots(os.Getenv), opts, pr.report)
+		pr.done()
+		return reportImport(stdout, stderr, "import", res, err)
+	}
 	res, err := st.Import(ctx, paths, opts, pr.report)
 	pr.done()
 	return reportImport(stdout, stderr, "import", res, err)

@@ -25,12 +25,13 @@ func commands() []command {
 		{"parse", "parse FILE [--agent KIND] [--stats]   print the normalized events as JSON lines", runParse},
 		{"summary", "summary FILE… [--agent K] [--start T --end T] [--exit-code N] [--model M] [--json] [--pricing FILE] [--stall 30s]   print run summaries", runSummary},
 		{"run", runUsage, runRun},
-		{"import", "import [PATH…] [--force]   ingest stream files and folders into the store", runImport},
+		{"import", "import [PATH…] [--force] [--history]   ingest stream files and folders into the store", runImport},
 		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json]   the inbox", runList},
 		{"decide", "decide SESSION --decision reviewed|needs_followup|ignored [--turn T] [--tool-call C] [--note N] [--reviewer R]", runDecide},
 		{"sweep", "sweep [--status] [--retained-days N] [--max-total-size-mb N]   one retention pass", runSweep},
 		{"rebuild", "rebuild [PATH…]   re-import everything from the stream files, keeping decisions", runRebuild},
 		{"workitem", "workitem retry|done ID   invalidate or complete a work item's summaries", runWorkItem},
+		{"usage", "usage [--by day|session|project|model] [--since D] [--agent K] [--json]   token totals of the imported agent histories", runUsageCmd},
 		{"serve", "serve [--addr 127.0.0.1:7777] [--token-file F]   the HTTP API (token also from $SIFT_API_TOKEN)", runServe},
 	}
 }

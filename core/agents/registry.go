@@ -15,6 +15,8 @@ func defaultParsers() []Parser {
 		opencodeParser{},
 		claudeParser{kind: Qwen},
 		claudeHistoryParser{},
+		codexHistoryParser{},
+		geminiHistoryParser{},
 		unknownParser{},
 	}
 }

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/store"
+)
+
+// runUsageCmd implements `sift usage [--by day|session|project|model]
+// [--since D] [--agent K] [--json]`: token totals of the imported agent
+// histories, counted as ccusage counts them.
+func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := addStoreFlags(fs)
+	by := fs.String("by", "day", "group by day, session, project or model")
+	since := fs.String("since", "", "only days from this date on (YYYY-MM-DD or YYYYMMDD)")
+	agent := fs.String("agent", "", "only this history (claude-history, codex-history, gemini-history)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, err := parseArgs(fs, args, 0); err != nil {
+		return fail(stderr, "usage", err)
+	}
+	day, err := sinceDate(*since)
+	if err != nil {
+		return fail(stderr, "usage", err)
+	}
+	st, err := sf.open()
+	if err != nil {
+		return fail(stderr, "usage", err)
+	}
+	defer st.Close()
+	ctx, stop := signalContext()
+	defer stop()
+	rep, err := st.Usage(ctx, store.UsageOptions{By: store.UsageBy(*by), Since: day, Agent: agents.Kind(*agent)})
+	if err != nil {
+		return fail(stderr, "usage", err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return fail(stderr, "usage", err)
+		}
+		return 0
+	}
+	printUsage(stdout, rep)
+	return 0
+}
+
+// sinceDate reads --since as YYYY-MM-DD; ccusage's YYYYMMDD is accepted.
+func sinceDate(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	for _, layout := range []string{"2006-01-02", "20060102"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.Format("2006-01-02"), nil
+		}
+	}
+	return "", fmt.Errorf("--since %q: want a date, YYYY-MM-DD or YYYYMMDD", s)
+}
+
+// printUsage prints the report as a table with a total line.
+func printUsage(w io.Writer, rep store.UsageReport) {
+	if len(rep.Rows) == 0 {
+		fmt.Fprintln(w, "no usage recorded: import the agents' histories with `sift import --history`")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\tinput\toutput\tcache create\tcache read\ttotal tokens\tcost USD\tmodels\t\n", strings.ToUpper(string(rep.By)))
+	line := func(key string, t store.UsageTotals, models []string) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t%s\t\n", key, t.InputTokens, t.OutputTokens,
+			t.CacheCreationTokens, t.CacheReadTokens, t.TotalTokens, t.CostUSD, strings.Join(models, ","))
+	}
+	for _, r := range rep.Rows {
+		line(r.Key, r.UsageTotals, r.Models)
+	}
+	line("total", rep.Totals, nil)
+	tw.Flush()
+}

@@ -1,0 +1,284 @@
+package agents
+
+import (
+	"bytes"
+	"strings"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// CodexHistory is the rollout format Codex writes for every session under
+// $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl.
+const CodexHistory Kind = "codex-history"
+
+// codexHistoryParser reads Codex rollouts. Each line is a RolloutLine of
+// codex-rs/protocol: {"timestamp", "type", "payload"} with type
+// session_meta, response_item (a Responses API item: message, reasoning,
+// function_call, function_call_output, custom_tool_call(_output),
+// local_shell_call, web_search_call), event_msg (an EventMsg; token_count
+// carries the usage), turn_context (cwd, model) or compacted.
+type codexHistoryParser struct{}
+
+// Kind implements Parser.
+func (codexHistoryParser) Kind() Kind { return CodexHistory }
+
+// NewStream implements Parser.
+func (codexHistoryParser) NewStream() Stream { return &codexHistoryStream{} }
+
+// Claims implements Parser: a rollout line is a timestamped
+// {"type","payload"} object of one of the rollout item types.
+func (codexHistoryParser) Claims(line []byte) bool {
+	if !bytes.Contains(line, []byte(`"payload"`)) || !bytes.Contains(line, []byte(`"timestamp"`)) {
+		return false
+	}
+	for _, t := range []string{"session_meta", "response_item", "event_msg", "turn_context", "compacted"} {
+		if hasType(line, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// codexRollout is one rollout line; the payload is decoded by type.
+type codexRollout struct {
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+}
+
+// codexPayload is the union of the payload fields sift reads.
+type codexPayload struct {
+	Type string `json:"type"`
+	// session_meta
+	ID         string `json:"id"`
+	Cwd        string `json:"cwd"`
+	CLIVersion string `json:"cli_version"`
+	// turn_context
+	Model string `json:"model"`
+	// response_item
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Summary   []codexText     `json:"summary"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	Input     string          `json:"input"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+	Status    string          `json:"status"`
+	Action    json.RawMessage `json:"action"`
+	// event_msg
+	Info    *codexTokenInfo `json:"info"`
+	Message string          `json:"message"`
+}
+
+type codexText struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// codexTokenInfo is TokenUsageInfo: the running total and the last call.
+type codexTokenInfo struct {
+	Total *codexTokenUsage `json:"total_token_usage"`
+	Last  *codexTokenUsage `json:"last_token_usage"`
+}
+
+// codexTokenUsage is TokenUsage; input_tokens includes the cached share.
+type codexTokenUsage struct {
+	Input     *int64 `json:"input_tokens"`
+	Cached    *int64 `json:"cached_input_tokens"`
+	Output    *int64 `json:"output_tokens"`
+	Reasoning *int64 `json:"reasoning_output_tokens"`
+	Total     *int64 `json:"total_tokens"`
+}
+
+type codexHistoryStream struct {
+	started bool
+	model   string
+	// lastTotal is the running total of the last token_count counted:
+	// Codex repeats a token_count (with new rate limits) without a new
+	// call, and such a repeat must not count again.
+	lastTotal int64
+	calls     int
+}
+
+// Line implements Stream.
+func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
+	var rl codexRollout
+	if json.Unmarshal(l.Bytes, &rl) != nil || rl.Type == "" {
+		return false
+	}
+	var p codexPayload
+	if len(rl.Payload) > 0 && rl.Payload[0] == '{' {
+		if json.Unmarshal(rl.Payload, &p) != nil {
+			return false
+		}
+	}
+	base := event.Event{Timestamp: geminiTime(rl.Timestamp), Model: s.model}
+	switch rl.Type {
+	case "session_meta":
+		if s.started {
+			return true
+		}
+		s.started = true
+		ev := base
+		ev.SessionID = p.ID
+		ev.Update = event.Update{SessionUpdate: event.SessionStart, Cwd: p.Cwd, CLIVersion: p.CLIVersion}
+		emit(&ev)
+		return true
+	case "turn_context":
+		if p.Model != "" {
+			s.model = p.Model
+		}
+		return true
+	case "compacted":
+		return true
+	case "response_item":
+		return s.item(&p, base, emit)
+	case "event_msg":
+		return s.eventMsg(&p, base, emit)
+	}
+	return false
+}
+
+// item emits a Responses API item.
+func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit Emit) bool {
+	ev := base
+	switch p.Type {
+	case "message":
+		text := codexContentText(p.Content)
+		if text == "" {
+			return true
+		}
+		kind := event.UserMessageChunk
+		if p.Role == "assistant" {
+			kind = event.AgentMessageChunk
+		}
+		ev.Update = event.Update{SessionUpdate: kind, Content: event.Text(text)}
+	case "reasoning":
+		var parts []string
+		for _, t := range p.Summary {
+			if t.Text != "" {
+				parts = append(parts, t.Text)
+			}
+		}
+		if len(parts) == 0 {
+			return true
+		}
+		ev.Update = event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(strings.Join(parts, "\n"))}
+	case "function_call", "custom_tool_call":
+		in := json.RawMessage(p.Arguments)
+		if p.Type == "custom_tool_call" || !json.Valid(in) {
+			in, _ = json.Marshal(map[string]string{"input": p.Input + p.Arguments})
+		}
+		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.CallID, Status: event.StatusPending}
+		describeTool(&ev.Update, p.Name, in)
+	case "local_shell_call":
+		var a struct {
+			Command []string `json:"command"`
+		}
+		_ = json.Unmarshal(p.Action, &a)
+		in, _ := json.Marshal(map[string]string{"command": strings.Join(a.Command, " ")})
+		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.CallID, Status: event.StatusPending}
+		describeTool(&ev.Update, "local_shell", in)
+	case "web_search_call":
+		ev.Update = event.Update{SessionUpdate: event.ToolCall, Status: event.StatusCompleted}
+		describeTool(&ev.Update, "web_search", p.Action)
+	case "function_call_output", "custom_tool_call_output":
+		ev.Update = codexOutput(p)
+	case "ghost_snapshot", "compaction", "compaction_summary":
+		return true
+	default:
+		return false
+	}
+	emit(&ev)
+	return true
+}
+
+// codexContentText joins the text of a message's content items.
+func codexContentText(raw json.RawMessage) string {
+	var items []codexText
+	if json.Unmarshal(raw, &items) != nil {
+		return ""
+	}
+	var parts []string
+	for _, it := range items {
+		if it.Text != "" {
+			parts = append(parts, it.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// codexOutput is the result of a call. The output is a string, or content
+// items; older Codex wrapped shell results as a JSON string
+// {"output","metadata":{"exit_code"}}, newer ones print "Exit code: N".
+func codexOutput(p *codexPayload) event.Update {
+	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: p.CallID, Status: event.StatusCompleted}
+	var text string
+	if len(p.Output) > 0 && p.Output[0] == '"' {
+		_ = json.Unmarshal(p.Output, &text)
+	} else {
+		text = codexContentText(p.Output)
+	}
+	var wrapped struct {
+		Output   string `json:"output"`
+		Metadata *struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	if strings.HasPrefix(text, "{") && json.Unmarshal([]byte(text), &wrapped) == nil && wrapped.Metadata != nil {
+		text = wrapped.Output
+		u.ExitCode = wrapped.Metadata.ExitCode
+	} else if rest, ok := strings.CutPrefix(text, "Exit code: "); ok {
+		n, i := 0, 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			n = n*10 + int(rest[i]-'0')
+			i++
+		}
+		if i > 0 {
+			u.ExitCode = &n
+		}
+	}
+	if u.ExitCode != nil && *u.ExitCode != 0 {
+		u.Status = event.StatusFailed
+	}
+	u.Content = event.Text(text)
+	return u
+}
+
+// eventMsg reads the EventMsg lines that add to the response items: token
+// counts and errors. The others repeat items (agent_message, user_message,
+// agent_reasoning) or mark turns, and are read quietly.
+func (s *codexHistoryStream) eventMsg(p *codexPayload, base event.Event, emit Emit) bool {
+	switch p.Type {
+	case "token_count":
+		if p.Info == nil || p.Info.Last == nil {
+			return true
+		}
+		if t := p.Info.Total; t != nil && t.Total != nil {
+			if *t.Total == s.lastTotal {
+				return true
+			}
+			s.lastTotal = *t.Total
+		}
+		last := p.Info.Last
+		s.calls++
+		ev := base
+		ev.Update = event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
+			PromptTokens: last.Input, CompletionTokens: last.Output, CachedTokens: last.Cached}
+		if last.Reasoning != nil {
+			ev.Update.UsageExtra = map[string]int64{"reasoning_output_tokens": *last.Reasoning}
+		}
+		emit(&ev)
+	case "error", "stream_error":
+		ev := base
+		ev.Update = event.Update{SessionUpdate: event.Error, Message: p.Message}
+		emit(&ev)
+	}
+	return true
+}
+
+// Finish implements Stream.
+func (s *codexHistoryStream) Finish(Emit) {}

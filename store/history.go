@@ -1,0 +1,266 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/summary"
+)
+
+// PhaseInteractive is the phase of sessions imported from an agent CLI's
+// own history: a person worked with the agent, nobody ran it as a phase.
+const PhaseInteractive = "interactive"
+
+// HistoryRoot is a folder where one agent CLI keeps its sessions:
+// Claude Code's <config>/projects, Codex's <home>/sessions, Gemini CLI's
+// <home>/tmp.
+type HistoryRoot struct {
+	Agent agents.Kind
+	Dir   string
+}
+
+// ImportHistory ingests the session files under the history roots, like
+// Import, with the history's own layout: the work item is the project
+// (Claude Code's project folder; the cwd Codex and Gemini CLI record,
+// spelled as Claude Code spells project folders), the phase is
+// interactive, one session per file. Each file's model calls are recorded
+// for Usage.
+func (s *Store) ImportHistory(ctx context.Context, roots []HistoryRoot, opts ImportOptions, progress func(Progress)) (ImportResult, error) {
+	start := time.Now()
+	var res ImportResult
+	var cands []candidate
+	for _, r := range roots {
+		cs, fails := collectHistory(r)
+		cands = append(cands, cs...)
+		res.Failed = append(res.Failed, fails...)
+	}
+	res.Files = len(cands)
+	return s.importFiles(ctx, cands, res, opts, progress, start)
+}
+
+// collectHistory lists the session files of one history root. A missing
+// root is no failure: that CLI is simply not installed.
+func collectHistory(r HistoryRoot) ([]candidate, []Failure) {
+	var out []candidate
+	var fails []Failure
+	root, err := filepath.Abs(r.Dir)
+	if err != nil {
+		root = r.Dir
+	}
+	if _, err := os.Stat(root); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			fails = append(fails, Failure{path, reason(err)})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		l, ok := historyLayout(r.Agent, root, path)
+		if !ok {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			fails = append(fails, Failure{path, reason(err)})
+			return nil
+		}
+		if !info.Mode().IsRegular() {
+			return nil
+		}
+		out = append(out, candidate{path: path, size: info.Size(), mtime: info.ModTime().UnixMilli(),
+			layout: l, history: r.Agent})
+		return nil
+	})
+	if err != nil {
+		fails = append(fails, Failure{root, reason(err)})
+	}
+	return out, fails
+}
+
+// historyLayout names a history file's session, or reports that the file
+// is not one. The work item of Codex and Gemini files is their recorded
+// cwd, known only once read; until then it is the folder.
+func historyLayout(agent agents.Kind, root, path string) (fileLayout, bool) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return fileLayout{}, false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	name := parts[len(parts)-1]
+	l := fileLayout{Phase: PhaseInteractive, FileName: name}
+	switch agent {
+	case agents.ClaudeHistory:
+		// <project>/<session>.jsonl, <project>/<session>/subagents/agent-<id>.jsonl
+		if !strings.HasSuffix(name, ".jsonl") || len(parts) < 2 {
+			return l, false
+		}
+		l.WorkItemID = parts[0]
+		if len(parts) == 4 && parts[2] == "subagents" {
+			l.FileName = parts[1] + "." + name
+		} else if len(parts) != 2 {
+			return l, false
+		}
+	case agents.CodexHistory:
+		// YYYY/MM/DD/rollout-*.jsonl
+		if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+			return l, false
+		}
+		l.WorkItemID = "codex"
+	case agents.GeminiHistory:
+		// <project>/chats/session-*.json(l)
+		if len(parts) != 3 || parts[1] != "chats" ||
+			!(strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")) {
+			return l, false
+		}
+		l.WorkItemID = parts[0]
+	default:
+		return l, false
+	}
+	return l, true
+}
+
+// ProjectID spells a working directory as Claude Code names its project
+// folders (every character but ASCII letters and digits becomes a dash),
+// so that one project's Claude, Codex and Gemini sessions share a work
+// item.
+func ProjectID(cwd string) string {
+	b := []byte(cwd)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// historyKinds are the formats whose files carry usage to account.
+func isHistoryKind(k agents.Kind) bool {
+	return k == agents.ClaudeHistory || k == agents.CodexHistory || k == agents.GeminiHistory
+}
+
+// sniffHistory reports the history format of a file from its first bytes,
+// or "" when it is none (or not sure).
+func sniffHistory(head []byte) agents.Kind {
+	reg := agents.Default()
+	for len(head) > 0 {
+		line := head
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			return ""
+		}
+		line, head = head[:i], head[i+1:]
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		k := reg.Sniff([][]byte{line})
+		if isHistoryKind(k) {
+			return k
+		}
+		if k != agents.Unknown {
+			return ""
+		}
+	}
+	return ""
+}
+
+// summarizeHistory summarizes one history file and collects its usage in
+// the same pass.
+func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt summary.Options) (*sessionRow, error) {
+	opt.Agent = kind
+	b := summary.NewBuilder(opt)
+	u := &usageFile{}
+	var cwd string
+	if kind == agents.ClaudeHistory && c.history != "" {
+		u.parentCall = claudeParentCall(c.path)
+	}
+	st, err := agents.Default().Parse(bufio.NewReaderSize(f, 256<<10), agents.Options{Agent: kind}, func(ev *event.Event) {
+		u.add(ev)
+		if cwd == "" && ev.Update.SessionUpdate == event.SessionStart {
+			cwd = ev.Update.Cwd
+		}
+		if u.parentCall != "" && ev.ParentToolCallID == "" {
+			ev.ParentToolCallID = u.parentCall
+		}
+		b.Add(ev)
+	})
+	if err != nil {
+		return nil, err
+	}
+	sum, rev := b.Finish(st)
+	sum.WorkItemID, sum.FileName, sum.Phase = c.layout.WorkItemID, c.layout.FileName, c.layout.Phase
+	sum.Iteration = c.layout.Iteration
+	if c.history != "" && c.history != agents.ClaudeHistory && cwd != "" {
+		sum.WorkItemID = ProjectID(cwd)
+	}
+	row, err := newSessionRow(c, sum, rev)
+	if err != nil {
+		return nil, err
+	}
+	row.usage = u
+	return row, nil
+}
+
+// claudeParentCall finds the Task call that started a subagent: its
+// transcript is <session>/subagents/agent-<id>.jsonl, and the parent
+// <session>.jsonl links agent <id> to the call by the parentToolUseID of
+// its agent_progress lines. It returns "" when there is no such link.
+func claudeParentCall(path string) string {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "subagents" {
+		return ""
+	}
+	id, ok := strings.CutPrefix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), "agent-")
+	if !ok || id == "" {
+		return ""
+	}
+	parent := filepath.Dir(dir) + ".jsonl"
+	f, err := os.Open(parent)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	want := []byte(`"agentId":"` + id + `"`)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 256<<10), agents.DefaultMaxLine)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.Contains(line, []byte(`"agent_progress"`)) || !bytes.Contains(line, want) {
+			continue
+		}
+		if call := jsonStringField(line, `"parentToolUseID":"`); call != "" {
+			return call
+		}
+	}
+	return ""
+}
+
+// jsonStringField returns the value of the first `"key":"value"` in a
+// line, when it has no escapes.
+func jsonStringField(line []byte, key string) string {
+	i := bytes.Index(line, []byte(key))
+	if i < 0 {
+		return ""
+	}
+	rest := line[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 || bytes.IndexByte(rest[:j], '\\') >= 0 {
+		return ""
+	}
+	return string(rest[:j])
+}

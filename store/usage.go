@@ -1,0 +1,414 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/pricing"
+)
+
+// usageEntry is one model call of a history file, as ccusage counts it.
+type usageEntry struct {
+	at    int64  // unix ms
+	key   uint64 // FNV-1a of "messageId:requestId"; 0 when either is missing
+	model int    // index into usageFile.models
+	// input is the uncached prompt; cacheWrite and cacheRead the cache
+	// shares Anthropic reports apart.
+	input, output, cacheWrite, cacheRead int64
+}
+
+// usageFile is the usage of one history file, written with its summary.
+type usageFile struct {
+	sessionID  string
+	parentCall string
+	first      int64 // earliest line timestamp, unix ms; 0 when none
+	models     []string
+	modelIdx   map[string]int
+	entries    []usageEntry
+}
+
+// add records the usage of one event. Only per-call usage counts: a run
+// total would count the calls again. Like ccusage, a call without a
+// timestamp or without both input and output counts is not counted.
+func (u *usageFile) add(ev *event.Event) {
+	if !ev.Timestamp.IsZero() {
+		if ms := ev.Timestamp.UnixMilli(); u.first == 0 || ms < u.first {
+			u.first = ms
+		}
+	}
+	if u.sessionID == "" && ev.SessionID != "" {
+		u.sessionID = ev.SessionID
+	}
+	up := &ev.Update
+	if up.SessionUpdate != event.Usage || up.Scope != event.ScopeCall || ev.Timestamp.IsZero() || up.CompletionTokens == nil {
+		return
+	}
+	e := usageEntry{at: ev.Timestamp.UnixMilli(), output: *up.CompletionTokens}
+	if up.CachedTokens != nil {
+		e.cacheRead = *up.CachedTokens
+	}
+	if in, ok := up.UsageExtra["input_tokens"]; ok {
+		// Anthropic: input_tokens is already the uncached share.
+		e.input = in
+		e.cacheWrite = up.UsageExtra["cache_creation_input_tokens"]
+	} else if up.PromptTokens != nil {
+		e.input = max(*up.PromptTokens-e.cacheRead, 0)
+	} else {
+		return
+	}
+	if req, _ := ev.Extra["requestId"].(string); req != "" && ev.MessageID != "" {
+		h := fnv.New64a()
+		h.Write([]byte(ev.MessageID))
+		h.Write([]byte{':'})
+		h.Write([]byte(req))
+		e.key = max(h.Sum64(), 1)
+	}
+	if u.modelIdx == nil {
+		u.modelIdx = map[string]int{}
+	}
+	i, ok := u.modelIdx[ev.Model]
+	if !ok {
+		i = len(u.models)
+		u.models = append(u.models, ev.Model)
+		u.modelIdx[ev.Model] = i
+	}
+	e.model = i
+	u.entries = append(u.entries, e)
+}
+
+// encode packs the entries as the entries column describes.
+func (u *usageFile) encode() []byte {
+	b := make([]byte, 0, len(u.entries)*24)
+	for _, e := range u.entries {
+		b = binary.AppendVarint(b, e.at)
+		b = binary.LittleEndian.AppendUint64(b, e.key)
+		b = binary.AppendUvarint(b, uint64(e.model))
+		for _, v := range []int64{e.input, e.output, e.cacheWrite, e.cacheRead} {
+			b = binary.AppendUvarint(b, uint64(max(v, 0)))
+		}
+	}
+	return b
+}
+
+var errBadUsage = errors.New("malformed usage entries")
+
+// decodeEntries reads an entries column back.
+func decodeEntries(b []byte, nModels int, out []usageEntry) ([]usageEntry, error) {
+	for len(b) > 0 {
+		var e usageEntry
+		var n int
+		if e.at, n = binary.Varint(b); n <= 0 {
+			return out, errBadUsage
+		}
+		b = b[n:]
+		if len(b) < 8 {
+			return out, errBadUsage
+		}
+		e.key, b = binary.LittleEndian.Uint64(b), b[8:]
+		var vals [5]uint64
+		for i := range vals {
+			if vals[i], n = binary.Uvarint(b); n <= 0 {
+				return out, errBadUsage
+			}
+			b = b[n:]
+		}
+		if vals[0] >= uint64(nModels) {
+			return out, errBadUsage
+		}
+		e.model = int(vals[0])
+		e.input, e.output, e.cacheWrite, e.cacheRead = int64(vals[1]), int64(vals[2]), int64(vals[3]), int64(vals[4])
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// usageUpsertSQL records (or replaces) the usage of one file.
+const usageUpsertSQL = `INSERT INTO usage_files (path, work_item_id, file_name, agent_kind, session_id,
+	parent_tool_call_id, first_at, models, entry_count, entries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (path) DO UPDATE SET work_item_id = excluded.work_item_id, file_name = excluded.file_name,
+	agent_kind = excluded.agent_kind, session_id = excluded.session_id,
+	parent_tool_call_id = excluded.parent_tool_call_id, first_at = excluded.first_at,
+	models = excluded.models, entry_count = excluded.entry_count, entries = excluded.entries`
+
+// writeUsage records the usage of the history files of a batch, inside the
+// batch's transaction. Rows of other streams carry none.
+func writeUsage(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
+	var st *sql.Stmt
+	for _, r := range rows {
+		u := r.usage
+		if u == nil {
+			continue
+		}
+		if st == nil {
+			var err error
+			if st, err = tx.PrepareContext(ctx, usageUpsertSQL); err != nil {
+				return fmt.Errorf("write usage: prepare: %w", wrapError(err))
+			}
+			defer st.Close()
+		}
+		var first sql.NullInt64
+		if u.first != 0 {
+			first = sql.NullInt64{Int64: u.first, Valid: true}
+		}
+		if _, err := st.ExecContext(ctx, r.c.path, r.sum.WorkItemID, r.sum.FileName, r.sum.AgentKind,
+			emptyNull(u.sessionID), emptyNull(u.parentCall), first, strings.Join(u.models, "\n"),
+			len(u.entries), u.encode()); err != nil {
+			return fmt.Errorf("write usage of %s: %w", r.c.path, wrapError(err))
+		}
+	}
+	return nil
+}
+
+// UsageBy is what usage totals are grouped by.
+type UsageBy string
+
+// The groupings of Usage.
+const (
+	ByDay     UsageBy = "day"
+	BySession UsageBy = "session"
+	ByProject UsageBy = "project"
+	ByModel   UsageBy = "model"
+)
+
+// UsageOptions says which totals Usage computes.
+type UsageOptions struct {
+	// By groups the totals; empty means ByDay.
+	By UsageBy
+	// Since drops the calls of days before this date (YYYY-MM-DD, in
+	// Location); empty keeps all.
+	Since string
+	// Location is the time zone days are read in; nil means time.Local,
+	// as ccusage does.
+	Location *time.Location
+	// Agent keeps one harness's history; empty keeps all.
+	Agent agents.Kind
+	// Prices estimates cost; nil means the embedded table.
+	Prices *pricing.Table
+}
+
+// UsageTotals are token counts and their estimated cost.
+type UsageTotals struct {
+	// InputTokens is the uncached prompt; the cache shares are apart.
+	InputTokens         int64   `json:"inputTokens"`
+	OutputTokens        int64   `json:"outputTokens"`
+	CacheCreationTokens int64   `json:"cacheCreationTokens"`
+	CacheReadTokens     int64   `json:"cacheReadTokens"`
+	TotalTokens         int64   `json:"totalTokens"`
+	CostUSD             float64 `json:"costUsd"`
+	// Calls counts the model calls counted.
+	Calls int64 `json:"calls"`
+}
+
+// UsageRow is the totals of one period, session, project or model.
+type UsageRow struct {
+	// Key is the day (YYYY-MM-DD), session id, project (work item) or
+	// model.
+	Key string `json:"key"`
+	UsageTotals
+	// Models lists the models used, sorted.
+	Models []string `json:"models"`
+	// Unpriced lists the models the price table does not know: their
+	// calls cost nothing in CostUSD.
+	Unpriced []string `json:"unpricedModels,omitempty"`
+}
+
+// UsageReport is the result of Usage.
+type UsageReport struct {
+	By     UsageBy     `json:"by"`
+	Rows   []UsageRow  `json:"rows"`
+	Totals UsageTotals `json:"totals"`
+}
+
+// Usage totals the recorded model calls of the imported histories. A call
+// recorded in several files (the same message id and request id, as a
+// resumed Claude Code session repeats its predecessor's) counts once, in
+// the file with the earliest timestamp: ccusage's rule, so that the totals
+// per day equal `ccusage daily`.
+func (s *Store) Usage(ctx context.Context, opt UsageOptions) (UsageReport, error) {
+	if opt.By == "" {
+		opt.By = ByDay
+	}
+	switch opt.By {
+	case ByDay, BySession, ByProject, ByModel:
+	default:
+		return UsageReport{}, fmt.Errorf("usage: unknown grouping %q (day, session, project, model)", opt.By)
+	}
+	loc := opt.Location
+	if loc == nil {
+		loc = time.Local
+	}
+	prices := opt.Prices
+	if prices == nil {
+		prices = pricing.Default()
+	}
+	q := `SELECT work_item_id, file_name, agent_kind, COALESCE(session_id, ''), models, entries
+		FROM usage_files`
+	var args []any
+	if opt.Agent != "" {
+		q += ` WHERE agent_kind = ?`
+		args = append(args, string(opt.Agent))
+	}
+	q += ` ORDER BY first_at IS NULL, first_at, path`
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return UsageReport{}, fmt.Errorf("usage: %w", wrapError(err))
+	}
+	defer rows.Close()
+	agg := newUsageAgg(opt.By, loc, opt.Since, prices)
+	seen := map[uint64]struct{}{}
+	var entries []usageEntry
+	for rows.Next() {
+		var workItem, fileName, kind, session, models string
+		var blob []byte
+		if err := rows.Scan(&workItem, &fileName, &kind, &session, &models, &blob); err != nil {
+			return UsageReport{}, fmt.Errorf("usage: %w", wrapError(err))
+		}
+		names := strings.Split(models, "\n")
+		entries, err = decodeEntries(blob, len(names), entries[:0])
+		if err != nil {
+			return UsageReport{}, fmt.Errorf("usage of %s/%s: %w", workItem, fileName, err)
+		}
+		if session == "" {
+			session = fileName
+		}
+		for _, e := range entries {
+			if e.key != 0 {
+				if _, dup := seen[e.key]; dup {
+					continue
+				}
+				seen[e.key] = struct{}{}
+			}
+			agg.add(e, names[e.model], workItem, session)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return UsageReport{}, fmt.Errorf("usage: %w", wrapError(err))
+	}
+	return agg.report(), nil
+}
+
+// usageAgg folds counted calls into rows.
+type usageAgg struct {
+	by     UsageBy
+	loc    *time.Location
+	since  string
+	prices *pricing.Table
+	rows   map[string]*usageRowAcc
+	total  UsageTotals
+	// price caches the table's answer per model.
+	price map[string]*pricing.Price
+	// day caches the last day computed: calls come in time order within
+	// a file, so most share their predecessor's day.
+	dayStart, dayEnd int64
+	day              string
+}
+
+type usageRowAcc struct {
+	UsageTotals
+	models, unpriced map[string]bool
+}
+
+func newUsageAgg(by UsageBy, loc *time.Location, since string, prices *pricing.Table) *usageAgg {
+	return &usageAgg{by: by, loc: loc, since: since, prices: prices,
+		rows: map[string]*usageRowAcc{}, price: map[string]*pricing.Price{}}
+}
+
+// dayOf returns the date of a unix ms time in the aggregation's zone.
+func (a *usageAgg) dayOf(ms int64) string {
+	if ms >= a.dayStart && ms < a.dayEnd {
+		return a.day
+	}
+	t := time.UnixMilli(ms).In(a.loc)
+	y, m, d := t.Date()
+	start := time.Date(y, m, d, 0, 0, 0, 0, a.loc)
+	a.dayStart, a.dayEnd = start.UnixMilli(), start.AddDate(0, 0, 1).UnixMilli()
+	a.day = start.Format("2006-01-02")
+	return a.day
+}
+
+func (a *usageAgg) add(e usageEntry, model, project, session string) {
+	day := a.dayOf(e.at)
+	if a.since != "" && day < a.since {
+		return
+	}
+	var key string
+	switch a.by {
+	case ByDay:
+		key = day
+	case BySession:
+		key = session
+	case ByProject:
+		key = project
+	case ByModel:
+		key = model
+	}
+	r := a.rows[key]
+	if r == nil {
+		r = &usageRowAcc{models: map[string]bool{}, unpriced: map[string]bool{}}
+		a.rows[key] = r
+	}
+	p, ok := a.price[model]
+	if !ok {
+		if pr, _, found := a.prices.Lookup(model); found {
+			p = &pr
+		}
+		a.price[model] = p
+	}
+	var cost float64
+	if p != nil {
+		cost = p.Cost(pricing.Usage{Input: e.input + e.cacheRead + e.cacheWrite, Output: e.output,
+			CacheRead: e.cacheRead, CacheWrite: e.cacheWrite})
+	} else if model != "" {
+		r.unpriced[model] = true
+	}
+	if model != "" {
+		r.models[model] = true
+	}
+	for _, t := range []*UsageTotals{&r.UsageTotals, &a.total} {
+		t.InputTokens += e.input
+		t.OutputTokens += e.output
+		t.CacheCreationTokens += e.cacheWrite
+		t.CacheReadTokens += e.cacheRead
+		t.TotalTokens += e.input + e.output + e.cacheWrite + e.cacheRead
+		t.CostUSD += cost
+		t.Calls++
+	}
+}
+
+func (a *usageAgg) report() UsageReport {
+	rep := UsageReport{By: a.by, Rows: make([]UsageRow, 0, len(a.rows)), Totals: a.total}
+	for k, r := range a.rows {
+		rep.Rows = append(rep.Rows, UsageRow{Key: k, UsageTotals: r.UsageTotals,
+			Models: sortedKeys(r.models), Unpriced: sortedKeys(r.unpriced)})
+	}
+	sort.Slice(rep.Rows, func(i, j int) bool {
+		if a.by == ByDay {
+			return rep.Rows[i].Key < rep.Rows[j].Key
+		}
+		// Most expensive first, then by key.
+		ri, rj := rep.Rows[i], rep.Rows[j]
+		if ri.CostUSD != rj.CostUSD {
+			return ri.CostUSD > rj.CostUSD
+		}
+		return ri.Key < rj.Key
+	})
+	return rep
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
