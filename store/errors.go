@@ -64,6 +64,7 @@ type mappedError struct {
 	hint string
 }
 
+// Error returns the driver's message, and what to do when known.
 func (e *mappedError) Error() string {
 	if e.hint != "" {
 		return e.err.Error() + "; " + e.hint
