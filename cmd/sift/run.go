@@ -71,7 +71,12 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := sf.cfg
 	cfg.Path = sf.logs
-	if cfg.Enabled {
+	switch {
+	case cfg.Enabled && sf.logsSet:
+		if err := config.CheckDirWritable(cfg.Path); err != nil {
+			return fail(stderr, "run", fmt.Errorf("--logs %w", err))
+		}
+	case cfg.Enabled:
 		if err := cfg.CheckWritable(); err != nil {
 			return fail(stderr, "run", err)
 		}

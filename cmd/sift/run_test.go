@@ -155,7 +155,7 @@ func TestRunCommandErrors(t *testing.T) {
 		{"unknown agent", []string{"--agent", "aider"}, 2, `sift run: unknown agent "aider" (known: antigravity, claude,`},
 		{"missing binary", []string{"--agent", "claude", "--bin", filepath.Join(e.dir, "nope")}, 127, "sift run: cannot start the agent " + filepath.Join(e.dir, "nope") + ": no such file or directory"},
 		{"bad work item", []string{"--agent", "claude", "--work-item", "../x"}, 2, `sift run: bad work item "../x": it must be one path element`},
-		{"unwritable path", []string{"--agent", "claude", "--logs", filepath.Join(blocker, "logs")}, 2, "sift run: config " + e.config + ": Path " + filepath.Join(blocker, "logs") + " is not writable: "},
+		{"unwritable --logs", []string{"--agent", "claude", "--logs", filepath.Join(blocker, "logs")}, 2, "sift run: --logs " + filepath.Join(blocker, "logs") + " is not writable: not a directory"},
 		{"bad flag", []string{"--agnet", "claude"}, 2, "sift run: flag provided but not defined: -agnet"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,7 +165,14 @@ func TestRunCommandErrors(t *testing.T) {
 			}
 		})
 	}
+	unwritable := filepath.Join(e.dir, "unwritable.yaml")
+	os.WriteFile(unwritable, []byte("Path: "+filepath.Join(blocker, "logs")+"\n"), 0o644)
 	var errb bytes.Buffer
+	if code := run([]string{"run", "--config", unwritable, "--agent", "claude"}, nil, &bytes.Buffer{}, &errb); code != 2 ||
+		errb.String() != "sift run: config "+unwritable+": Path "+filepath.Join(blocker, "logs")+" is not writable: not a directory\n" {
+		t.Errorf("unwritable Path: %d %q", code, errb.String())
+	}
+	errb.Reset()
 	if code := run([]string{"run", "--config", bad, "--agent", "claude"}, nil, &bytes.Buffer{}, &errb); code != 2 ||
 		errb.String() != "sift run: config "+bad+": RetainedDays must not be negative (got -1; 0 keeps files forever)\n" {
 		t.Errorf("bad config: %d %q", code, errb.String())
