@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"time"
 )
 
@@ -37,18 +38,21 @@ type Result struct {
 }
 
 var (
-	msgIDRe   = regexp.MustCompile(`"id":\s*"msg_[A-Za-z0-9]+"`)
-	reqIDRe   = regexp.MustCompile(`"requestId":\s*"req_[A-Za-z0-9]+"`)
+	msgIDRe   = regexp.MustCompile(`"id":\s*"(msg_[A-Za-z0-9]+)"`)
+	reqIDRe   = regexp.MustCompile(`"requestId":\s*"(req_[A-Za-z0-9]+)"`)
 	uuidRe    = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	tsRe      = regexp.MustCompile(`"timestamp":\s*"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)"`)
+	sessionRe = regexp.MustCompile(`"sessionId":\s*"([0-9a-f-]{36})"`)
 	alnum     = []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 	hexDigits = []byte("0123456789abcdef")
 )
 
-// Generate writes the corpus.
+// Generate writes the corpus. Each template is scanned once into a plan
+// (its bytes cut at every id and timestamp); a copy is the plan written out
+// with fresh values, so the cost per copy is a copy of the bytes.
 func Generate(s Spec) (Result, error) {
 	var res Result
-	var tmpl [][]byte
+	var plans []*plan
 	for _, p := range s.Templates {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -57,87 +61,165 @@ func Generate(s Spec) (Result, error) {
 		if !bytes.HasSuffix(b, []byte("\n")) {
 			b = append(b, '\n')
 		}
-		tmpl = append(tmpl, b)
+		plans = append(plans, newPlan(b))
 	}
-	if len(tmpl) == 0 {
+	if len(plans) == 0 {
 		return res, fmt.Errorf("corpus: no templates")
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x5eed))
 	days := max(s.Days, 1)
+	var buf []byte
 	for p := range s.Projects {
 		dir := filepath.Join(s.Root, "projects", fmt.Sprintf("-home-user-project-%03d", p))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return res, err
 		}
 		for range s.Sessions {
-			var buf bytes.Buffer
+			buf = buf[:0]
 			shift := -time.Duration(rng.IntN(days*24*60)) * time.Minute
 			session := randUUID(rng)
 			for c := range s.Copies {
-				t := tmpl[(p+c)%len(tmpl)]
-				buf.Write(fresh(t, rng, session, shift+time.Duration(c)*time.Minute))
+				buf = plans[(p+c)%len(plans)].write(buf, rng, session, shift+time.Duration(c)*time.Minute)
 			}
 			path := filepath.Join(dir, session+".jsonl")
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(path, buf, 0o644); err != nil {
 				return res, err
 			}
 			res.Files++
-			res.Bytes += int64(buf.Len())
+			res.Bytes += int64(len(buf))
 		}
 	}
 	return res, nil
 }
 
-// fresh rewrites one copy of a template: every message id, request id and
-// UUID gets a new value (the same old value maps to the same new one within
-// the copy, so a message's content-block lines stay one message), the
-// session id becomes session, and timestamps move by shift.
-func fresh(t []byte, rng *rand.Rand, session string, shift time.Duration) []byte {
-	ids := map[string]string{}
-	swap := func(prefix string, n int) func([]byte) []byte {
-		return func(m []byte) []byte {
-			k := string(m)
-			if v, ok := ids[k]; ok {
-				return []byte(v)
-			}
-			i := bytes.Index(m, []byte(prefix))
-			v := string(m[:i+len(prefix)]) + randString(rng, alnum, n) + `"`
-			ids[k] = v
-			return []byte(v)
-		}
-	}
-	out := msgIDRe.ReplaceAllFunc(t, swap("msg_", 24))
-	out = reqIDRe.ReplaceAllFunc(out, swap("req_", 24))
-	out = uuidRe.ReplaceAllFunc(out, func(m []byte) []byte {
-		k := string(m)
-		if v, ok := ids[k]; ok {
-			return []byte(v)
-		}
-		v := randUUID(rng)
-		ids[k] = v
-		return []byte(v)
-	})
-	// Every copy in a file belongs to the file's session.
-	out = bytes.ReplaceAll(out, []byte(`"sessionId":"`+sessionOf(t, ids)+`"`), []byte(`"sessionId":"`+session+`"`))
-	return tsRe.ReplaceAllFunc(out, func(m []byte) []byte {
-		sub := tsRe.FindSubmatch(m)
-		ts, err := time.Parse(time.RFC3339Nano, string(sub[1]))
-		if err != nil {
-			return m
-		}
-		return []byte(`"timestamp":"` + ts.Add(shift).UTC().Format("2006-01-02T15:04:05.000Z") + `"`)
-	})
+// slotKind is what a cut in a template holds.
+type slotKind uint8
+
+const (
+	slotMsg slotKind = iota
+	slotReq
+	slotUUID
+	slotSession
+	slotTime
+)
+
+// slot is one value to replace: the literal bytes before it, and its kind
+// and index (into the distinct ids of its kind, or the times).
+type slot struct {
+	lit  []byte
+	kind slotKind
+	idx  int
 }
 
-var sessionRe = regexp.MustCompile(`"sessionId":\s*"([0-9a-f-]{36})"`)
+// plan is a template cut at its ids and timestamps.
+type plan struct {
+	slots []slot
+	tail  []byte
+	// counts of distinct message ids, request ids and UUIDs.
+	nMsg, nReq, nUUID int
+	times             []time.Time
+}
 
-// sessionOf returns the new value of the template's session id.
-func sessionOf(t []byte, ids map[string]string) string {
-	m := sessionRe.FindSubmatch(t)
-	if m == nil {
-		return "\x00none"
+// newPlan cuts a template. Every occurrence of the same old id is the same
+// slot index, so that a message's content-block lines stay one message.
+func newPlan(t []byte) *plan {
+	type cut struct {
+		start, end int
+		kind       slotKind
+		val        string
 	}
-	return ids[string(m[1])]
+	var cuts []cut
+	sub := func(re *regexp.Regexp, kind slotKind) {
+		for _, m := range re.FindAllSubmatchIndex(t, -1) {
+			cuts = append(cuts, cut{m[2], m[3], kind, string(t[m[2]:m[3]])})
+		}
+	}
+	sub(msgIDRe, slotMsg)
+	sub(reqIDRe, slotReq)
+	sub(tsRe, slotTime)
+	session := ""
+	if m := sessionRe.FindSubmatch(t); m != nil {
+		session = string(m[1])
+	}
+	for _, m := range uuidRe.FindAllIndex(t, -1) {
+		v := string(t[m[0]:m[1]])
+		k := slotUUID
+		if v == session {
+			k = slotSession
+		}
+		cuts = append(cuts, cut{m[0], m[1], k, v})
+	}
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i].start < cuts[j].start })
+	p := &plan{}
+	ids := [3]map[string]int{{}, {}, {}}
+	pos := 0
+	for _, c := range cuts {
+		if c.start < pos {
+			continue // overlapping match (a UUID inside a message id)
+		}
+		sl := slot{lit: t[pos:c.start], kind: c.kind}
+		switch c.kind {
+		case slotMsg, slotReq, slotUUID:
+			m := ids[c.kind]
+			i, ok := m[c.val]
+			if !ok {
+				i = len(m)
+				m[c.val] = i
+			}
+			sl.idx = i
+		case slotTime:
+			ts, err := time.Parse(time.RFC3339Nano, c.val)
+			if err != nil {
+				continue
+			}
+			sl.idx = len(p.times)
+			p.times = append(p.times, ts)
+		}
+		p.slots = append(p.slots, sl)
+		pos = c.end
+	}
+	p.tail = t[pos:]
+	p.nMsg, p.nReq, p.nUUID = len(ids[slotMsg]), len(ids[slotReq]), len(ids[slotUUID])
+	return p
+}
+
+// write appends one copy of the template: fresh message ids, request ids
+// and UUIDs, the file's session id, and timestamps moved by shift.
+func (p *plan) write(dst []byte, rng *rand.Rand, session string, shift time.Duration) []byte {
+	fresh := func(n int, prefix string, size int, alphabet []byte) [][]byte {
+		out := make([][]byte, n)
+		for i := range out {
+			b := make([]byte, 0, len(prefix)+size)
+			b = append(b, prefix...)
+			for range size {
+				b = append(b, alphabet[rng.IntN(len(alphabet))])
+			}
+			out[i] = b
+		}
+		return out
+	}
+	msgs := fresh(p.nMsg, "msg_", 24, alnum)
+	reqs := fresh(p.nReq, "req_", 24, alnum)
+	uuids := make([][]byte, p.nUUID)
+	for i := range uuids {
+		uuids[i] = []byte(randUUID(rng))
+	}
+	for _, sl := range p.slots {
+		dst = append(dst, sl.lit...)
+		switch sl.kind {
+		case slotMsg:
+			dst = append(dst, msgs[sl.idx]...)
+		case slotReq:
+			dst = append(dst, reqs[sl.idx]...)
+		case slotUUID:
+			dst = append(dst, uuids[sl.idx]...)
+		case slotSession:
+			dst = append(dst, session...)
+		case slotTime:
+			dst = p.times[sl.idx].Add(shift).UTC().AppendFormat(dst, "2006-01-02T15:04:05.000Z")
+		}
+	}
+	return append(dst, p.tail...)
 }
 
 func randString(rng *rand.Rand, alphabet []byte, n int) string {
