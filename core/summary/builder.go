@@ -1,7 +1,7 @@
 package summary
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,6 +90,7 @@ func NewBuilder(opt Options) *Builder {
 // turnState is a turn while the stream is read.
 type turnState struct {
 	n          int
+	tid        string
 	msgID      string
 	model      string
 	line       int
@@ -103,7 +104,7 @@ type turnState struct {
 	session    string
 }
 
-func (t *turnState) id() string { return fmt.Sprintf("t%d", t.n) }
+func (t *turnState) id() string { return t.tid }
 
 // callState is a tool call while the stream is read.
 type callState struct {
@@ -123,6 +124,7 @@ type callState struct {
 	approvalMsg  string
 	outcome      string
 	errKind      string
+	success      bool
 }
 
 // Add folds one event into the summary; it has the signature of an
@@ -309,7 +311,8 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 }
 
 func (b *Builder) newTurn(ev *event.Event, at instant) {
-	t := &turnState{n: len(b.turns) + 1, msgID: ev.MessageID, line: ev.Line, start: at, session: ev.SessionID}
+	n := len(b.turns) + 1
+	t := &turnState{n: n, tid: "t" + strconv.Itoa(n), msgID: ev.MessageID, line: ev.Line, start: at, session: ev.SessionID}
 	if ev.MessageID != "" {
 		b.msgTurn[ev.MessageID] = t
 	}

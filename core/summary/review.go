@@ -30,6 +30,15 @@ type ranked struct {
 	rank int
 }
 
+// display is DisplayName without the lowercasing copy for names that are
+// already lowercase.
+func display(name string, kind event.ToolKind) string {
+	if d, ok := displayNames[name]; ok {
+		return d
+	}
+	return DisplayName(name, kind)
+}
+
 // reviewKey orders review events: by line, then rank, then the order they
 // were derived in.
 type reviewKey struct{ line, rank, idx int }
@@ -65,7 +74,7 @@ func (b *Builder) reviewEvents(p projector) []ReviewEvent {
 	for _, c := range b.calls {
 		base := ReviewEvent{
 			SessionID: session(c.session), ToolCallID: c.tc.ID, ToolName: c.tc.Name,
-			DisplayName: DisplayName(c.tc.Name, event.ToolKind(c.tc.Kind)),
+			DisplayName: display(c.tc.Name, event.ToolKind(c.tc.Kind)),
 		}
 		if c.turn != nil {
 			base.TurnID = c.turn.id()

@@ -103,7 +103,8 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 	}
 	if u.ApprovalRequired && !c.tc.ApprovalRequired {
 		c.tc.ApprovalRequired = true
-		c.tc.Success = event.Bool(false)
+		c.success = false
+		c.tc.Success = &c.success
 		msg := u.Message
 		if msg == "" {
 			msg = "approval required"
@@ -128,7 +129,8 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 	// A call that was asked about and then ran was approved; one that
 	// failed after an approval stop was denied.
 	ok := u.Status == event.StatusCompleted
-	c.tc.Success = event.Bool(ok)
+	c.success = ok
+	c.tc.Success = &c.success
 	b.waitingLLM = true
 	if c.turn != nil && c.tc.ParentToolCallID == "" && c.turn == b.cur {
 		b.closeTurn()
