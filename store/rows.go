@@ -76,6 +76,7 @@ var summaryCols = []string{
 	"status", "started_at", "ended_at", "activity_at", "thinking_ms", "executing_ms",
 	"total_tokens", "tool_call_count", "stall_count", "error_count", "approval_count",
 	"flags", "flagged", "line_count", "byte_count", "path", "brief_json", "turns_json",
+	"sort_started",
 }
 
 // upsertSummarySQL inserts a summary or replaces every column of an
@@ -142,6 +143,10 @@ func (r *sessionRow) args(now int64) []any {
 	if costSource == "" {
 		costSource = string(summary.CostUnknown)
 	}
+	sortStarted := r.activity
+	if s.StartedAt != nil && !s.StartedAt.IsZero() {
+		sortStarted = s.StartedAt.UnixMilli()
+	}
 	status := string(s.Status)
 	if status == "" {
 		status = string(summary.RunUnknown)
@@ -154,6 +159,7 @@ func (r *sessionRow) args(now int64) []any {
 		status, msPtr(s.StartedAt), msPtr(s.EndedAt), r.activity, nullInt(s.ThinkingMs), nullInt(s.ExecutingMs),
 		total, s.ToolCallCount, s.StallCount, s.ErrorCount, s.ApprovalCount,
 		strings.Join(flags, " "), s.Flagged, s.LineCount, s.ByteCount, r.c.path, r.brief, r.turns,
+		sortStarted,
 	}
 }
 

@@ -36,7 +36,7 @@ func SortKeys() []SortKey {
 func (k SortKey) column() (string, bool) {
 	switch k {
 	case "", SortStarted:
-		return "started_at", true
+		return "sort_started", true
 	case SortDuration:
 		return "total_duration_ms", true
 	case SortCost:
@@ -57,7 +57,8 @@ func (k SortKey) column() (string, bool) {
 // every session, newest first.
 type Query struct {
 	// Sort is the order, descending unless Asc; empty means SortStarted.
-	// Unknown values (null) sort as the smallest.
+	// Unknown values (null) sort as the smallest; SortStarted places a
+	// session without a known start at its last activity.
 	Sort SortKey
 	Asc  bool
 	// Flagged keeps flagged sessions: those with a flag, or with an open

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -114,5 +116,31 @@ func TestListSessionsUsesIndexes(t *testing.T) {
 				t.Errorf("sort %s %s: plan %s", k, dir, plan)
 			}
 		}
+	}
+}
+
+// TestStartedOrderPlacesUntimedStreams checks that a stream without
+// timestamps (codex prints none) sorts by its file's time among the
+// others, not after all of them, while its startedAt stays null.
+func TestStartedOrderPlacesUntimedStreams(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	now := time.Now()
+	writeFakes(t, s, []fake{{wi: "w", file: "yesterday", started: now.Add(-24 * time.Hour)}, {wi: "w", file: "last-week", started: now.Add(-7 * 24 * time.Hour)}})
+	root := t.TempDir()
+	p := copyFile(t, filepath.Join(fixtures, "codex", "evolve-run1-reasoning-file-change.jsonl"), filepath.Join(root, "w", "codex-now.jsonl"))
+	mt := now.Add(-time.Hour)
+	os.Chtimes(p, mt, mt)
+	mustImport(t, s, root)
+	rows, err := s.ListSessions(ctx, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(rows); !slices.Equal(got, []string{"codex-now.jsonl", "yesterday", "last-week"}) {
+		t.Fatalf("started order %v", got)
+	}
+	if rows[0].StartedAt != nil {
+		t.Fatalf("an unknown start was filled in: %v", rows[0].StartedAt)
 	}
 }
