@@ -364,6 +364,9 @@ func (b *Builder) addText(t *turnState, s string) {
 		t.text.WriteString(s[:min(len(s), maxTurnText-t.text.Len())])
 	}
 	if b.finalTurn != t {
+		// Newer text than the last result line's (a later run in the
+		// same file) is the final message now.
+		b.result = ""
 		clear(b.final)
 		b.final, b.finalLen, b.finalTurn = b.final[:0], 0, t
 	}

@@ -347,7 +347,7 @@ func (b *Builder) outcome(s *Summary, session flagSet) {
 		s.Status = RunError
 	case b.opt.ExitCode != nil && *b.opt.ExitCode != 0:
 		s.Status = RunError
-	case b.results > 0 && b.isError != nil:
+	case b.results > 0:
 		s.Status = RunSuccess
 	case b.opt.ExitCode != nil:
 		s.Status = RunSuccess

@@ -271,3 +271,20 @@ func TestDenialListedOnTheResultLine(t *testing.T) {
 		t.Errorf("error text = %v", e)
 	}
 }
+
+func TestResultWithoutVerdictAndLaterText(t *testing.T) {
+	t.Parallel()
+	var s stream
+	s.add(time.Time{}, text("first run"))
+	s.add(time.Time{}, event.Update{SessionUpdate: event.Result, Text: "first answer"})
+	sum, _ := s.summarize(t, Options{})
+	if sum.Status != RunSuccess || *sum.FinalAssistantMessage != "first answer" {
+		t.Errorf("status %s final %q", sum.Status, *sum.FinalAssistantMessage)
+	}
+	s.add(time.Time{}, event.Update{SessionUpdate: event.SessionStart})
+	s.add(time.Time{}, text("second run, cut short"))
+	sum, _ = s.summarize(t, Options{})
+	if *sum.FinalAssistantMessage != "second run, cut short" {
+		t.Errorf("final %q, want the later run's text", *sum.FinalAssistantMessage)
+	}
+}
