@@ -78,7 +78,7 @@ func TestStoreCommands(t *testing.T) {
 		t.Fatalf("list --sort vibes: %d %q", code, errOut)
 	}
 
-	if out, _, _ = siftCmd(t, "sweep", "--db", db, "--logs", logs, "--status"); out != "last successful sweep: never\n" {
+	if out, _, _ = siftCmd(t, "sweep", "--db", db, "--logs", logs, "--status"); !strings.HasPrefix(out, "last successful sweep: never\nlogs: 2 files, 0.0 MB in "+logs+"; keep 14 days, cap 2048 MB\n") {
 		t.Fatalf("sweep --status: %q", out)
 	}
 	if out, errOut, code = siftCmd(t, "sweep", "--db", db, "--logs", logs); code != 0 || !strings.HasPrefix(out, "swept 0 files") {

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"time"
 )
 
@@ -32,10 +34,14 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		if t.IsZero() {
 			fmt.Fprintln(stdout, "last successful sweep: never")
-			return 0
+		} else {
+			fmt.Fprintf(stdout, "last successful sweep: %s (%s ago)\n", t.Local().Format(time.RFC3339),
+				time.Since(t).Round(time.Second))
 		}
-		fmt.Fprintf(stdout, "last successful sweep: %s (%s ago)\n", t.Local().Format(time.RFC3339),
-			time.Since(t).Round(time.Second))
+		r := sf.retention()
+		n, size := logsUsage(r.LogsRoot)
+		fmt.Fprintf(stdout, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), r.LogsRoot,
+			orZero(r.RetainedDays, "days", "forever"), orZero(r.MaxTotalSizeMb, "MB", "none"))
 		return 0
 	}
 	r := sf.retention()
@@ -56,4 +62,29 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "sweep", fmt.Errorf("%d failure(s); the last successful sweep stays recorded as before", len(res.Failures)))
 	}
 	return 0
+}
+
+// logsUsage counts the stream files under the logs folder and their size.
+func logsUsage(root string) (int, int64) {
+	var n int
+	var size int64
+	filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			n++
+			size += info.Size()
+		}
+		return nil
+	})
+	return n, size
+}
+
+// orZero renders a setting where 0 means none: "14 days" or the word.
+func orZero(n int, unit, zero string) string {
+	if n == 0 {
+		return zero
+	}
+	return fmt.Sprintf("%d %s", n, unit)
 }
