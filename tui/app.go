@@ -1,0 +1,655 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentsift/sift/themes"
+)
+
+// statusTTL is how long a status message stays.
+const statusTTL = 5 * time.Second
+
+// screen is the screen the app shows.
+type screen uint8
+
+const (
+	screenInbox screen = iota
+	screenSession
+	screenToolCall
+)
+
+type (
+	// openSessionMsg asks the app to open a session.
+	openSessionMsg struct{ key SessionKey }
+	// sessionLoadedMsg is sent when a session and its decisions return.
+	sessionLoadedMsg struct {
+		session   Session
+		decisions []Decision
+		err       error
+	}
+	// openToolCallMsg asks the app to open a tool call of the session.
+	openToolCallMsg struct{ id string }
+	// detailLoadedMsg is sent when a stream file has been re-parsed.
+	detailLoadedMsg struct {
+		path   string
+		callID string
+		fd     *fileDetail
+		raw    []string
+		err    error
+	}
+	// openDecisionMsg asks the app to open the decision dialog.
+	openDecisionMsg struct {
+		target   decisionTarget
+		followup bool
+	}
+	// decisionMadeMsg is sent by the dialog when the reviewer saves.
+	decisionMadeMsg struct{ d Decision }
+	// decisionSavedMsg is sent when the store has recorded a decision.
+	decisionSavedMsg struct {
+		d   Decision
+		err error
+	}
+	// openHistoryMsg asks the app to show a session's decisions.
+	openHistoryMsg struct{ key SessionKey }
+	// historyLoadedMsg is sent when a session's decisions return.
+	historyLoadedMsg struct {
+		key       SessionKey
+		decisions []Decision
+		err       error
+	}
+	// closeOverlayMsg closes the dialog, help or history.
+	closeOverlayMsg struct{}
+	// statusMsg shows a line in the status bar for a while.
+	statusMsg struct{ text string }
+	// errMsg reports a failed command in the status bar.
+	errMsg struct{ err error }
+	// clearStatusMsg clears the status line if it is still the one set.
+	clearStatusMsg struct{ seq int }
+	// execDoneMsg is sent when $PAGER or $EDITOR exits.
+	execDoneMsg struct{ err error }
+)
+
+// ImportProgressMsg reports a background import's progress; cmd/sift
+// sends it to the program. New sessions appear without moving the cursor.
+type ImportProgressMsg struct {
+	// Files and Total count the stream files seen and to be seen.
+	Files, Total int
+	// Sessions counts the sessions added or updated so far.
+	Sessions int
+	Done     bool
+	Err      error
+}
+
+// App is the root model: it owns the screens and overlays, handles the
+// global keys, sizes and app messages, and forwards the rest to the
+// screen in front.
+type App struct {
+	c     *Common
+	opts  Options
+	w, h  int
+	sized bool
+
+	screen  screen
+	inbox   *inboxView
+	session *sessionView
+	tool    *toolView
+
+	dialog   *decisionDialog
+	history  *historyView
+	showHelp bool
+
+	help    help.Model
+	spinner spinner.Model
+
+	status    string
+	statusErr bool
+	statusSeq int
+	importing string
+	lastPull  time.Time
+
+	details map[string]*fileDetail
+}
+
+var _ tea.Model = (*App)(nil)
+
+// NewApp builds the app. It does no IO: the first page is loaded by the
+// command Init returns, after the first frame.
+func NewApp(o Options) (*App, error) {
+	if o.Store == nil {
+		return nil, errors.New("tui: no store")
+	}
+	p, err := themes.ByName(o.Theme, true)
+	if err != nil {
+		return nil, err
+	}
+	if o.Title == "" {
+		o.Title = "sift"
+	}
+	c := newCommon(o, p)
+	m := &App{c: c, opts: o, w: 80, h: 24, help: help.New(), details: map[string]*fileDetail{}}
+	m.help.Styles = c.Styles.Help
+	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.App.Accent))
+	m.inbox = newInbox(c)
+	m.session = newSessionView(c)
+	m.tool = newToolView(c)
+	if o.Importing {
+		m.importing = "importing new streams…"
+	}
+	m.layout()
+	return m, nil
+}
+
+// Init implements tea.Model: it asks for the terminal background and
+// loads the first page.
+func (m *App) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.inbox.load()}
+	if m.opts.Theme == "" || m.opts.Theme == "auto" || m.opts.Theme == "high-contrast" {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if m.c.Animate && m.importing != "" {
+		cmds = append(cmds, m.spinner.Tick)
+	}
+	return tea.Batch(cmds...)
+}
+
+// intent returns a command that delivers a message: how children ask the
+// app to act.
+func intent(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+// reportErr returns a command that reports an error in the status line.
+func reportErr(err error) tea.Cmd { return intent(errMsg{err}) }
+
+// current is the screen in front.
+func (m *App) current() component {
+	switch m.screen {
+	case screenSession:
+		return m.session
+	case screenToolCall:
+		return m.tool
+	}
+	return m.inbox
+}
+
+// layout gives the screens the body's size: the frame minus the title,
+// its rule, the status line and the help line.
+func (m *App) layout() {
+	bw, bh := m.w, max(m.h-4, 1)
+	m.inbox.SetSize(bw, bh)
+	m.session.SetSize(bw, bh)
+	m.tool.SetSize(bw, bh)
+	m.help.SetWidth(m.w - 1)
+}
+
+// Update implements tea.Model.
+func (m *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h, m.sized = max(msg.Width, 20), max(msg.Height, 8), true
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.setTheme(msg.IsDark())
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case tea.MouseClickMsg:
+		return m, m.handleClick(msg)
+	case spinner.TickMsg:
+		return m, m.handleSpin(msg)
+	case ImportProgressMsg:
+		return m, m.handleImport(msg)
+	}
+	if cmd, ok := m.handleAppMsg(msg); ok {
+		return m, cmd
+	}
+	if m.dialog != nil {
+		return m, m.dialog.Update(msg)
+	}
+	return m, m.current().Update(msg)
+}
+
+// handleAppMsg handles the app's own messages; ok is false for others.
+func (m *App) handleAppMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case openSessionMsg:
+		return m.openSession(msg.key), true
+	case sessionLoadedMsg:
+		return m.handleSessionLoaded(msg), true
+	case openToolCallMsg:
+		return m.openToolCall(msg.id), true
+	case detailLoadedMsg:
+		return m.handleDetail(msg), true
+	case openDecisionMsg:
+		d, cmd := newDecisionDialog(m.c, msg.target, msg.followup)
+		m.dialog = d
+		return cmd, true
+	case decisionMadeMsg:
+		m.dialog = nil
+		return m.saveDecision(msg.d), true
+	case decisionSavedMsg:
+		return m.handleSaved(msg), true
+	case openHistoryMsg:
+		return m.openHistory(msg.key), true
+	case historyLoadedMsg:
+		return m.handleHistory(msg), true
+	case closeOverlayMsg:
+		m.dialog, m.history, m.showHelp = nil, nil, false
+		return nil, true
+	case statusMsg:
+		return m.setStatus(msg.text, false), true
+	case errMsg:
+		slog.Error("Inbox command failed", "err", msg.err)
+		return m.setStatus(msg.err.Error(), true), true
+	case clearStatusMsg:
+		if msg.seq == m.statusSeq {
+			m.status = ""
+		}
+		return nil, true
+	case execMsg:
+		return tea.ExecProcess(msg.cmd, func(err error) tea.Msg { return execDoneMsg{err} }), true
+	case execDoneMsg:
+		if msg.err != nil {
+			return m.setStatus(msg.err.Error(), true), true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// setTheme rebuilds the styles for the terminal's background when the
+// theme follows it.
+func (m *App) setTheme(dark bool) {
+	p, err := themes.ByName(m.opts.Theme, dark)
+	if err != nil || p.Name == m.c.Styles.Palette.Name {
+		return
+	}
+	m.c.Styles = NewStyles(p)
+	m.help.Styles = m.c.Styles.Help
+	m.spinner.Style = m.c.Styles.App.Accent
+	m.inbox.filter.SetStyles(m.c.Styles.Input)
+	m.tool.build()
+}
+
+// setStatus shows a status line for statusTTL.
+func (m *App) setStatus(text string, isErr bool) tea.Cmd {
+	m.statusSeq++
+	m.status, m.statusErr = Inert(firstLine(text)), isErr
+	if !m.c.Animate {
+		return nil
+	}
+	seq := m.statusSeq
+	return tea.Tick(statusTTL, func(time.Time) tea.Msg { return clearStatusMsg{seq} })
+}
+
+// handleKey handles the global keys, then the overlay or screen in front.
+func (m *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	switch {
+	case key.Matches(msg, k.ForceQuit):
+		return tea.Quit
+	case m.dialog != nil:
+		return m.dialog.Update(msg)
+	case m.showHelp:
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			m.showHelp = false
+		}
+		return nil
+	case m.history != nil:
+		return m.history.Update(msg)
+	case m.screen == screenInbox && m.inbox.filtering:
+		return m.inbox.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.View):
+		return m.toggleMode()
+	case key.Matches(msg, k.Refresh):
+		return m.refresh()
+	case key.Matches(msg, k.Back):
+		return m.back()
+	default:
+		return m.current().Update(msg)
+	}
+	return nil
+}
+
+// back goes up one level.
+func (m *App) back() tea.Cmd {
+	switch m.screen {
+	case screenToolCall:
+		m.screen = screenSession
+	case screenSession:
+		if !m.session.back() {
+			m.screen = screenInbox
+			return m.inbox.reload()
+		}
+	case screenInbox:
+		if m.inbox.q.Filter != "" {
+			m.inbox.filter.SetValue("")
+			m.inbox.q.Filter = ""
+			return m.inbox.requery()
+		}
+	}
+	return nil
+}
+
+// toggleMode switches between the developer and the operator view.
+func (m *App) toggleMode() tea.Cmd {
+	if m.c.Mode == Developer {
+		m.c.Mode = Operator
+	} else {
+		m.c.Mode = Developer
+	}
+	m.tool.build()
+	m.session.clamp()
+	return tea.Batch(m.inbox.reload(), m.setStatus("view: "+m.c.Mode.String(), false))
+}
+
+// refresh reloads the inbox and the open session.
+func (m *App) refresh() tea.Cmd {
+	cmds := []tea.Cmd{m.inbox.reload()}
+	if m.screen != screenInbox && m.session.s != nil {
+		delete(m.details, m.session.s.Path)
+		cmds = append(cmds, m.loadSession(m.session.s.Key()))
+	}
+	return tea.Batch(cmds...)
+}
+
+// handleClick selects (or, clicked again, opens) the row under the mouse.
+func (m *App) handleClick(msg tea.MouseClickMsg) tea.Cmd {
+	if msg.Button != tea.MouseLeft || m.dialog != nil || m.history != nil || m.showHelp {
+		return nil
+	}
+	y := msg.Y - 2
+	switch m.screen {
+	case screenInbox:
+		return m.inbox.clickRow(y)
+	case screenSession:
+		return m.session.clickRow(y)
+	}
+	return nil
+}
+
+func (m *App) handleSpin(msg spinner.TickMsg) tea.Cmd {
+	busy := m.tool.loading || m.importing != ""
+	if !busy {
+		return nil
+	}
+	var cmd tea.Cmd
+	m.spinner, cmd = m.spinner.Update(msg)
+	if m.tool.loading {
+		m.tool.spin = m.spinner.View()
+		m.tool.build()
+	}
+	return cmd
+}
+
+// handleImport shows the progress of the background import and pulls
+// new sessions in, at most twice a second, keeping the cursor.
+func (m *App) handleImport(msg ImportProgressMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	switch {
+	case msg.Err != nil:
+		m.importing = ""
+		cmds = append(cmds, m.setStatus("import: "+msg.Err.Error(), true))
+	case msg.Done:
+		m.importing = ""
+		cmds = append(cmds, m.setStatus(fmt.Sprintf("import done: %s, %s new or changed", plural(msg.Files, "file"), plural(msg.Sessions, "session")), false))
+	default:
+		m.importing = fmt.Sprintf("importing %d/%d files · %s new or changed", msg.Files, msg.Total, plural(msg.Sessions, "session"))
+	}
+	if now := time.Now(); msg.Done || msg.Err != nil || now.Sub(m.lastPull) > 500*time.Millisecond {
+		m.lastPull = now
+		cmds = append(cmds, m.inbox.reload())
+	}
+	return tea.Batch(cmds...)
+}
+
+// plural is "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// openSession switches to the session screen and loads it.
+func (m *App) openSession(k SessionKey) tea.Cmd {
+	m.screen = screenSession
+	if m.session.s == nil || m.session.s.Key() != k {
+		m.session.s = nil
+	}
+	return m.loadSession(k)
+}
+
+func (m *App) loadSession(k SessionKey) tea.Cmd {
+	st := m.c.Store
+	return func() tea.Msg {
+		ctx := context.Background()
+		s, err := st.GetSession(ctx, k)
+		if err != nil {
+			return sessionLoadedMsg{err: fmt.Errorf("open session %s: %w", k, err)}
+		}
+		ds, err := st.Decisions(ctx, k)
+		return sessionLoadedMsg{session: s, decisions: ds, err: err}
+	}
+}
+
+func (m *App) handleSessionLoaded(msg sessionLoadedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.screen = screenInbox
+		return reportErr(msg.err)
+	}
+	s := msg.session
+	if m.session.s != nil && m.session.s.Key() == s.Key() {
+		keep := -1
+		if t := m.session.turn(); t != nil {
+			keep = m.session.rows[m.session.cursor]
+		}
+		m.session.s, m.session.decisions = &s, msg.decisions
+		m.session.buildRows(keep)
+		return nil
+	}
+	m.session.setSession(&s, msg.decisions)
+	return nil
+}
+
+// openToolCall shows a call and re-parses its stream off the UI
+// goroutine, with a spinner, unless it is already parsed.
+func (m *App) openToolCall(id string) tea.Cmd {
+	s := m.session.s
+	tc := s.toolCall(id)
+	if tc == nil {
+		return nil
+	}
+	m.screen = screenToolCall
+	m.tool.setCall(s, tc)
+	if fd, ok := m.details[s.Path]; ok {
+		m.tool.setDetail(fd.calls[id], nil, nil)
+		if fd.calls[id] != nil {
+			return nil
+		}
+	}
+	if s.Path == "" {
+		m.tool.setDetail(nil, nil, errors.New("the store does not know this session's stream file"))
+		return nil
+	}
+	reg, path, agent, call := m.c.Registry, s.Path, s.AgentKind, *tc
+	load := func() tea.Msg {
+		fd, err := parseDetail(reg, path, agent)
+		msg := detailLoadedMsg{path: path, callID: call.ID, fd: fd, err: err}
+		if err == nil && fd.calls[call.ID] == nil && call.Line > 0 {
+			msg.raw, msg.err = rawLines(path, nil, call.Line, max(call.EndLine, call.Line))
+		}
+		return msg
+	}
+	if m.c.Animate {
+		return tea.Batch(load, m.spinner.Tick)
+	}
+	return load
+}
+
+func (m *App) handleDetail(msg detailLoadedMsg) tea.Cmd {
+	if msg.fd != nil {
+		m.details[msg.path] = msg.fd
+	}
+	if m.tool.call == nil || m.tool.call.ID != msg.callID || m.tool.s.Path != msg.path {
+		return nil
+	}
+	var cd *callDetail
+	if msg.fd != nil {
+		cd = msg.fd.calls[msg.callID]
+	}
+	m.tool.setDetail(cd, msg.raw, msg.err)
+	return nil
+}
+
+// saveDecision records a decision in the store.
+func (m *App) saveDecision(d Decision) tea.Cmd {
+	st := m.c.Store
+	d.CreatedAt = m.c.Now()
+	return func() tea.Msg {
+		return decisionSavedMsg{d: d, err: st.Decide(context.Background(), d)}
+	}
+}
+
+// handleSaved shows the decision and, for a session decided from the
+// inbox, moves on to the next undecided session (act-and-advance).
+func (m *App) handleSaved(msg decisionSavedMsg) tea.Cmd {
+	if msg.err != nil {
+		return reportErr(fmt.Errorf("record decision: %w", msg.err))
+	}
+	d := msg.d
+	what := "session"
+	if d.TurnID != "" {
+		what = d.TurnID
+	}
+	if d.ToolCallID != "" {
+		what += " · " + d.ToolCallID
+	}
+	cmds := []tea.Cmd{m.setStatus("recorded "+d.Decision+" on "+what, false)}
+	if m.screen == screenInbox && d.TurnID == "" && d.ToolCallID == "" {
+		m.inbox.advance = true
+	}
+	cmds = append(cmds, m.inbox.reload())
+	if m.session.s != nil && m.session.s.Key() == d.Session {
+		m.session.decisions = append(m.session.decisions, d)
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *App) openHistory(k SessionKey) tea.Cmd {
+	m.history = &historyView{c: m.c, key: k, loading: true}
+	st := m.c.Store
+	return func() tea.Msg {
+		ds, err := st.Decisions(context.Background(), k)
+		return historyLoadedMsg{key: k, decisions: ds, err: err}
+	}
+}
+
+func (m *App) handleHistory(msg historyLoadedMsg) tea.Cmd {
+	if m.history == nil || m.history.key != msg.key {
+		return nil
+	}
+	if msg.err != nil {
+		m.history = nil
+		return reportErr(msg.err)
+	}
+	m.history.decisions, m.history.loading = msg.decisions, false
+	return nil
+}
+
+// View implements tea.Model. It draws exactly the terminal's size: no
+// line is wider than the terminal, and overlays sit on top.
+func (m *App) View() tea.View {
+	st := m.c.Styles
+	lines := []string{m.titleBar(), st.rule("", m.w)}
+	body := strings.Split(m.current().View(), "\n")
+	bh := max(m.h-4, 1)
+	for len(body) < bh {
+		body = append(body, "")
+	}
+	lines = append(lines, body[:bh]...)
+	lines = append(lines, m.statusLine(), m.help.ShortHelpView(m.current().ShortHelp()))
+	switch {
+	case m.dialog != nil:
+		lines = overlay(lines, m.dialog.View(m.w), m.w, m.h)
+	case m.history != nil:
+		lines = overlay(lines, m.history.View(m.w, m.h), m.w, m.h)
+	case m.showHelp:
+		lines = overlay(lines, m.helpBox(), m.w, m.h)
+	}
+	v := tea.NewView(fitScreen(lines, m.w, m.h))
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = m.opts.Title
+	return v
+}
+
+// titleBar is the first line: where we are on the left; sort, filter and
+// view on the right.
+func (m *App) titleBar() string {
+	st := m.c.Styles
+	left := " " + st.App.Title.Render(m.opts.Title)
+	var right string
+	switch m.screen {
+	case screenInbox:
+		l, r := m.inbox.title()
+		left += st.App.Muted.Render(" · " + l)
+		right = r
+	case screenSession:
+		left += st.App.Muted.Render(" › " + m.session.title())
+	case screenToolCall:
+		left += st.App.Muted.Render(" › " + m.session.title() + " › " + Inert(m.tool.call.TurnID+" · "+m.tool.call.Name))
+	}
+	right += "  view: " + m.c.Mode.String() + " "
+	gap := m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 2 {
+		return fitWidth(left, m.w)
+	}
+	return left + strings.Repeat(" ", gap) + st.App.Subtle.Render(right)
+}
+
+// statusLine is the filter being typed, a status message, the import's
+// progress or a hint about the screen.
+func (m *App) statusLine() string {
+	st := m.c.Styles
+	switch {
+	case m.screen == screenInbox && m.inbox.filtering:
+		return " " + m.inbox.filter.View()
+	case m.status != "" && m.statusErr:
+		return " " + st.Status.Error.Render("error: "+m.status)
+	case m.status != "":
+		return " " + st.Status.Info.Render(m.status)
+	case m.importing != "":
+		return " " + m.spinner.View() + " " + st.Status.Info.Render(m.importing)
+	case m.screen == screenSession && m.session.s != nil:
+		return " " + st.Status.Info.Render(m.session.hint())
+	}
+	return ""
+}
+
+// helpBox is the help overlay, built from the bindings of the screen.
+func (m *App) helpBox() string {
+	st := m.c.Styles
+	h := m.help
+	h.SetWidth(max(m.w-8, 20))
+	body := h.FullHelpView(m.current().FullHelp())
+	title := st.Dialog.Title.Render("keys · " + [...]string{"inbox", "session", "tool call"}[m.screen])
+	return st.Dialog.Box.Render(title + "\n\n" + body + "\n\n" + st.Dialog.Choice.Render("? or esc closes"))
+}

@@ -1,0 +1,364 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+// rowOrder returns the work item · phase of the inbox rows, top first.
+func rowOrder(m *App) []string {
+	var out []string
+	for _, s := range m.inbox.win {
+		out = append(out, phaseLabel(&s.Summary))
+	}
+	return out
+}
+
+func TestSortSameKeyFlipsDirection(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.SortCost)
+	if got := screenText(m); !strings.Contains(got, "cost▼") || !strings.Contains(got, "sort: cost▼") {
+		t.Fatalf("sort by cost is not marked descending:\n%s", got)
+	}
+	desc := rowOrder(m)
+	if desc[0] != "ENG-412 · work-1" {
+		t.Errorf("most expensive first = %q, want ENG-412 · work-1", desc[0])
+	}
+	press(t, m, k.SortCost)
+	if got := screenText(m); !strings.Contains(got, "cost▲") {
+		t.Fatalf("the same key again does not flip to ascending:\n%s", got)
+	}
+	asc := rowOrder(m)
+	// Unknown costs sort last in both directions.
+	if asc[0] != "ENG-377 · merge-1" || m.inbox.win[len(asc)-1].EstimatedUSD != nil {
+		t.Errorf("ascending order = %v", asc)
+	}
+	press(t, m, k.SortStalls)
+	if got := rowOrder(m)[0]; got != "ENG-377 · work-1" {
+		t.Errorf("most stalls first = %q, want ENG-377 · work-1", got)
+	}
+}
+
+func TestDefaultOrderIsFlaggedUndecidedThenCost(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	seenUnflagged := false
+	var lastCost *float64
+	for _, s := range m.inbox.win {
+		if !s.Flagged {
+			seenUnflagged = true
+			continue
+		}
+		if seenUnflagged {
+			t.Fatalf("flagged %s listed after an unflagged session", s.Key())
+		}
+		if lastCost != nil && s.EstimatedUSD != nil && *s.EstimatedUSD > *lastCost {
+			t.Errorf("flagged sessions not by cost: %s", s.Key())
+		}
+		if s.EstimatedUSD != nil {
+			lastCost = s.EstimatedUSD
+		}
+	}
+}
+
+func TestFuzzyFilterAndQuickFilters(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.Filter)
+	typeText(t, m, "gmn")
+	for _, s := range m.inbox.win {
+		if s.AgentKind != "gemini" {
+			t.Errorf("filter gmn kept %s (%s)", s.Key(), s.AgentKind)
+		}
+	}
+	if m.inbox.total != 2 {
+		t.Errorf("filter gmn: %d sessions, want the 2 gemini ones", m.inbox.total)
+	}
+	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if !strings.Contains(screenText(m), "filter: /gmn") {
+		t.Errorf("title does not show the filter:\n%s", screenText(m))
+	}
+	press(t, m, k.Back)
+	if m.inbox.total != 12 {
+		t.Fatalf("esc does not clear the filter: %d sessions", m.inbox.total)
+	}
+	// A tool name matches too.
+	press(t, m, k.Filter)
+	typeText(t, m, "Skill")
+	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if m.inbox.total == 0 || m.inbox.total == 12 {
+		t.Errorf("filter by tool name kept %d sessions", m.inbox.total)
+	}
+	press(t, m, k.Back, k.Flagged)
+	for _, s := range m.inbox.win {
+		if !s.Flagged {
+			t.Errorf("flagged only kept %s", s.Key())
+		}
+	}
+	press(t, m, k.Flagged, k.Agent)
+	agent := m.inbox.q.Agent
+	if agent == "" || m.inbox.total == 12 {
+		t.Fatalf("one agent filter: agent %q, %d sessions", agent, m.inbox.total)
+	}
+	for _, s := range m.inbox.win {
+		if s.AgentKind != agent {
+			t.Errorf("agent filter %s kept %s", agent, s.AgentKind)
+		}
+	}
+	press(t, m, k.Agent, k.Group)
+	prev := ""
+	for _, s := range m.inbox.win {
+		if s.WorkItemID < prev {
+			t.Errorf("grouping: %s after %s", s.WorkItemID, prev)
+		}
+		prev = s.WorkItemID
+	}
+}
+
+func TestFollowupRecordsAndAdvances(t *testing.T) {
+	st := NewMemStore(fixtureSessions(t))
+	m := newTestApp(t, 120, 40, st)
+	k := m.c.Keys
+	first := m.inbox.selected().Key()
+	press(t, m, k.Followup)
+	if m.dialog == nil || !m.dialog.followup {
+		t.Fatal("x does not open the follow-up dialog")
+	}
+	typeText(t, m, "retry with a longer timeout")
+	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	ds, _ := st.Decisions(context.Background(), first)
+	if len(ds) != 1 || ds[0].Decision != DecisionFollowup || ds[0].Note != "retry with a longer timeout" || ds[0].Reviewer != "tester" {
+		t.Fatalf("decisions = %+v", ds)
+	}
+	sel := m.inbox.selected()
+	if sel == nil || sel.Key() == first || sel.Decision != nil {
+		t.Fatalf("cursor did not advance to the next undecided session: %+v", sel)
+	}
+	if !strings.Contains(screenText(m), "↻") {
+		t.Error("no needs_followup badge in the inbox")
+	}
+	press(t, m, k.Bottom, k.History)
+	send(t, m) // history loads through a command
+	if got := screenText(m); !strings.Contains(got, "retry with a longer timeout") || !strings.Contains(got, "needs_followup") {
+		t.Errorf("history does not show the decision:\n%s", got)
+	}
+}
+
+func TestDecideDialogChoosesAndCancels(t *testing.T) {
+	st := NewMemStore(fixtureSessions(t))
+	m := newTestApp(t, 80, 24, st)
+	k := m.c.Keys
+	first := m.inbox.selected().Key()
+	press(t, m, k.Decide)
+	send(t, m, tea.KeyPressMsg{Code: tea.KeyEscape})
+	if m.dialog != nil {
+		t.Fatal("esc does not close the dialog")
+	}
+	press(t, m, k.Decide)
+	send(t, m, tea.KeyPressMsg{Code: tea.KeyTab}, tea.KeyPressMsg{Code: tea.KeyTab})
+	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	ds, _ := st.Decisions(context.Background(), first)
+	if len(ds) != 1 || ds[0].Decision != DecisionIgnored {
+		t.Fatalf("decisions = %+v, want one ignored", ds)
+	}
+}
+
+func TestSessionFlaggedTurnsAndJumps(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	// The codex session with a window has stalls on many turns.
+	press(t, m, k.SortStalls, k.Enter)
+	s := m.session
+	if s.s == nil || s.showAll {
+		t.Fatal("session did not open on its flagged turns")
+	}
+	for _, r := range s.rows {
+		if len(s.s.Turns[r].Flags) == 0 {
+			t.Fatalf("unflagged turn %s listed by default", s.s.Turns[r].TurnID)
+		}
+	}
+	press(t, m, k.AllTurns)
+	if !s.showAll || len(s.rows) != len(s.s.Turns) {
+		t.Fatalf("a does not show all turns: %d of %d", len(s.rows), len(s.s.Turns))
+	}
+	press(t, m, k.Top, k.NextFlagged)
+	first := s.turn()
+	if len(first.Flags) == 0 {
+		t.Fatalf("n landed on unflagged turn %s", first.TurnID)
+	}
+	press(t, m, k.NextFlagged)
+	second := s.turn()
+	press(t, m, k.PrevFlagged)
+	if s.turn() != first || second == first {
+		t.Errorf("n/N: %s → %s → %s", first.TurnID, second.TurnID, s.turn().TurnID)
+	}
+	press(t, m, k.Back)
+	if m.screen != screenInbox {
+		t.Error("esc does not go back to the inbox")
+	}
+}
+
+func TestToolCallDetailAndBack(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.SortCost, k.Enter, k.Enter, k.Enter)
+	if m.screen != screenToolCall || m.tool.loading {
+		t.Fatalf("screen %d, loading %v", m.screen, m.tool.loading)
+	}
+	if m.tool.detail == nil {
+		t.Fatal("the re-parsed stream has no detail for the call")
+	}
+	got := screenText(m)
+	if !strings.Contains(got, "─ input") || !strings.Contains(got, "─ output") {
+		t.Errorf("detail lacks input or output:\n%s", got)
+	}
+	press(t, m, k.Copy)
+	if !strings.Contains(screenText(m), "tool_call=toolu_") {
+		t.Errorf("y does not report the copied ids:\n%s", screenText(m))
+	}
+	press(t, m, k.Back)
+	if m.screen != screenSession {
+		t.Error("esc does not go back to the session")
+	}
+	press(t, m, k.Back, k.Back)
+	if m.screen != screenInbox {
+		t.Error("esc does not go back to the inbox")
+	}
+	if !press(t, m, k.Quit) {
+		t.Error("q does not quit")
+	}
+}
+
+func TestHelpOverlayListsBindings(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.Help)
+	got := screenText(m)
+	for _, b := range m.inbox.FullHelp() {
+		for _, kb := range b {
+			if !strings.Contains(got, kb.Help().Desc) {
+				t.Errorf("help overlay lacks %q", kb.Help().Desc)
+			}
+		}
+	}
+	press(t, m, k.Help)
+	if m.showHelp {
+		t.Error("? again does not close the help")
+	}
+}
+
+func TestMouseWheelAndClick(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if m.inbox.cursor != 3 {
+		t.Errorf("wheel down: cursor %d, want 3", m.inbox.cursor)
+	}
+	// Row 0 of the table is on screen line 3 (title, rule, header).
+	send(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, X: 10, Y: 3})
+	if m.inbox.cursor != 0 {
+		t.Errorf("click: cursor %d, want 0", m.inbox.cursor)
+	}
+	send(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, X: 10, Y: 3})
+	if m.screen != screenSession {
+		t.Error("clicking the selected row does not open it")
+	}
+}
+
+// TestEveryScreenFits sweeps terminal sizes: every frame is exactly the
+// terminal's size and no line overflows.
+func TestEveryScreenFits(t *testing.T) {
+	sessions := fixtureSessions(t)
+	sizes := [][2]int{{80, 24}, {81, 25}, {90, 30}, {100, 24}, {120, 40}, {160, 50}, {200, 60}, {250, 70}}
+	for _, size := range sizes {
+		w, h := size[0], size[1]
+		m := newTestApp(t, w, h, NewMemStore(sessions))
+		k := m.c.Keys
+		checkFrame(t, m, w, h)
+		press(t, m, k.Help)
+		checkFrame(t, m, w, h)
+		press(t, m, k.Help, k.SortStalls, k.Enter)
+		checkFrame(t, m, w, h)
+		press(t, m, k.AllTurns, k.Enter, k.Enter)
+		checkFrame(t, m, w, h)
+		press(t, m, k.Followup)
+		checkFrame(t, m, w, h)
+		send(t, m, tea.KeyPressMsg{Code: tea.KeyEscape})
+		press(t, m, k.View)
+		checkFrame(t, m, w, h)
+	}
+}
+
+// TestEscapesInToolOutputAreInert feeds a stream whose tool output is full
+// of escape sequences (OSC 52 clipboard, OSC 8 link, title change, colours,
+// C1 CSI, BEL, backspace) and checks the screen shows them as text.
+func TestEscapesInToolOutputAreInert(t *testing.T) {
+	dir := t.TempDir()
+	evil := `\u001b]52;c;cHduZWQ=\u0007\u001b]0;pwned\u0007\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\ ` +
+		`\u001b[31mred\u001b[0m \u001b[2J\u001b[H\u009b31m c1 \u0008\u0008bs \u202eevil`
+	lines := []string{
+		`{"type":"system","subtype":"init","session_id":"esc-1","cwd":"/w","model":"claude-sonnet-4-5","tools":["Bash"]}`,
+		`{"type":"assistant","message":{"model":"claude-sonnet-4-5","id":"msg_1","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_esc","name":"Bash","input":{"command":"cat \u001b]0;title\u0007 evil.txt"}}],"stop_reason":"tool_use","usage":{"input_tokens":10,"output_tokens":5}},"session_id":"esc-1"}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_esc","content":"` + evil + `","is_error":true}]},"session_id":"esc-1"}`,
+		`{"type":"result","subtype":"success","is_error":false,"result":"done \u001b]52;c;eA==\u0007","num_turns":1,"duration_ms":1000,"total_cost_usd":0.01,"session_id":"esc-1"}`,
+	}
+	path := filepath.Join(dir, "work-1-e5c0de.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := summary.AnalyzeFile(path, summary.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.WorkItemID, s.Phase = "ENG-\x1b]0;x\x07", "work"
+	m := newTestApp(t, 250, 40, NewMemStore([]Session{{Summary: *s, Path: path}}))
+	k := m.c.Keys
+	check := func(where string) {
+		t.Helper()
+		raw := m.View().Content
+		for _, bad := range []string{"\x1b]", "\x07", "\x08", "\u009b", "\x1b[2J", "\x1b[H", "\u202e"} {
+			if strings.Contains(raw, bad) {
+				t.Errorf("%s: the frame carries a live %q", where, bad)
+			}
+		}
+	}
+	check("inbox")
+	press(t, m, k.Enter, k.Enter, k.Enter)
+	if m.screen != screenToolCall || m.tool.detail == nil {
+		t.Fatalf("tool call not open with detail (screen %d)", m.screen)
+	}
+	check("tool call")
+	got := screenText(m)
+	for _, want := range []string{`\x1b]52;c;cHduZWQ=\x07`, `\x1b]0;pwned\x07`, `\x1b[31mred`, `\u009b31m`, `\x08\x08bs`, `\u202eevil`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("tool call screen does not show %s as text:\n%s", want, got)
+		}
+	}
+	press(t, m, k.View)
+	check("operator tool call")
+}
+
+func TestInert(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"a\tb", "a    b"},
+		{"\x1b[31mred", `\x1b[31mred`},
+		{"bell\x07", `bell\x07`},
+		{"c1\u009b", `c1\u009b`},
+		{"bad\xffutf8", `bad\xffutf8`},
+		{"two\nlines", `two\nlines`},
+		{"日本", "日本"},
+	}
+	for _, tc := range tests {
+		if got := Inert(tc.in); got != tc.want {
+			t.Errorf("Inert(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+// Package tui is sift's review inbox: a Bubble Tea app with one root model
+// (App) over three screens (inbox, session, tool call), a decision dialog,
+// a decision history and a help overlay. It reads the store only through
+// the Store interface declared here.
+package tui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alecthomas/chroma/v2"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/themes"
+)
+
+// Mode is who the screens are drawn for.
+type Mode uint8
+
+// The two views of the same data.
+const (
+	// Developer shows raw tool names, input and output JSON, per-turn
+	// tokens and error text.
+	Developer Mode = iota
+	// Operator shows display names, one-line summaries, approval and
+	// failure badges and flagged sessions only, and no raw JSON.
+	Operator
+)
+
+// String names the mode.
+func (m Mode) String() string {
+	if m == Operator {
+		return "operator"
+	}
+	return "developer"
+}
+
+// Common is the state every component shares: passed as one pointer,
+// never held in globals.
+type Common struct {
+	Styles   *Styles
+	Keys     KeyMap
+	Store    Store
+	Registry *agents.Registry
+	// Now is the clock relative times are drawn against.
+	Now  func() time.Time
+	Mode Mode
+	// Animate schedules spinner and status timers; tests turn it off so
+	// that commands return at once.
+	Animate bool
+	// Reviewer is recorded on decisions.
+	Reviewer string
+	// lexers memoises chroma lexer lookups by name or file name.
+	lexers map[string]chroma.Lexer
+}
+
+// component is one screen of the app. Children are pointers updated in
+// place, so Update returns only a command; they return strings, and only
+// the root returns a tea.View.
+type component interface {
+	Update(msg tea.Msg) tea.Cmd
+	View() string
+	SetSize(w, h int)
+	help.KeyMap
+}
+
+// Options configures the app.
+type Options struct {
+	Store Store
+	// Theme is a --theme value: auto (from the terminal background),
+	// dark, light or high-contrast.
+	Theme string
+	// Title names the app in the title bar ("sift", "sift demo").
+	Title    string
+	Mode     Mode
+	Now      func() time.Time
+	Reviewer string
+	// NoAnimation turns off spinners' and timers' ticking (tests).
+	NoAnimation bool
+	// Importing says a background import has started; the status line
+	// shows its progress until an ImportProgressMsg says it finished.
+	Importing bool
+}
+
+// newCommon builds the shared state from options.
+func newCommon(o Options, p themes.Palette) *Common {
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	rev := o.Reviewer
+	if rev == "" {
+		rev = defaultReviewerID
+	}
+	return &Common{
+		Styles: NewStyles(p), Keys: DefaultKeyMap(), Store: o.Store, Registry: agents.Default(),
+		Now: now, Mode: o.Mode, Animate: !o.NoAnimation, Reviewer: rev,
+		lexers: map[string]chroma.Lexer{},
+	}
+}

@@ -1,0 +1,181 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/summary"
+)
+
+// dash is shown for an unknown value: never 0.
+const dash = "—"
+
+// tokensOf is input plus output tokens, nil when neither is known.
+func tokensOf(s *summary.Summary) *int64 {
+	if s.InputTokens == nil && s.OutputTokens == nil {
+		return nil
+	}
+	var t int64
+	if s.InputTokens != nil {
+		t += *s.InputTokens
+	}
+	if s.OutputTokens != nil {
+		t += *s.OutputTokens
+	}
+	return &t
+}
+
+// summaryDecision converts a decision to the summary's form.
+func summaryDecision(d Decision) *summary.Decision {
+	return &summary.Decision{
+		Decision: d.Decision, Note: d.Note, ReviewerID: d.Reviewer, CreatedAt: d.CreatedAt,
+		TurnID: d.TurnID, ToolCallID: d.ToolCallID,
+	}
+}
+
+// fmtTokens is a count in k and M: 512, 45k, 2.1M.
+func fmtTokens(n *int64) string {
+	if n == nil {
+		return dash
+	}
+	v := *n
+	switch {
+	case v < 1000:
+		return strconv.FormatInt(v, 10)
+	case v < 100_000:
+		s := strconv.FormatFloat(float64(v)/1000, 'f', 1, 64)
+		return strings.TrimSuffix(s, ".0") + "k"
+	case v < 1_000_000:
+		return strconv.FormatInt(v/1000, 10) + "k"
+	}
+	s := strconv.FormatFloat(float64(v)/1e6, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0") + "M"
+}
+
+// fmtCost is a dollar figure: $4.81, $0.037, or a dash.
+func fmtCost(c *float64, src summary.CostSource) string {
+	if c == nil {
+		return dash
+	}
+	prefix := "$"
+	if src == summary.CostEstimate {
+		prefix = "~$"
+	}
+	switch v := *c; {
+	case v >= 100:
+		return prefix + strconv.FormatFloat(v, 'f', 0, 64)
+	case v > 0 && v < 0.005:
+		return "<" + prefix + "0.01"
+	default:
+		return prefix + strconv.FormatFloat(v, 'f', 2, 64)
+	}
+}
+
+// fmtMs is a duration from milliseconds: 850ms, 12s, 2m10s, 1h05m.
+func fmtMs(ms *int64) string {
+	if ms == nil {
+		return dash
+	}
+	return fmtDur(time.Duration(*ms) * time.Millisecond)
+}
+
+// fmtDur is a short duration: 850ms, 12s, 2m10s, 1h05m.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < 10*time.Second:
+		return strings.Replace(fmt.Sprintf("%.1fs", d.Seconds()), ".0s", "s", 1)
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// fmtAgo is a start time relative to now: 45s, 12m, 3h, 2d, or the date.
+func fmtAgo(t *time.Time, now time.Time) string {
+	if t == nil {
+		return dash
+	}
+	d := now.Sub(*t)
+	switch {
+	case d < 0:
+		return t.Format("15:04")
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	}
+	return t.Format("Jan 02")
+}
+
+// fmtCount is a counter, blank for zero so that non-zero ones stand out.
+func fmtCount(n int) string {
+	if n == 0 {
+		return "·"
+	}
+	return strconv.Itoa(n)
+}
+
+// phaseLabel is "work item · phase-iteration".
+func phaseLabel(s *summary.Summary) string {
+	p := s.Phase
+	if p == "" {
+		p = "?"
+	}
+	if s.Iteration != nil {
+		p += "-" + strconv.Itoa(*s.Iteration)
+	}
+	return s.WorkItemID + " · " + p
+}
+
+// firstLine returns the first non-empty line of s, trimmed.
+func firstLine(s string) string {
+	for line := range strings.SplitSeq(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+	}
+	return ""
+}
+
+// lastWords is the start of a session's final message, or the last line
+// of a plaintext stream.
+func lastWords(s *summary.Summary) string {
+	if s.FinalAssistantMessage != nil {
+		return firstLine(*s.FinalAssistantMessage)
+	}
+	for i := len(s.Tail) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(s.Tail[i]); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// displayName is the operator's name for a tool: "Ran a command".
+func displayName(tc *summary.ToolCall) string {
+	return summary.DisplayName(tc.Name, event.ToolKind(tc.Kind))
+}
+
+// callStatus is a tool call's outcome in one word.
+func callStatus(tc *summary.ToolCall) string {
+	switch {
+	case tc.ApprovalRequired:
+		return "approval"
+	case tc.Success == nil:
+		return "unfinished"
+	case *tc.Success:
+		return "ok"
+	}
+	return "failed"
+}

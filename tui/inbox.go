@@ -1,0 +1,568 @@
+package tui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+// inboxView is the session list. It keeps only a window of rows around the
+// visible ones and asks the store for more as the cursor moves, so that
+// scrolling costs the visible rows, not the store's size.
+type inboxView struct {
+	c    *Common
+	w, h int
+
+	q         Query
+	total     int
+	flagged   int
+	undecided int
+	loaded    bool
+
+	cursor int // absolute index of the selected row
+	top    int // absolute index of the first visible row
+	winOff int // absolute index of win[0]
+	win    []Session
+	seq    int // sequence number of the latest page request
+
+	// keep is the session to keep under the cursor when the next page
+	// arrives; advance moves on to the next undecided one after it.
+	keep    *SessionKey
+	advance bool
+
+	filter    textinput.Model
+	filtering bool
+}
+
+var _ component = (*inboxView)(nil)
+
+// pageLoadedMsg is sent when an inbox page query returns.
+type pageLoadedMsg struct {
+	seq    int
+	offset int
+	page   Page
+	err    error
+}
+
+func newInbox(c *Common) *inboxView {
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "filter: agent, work item, tool, message"
+	ti.SetStyles(c.Styles.Input)
+	return &inboxView{c: c, q: Query{Sort: SortTriage, Desc: true}, filter: ti}
+}
+
+// SetSize implements component.
+func (m *inboxView) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.filter.SetWidth(max(w-4, 10))
+	m.clampTop()
+}
+
+// visible is how many rows fit under the column header.
+func (m *inboxView) visible() int { return max(m.h-1, 1) }
+
+// query is the store query for the current state.
+func (m *inboxView) query() Query {
+	q := m.q
+	if m.c.Mode == Operator {
+		q.FlaggedOnly = true
+	}
+	return q
+}
+
+// load asks the store for the window around the visible rows.
+func (m *inboxView) load() tea.Cmd {
+	m.seq++
+	seq, vis := m.seq, m.visible()
+	q := m.query()
+	q.Offset = max(m.top-vis, 0)
+	q.Limit = vis * 3
+	st := m.c.Store
+	return func() tea.Msg {
+		p, err := st.ListSessions(context.Background(), q)
+		return pageLoadedMsg{seq: seq, offset: q.Offset, page: p, err: err}
+	}
+}
+
+// reload reloads the window keeping the selected session under the cursor.
+func (m *inboxView) reload() tea.Cmd {
+	if s := m.selected(); s != nil {
+		k := s.Key()
+		m.keep = &k
+	}
+	return m.load()
+}
+
+// needLoad reports whether the visible rows are outside the loaded window.
+func (m *inboxView) needLoad() bool {
+	end := min(m.top+m.visible(), m.total)
+	return m.top < m.winOff || end > m.winOff+len(m.win)
+}
+
+// selected returns the session under the cursor, nil when not loaded.
+func (m *inboxView) selected() *Session {
+	i := m.cursor - m.winOff
+	if i < 0 || i >= len(m.win) {
+		return nil
+	}
+	return &m.win[i]
+}
+
+// Update implements component.
+func (m *inboxView) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case pageLoadedMsg:
+		return m.handlePage(msg)
+	case tea.KeyPressMsg:
+		if m.filtering {
+			return m.handleFilterKey(msg)
+		}
+		return m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		if msg.Button == tea.MouseWheelUp {
+			return m.move(-3)
+		}
+		return m.move(3)
+	}
+	return nil
+}
+
+func (m *inboxView) handlePage(msg pageLoadedMsg) tea.Cmd {
+	if msg.seq != m.seq {
+		return nil
+	}
+	if msg.err != nil {
+		return reportErr(msg.err)
+	}
+	m.loaded = true
+	m.total, m.flagged, m.undecided = msg.page.Total, msg.page.Flagged, msg.page.Undecided
+	m.winOff, m.win = msg.offset, msg.page.Sessions
+	if m.keep != nil {
+		m.keepCursor(*m.keep)
+		m.keep = nil
+	}
+	m.cursor = min(m.cursor, max(m.total-1, 0))
+	m.clampTop()
+	if m.needLoad() && len(m.win) > 0 {
+		return m.load()
+	}
+	return nil
+}
+
+// keepCursor moves the cursor to a session after a reload, keeping its
+// row on the same line of the screen; after a decision it moves on to
+// the next undecided session.
+func (m *inboxView) keepCursor(k SessionKey) {
+	line, old := m.cursor-m.top, m.cursor
+	found := -1
+	for i, s := range m.win {
+		if s.Key() == k {
+			found = m.winOff + i
+			break
+		}
+	}
+	switch {
+	case m.advance:
+		// The decided session may have moved (the triage order puts it
+		// last) or stayed; either way look from the row after it.
+		m.advance = false
+		start := old
+		if found == old {
+			start = old + 1
+		}
+		for i := start - m.winOff; i >= 0 && i < len(m.win); i++ {
+			if m.win[i].Decision == nil {
+				m.cursor = m.winOff + i
+				break
+			}
+		}
+	case found >= 0:
+		m.cursor = found
+	}
+	m.top = max(m.cursor-line, 0)
+}
+
+func (m *inboxView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		return m.move(-1)
+	case key.Matches(msg, k.Down):
+		return m.move(1)
+	case key.Matches(msg, k.PageUp):
+		return m.move(-m.visible())
+	case key.Matches(msg, k.PageDown):
+		return m.move(m.visible())
+	case key.Matches(msg, k.Top):
+		return m.move(-m.total)
+	case key.Matches(msg, k.Bottom):
+		return m.move(m.total)
+	case key.Matches(msg, k.Enter):
+		if s := m.selected(); s != nil {
+			return intent(openSessionMsg{key: s.Key()})
+		}
+	case key.Matches(msg, k.Decide, k.Followup):
+		if s := m.selected(); s != nil {
+			t := decisionTarget{session: s.Key(), label: phaseLabel(&s.Summary)}
+			return intent(openDecisionMsg{target: t, followup: key.Matches(msg, k.Followup)})
+		}
+	case key.Matches(msg, k.History):
+		if s := m.selected(); s != nil {
+			return intent(openHistoryMsg{key: s.Key()})
+		}
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		return m.filter.Focus()
+	}
+	return m.handleQueryKey(msg)
+}
+
+// handleQueryKey handles the keys that change the query: sorts, quick
+// filters and grouping.
+func (m *inboxView) handleQueryKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	sorts := []struct {
+		b key.Binding
+		s SortKey
+	}{
+		{k.SortDefault, SortTriage}, {k.SortStarted, SortStarted}, {k.SortDuration, SortDuration},
+		{k.SortCost, SortCost}, {k.SortTokens, SortTokens}, {k.SortStalls, SortStalls},
+		{k.SortErrors, SortErrors}, {k.SortApprovals, SortApprovals},
+	}
+	for _, s := range sorts {
+		if key.Matches(msg, s.b) {
+			m.setSort(s.s)
+			return m.requery()
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Sort):
+		ks := sortKeys()
+		for i, s := range ks {
+			if s == m.q.Sort {
+				m.setSort(ks[(i+1)%len(ks)])
+				break
+			}
+		}
+	case key.Matches(msg, k.Flagged):
+		m.q.FlaggedOnly = !m.q.FlaggedOnly
+	case key.Matches(msg, k.Undecided):
+		m.q.UndecidedOnly = !m.q.UndecidedOnly
+	case key.Matches(msg, k.Agent):
+		switch s := m.selected(); {
+		case m.q.Agent != "":
+			m.q.Agent = ""
+		case s != nil:
+			m.q.Agent = s.AgentKind
+		}
+	case key.Matches(msg, k.Group):
+		m.q.GroupByWorkItem = !m.q.GroupByWorkItem
+	default:
+		return nil
+	}
+	return m.requery()
+}
+
+// setSort sorts by a key; the same key again flips the direction. A new
+// key starts largest (or newest) first.
+func (m *inboxView) setSort(s SortKey) {
+	if m.q.Sort == s {
+		m.q.Desc = !m.q.Desc
+		return
+	}
+	m.q.Sort, m.q.Desc = s, true
+}
+
+// requery runs a changed query from the top.
+func (m *inboxView) requery() tea.Cmd {
+	m.cursor, m.top = 0, 0
+	m.win, m.winOff = nil, 0
+	return m.load()
+}
+
+func (m *inboxView) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.filtering = false
+		m.filter.Blur()
+		m.filter.SetValue("")
+		m.q.Filter = ""
+		return m.requery()
+	case "enter":
+		m.filtering = false
+		m.filter.Blur()
+		return nil
+	}
+	var cmd tea.Cmd
+	m.filter, cmd = m.filter.Update(msg)
+	if v := m.filter.Value(); v != m.q.Filter {
+		m.q.Filter = v
+		return tea.Batch(cmd, m.requery())
+	}
+	return cmd
+}
+
+// move moves the cursor by n rows and loads rows that come into view.
+func (m *inboxView) move(n int) tea.Cmd {
+	if m.total == 0 {
+		return nil
+	}
+	m.cursor = min(max(m.cursor+n, 0), m.total-1)
+	m.clampTop()
+	if m.needLoad() {
+		return m.load()
+	}
+	return nil
+}
+
+// clickRow selects the row at a line of the body; clicking the selected
+// row opens it.
+func (m *inboxView) clickRow(y int) tea.Cmd {
+	i := m.top + y - 1
+	if y < 1 || i >= m.total {
+		return nil
+	}
+	if i == m.cursor {
+		return m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	}
+	return m.move(i - m.cursor)
+}
+
+// clampTop scrolls so that the cursor is visible.
+func (m *inboxView) clampTop() {
+	vis := m.visible()
+	if m.cursor < m.top {
+		m.top = m.cursor
+	}
+	if m.cursor >= m.top+vis {
+		m.top = m.cursor - vis + 1
+	}
+	m.top = max(min(m.top, m.total-vis), 0)
+}
+
+// columns are the inbox columns; drop says which a narrow terminal loses
+// first (highest first).
+func (m *inboxView) columns() []column {
+	return []column{
+		{title: " ", width: 1},
+		{title: "●", width: 1},
+		{title: "agent", width: 8, drop: 3},
+		{title: "work item · phase", width: 14, flex: true, max: 28},
+		{title: "started", width: 7, drop: 8, sort: SortStarted, right: true},
+		{title: "dur", width: 6, drop: 5, sort: SortDuration, right: true},
+		{title: "cost", width: 7, sort: SortCost, right: true},
+		{title: "tokens", width: 6, drop: 7, sort: SortTokens, right: true},
+		{title: "stall", width: 5, drop: 4, sort: SortStalls, right: true},
+		{title: "err", width: 3, sort: SortErrors, right: true},
+		{title: "appr", width: 4, drop: 6, sort: SortApprovals, right: true},
+		{title: "tools", width: 5, drop: 9, right: true},
+		{title: "last words", width: 10, flex: true, drop: 2},
+	}
+}
+
+// View implements component.
+func (m *inboxView) View() string {
+	st := m.c.Styles
+	cols := layoutColumns(m.columns(), m.w, 1)
+	lines := make([]string, 0, m.h)
+	lines = append(lines, m.headerRow(cols))
+	if !m.loaded {
+		return strings.Join(append(lines, st.App.Subtle.Render(" loading…")), "\n")
+	}
+	if m.total == 0 {
+		return strings.Join(append(lines, st.App.Subtle.Render(" "+m.emptyText())), "\n")
+	}
+	prevWI := ""
+	for i := m.top; i < min(m.top+m.visible(), m.total); i++ {
+		j := i - m.winOff
+		if j < 0 || j >= len(m.win) {
+			lines = append(lines, st.Table.Dim.Render(" …"))
+			prevWI = ""
+			continue
+		}
+		s := &m.win[j]
+		lines = append(lines, m.row(cols, s, i == m.cursor, m.q.GroupByWorkItem && s.WorkItemID == prevWI && i != m.top))
+		prevWI = s.WorkItemID
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *inboxView) emptyText() string {
+	if m.q.Filter != "" || m.q.FlaggedOnly || m.q.UndecidedOnly || m.q.Agent != "" || m.c.Mode == Operator {
+		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view"
+	}
+	return "no sessions yet · sift import PATH, or sift demo for a sample inbox"
+}
+
+func (m *inboxView) headerRow(cols []column) string {
+	st := m.c.Styles
+	cells := make([]string, len(cols))
+	for i, c := range cols {
+		title := c.title
+		style := st.Table.Header
+		if c.sort != "" && c.sort == m.q.Sort {
+			title += map[bool]string{true: "▼", false: "▲"}[m.q.Desc]
+			style = st.Table.HeaderSort
+		}
+		cells[i] = style.Render(cell(title, c.width, c.right))
+	}
+	return strings.Join(cells, " ")
+}
+
+// row renders one session.
+func (m *inboxView) row(cols []column, s *Session, sel, grouped bool) string {
+	st := m.c.Styles
+	cells := make([]string, len(cols))
+	for i, c := range cols {
+		text := m.cellText(c.title, s, grouped)
+		if c.title == "●" {
+			cells[i] = badge(st, &s.Summary)
+			continue
+		}
+		if c.title == " " {
+			if sel {
+				cells[i] = st.Table.Cursor.Render("▶")
+			} else {
+				cells[i] = " "
+			}
+			continue
+		}
+		text = cell(text, c.width, c.right)
+		switch {
+		case sel:
+			text = st.Table.Selected.Render(text)
+		case c.title == "err" && s.ErrorCount > 0:
+			text = st.Badge.Error.Render(text)
+		case c.title == "stall" && s.StallCount > 0:
+			text = st.Badge.Stall.Render(text)
+		case c.title == "appr" && s.ApprovalCount > 0:
+			text = st.Badge.Approval.Render(text)
+		case c.title == "last words":
+			text = st.App.Muted.Render(text)
+		default:
+			text = st.Table.Cell.Render(text)
+		}
+		cells[i] = text
+	}
+	sep := " "
+	if sel {
+		sep = st.Table.Selected.Render(" ")
+	}
+	return strings.Join(cells, sep)
+}
+
+// cellText is the text of one column of a session row.
+func (m *inboxView) cellText(col string, s *Session, grouped bool) string {
+	switch col {
+	case "agent":
+		return Inert(s.AgentKind)
+	case "work item · phase":
+		if grouped {
+			return "  └ " + Inert(strings.TrimPrefix(phaseLabel(&s.Summary), s.WorkItemID+" · "))
+		}
+		return Inert(phaseLabel(&s.Summary))
+	case "started":
+		return fmtAgo(s.StartedAt, m.c.Now())
+	case "dur":
+		return fmtMs(s.TotalDurationMs)
+	case "cost":
+		return fmtCost(s.EstimatedUSD, s.CostSource)
+	case "tokens":
+		return fmtTokens(tokensOf(&s.Summary))
+	case "stall":
+		return fmtCount(s.StallCount)
+	case "err":
+		return fmtCount(s.ErrorCount)
+	case "appr":
+		return fmtCount(s.ApprovalCount)
+	case "tools":
+		return fmtCount(s.ToolCallCount)
+	case "last words":
+		return Inert(lastWords(&s.Summary))
+	}
+	return ""
+}
+
+// badge is a session's one-character decision or flag badge.
+func badge(st *Styles, s *summary.Summary) string {
+	if s.Decision != nil {
+		return decisionBadge(st, s.Decision.Decision)
+	}
+	switch {
+	case s.Flagged:
+		return st.Badge.Flagged.Render("⚑")
+	case s.Plaintext:
+		return st.Badge.Unknown.Render("?")
+	}
+	return st.Table.Dim.Render("·")
+}
+
+// decisionBadge is the badge of a decision.
+func decisionBadge(st *Styles, d string) string {
+	switch d {
+	case DecisionReviewed:
+		return st.Badge.Reviewed.Render("✓")
+	case DecisionFollowup:
+		return st.Badge.Followup.Render("↻")
+	case DecisionIgnored:
+		return st.Badge.Ignored.Render("–")
+	}
+	return st.Badge.Unknown.Render("?")
+}
+
+// title is the inbox's part of the title bar.
+func (m *inboxView) title() (left, right string) {
+	left = "sessions"
+	if m.loaded {
+		left = plural(m.total, "session") + " · " + strconv.Itoa(m.flagged) + " flagged · " + strconv.Itoa(m.undecided) + " undecided"
+	}
+	dir := map[bool]string{true: "▼", false: "▲"}[m.q.Desc]
+	if m.q.Sort == SortTriage {
+		dir = ""
+	}
+	right = "sort: " + string(m.q.Sort) + dir
+	var f []string
+	if m.q.FlaggedOnly {
+		f = append(f, "flagged")
+	}
+	if m.q.UndecidedOnly {
+		f = append(f, "undecided")
+	}
+	if m.q.Agent != "" {
+		f = append(f, Inert(m.q.Agent))
+	}
+	if m.q.Filter != "" && !m.filtering {
+		f = append(f, "/"+Inert(m.q.Filter))
+	}
+	if m.q.GroupByWorkItem {
+		f = append(f, "grouped")
+	}
+	if len(f) > 0 {
+		right += "  filter: " + strings.Join(f, ",")
+	}
+	return left, right
+}
+
+// ShortHelp implements help.KeyMap.
+func (m *inboxView) ShortHelp() []key.Binding {
+	k := m.c.Keys
+	return []key.Binding{k.Enter, k.Sort, k.Filter, k.Flagged, k.Followup, k.Decide, k.View, k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap.
+func (m *inboxView) FullHelp() [][]key.Binding {
+	k := m.c.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter},
+		{k.Sort, k.SortDefault, k.SortStarted, k.SortDuration, k.SortCost, k.SortTokens, k.SortStalls, k.SortErrors, k.SortApprovals},
+		{k.Filter, k.Flagged, k.Undecided, k.Agent, k.Group},
+		{k.Decide, k.Followup, k.History, k.View, k.Refresh, k.Help, k.Quit},
+	}
+}
