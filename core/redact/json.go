@@ -31,14 +31,14 @@ func JSONLine(line []byte) []byte {
 }
 
 // looksJSON reports whether the first byte that is not white space or a
-// control character (sandboxes prefix lines with 0x01) opens an object or
-// an array.
+// control character (sandboxes prefix lines with 0x01) opens an object, an
+// array or a string.
 func looksJSON(b []byte) bool {
 	for _, c := range b {
 		if c <= ' ' {
 			continue
 		}
-		return c == '{' || c == '['
+		return c == '{' || c == '[' || c == '"'
 	}
 	return false
 }

@@ -101,7 +101,7 @@ func (r rule) apply(s string) string {
 	last := 0
 	for _, m := range idx {
 		lo, hi := m[2*r.group], m[2*r.group+1]
-		if lo < 0 || strings.HasPrefix(s[lo:], Prefix) {
+		if lo < 0 || lo < last || strings.Contains(s[lo:hi], Prefix) || insideMarker(s, lo) {
 			continue
 		}
 		b.WriteString(s[last:lo])
@@ -110,6 +110,13 @@ func (r rule) apply(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// insideMarker reports whether s[i] is within a `[REDACTED:kind]` marker,
+// so that a second pass never redacts a marker's own text.
+func insideMarker(s string, i int) bool {
+	j := strings.LastIndex(s[:i], Prefix)
+	return j >= 0 && !strings.Contains(s[j:i], "]")
 }
 
 // applyAssignment redacts the values of secret-named keys: `key = value`,
@@ -136,7 +143,7 @@ func applyAssignment(s string) string {
 			continue
 		}
 		v := s[lo:hi]
-		if strings.HasPrefix(v, Prefix) || strings.HasPrefix(v, "$") {
+		if strings.Contains(v, Prefix) || strings.HasPrefix(v, "$") || insideMarker(s, lo) {
 			continue
 		}
 		b.WriteString(s[last:lo])
