@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -286,5 +287,44 @@ func TestSweepRelativeLogsRoot(t *testing.T) {
 	}
 	if !exists(flagged) || exists(plain) {
 		t.Fatalf("flagged kept=%v, plain kept=%v", exists(flagged), exists(plain))
+	}
+}
+
+// TestSweepShrinksTheFile checks that the database gives swept space back
+// to the file system.
+func TestSweepShrinksTheFile(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	now := time.Now()
+	var fakes []fake
+	for i := range 3000 {
+		fakes = append(fakes, fake{wi: "w", file: strconv.Itoa(i), started: now.Add(-100 * 24 * time.Hour),
+			final: strings.Repeat("a long final message ", 50)})
+	}
+	fakes = append(fakes, fake{wi: "w", file: "fresh", started: now})
+	writeFakes(t, s, fakes)
+	size := func() int64 {
+		if _, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, suffix := range []string{"", "-wal"} {
+			if st, err := os.Stat(s.Path() + suffix); err == nil {
+				n += st.Size()
+			}
+		}
+		return n
+	}
+	before := size()
+	res, err := s.Sweep(ctx, Retention{})
+	if err != nil || res.SummariesSwept != 3000 {
+		t.Fatalf("sweep: %+v, %v", res, err)
+	}
+	if after := size(); after > before/4 {
+		t.Fatalf("database is %d bytes after sweeping nearly everything, was %d", after, before)
+	}
+	if _, err := s.GetSummary(ctx, "w", "fresh"); err != nil {
+		t.Fatal(err)
 	}
 }

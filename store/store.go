@@ -69,6 +69,10 @@ func dsn(path string, readOnly bool) string {
 	q := url.Values{}
 	pragmas := []string{
 		fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
+		// Incremental auto-vacuum lets a sweep give freed pages back to
+		// the file system. It takes effect only on a new database, so it
+		// comes before anything creates a table.
+		"auto_vacuum(INCREMENTAL)",
 		"journal_mode(WAL)",
 		"foreign_keys(1)",
 		"synchronous(NORMAL)",
