@@ -67,10 +67,10 @@ func mayContain[T ~string | ~[]byte](b T) mask {
 		// Cheap rejections of the common anchors in JSON before the call:
 		// a `"key":` whose key cannot end in a secret word, a snake_case
 		// key, a dash in a UUID or a date.
-		if i > 1 {
-			switch prev := b[i-1]; c {
+		if i > 1 && i+1 < len(b) {
+			switch prev, next := b[i-1], b[i+1]; c {
 			case ':':
-				if prev == '"' && isAlnum(b[i-2]) && !keyEnd[b[i-2]] && (i+1 >= len(b) || b[i+1] != '/') {
+				if prev == '"' && isAlnum(b[i-2]) && !keyEnd[b[i-2]] && next != '/' {
 					continue
 				}
 			case '_':
@@ -78,7 +78,19 @@ func mayContain[T ~string | ~[]byte](b T) mask {
 					continue
 				}
 			case '-':
-				if !dashEnd[prev] && (i+1 >= len(b) || b[i+1] != '-') {
+				if !dashEnd[prev] && next != '-' {
+					continue
+				}
+			case 'A':
+				if !isUpper(next) {
+					continue
+				}
+			case 'B', 'b':
+				if next != 'e' && next != 'E' {
+					continue
+				}
+			case 'J':
+				if prev != 'y' {
 					continue
 				}
 			}
