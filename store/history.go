@@ -208,6 +208,9 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 	if c.history != "" && c.history != agents.ClaudeHistory && cwd != "" {
 		sum.WorkItemID = ProjectID(cwd)
 	}
+	if pastEventsTier(sum, c, s.now()) {
+		rev = nil
+	}
 	row, err := newSessionRow(c, sum, rev)
 	if err != nil {
 		return nil, err
@@ -263,4 +266,21 @@ func jsonStringField(line []byte, key string) string {
 		return ""
 	}
 	return string(rest[:j])
+}
+
+// pastEventsTier reports whether a session is past the review-events tier
+// of the default retention (48 h, 30 days when flagged): its review events
+// would be swept as soon as written, so a history import, whose sessions
+// are mostly old, does not encode and write them. The summary, turns and
+// tool calls are kept; the detail is re-read from the file on demand.
+func pastEventsTier(sum *summary.Summary, c candidate, now time.Time) bool {
+	act := time.UnixMilli(c.mtime)
+	if t := sum.EndedAt; t != nil && !t.IsZero() {
+		act = *t
+	} else if t := sum.StartedAt; t != nil && !t.IsZero() {
+		act = *t
+	}
+	r := Retention{}.withDefaults()
+	age := now.Sub(act)
+	return age > r.FullEventsFor && (age > r.FlaggedFor || !sum.Flagged)
 }

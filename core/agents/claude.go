@@ -218,6 +218,9 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
 		return false
 	}
+	if s.history && s.started && quietHistoryLine(l.Bytes) {
+		return true
+	}
 	var cl claudeLine
 	if err := json.Unmarshal(l.Bytes, &cl); err != nil {
 		return false

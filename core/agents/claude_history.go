@@ -80,3 +80,20 @@ func (s *claudeStream) firstUsage(cl *claudeLine, m *claudeMessage) bool {
 	s.counted[key] = true
 	return true
 }
+
+// quietHistoryLine reports, from its bytes alone, a bookkeeping line that
+// historyLine would read quietly: hook progress and file-history
+// snapshots, a fifth of a transcript. Such a line is not decoded.
+// Unescaped quotes only occur around keys and strings, so
+// `"type":"progress"` is a key; Claude Code writes it before the payload,
+// so only the head of a line is searched (a line whose key comes later is
+// decoded as usual). A line that names a user or assistant type (agent
+// progress carries the subagent's message) is decoded too.
+func quietHistoryLine(b []byte) bool {
+	if bytes.HasPrefix(b, []byte(`{"type":"file-history-snapshot"`)) {
+		return true
+	}
+	head := b[:min(len(b), 1024)]
+	return bytes.Contains(head, []byte(`"type":"progress"`)) &&
+		!bytes.Contains(b, []byte(`"type":"user"`)) && !bytes.Contains(b, []byte(`"type":"assistant"`))
+}
