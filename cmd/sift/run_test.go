@@ -178,3 +178,24 @@ func TestRunCommandErrors(t *testing.T) {
 		t.Errorf("bad config: %d %q", code, errb.String())
 	}
 }
+
+func TestRunCommandWithoutStore(t *testing.T) {
+	t.Parallel()
+	e := newRunEnv(t, "")
+	e.db = filepath.Join(e.dir, "no-such-dir", "\x00bad") // cannot be opened
+	agent := fakeAgent(t, e.dir, "claude", "cat "+runFixture+"\n")
+	code, _, stderr := e.run(t, "--agent", "claude", "--bin", agent, "--work-item", "wi-nostore")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "sift run: warning: store: ") ||
+		!strings.HasSuffix(lines[0], "; the run is not recorded") {
+		t.Fatalf("stderr %q", stderr)
+	}
+	// The summary comes straight from the file.
+	if !strings.HasPrefix(lines[1], "sift run: claude exit 0 after ") || !strings.Contains(lines[1], "1 tool call · ") ||
+		!strings.Contains(lines[1], "/wi-nostore/work-1-") {
+		t.Errorf("summary line %q", lines[1])
+	}
+}
