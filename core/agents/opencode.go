@@ -218,7 +218,9 @@ func opencodeTool(p *opencodePart) (*event.Event, event.Update) {
 			u.ExitCode = md.Exit
 		}
 	}
-	if st.Status == "error" {
+	// A shell command that exits non-zero still "completes" in opencode;
+	// its exit code in the metadata is the verdict.
+	if st.Status == "error" || (u.ExitCode != nil && *u.ExitCode != 0) {
 		u.Status = event.StatusFailed
 		if st.Error != nil {
 			u.Message = *st.Error
