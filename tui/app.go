@@ -411,7 +411,7 @@ func (m *App) handleImport(msg ImportProgressMsg) tea.Cmd {
 		m.importing = ""
 		cmds = append(cmds, m.setStatus(fmt.Sprintf("import done: %s, %s new or changed", plural(msg.Files, "file"), plural(msg.Sessions, "session")), false))
 	default:
-		m.importing = fmt.Sprintf("importing %d/%d files · %s new or changed", msg.Files, msg.Total, plural(msg.Sessions, "session"))
+		m.importing = fmt.Sprintf("importing new streams: %d/%d files", msg.Files, msg.Total)
 	}
 	if now := time.Now(); msg.Done || msg.Err != nil || now.Sub(m.lastPull) > 500*time.Millisecond {
 		m.lastPull = now

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -32,13 +33,17 @@ func commands() []command {
 		{"rebuild", "rebuild [PATH…]   re-import everything from the stream files, keeping decisions", runRebuild},
 		{"workitem", "workitem retry|done ID   invalidate or complete a work item's summaries", runWorkItem},
 		{"usage", "usage [--by day|session|project|model] [--since D] [--agent K] [--json]   token totals of the imported agent histories", runUsageCmd},
+		{"demo", "demo [--db PATH] [--theme T] [--operator]   the inbox on a store of sample streams (plain `sift [--db PATH]` opens yours)", runDemo},
 		{"serve", "serve [--addr 127.0.0.1:7777] [--token-file F]   the HTTP API (token also from $SIFT_API_TOKEN)", runServe},
 	}
 }
 
 // run dispatches to a subcommand.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || (strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help") {
+		return runInbox(args, stdin, stdout, stderr)
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		return 0
 	}

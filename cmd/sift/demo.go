@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/tui"
+)
+
+// demoStreams are real recorded agent streams (copies of testdata/streams,
+// see testdata/streams/SOURCES.md), laid out as a logs folder:
+// streams/<workItem>/<phase>-<iteration>-<hex6>.jsonl.
+//
+//go:embed demo/streams
+var demoStreams embed.FS
+
+// demoRun gives a sample stream the invocation that wrote it: the agent
+// and a window last night, so that timestamp-less streams get durations
+// and stalls.
+type demoRun struct {
+	workItem, file, agent string
+	// ago is how long before now the run started; minutes how long it ran.
+	ago     time.Duration
+	minutes int
+	exit    int
+}
+
+// demoRuns lists the sample streams' invocations.
+func demoRuns() []demoRun {
+	return []demoRun{
+		{"ENG-412", "rework-2-a1b2c3.jsonl", "claude", 6 * time.Hour, 41, 0},
+		{"ENG-412", "work-1-0f3e2d.jsonl", "claude", 7 * time.Hour, 16, 0},
+		{"ENG-398", "work-1-5c6d7e.jsonl", "droid", 8 * time.Hour, 2, 0},
+		{"ENG-398", "rework-1-9a8b7c.jsonl", "droid", 5 * time.Hour, 1, 1},
+		{"ENG-398", "merge-1-3c4d5e.jsonl", "gemini", 4 * time.Hour, 1, 0},
+		{"ENG-401", "audit-llm-security-1-1a2b3c.jsonl", "gemini", 5 * time.Hour, 1, 0},
+		{"ENG-401", "work-1-4d5e6f.jsonl", "gemini", 6 * time.Hour, 1, 0},
+		{"ENG-377", "merge-1-7e8f9a.jsonl", "opencode", 3 * time.Hour, 1, 0},
+		{"ENG-377", "work-1-2b3c4d.jsonl", "codex", 4 * time.Hour, 22, 0},
+		{"ENG-420", "work-1-6a7b8c.jsonl", "codex", 2 * time.Hour, 1, 1},
+		{"ENG-420", "work-2-c0ffee.jsonl", "claude", 90 * time.Minute, 1, 0},
+		{"ENG-433", "work-1-b16b00.jsonl", "copilot", 3 * time.Hour, 9, 0},
+		{"ENG-433", "work-2-d00d1e.jsonl", "qwen", 150 * time.Minute, 2, 0},
+		{"ENG-433", "rework-1-e1f2a3.jsonl", "codex", 100 * time.Minute, 6, 0},
+	}
+}
+
+// runDemo implements `sift demo [--db PATH]`: the inbox on a store filled
+// from the embedded sample streams, temporary unless --db names one.
+func runDemo(args []string, _ io.Reader, _, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "", "keep the demo store in this file (default: a temporary one)")
+	inf := addInboxFlags(fs)
+	if _, err := parseArgs(fs, args, 0); err != nil {
+		return fail(stderr, "demo", err)
+	}
+	if err := inf.check(); err != nil {
+		return fail(stderr, "demo", err)
+	}
+	st, cleanup, err := openDemo(context.Background(), *db)
+	if err != nil {
+		return fail(stderr, "demo", err)
+	}
+	defer cleanup()
+	opts := inf.options(newInboxStore(st))
+	opts.Title = "sift demo"
+	app, err := tui.NewApp(opts)
+	if err != nil {
+		return fail(stderr, "demo", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := newProgram(app, ctx).Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return fail(stderr, "demo", err)
+	}
+	return 0
+}
+
+// openDemo opens the demo store: at dbPath (its streams in a folder next
+// to it) or in a temporary folder removed by cleanup. A store that already
+// holds sessions is opened as it is, decisions and all.
+func openDemo(ctx context.Context, dbPath string) (*store.Store, func(), error) {
+	cleanup := func() {}
+	var dir string
+	if dbPath == "" {
+		tmp, err := os.MkdirTemp("", "sift-demo-*")
+		if err != nil {
+			return nil, cleanup, err
+		}
+		dir, dbPath = tmp, filepath.Join(tmp, "demo.db")
+		cleanup = func() { os.RemoveAll(tmp) }
+	} else {
+		abs, err := filepath.Abs(dbPath)
+		if err != nil {
+			return nil, cleanup, err
+		}
+		dbPath = abs
+		dir = strings.TrimSuffix(abs, filepath.Ext(abs)) + "-streams"
+	}
+	st, err := store.Open(dbPath)
+	if err != nil {
+		cleanup()
+		return nil, func() {}, err
+	}
+	done := func() { st.Close(); cleanup() }
+	n, err := st.CountSessions(ctx, store.Query{})
+	if err == nil && n == 0 {
+		err = seedDemo(ctx, st, dir, time.Now())
+	}
+	if err != nil {
+		done()
+		return nil, func() {}, fmt.Errorf("fill the demo store: %w", err)
+	}
+	return st, done, nil
+}
+
+// seedDemo writes the sample streams under dir/logs, records their
+// invocations and summarizes them.
+func seedDemo(ctx context.Context, st *store.Store, dir string, now time.Time) error {
+	logs := filepath.Join(dir, "logs")
+	sub, err := fs.Sub(demoStreams, "demo/streams")
+	if err != nil {
+		return err
+	}
+	if err := os.CopyFS(logs, sub); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("write sample streams: %w", err)
+	}
+	var items []string
+	for _, r := range demoRuns() {
+		phase, iter := splitDemoName(r.file)
+		start := now.Add(-r.ago)
+		exit := r.exit
+		_, err := st.RecordInvocation(ctx, store.Invocation{
+			WorkItemID: r.workItem, Phase: phase, Iteration: iter, AgentKind: r.agent,
+			File: filepath.Join(logs, r.workItem, r.file), Start: start,
+			End: start.Add(time.Duration(r.minutes) * time.Minute), ExitCode: &exit,
+		})
+		if err != nil {
+			return err
+		}
+		if len(items) == 0 || items[len(items)-1] != r.workItem {
+			items = append(items, r.workItem)
+		}
+	}
+	for _, wi := range items {
+		res, err := st.CompleteWorkItem(ctx, wi, []string{logs})
+		if err != nil {
+			return err
+		}
+		if err := res.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitDemoName reads `<phase>-<iteration>-<hex6>.jsonl`.
+func splitDemoName(name string) (string, int) {
+	stem := strings.TrimSuffix(name, ".jsonl")
+	i := strings.LastIndexByte(stem, '-')
+	j := strings.LastIndexByte(stem[:i], '-')
+	n, _ := strconv.Atoi(stem[j+1 : i])
+	return stem[:j], n
+}

@@ -1,0 +1,416 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/themes"
+	"github.com/agentsift/sift/tui"
+)
+
+// inboxFlags are the flags of `sift` (the inbox) and `sift demo`.
+type inboxFlags struct {
+	theme    string
+	operator bool
+	reviewer string
+}
+
+func addInboxFlags(fs *flag.FlagSet) *inboxFlags {
+	f := &inboxFlags{}
+	fs.StringVar(&f.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark, light or high-contrast")
+	fs.BoolVar(&f.operator, "operator", false, "start in the operator view (display names, flagged sessions only)")
+	fs.StringVar(&f.reviewer, "reviewer", "", "reviewer id recorded on decisions (default: $USER)")
+	return f
+}
+
+// check validates the flags.
+func (f *inboxFlags) check() error {
+	_, err := themes.ByName(f.theme, true)
+	return err
+}
+
+// options are the app options the flags set.
+func (f *inboxFlags) options(st tui.Store) tui.Options {
+	o := tui.Options{Store: st, Theme: f.theme, Reviewer: f.reviewer}
+	if o.Reviewer == "" {
+		if u, err := user.Current(); err == nil {
+			o.Reviewer = u.Username
+		}
+	}
+	if f.operator {
+		o.Mode = tui.Operator
+	}
+	return o
+}
+
+// runInbox implements `sift` with no command: the inbox on the default
+// store, after starting an import of the logs folder in the background.
+func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sift", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := addStoreFlags(fs)
+	inf := addInboxFlags(fs)
+	if _, err := parseArgs(fs, args, 0); err != nil {
+		return fail(stderr, "inbox", err)
+	}
+	if err := inf.check(); err != nil {
+		return fail(stderr, "inbox", err)
+	}
+	st, err := sf.open()
+	if err != nil {
+		return fail(stderr, "inbox", err)
+	}
+	defer st.Close()
+	ad := newInboxStore(st)
+	opts := inf.options(ad)
+	_, statErr := os.Stat(sf.logs)
+	opts.Importing = statErr == nil
+	app, err := tui.NewApp(opts)
+	if err != nil {
+		return fail(stderr, "inbox", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := newProgram(app, ctx)
+	if opts.Importing {
+		go importInBackground(ctx, st, ad, []string{sf.logs}, sf.importOptions(), p.Send)
+	}
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return fail(stderr, "inbox", err)
+	}
+	return 0
+}
+
+// newProgram makes the Bubble Tea program; NO_COLOR drops colours and
+// keeps bold, underline and reverse.
+func newProgram(app *tui.App, ctx context.Context) *tea.Program {
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if os.Getenv("NO_COLOR") != "" {
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	return tea.NewProgram(app, opts...)
+}
+
+// importInBackground imports the roots and reports progress to the app.
+func importInBackground(ctx context.Context, st *store.Store, ad *inboxStore, roots []string, opts store.ImportOptions, send func(tea.Msg)) {
+	res, err := st.Import(ctx, roots, opts, func(p store.Progress) {
+		ad.invalidate()
+		send(tui.ImportProgressMsg{Files: p.FilesDone, Total: p.FilesTotal})
+	})
+	ad.invalidate()
+	if err == nil && len(res.Failed) > 0 {
+		err = fmt.Errorf("%d files failed, first %s", len(res.Failed), res.Failed[0])
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	send(tui.ImportProgressMsg{Files: res.Files, Total: res.Files, Sessions: res.Sessions, Done: true, Err: err})
+}
+
+// inboxStore adapts the store to the inbox's tui.Store. Plain sorts go to
+// the store's indexed pages. The triage order (flagged and undecided
+// first, then by cost) is two indexed segments: the flagged undecided
+// sessions by cost, then the rest by cost, found by stepping through the
+// cost order past the first segment's members. The fuzzy filter and the
+// grouping by work item read every matching list row once per change and
+// page in memory.
+type inboxStore struct {
+	st  *store.Store
+	gen atomic.Int64
+
+	mu     sync.Mutex
+	counts map[countKey]int
+	// rest holds the cost-order offsets of the triage order's second
+	// segment found so far.
+	rest     map[countKey][]int
+	restDone map[countKey]bool
+	// all holds the sorted, filtered rows of the last slow query.
+	all    []tui.Session
+	allFor tui.Query
+	allGen int64
+	cntGen int64
+}
+
+var _ tui.Store = (*inboxStore)(nil)
+
+// countKey is the filter part of a query, with the generation it was
+// computed in.
+type countKey struct {
+	flagged, undecided bool
+	agent              string
+	gen                int64
+}
+
+func newInboxStore(st *store.Store) *inboxStore {
+	return &inboxStore{st: st, counts: map[countKey]int{}, rest: map[countKey][]int{}, restDone: map[countKey]bool{}}
+}
+
+// invalidate drops the caches: an import or a decision changed the store.
+func (a *inboxStore) invalidate() { a.gen.Add(1) }
+
+// base is the store query of a tui query's filters.
+func base(q tui.Query) store.Query {
+	return store.Query{Flagged: q.FlaggedOnly, Undecided: q.UndecidedOnly, Agent: q.Agent}
+}
+
+// ListSessions implements tui.Store.
+func (a *inboxStore) ListSessions(ctx context.Context, q tui.Query) (tui.Page, error) {
+	if q.Filter != "" || q.GroupByWorkItem {
+		return a.listSlow(ctx, q)
+	}
+	var p tui.Page
+	var err error
+	if p.Total, p.Flagged, p.Undecided, err = a.pageCounts(ctx, q); err != nil {
+		return p, err
+	}
+	var rows []summary.Summary
+	if q.Sort == tui.SortTriage || q.Sort == "" {
+		rows, err = a.triage(ctx, q)
+	} else {
+		sq := base(q)
+		sq.Sort, sq.Asc, sq.Limit, sq.Offset = store.SortKey(q.Sort), !q.Desc, q.Limit, q.Offset
+		rows, err = a.st.ListSessions(ctx, sq)
+	}
+	if err != nil {
+		return p, err
+	}
+	for _, r := range rows {
+		p.Sessions = append(p.Sessions, tui.Session{Summary: r})
+	}
+	return p, nil
+}
+
+// count counts a store query, cached per generation.
+func (a *inboxStore) count(ctx context.Context, q store.Query) (int, error) {
+	k := countKey{q.Flagged, q.Undecided, q.Agent, a.gen.Load()}
+	a.mu.Lock()
+	if a.cntGen != k.gen {
+		clear(a.counts)
+		a.cntGen = k.gen
+	}
+	n, ok := a.counts[k]
+	a.mu.Unlock()
+	if ok {
+		return n, nil
+	}
+	n, err := a.st.CountSessions(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	a.mu.Lock()
+	a.counts[k] = n
+	a.mu.Unlock()
+	return n, nil
+}
+
+// pageCounts returns the totals the title bar shows.
+func (a *inboxStore) pageCounts(ctx context.Context, q tui.Query) (total, flagged, undecided int, err error) {
+	b := base(q)
+	if total, err = a.count(ctx, b); err != nil {
+		return
+	}
+	fq, uq := b, b
+	fq.Flagged, uq.Undecided = true, true
+	if flagged, err = a.count(ctx, fq); err != nil {
+		return
+	}
+	undecided, err = a.count(ctx, uq)
+	return
+}
+
+// triage pages the default order: the flagged undecided sessions by cost,
+// then every other session by cost.
+func (a *inboxStore) triage(ctx context.Context, q tui.Query) ([]summary.Summary, error) {
+	first := base(q)
+	first.Flagged, first.Undecided, first.Sort = true, true, store.SortCost
+	nFirst, err := a.count(ctx, first)
+	if err != nil {
+		return nil, err
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 1 << 30
+	}
+	var out []summary.Summary
+	if q.Offset < nFirst {
+		first.Limit, first.Offset = min(limit, nFirst-q.Offset), q.Offset
+		rows, err := a.st.ListSessions(ctx, first)
+		if err != nil {
+			return nil, err
+		}
+		out = rows
+	}
+	want := limit - len(out)
+	if want <= 0 {
+		return out, nil
+	}
+	from := max(q.Offset-nFirst, 0)
+	offs, err := a.restOffsets(ctx, q, from+want)
+	if err != nil {
+		return nil, err
+	}
+	if from >= len(offs) {
+		return out, nil
+	}
+	offs = offs[from:min(from+want, len(offs))]
+	all := base(q)
+	all.Sort, all.Offset, all.Limit = store.SortCost, offs[0], offs[len(offs)-1]-offs[0]+1
+	rows, err := a.st.ListSessions(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if !inFirst(&r) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// inFirst reports whether a row belongs to the triage order's first
+// segment.
+func inFirst(s *summary.Summary) bool { return s.Flagged && s.Decision == nil }
+
+// restOffsets returns at least n cost-order offsets of the rows outside
+// the first segment (fewer at the end), scanning on from where the last
+// call stopped.
+func (a *inboxStore) restOffsets(ctx context.Context, q tui.Query, n int) ([]int, error) {
+	b := base(q)
+	k := countKey{b.Flagged, b.Undecided, b.Agent, a.gen.Load()}
+	a.mu.Lock()
+	if len(a.rest) > 8 {
+		clear(a.rest)
+		clear(a.restDone)
+	}
+	offs, done := a.rest[k], a.restDone[k]
+	a.mu.Unlock()
+	const chunk = 512
+	next := 0
+	if len(offs) > 0 {
+		next = offs[len(offs)-1] + 1
+	}
+	for len(offs) < n && !done {
+		sq := b
+		sq.Sort, sq.Offset, sq.Limit = store.SortCost, next, chunk
+		rows, err := a.st.ListSessions(ctx, sq)
+		if err != nil {
+			return nil, err
+		}
+		for i := range rows {
+			if !inFirst(&rows[i]) {
+				offs = append(offs, next+i)
+			}
+		}
+		next += len(rows)
+		done = len(rows) < chunk
+	}
+	a.mu.Lock()
+	a.rest[k], a.restDone[k] = offs, done
+	a.mu.Unlock()
+	return offs, nil
+}
+
+// listSlow filters and sorts every matching row in memory: the fuzzy
+// filter matches tool names, which the store does not index.
+func (a *inboxStore) listSlow(ctx context.Context, q tui.Query) (tui.Page, error) {
+	key := q
+	key.Limit, key.Offset = 0, 0
+	gen := a.gen.Load()
+	a.mu.Lock()
+	cached := a.all != nil && a.allFor == key && a.allGen == gen
+	all := a.all
+	a.mu.Unlock()
+	if !cached {
+		sq := base(q)
+		sq.Full = q.Filter != ""
+		rows, err := a.st.ListSessions(ctx, sq)
+		if err != nil {
+			return tui.Page{}, err
+		}
+		all = all[:0:0]
+		for _, r := range rows {
+			s := tui.Session{Summary: r}
+			if tui.Matches(&s, q) {
+				s.ToolCalls, s.Stalls, s.Turns = nil, nil, nil
+				all = append(all, s)
+			}
+		}
+		slices.SortStableFunc(all, func(x, y tui.Session) int { return tui.Compare(&x, &y, q) })
+		a.mu.Lock()
+		a.all, a.allFor, a.allGen = all, key, gen
+		a.mu.Unlock()
+	}
+	p := tui.Page{Total: len(all)}
+	for i := range all {
+		if all[i].Flagged {
+			p.Flagged++
+		}
+		if all[i].Decision == nil {
+			p.Undecided++
+		}
+	}
+	lo := min(q.Offset, len(all))
+	hi := len(all)
+	if q.Limit > 0 {
+		hi = min(lo+q.Limit, hi)
+	}
+	p.Sessions = slices.Clone(all[lo:hi])
+	return p, nil
+}
+
+// GetSession implements tui.Store: the whole summary and its stream file.
+func (a *inboxStore) GetSession(ctx context.Context, k tui.SessionKey) (tui.Session, error) {
+	sum, err := a.st.GetSummary(ctx, k.WorkItemID, k.FileName)
+	if err != nil {
+		return tui.Session{}, err
+	}
+	s := tui.Session{Summary: *sum}
+	files, err := a.st.StreamFiles(ctx, k.WorkItemID)
+	if err != nil {
+		return s, err
+	}
+	for _, f := range files {
+		if f.FileName == k.FileName {
+			s.Path = f.Path
+		}
+	}
+	return s, nil
+}
+
+// Decide implements tui.Store.
+func (a *inboxStore) Decide(ctx context.Context, d tui.Decision) error {
+	defer a.invalidate()
+	return a.st.Decide(ctx, store.Decision{
+		WorkItemID: d.Session.WorkItemID, FileName: d.Session.FileName, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
+		Decision: store.DecisionKind(d.Decision), Note: d.Note, ReviewerID: d.Reviewer, CreatedAt: d.CreatedAt,
+	})
+}
+
+// Decisions implements tui.Store.
+func (a *inboxStore) Decisions(ctx context.Context, k tui.SessionKey) ([]tui.Decision, error) {
+	ds, err := a.st.Decisions(ctx, k.WorkItemID, k.FileName)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.Decision, len(ds))
+	for i, d := range ds {
+		out[i] = tui.Decision{
+			Session: k, TurnID: d.TurnID, ToolCallID: d.ToolCallID, Decision: string(d.Decision),
+			Note: d.Note, Reviewer: d.ReviewerID, CreatedAt: d.CreatedAt,
+		}
+	}
+	return out, nil
+}
