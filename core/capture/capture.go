@@ -117,27 +117,31 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	}
 	res.Argv = append([]string{bin}, argv...)
 
-	cmd := exec.Command(path, argv...)
-	cmd.Env = env
-	cmd.Dir = s.Dir
-	cmd.Stdin = s.Stdin
-	// A tool the agent left running may hold the pipes open; stop
-	// waiting for them a while after the agent itself exits.
-	cmd.WaitDelay = 5 * time.Second
 	tty := foregroundTTY(s.Stdin)
-	setGroup(cmd, tty)
-
 	var rec *recorder
 	if s.Enabled {
 		rec = newRecorder(s, res.Mode)
 		res.File = rec.file
-		cmd.Stdout, cmd.Stderr = rec.stdout, rec.stderr
-	} else {
-		cmd.Stdout, cmd.Stderr = s.Stdout, s.Stderr
 	}
-
+	newCmd := func() *exec.Cmd {
+		cmd := exec.Command(path, argv...)
+		cmd.Env = env
+		cmd.Dir = s.Dir
+		cmd.Stdin = s.Stdin
+		// A tool the agent left running may hold the pipes open; stop
+		// waiting for them a while after the agent itself exits.
+		cmd.WaitDelay = 5 * time.Second
+		setGroup(cmd, tty)
+		if rec != nil {
+			cmd.Stdout, cmd.Stderr = rec.stdout, rec.stderr
+		} else {
+			cmd.Stdout, cmd.Stderr = s.Stdout, s.Stderr
+		}
+		return cmd
+	}
 	res.Start = time.Now()
-	if err := cmd.Start(); err != nil {
+	cmd, err := start(newCmd)
+	if err != nil {
 		restoreForeground(tty)
 		if rec != nil {
 			rec.abandon()
@@ -160,6 +164,20 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		res.Written, res.Dropped, res.FileErr = rec.close()
 	}
 	return res, nil
+}
+
+// start starts a command, retrying while the executable is busy (ETXTBSY:
+// it was just written, and a process forked meanwhile still holds it open
+// for writing until that process execs).
+func start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+	for attempt := 1; ; attempt++ {
+		cmd := newCmd()
+		err := cmd.Start()
+		if err == nil || !errors.Is(err, errBusy) || attempt == 5 {
+			return cmd, err
+		}
+		time.Sleep(time.Duration(attempt) * 20 * time.Millisecond)
+	}
 }
 
 // forward passes signals to the agent's process group until stop is

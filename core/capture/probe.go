@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,9 +86,11 @@ func (p Prober) antigravity(ctx context.Context, bin string) bool {
 func (p Prober) agyRuns(ctx context.Context, bin string) bool {
 	ctx, cancel := context.WithTimeout(ctx, p.timeout(90*time.Second))
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--print", "--output-format", "stream-json", agyProbePrompt)
-	cmd.Env = p.Env
-	out, err := cmd.Output()
+	out, err := retryBusy(func() ([]byte, error) {
+		cmd := exec.CommandContext(ctx, bin, "--print", "--output-format", "stream-json", agyProbePrompt)
+		cmd.Env = p.Env
+		return cmd.Output()
+	})
 	if err != nil {
 		return false
 	}
@@ -112,9 +115,22 @@ func (p Prober) agyRuns(ctx context.Context, bin string) bool {
 func (p Prober) output(ctx context.Context, d time.Duration, bin string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = p.Env
-	return cmd.CombinedOutput()
+	return retryBusy(func() ([]byte, error) {
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Env = p.Env
+		return cmd.CombinedOutput()
+	})
+}
+
+// retryBusy runs a probe again while its executable is busy (see start).
+func retryBusy(run func() ([]byte, error)) ([]byte, error) {
+	for attempt := 1; ; attempt++ {
+		out, err := run()
+		if err == nil || !errors.Is(err, errBusy) || attempt == 5 {
+			return out, err
+		}
+		time.Sleep(time.Duration(attempt) * 20 * time.Millisecond)
+	}
 }
 
 func (p Prober) timeout(def time.Duration) time.Duration {

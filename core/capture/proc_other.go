@@ -3,6 +3,7 @@
 package capture
 
 import (
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -34,3 +35,6 @@ func forwarded() []os.Signal { return []os.Signal{os.Interrupt} }
 
 // terminate is the signal a cancelled run sends first.
 func terminate() os.Signal { return os.Kill }
+
+// errBusy never matches where executables cannot be busy.
+var errBusy = errors.New("text file busy")

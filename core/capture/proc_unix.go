@@ -78,3 +78,6 @@ func forwarded() []os.Signal {
 
 // terminate is the signal a cancelled run sends first.
 func terminate() os.Signal { return syscall.SIGTERM }
+
+// errBusy is the error of starting an executable still open for writing.
+var errBusy error = syscall.ETXTBSY
