@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -197,5 +198,40 @@ func TestRunCommandWithoutStore(t *testing.T) {
 	if !strings.HasPrefix(lines[1], "sift run: claude exit 0 after ") || !strings.Contains(lines[1], "1 tool call · ") ||
 		!strings.Contains(lines[1], "/wi-nostore/work-1-") {
 		t.Errorf("summary line %q", lines[1])
+	}
+}
+
+// TestRunCommandClosedStdout runs the sift binary with its stdout a pipe
+// nobody reads (sift run … | head): sift must not die of SIGPIPE, and the
+// agent's whole stream is captured.
+func TestRunCommandClosedStdout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the sift binary")
+	}
+	t.Parallel()
+	sift := e2eBuildSift(t)
+	e := newRunEnv(t, "")
+	agent := fakeAgent(t, e.dir, "codex", `i=0; while [ $i -lt 3000 ]; do echo "{\"n\":$i}"; i=$((i+1)); done`)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	cmd := exec.Command(sift, "run", "--config", e.config, "--db", e.db, "--agent", "codex", "--bin", agent, "--work-item", "wi-pipe")
+	cmd.Stdout = w
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err = cmd.Run()
+	w.Close()
+	if err != nil {
+		t.Fatalf("sift run: %v\n%s", err, errb.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(e.logs, "wi-pipe", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("files %q", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	if n := bytes.Count(data, []byte("\n")); n != 3000 {
+		t.Errorf("%d lines captured, want 3000", n)
 	}
 }

@@ -107,6 +107,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		return Result{}, fmt.Errorf("%w %s: %v", ErrStart, bin, unwrapExec(err))
 	}
 	env := mergedEnv(s.Env)
+	defer holdPipe()()
 	res := Result{Mode: Plaintext}
 	if s.Enabled {
 		res.Mode = Prober{Env: env, CacheDir: s.Prober.CacheDir, Timeout: s.Prober.Timeout}.Mode(ctx, s.CLI, path)

@@ -44,7 +44,9 @@ const pipeChunk = 32 << 10
 // own stdout closed) must not stop the capture nor the agent.
 func (l *lineSplitter) Write(p []byte) (int, error) {
 	if l.pass != nil {
-		l.pass.Write(p) //nolint:errcheck // best effort, see above
+		if _, err := l.pass.Write(p); err != nil {
+			l.pass = nil // a closed pipe stays closed
+		}
 	}
 	rest := p
 	for len(rest) > 0 {

@@ -38,3 +38,6 @@ func terminate() os.Signal { return os.Kill }
 
 // errBusy never matches where executables cannot be busy.
 var errBusy = errors.New("text file busy")
+
+// holdPipe is a no-op.
+func holdPipe() (stop func()) { return func() {} }

@@ -81,3 +81,12 @@ func terminate() os.Signal { return syscall.SIGTERM }
 
 // errBusy is the error of starting an executable still open for writing.
 var errBusy error = syscall.ETXTBSY
+
+// holdPipe makes a write to a closed stdout or stderr (sift run … | head)
+// fail with EPIPE instead of killing sift, which would leave the agent
+// running and its file unfinished. stop restores the default.
+func holdPipe() (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGPIPE)
+	return func() { signal.Stop(ch) }
+}

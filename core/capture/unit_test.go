@@ -310,3 +310,21 @@ func TestKeyBlockAcrossLines(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", strings.Join(out, "|"), want)
 	}
 }
+
+// failWriter fails every write, like a closed pipe.
+type failWriter struct{ calls int }
+
+func (f *failWriter) Write([]byte) (int, error) { f.calls++; return 0, syscall.EPIPE }
+
+func TestSplitterSurvivesClosedPassThrough(t *testing.T) {
+	t.Parallel()
+	l, got := collect(64)
+	fw := &failWriter{}
+	l.pass = fw
+	l.Write([]byte("a\n"))
+	l.Write([]byte("b\n"))
+	l.Close()
+	if strings.Join(*got, ",") != "a,b" || fw.calls != 1 {
+		t.Errorf("lines %q, pass-through tried %d times", *got, fw.calls)
+	}
+}
