@@ -164,9 +164,9 @@ func FuzzyMatch(pattern, text string) bool {
 	return true
 }
 
-// Compare orders two sessions for a query. Unknown values sort last in
-// either direction; ties fall back to the start time, newest first, then
-// the key, so pages are stable.
+// Compare orders two sessions for a query. Unknown values are the
+// smallest; ties fall back to the start time, newest first, then the key,
+// so pages are stable.
 func Compare(a, b *Session, q Query) int {
 	if q.GroupByWorkItem {
 		if c := cmp.Compare(a.WorkItemID, b.WorkItemID); c != 0 {
@@ -191,31 +191,33 @@ func Compare(a, b *Session, q Query) int {
 	return cmp.Compare(a.Key().String(), b.Key().String())
 }
 
-// triageRank is 2 for flagged and undecided, 1 for undecided, 0 otherwise.
+// triageRank is 1 for flagged and undecided sessions, the first segment
+// of the triage order, and 0 for the rest.
 func triageRank(s *Session) int {
-	switch {
-	case s.Decision != nil:
-		return 0
-	case s.Flagged:
-		return 2
+	if s.Flagged && s.Decision == nil {
+		return 1
 	}
-	return 1
+	return 0
 }
 
-// compareOpt compares optional values, unknown last.
+// compareOpt compares optional values as the store does: unknown is the
+// smallest, so it comes last largest-first and first smallest-first.
 func compareOpt(a, b *float64, desc bool) int {
+	var c int
 	switch {
 	case a == nil && b == nil:
 		return 0
 	case a == nil:
-		return 1
+		c = -1
 	case b == nil:
-		return -1
+		c = 1
+	default:
+		c = cmp.Compare(*a, *b)
 	}
 	if desc {
-		return cmp.Compare(*b, *a)
+		return -c
 	}
-	return cmp.Compare(*a, *b)
+	return c
 }
 
 func costOf(s *Session) *float64 { return s.EstimatedUSD }
