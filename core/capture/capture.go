@@ -182,7 +182,8 @@ func start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 }
 
 // forward passes signals to the agent's process group until stop is
-// called, and turns a cancelled ctx into SIGTERM, then SIGKILL.
+// called (the third interrupt as SIGKILL), and turns a cancelled ctx into
+// SIGTERM, then SIGKILL.
 func forward(ctx context.Context, s Spec, pid int) (stop func()) {
 	sigs := s.Signals
 	var ch chan os.Signal
@@ -201,11 +202,19 @@ func forward(ctx context.Context, s Spec, pid int) (stop func()) {
 		defer close(finished)
 		var killC <-chan time.Time
 		cancelled := ctx.Done()
+		interrupts := 0
 		for {
 			select {
 			case <-done:
 				return
 			case sig := <-sigs:
+				// An agent that ignores interrupts is killed on the third.
+				if sig == os.Interrupt {
+					interrupts++
+				}
+				if interrupts >= 3 {
+					sig = os.Kill
+				}
 				signalGroup(pid, sig) //nolint:errcheck // the group may be gone
 			case <-cancelled:
 				cancelled = nil

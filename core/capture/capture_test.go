@@ -346,3 +346,31 @@ func TestRunEnvAndBinaryOverride(t *testing.T) {
 		t.Errorf("file %q", got)
 	}
 }
+
+func TestRunThirdInterruptKills(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := fakeBin(t, dir, "claude", `trap 'echo "{\"int\":1}"' INT; echo '{"ready":1}'; while :; do sleep 0.05; done`)
+	s, out, _ := spec(t, mustCLI(t, "claude"), bin)
+	sigs := make(chan os.Signal, 3)
+	s.Signals = sigs
+	go func() {
+		for !strings.Contains(out.String(), "ready") {
+			time.Sleep(5 * time.Millisecond)
+		}
+		for range 3 {
+			sigs <- os.Interrupt
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	res, err := Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 128+int(syscall.SIGKILL) {
+		t.Errorf("exit %d, want SIGKILL's", res.ExitCode)
+	}
+	if n := strings.Count(out.String(), `{"int":1}`); n != 2 {
+		t.Errorf("the agent saw %d interrupts, want 2 before the kill", n)
+	}
+}
