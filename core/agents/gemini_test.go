@@ -31,12 +31,20 @@ func TestGeminiUsageMatchesResultStats(t *testing.T) {
 	for _, f := range files {
 		var stats map[string]int64
 		for _, l := range bytes.Split(mustRead(t, f), []byte("\n")) {
+			// Newer CLIs (0.61) nest a per-model breakdown in stats:
+			// keep the numbers only.
 			var ln struct {
-				Type  string           `json:"type"`
-				Stats map[string]int64 `json:"stats"`
+				Type  string                     `json:"type"`
+				Stats map[string]json.RawMessage `json:"stats"`
 			}
 			if json.Unmarshal(l, &ln) == nil && ln.Type == "result" {
-				stats = ln.Stats
+				stats = map[string]int64{}
+				for k, v := range ln.Stats {
+					var n int64
+					if json.Unmarshal(v, &n) == nil {
+						stats[k] = n
+					}
+				}
 			}
 		}
 		evs, _ := parseAll(t, f, Options{Agent: Gemini})
