@@ -48,6 +48,9 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fs.PrintDefaults()
 			return 0
 		}
+		if strings.HasPrefix(err.Error(), "flag provided but not defined") {
+			err = fmt.Errorf("%w (the agent's own flags go after --)", err)
+		}
 		return fail(stderr, "run", err)
 	}
 	if *agent == "" {

@@ -157,7 +157,7 @@ func TestRunCommandErrors(t *testing.T) {
 		{"missing binary", []string{"--agent", "claude", "--bin", filepath.Join(e.dir, "nope")}, 127, "sift run: cannot start the agent " + filepath.Join(e.dir, "nope") + ": no such file or directory"},
 		{"bad work item", []string{"--agent", "claude", "--work-item", "../x"}, 2, `sift run: bad work item "../x": it must be one path element`},
 		{"unwritable --logs", []string{"--agent", "claude", "--logs", filepath.Join(blocker, "logs")}, 2, "sift run: --logs " + filepath.Join(blocker, "logs") + " is not writable: not a directory"},
-		{"bad flag", []string{"--agnet", "claude"}, 2, "sift run: flag provided but not defined: -agnet"},
+		{"bad flag", []string{"--agnet", "claude"}, 2, "sift run: flag provided but not defined: -agnet (the agent's own flags go after --)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := e.run(t, tc.args...)

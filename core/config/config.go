@@ -1,7 +1,29 @@
 // Package config loads, validates and hot-reloads sift's configuration, a
 // YAML file in the user's config directory (`sift/config.yaml`) that a
 // `--config` flag overrides. A missing default file means the defaults; a
-// file named on the command line must exist.
+// file named on the command line must exist. Unknown keys are errors.
+//
+// Every key, with its default:
+//
+//	Enabled: true              # false: agents run without stream flags, no files
+//	Path: logs/agents          # capture root; must be writable; pinned until restart
+//	MaxFileSizeMb: 32          # per file; later lines dropped, one marker line
+//	RetainedDays: 14           # sweep files older than this (last write); 0 keeps
+//	MaxTotalSizeMb: 2048       # sweep oldest files above this total; 0 disables
+//	StallThresholdSeconds: 30  # a gap between events longer than this is a stall
+//	TokenSpikeFactor: 3        # a turn using 3x the session's usual turn …
+//	TokenSpikeMin: 20000       # … and at least this many tokens is a spike
+//	Review:
+//	  FullEventsHours: 48      # review events of a session
+//	  FlaggedDays: 30          # flagged sessions (open needs_followup included)
+//	  SummariesDays: 90        # session summaries
+//	Agents:                    # per agent kind: claude, codex, gemini, cursor,
+//	  claude:                  # antigravity, opencode, copilot, qwen, kimi, droid
+//	    Binary: /opt/claude/bin/claude
+//	    Env: {ANTHROPIC_BASE_URL: "http://127.0.0.1:8080"}
+//
+// Long-lived processes reload the file with a Watcher: the numeric knobs
+// take effect, a changed Path is reported and ignored until restart.
 package config
 
 import (
