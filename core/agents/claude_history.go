@@ -60,7 +60,12 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 			return s.dispatch(cl, emit)
 		}
 		return true
-	case "file-history-snapshot", "progress", "summary", "queue-operation", "custom-title", "tag":
+	case "file-history-snapshot", "progress", "summary", "queue-operation", "custom-title", "tag",
+		"attachment", "api-request", "api-request-shape", "api-request-blob", "tools-used", "last-prompt",
+		"atis-latch", "cost-state":
+		// Bookkeeping; Claude Code 2.1.3xx adds attachments (system
+		// reminders, prompt snapshots), API request records and cost
+		// state. None carries message usage, as ccusage counts it.
 		return true
 	}
 	return false
@@ -82,18 +87,28 @@ func (s *claudeStream) firstUsage(cl *claudeLine, m *claudeMessage) bool {
 }
 
 // quietHistoryLine reports, from its bytes alone, a bookkeeping line that
-// historyLine would read quietly: hook progress and file-history
-// snapshots, a fifth of a transcript. Such a line is not decoded.
-// Unescaped quotes only occur around keys and strings, so
+// historyLine would read quietly: hook progress, attachments and
+// bookkeeping records, a fifth of a transcript or more. Such a line is not
+// decoded. Unescaped quotes only occur around keys and strings, so
 // `"type":"progress"` is a key; Claude Code writes it before the payload,
 // so only the head of a line is searched (a line whose key comes later is
 // decoded as usual). A line that names a user or assistant type (agent
 // progress carries the subagent's message) is decoded too.
 func quietHistoryLine(b []byte) bool {
-	if bytes.HasPrefix(b, []byte(`{"type":"file-history-snapshot"`)) {
-		return true
+	if rest, ok := bytes.CutPrefix(b, []byte(`{"type":"`)); ok {
+		// The bookkeeping types Claude Code writes first on a line,
+		// each with its closing quote (api-request also opens
+		// api-request-shape and api-request-blob).
+		for _, t := range [...]string{`file-history-snapshot"`, `api-request`, `tools-used"`, `last-prompt"`,
+			`atis-latch"`, `cost-state"`, `queue-operation"`, `custom-title"`, `tag"`} {
+			if bytes.HasPrefix(rest, []byte(t)) {
+				return true
+			}
+		}
 	}
 	head := b[:min(len(b), 1024)]
-	return bytes.Contains(head, []byte(`"type":"progress"`)) &&
-		!bytes.Contains(b, []byte(`"type":"user"`)) && !bytes.Contains(b, []byte(`"type":"assistant"`))
+	if !bytes.Contains(head, []byte(`"type":"progress"`)) && !bytes.Contains(head, []byte(`"attachment":{"type":"`)) {
+		return false
+	}
+	return !bytes.Contains(b, []byte(`"type":"user"`)) && !bytes.Contains(b, []byte(`"type":"assistant"`))
 }

@@ -33,7 +33,7 @@ func (codexHistoryParser) Claims(line []byte) bool {
 	if !bytes.Contains(line, []byte(`"payload"`)) || !bytes.Contains(line, []byte(`"timestamp"`)) {
 		return false
 	}
-	for _, t := range []string{"session_meta", "response_item", "event_msg", "turn_context", "compacted"} {
+	for _, t := range [...]string{"session_meta", "response_item", "event_msg", "turn_context", "compacted"} {
 		if hasType(line, t) {
 			return true
 		}
@@ -60,7 +60,7 @@ type codexPayload struct {
 	// response_item
 	Role      string          `json:"role"`
 	Content   json.RawMessage `json:"content"`
-	Summary   []codexText     `json:"summary"`
+	Summary   json.RawMessage `json:"summary"`
 	Name      string          `json:"name"`
 	Arguments string          `json:"arguments"`
 	Input     string          `json:"input"`
@@ -100,7 +100,10 @@ type codexHistoryStream struct {
 	// Codex repeats a token_count (with new rate limits) without a new
 	// call, and such a repeat must not count again.
 	lastTotal int64
-	calls     int
+	// records is set once a token_usage_record (Codex 0.17x: one per
+	// response, with its id) is seen: from then on it is the usage, and
+	// the token_count lines that repeat it are not counted.
+	records bool
 }
 
 // Line implements Stream.
@@ -132,8 +135,10 @@ func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
 			s.model = p.Model
 		}
 		return true
-	case "compacted":
+	case "compacted", "world_state":
 		return true
+	case "token_usage_record":
+		return s.usageRecord(rl.Payload, base, emit)
 	case "response_item":
 		return s.item(&p, base, emit)
 	case "event_msg":
@@ -148,7 +153,9 @@ func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit Emit) 
 	switch p.Type {
 	case "message":
 		text := codexContentText(p.Content)
-		if text == "" {
+		if text == "" || (p.Role != "user" && p.Role != "assistant") {
+			// Developer and system messages are Codex's own
+			// instructions, not the conversation.
 			return true
 		}
 		kind := event.UserMessageChunk
@@ -157,8 +164,10 @@ func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit Emit) 
 		}
 		ev.Update = event.Update{SessionUpdate: kind, Content: event.Text(text)}
 	case "reasoning":
+		var summary []codexText
+		_ = json.Unmarshal(p.Summary, &summary)
 		var parts []string
-		for _, t := range p.Summary {
+		for _, t := range summary {
 			if t.Text != "" {
 				parts = append(parts, t.Text)
 			}
@@ -231,21 +240,58 @@ func codexOutput(p *codexPayload) event.Update {
 	if strings.HasPrefix(text, "{") && json.Unmarshal([]byte(text), &wrapped) == nil && wrapped.Metadata != nil {
 		text = wrapped.Output
 		u.ExitCode = wrapped.Metadata.ExitCode
-	} else if rest, ok := strings.CutPrefix(text, "Exit code: "); ok {
-		n, i := 0, 0
-		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-			n = n*10 + int(rest[i]-'0')
-			i++
-		}
-		if i > 0 {
-			u.ExitCode = &n
-		}
+	} else if n, ok := codexExitLine(text); ok {
+		u.ExitCode = &n
 	}
 	if u.ExitCode != nil && *u.ExitCode != 0 {
 		u.Status = event.StatusFailed
 	}
 	u.Content = event.Text(text)
 	return u
+}
+
+// codexExitLine reads the exit status Codex prints in a shell result:
+// "Exit code: N" (0.4x–0.6x) or "Process exited with code N" (0.17x), on a
+// line of the result's header.
+func codexExitLine(text string) (int, bool) {
+	for _, prefix := range [...]string{"Exit code: ", "Process exited with code "} {
+		i := strings.Index(text, prefix)
+		if i < 0 || (i > 0 && text[i-1] != '\n') {
+			continue
+		}
+		rest := text[i+len(prefix):]
+		n, j := 0, 0
+		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+			n = n*10 + int(rest[j]-'0')
+			j++
+		}
+		if j > 0 {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// usageRecord reads a token_usage_record: the usage of one response.
+func (s *codexHistoryStream) usageRecord(raw json.RawMessage, base event.Event, emit Emit) bool {
+	var r struct {
+		ResponseID string           `json:"response_id"`
+		Usage      *codexTokenUsage `json:"usage"`
+	}
+	if json.Unmarshal(raw, &r) != nil || r.Usage == nil {
+		return false
+	}
+	s.records = true
+	ev := base
+	ev.MessageID = r.ResponseID
+	u := r.Usage
+	ev.Update = event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
+		PromptTokens: u.Input, CompletionTokens: u.Output, CachedTokens: u.Cached}
+	if u.Reasoning != nil {
+		ev.Update.UsageExtra = map[string]int64{"reasoning_output_tokens": *u.Reasoning}
+	}
+	emit(&ev)
+	return true
 }
 
 // eventMsg reads the EventMsg lines that add to the response items: token
@@ -263,8 +309,10 @@ func (s *codexHistoryStream) eventMsg(p *codexPayload, base event.Event, emit Em
 			}
 			s.lastTotal = *t.Total
 		}
+		if s.records {
+			return true
+		}
 		last := p.Info.Last
-		s.calls++
 		ev := base
 		ev.Update = event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
 			PromptTokens: last.Input, CompletionTokens: last.Output, CachedTokens: last.Cached}

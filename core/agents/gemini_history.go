@@ -161,11 +161,13 @@ func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 	}
 	switch r.Type {
 	case "user":
-		if t := geminiPartsText(r.Content); t != "" {
+		// A user record of functionResponse parts repeats the results
+		// of the previous message's tool calls: only text is a prompt.
+		if t := geminiPartsText(r.Content, false); t != "" {
 			put(event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(t)})
 		}
 	case "error":
-		put(event.Update{SessionUpdate: event.Error, Message: geminiPartsText(r.Content)})
+		put(event.Update{SessionUpdate: event.Error, Message: geminiPartsText(r.Content, true)})
 	case "gemini":
 		for _, th := range r.Thoughts {
 			t := strings.TrimSpace(th.Subject + "\n" + th.Description)
@@ -173,7 +175,7 @@ func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 				put(event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(t)})
 			}
 		}
-		if t := geminiPartsText(r.Content); t != "" {
+		if t := geminiPartsText(r.Content, true); t != "" {
 			put(event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(t)})
 		}
 		for _, tc := range r.ToolCalls {
@@ -220,7 +222,7 @@ func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, e
 	if len(tc.ResultDisplay) > 0 && tc.ResultDisplay[0] == '"' {
 		_ = json.Unmarshal(tc.ResultDisplay, &text)
 	} else {
-		text = geminiPartsText(tc.Result)
+		text = geminiPartsText(tc.Result, true)
 	}
 	if text != "" {
 		up.Update.Content = event.Text(text)
@@ -235,8 +237,8 @@ func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, e
 }
 
 // geminiPartsText reads a PartListUnion: a string, a part, or parts, each
-// {text} or {functionResponse: {response: {output}}}.
-func geminiPartsText(raw json.RawMessage) string {
+// {text} or, when responses is set, {functionResponse: {response: {output}}}.
+func geminiPartsText(raw json.RawMessage, responses bool) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return ""
@@ -269,7 +271,7 @@ func geminiPartsText(raw json.RawMessage) string {
 		switch {
 		case p.Text != "":
 			out = append(out, p.Text)
-		case p.FunctionResponse != nil:
+		case p.FunctionResponse != nil && responses:
 			if t := p.FunctionResponse.Response.Output + p.FunctionResponse.Response.Error; t != "" {
 				out = append(out, t)
 			}
