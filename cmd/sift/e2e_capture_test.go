@@ -26,6 +26,7 @@ import (
 
 	"github.com/agentsift/sift/core/capture/mockllm"
 	"github.com/agentsift/sift/core/redact"
+	"github.com/agentsift/sift/store"
 )
 
 var e2eRecord = flag.Bool("e2e.record", false,
@@ -33,6 +34,11 @@ var e2eRecord = flag.Bool("e2e.record", false,
 
 // e2eAgentsDir is where `npm ci --prefix testdata/agents` installs the CLIs.
 const e2eAgentsDir = "../../testdata/agents/node_modules"
+
+// e2eRequiredEnv, set to 1 (as CI should), fails rather than skips the
+// tests when a pinned CLI is not installed, so that a missing install step
+// cannot pass for a green run.
+const e2eRequiredEnv = "SIFT_E2E_REQUIRED"
 
 // e2eTimeout bounds one CLI run; the scripted conversation takes seconds.
 const e2eTimeout = 3 * time.Minute
@@ -174,6 +180,10 @@ func TestE2ECapture(t *testing.T) {
 	for _, c := range clis {
 		t.Run(c.kind, func(t *testing.T) {
 			if _, err := os.Stat(c.binPath()); err != nil {
+				if os.Getenv(e2eRequiredEnv) == "1" {
+					t.Fatalf("%s@%s is not installed (%s) and %s=1; install with: npm ci --prefix testdata/agents",
+						c.pkg, c.version, c.binPath(), e2eRequiredEnv)
+				}
 				t.Skipf("%s@%s is not installed (%s); install with: npm ci --prefix testdata/agents",
 					c.pkg, c.version, c.binPath())
 			}
@@ -206,7 +216,7 @@ func e2eBuildSift(t *testing.T) string {
 type e2eRun struct {
 	dir, home, work, logs, db, config string
 	workItem                          string
-	exit                              int
+	start, end                        time.Time
 	stderr                            string
 	file                              string
 	data                              []byte
@@ -246,11 +256,12 @@ func e2eRunCLI(t *testing.T, sift string, c e2eCLI) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	start := time.Now()
+	r.start = time.Now()
 	err := cmd.Run()
+	r.end = time.Now()
 	r.stderr = stderr.String()
 	t.Logf("sift run --agent %s: %v in %v, %d bytes on stdout; stderr:\n%s",
-		c.kind, err, time.Since(start).Round(time.Millisecond), stdout.Len(), r.stderr)
+		c.kind, err, r.end.Sub(r.start).Round(time.Millisecond), stdout.Len(), r.stderr)
 	for _, q := range srv.Requests() {
 		t.Logf("server: %s step %d", q.Path, q.Step)
 	}
@@ -275,6 +286,7 @@ func e2eRunCLI(t *testing.T, sift string, c e2eCLI) {
 	t.Run("lines", func(t *testing.T) { e2eCheckLines(t, c, r) })
 	t.Run("summary", func(t *testing.T) { e2eCheckSummary(t, sift, c, r) })
 	t.Run("store", func(t *testing.T) { e2eCheckStore(t, sift, c, r) })
+	t.Run("invocation", func(t *testing.T) { e2eCheckInvocation(t, c, r) })
 	t.Run("server", func(t *testing.T) { e2eCheckServer(t, srv) })
 }
 
@@ -428,6 +440,44 @@ func e2eCheckStore(t *testing.T, sift string, c e2eCLI, r e2eRun) {
 		}
 	}
 	t.Fatalf("sift list --json has no session %s/%s: %s", r.workItem, filepath.Base(r.file), out)
+}
+
+// e2eCheckInvocation reads the invocation record `sift run` wrote into
+// work_item_costs: one row with the run's window, exit code, file and the
+// tokens the server reported.
+func e2eCheckInvocation(t *testing.T, c e2eCLI, r e2eRun) {
+	st, err := store.Open(r.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	costs, err := st.Costs(context.Background(), r.workItem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(costs) != 1 {
+		t.Fatalf("%d invocation rows for %s, want 1: %+v", len(costs), r.workItem, costs)
+	}
+	k := costs[0]
+	if k.Phase != "work" || k.Iteration == nil || *k.Iteration != 1 || k.AgentKind != c.kind ||
+		k.FileName != filepath.Base(r.file) || k.ExitCode == nil || *k.ExitCode != 0 {
+		t.Errorf("invocation %+v, want work 1 %s %s exit 0", k, c.kind, filepath.Base(r.file))
+	}
+	// The window lies within the sift run subprocess, at ms precision.
+	lo, hi := r.start.UnixMilli(), r.end.UnixMilli()
+	if k.Start == nil || k.End == nil || *k.Start < lo || *k.End > hi || *k.End < *k.Start {
+		t.Errorf("invocation window %s..%s, want within the run %d..%d", e2eInt(k.Start), e2eInt(k.End), lo, hi)
+	}
+	total := c.script.Total()
+	e2eCheckTokens(t, "invocation input tokens", k.InputTokens, total.Input)
+	e2eCheckTokens(t, "invocation output tokens", k.OutputTokens, total.Output)
+	e2eCheckTokens(t, "invocation cached tokens", k.CachedTokens, total.Cached)
+	var meta struct {
+		Source string `json:"source"`
+	}
+	if err := json.Unmarshal([]byte(k.RawMetadataJSON), &meta); err != nil || meta.Source != store.SourceSiftRun {
+		t.Errorf("raw_metadata_json %s, want source %q", k.RawMetadataJSON, store.SourceSiftRun)
+	}
 }
 
 func e2eDecodeSummary(t *testing.T, out []byte) *e2eSummary {
