@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -59,6 +62,10 @@ func collectHistory(r HistoryRoot) ([]candidate, []Failure) {
 	if _, err := os.Stat(root); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	var projects map[string]string
+	if r.Agent == agents.GeminiHistory {
+		projects = geminiProjects(root)
+	}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			fails = append(fails, Failure{path, reason(err)})
@@ -73,6 +80,9 @@ func collectHistory(r HistoryRoot) ([]candidate, []Failure) {
 		l, ok := historyLayout(r.Agent, root, path)
 		if !ok {
 			return nil
+		}
+		if cwd, ok := projects[l.WorkItemID]; ok {
+			l.WorkItemID = ProjectID(cwd)
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -122,16 +132,48 @@ func historyLayout(agent agents.Kind, root, path string) (fileLayout, bool) {
 		}
 		l.WorkItemID = "codex"
 	case agents.GeminiHistory:
-		// <project>/chats/session-*.json(l)
-		if len(parts) != 3 || parts[1] != "chats" ||
+		// <project>/chats/session-*.json(l), and a subagent's chat
+		// <project>/chats/<parent session>/<session>.jsonl.
+		if len(parts) < 3 || len(parts) > 4 || parts[1] != "chats" ||
 			!(strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")) {
 			return l, false
 		}
 		l.WorkItemID = parts[0]
+		if len(parts) == 4 {
+			l.FileName = parts[2] + "." + name
+		}
 	default:
 		return l, false
 	}
 	return l, true
+}
+
+// geminiProjects maps Gemini CLI's project folders under tmp to the
+// project roots they stand for: ~/.gemini/projects.json ({"projects":
+// {root: folder}}) and a folder's own .project_root file. Older Gemini CLI
+// named the folder by a hash of the root, which no file maps back: those
+// stay by their hash.
+func geminiProjects(root string) map[string]string {
+	out := map[string]string{}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(root), "projects.json")); err == nil {
+		var pj struct {
+			Projects map[string]string `json:"projects"`
+		}
+		if json.Unmarshal(b, &pj) == nil {
+			for path, slug := range pj.Projects {
+				out[slug] = path
+			}
+		}
+	}
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join(root, e.Name(), ".project_root")); err == nil {
+			if p := strings.TrimSpace(string(b)); p != "" {
+				out[e.Name()] = p
+			}
+		}
+	}
+	return out
 }
 
 // ProjectID spells a working directory as Claude Code names its project
@@ -189,7 +231,20 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 	if kind == agents.ClaudeHistory && c.history != "" {
 		u.parentCall = claudeParentCall(c.path)
 	}
-	st, err := agents.Default().Parse(bufio.NewReaderSize(f, 256<<10), agents.Options{Agent: kind}, func(ev *event.Event) {
+	var rd io.Reader = bufio.NewReaderSize(f, 256<<10)
+	if kind == agents.GeminiHistory && strings.HasSuffix(c.path, ".json") {
+		// The older Gemini CLI wrote one JSON document per session.
+		doc, err := io.ReadAll(f)
+		if err != nil {
+			return nil, errors.New(reason(err))
+		}
+		lines, err := agents.GeminiLegacyLines(doc)
+		if err != nil {
+			return nil, fmt.Errorf("gemini session document: %w", err)
+		}
+		rd = bytes.NewReader(lines)
+	}
+	st, err := agents.Default().Parse(rd, agents.Options{Agent: kind}, func(ev *event.Event) {
 		u.add(ev)
 		if cwd == "" && ev.Update.SessionUpdate == event.SessionStart {
 			cwd = ev.Update.Cwd
