@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/store"
+)
+
+// TestHistoryRoots pins where each CLI's history is looked for.
+func TestHistoryRoots(t *testing.T) {
+	t.Parallel()
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	tests := []struct {
+		name string
+		env  map[string]string
+		want []store.HistoryRoot
+	}{
+		{"defaults under home", map[string]string{"HOME": "/h"}, []store.HistoryRoot{
+			{Agent: agents.ClaudeHistory, Dir: "/h/.config/claude/projects"},
+			{Agent: agents.ClaudeHistory, Dir: "/h/.claude/projects"},
+			{Agent: agents.CodexHistory, Dir: "/h/.codex/sessions"},
+			{Agent: agents.GeminiHistory, Dir: "/h/.gemini/tmp"},
+		}},
+		{"overrides", map[string]string{"HOME": "/h", "CLAUDE_CONFIG_DIR": "/a, /b,", "CODEX_HOME": "/c", "GEMINI_DIR": "/g"}, []store.HistoryRoot{
+			{Agent: agents.ClaudeHistory, Dir: "/a/projects"},
+			{Agent: agents.ClaudeHistory, Dir: "/b/projects"},
+			{Agent: agents.CodexHistory, Dir: "/c/sessions"},
+			{Agent: agents.GeminiHistory, Dir: "/g/tmp"},
+		}},
+		{"xdg and gemini's home override", map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x", "GEMINI_CLI_HOME": "/gh"}, []store.HistoryRoot{
+			{Agent: agents.ClaudeHistory, Dir: "/x/claude/projects"},
+			{Agent: agents.ClaudeHistory, Dir: "/h/.claude/projects"},
+			{Agent: agents.CodexHistory, Dir: "/h/.codex/sessions"},
+			{Agent: agents.GeminiHistory, Dir: "/gh/.gemini/tmp"},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := historyRoots(env(tc.env))
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("root %d: %v, want %v", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestImportHistoryAndUsageCommands runs `sift import --history` on a
+// Claude config folder and reads `sift usage` back, as table and JSON.
+func TestImportHistoryAndUsageCommands(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "claude")
+	src, err := os.ReadFile("../../testdata/history/claude/spotter-2.1.38-short-session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(cfg, "projects", "-home-marco-projects-spotter")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, "s.jsonl"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
+	t.Setenv("CODEX_HOME", filepath.Join(dir, "none"))
+	t.Setenv("GEMINI_DIR", filepath.Join(dir, "none"))
+	db := filepath.Join(dir, "sift.db")
+	if code, out, errs := runSift(t, "import", "--history", "--db", db); code != 0 || !strings.HasPrefix(out, "1 files, 1 sessions") {
+		t.Fatalf("import: exit %d, %q, %q", code, out, errs)
+	}
+	if code, _, errs := runSift(t, "import", "--history", "somewhere", "--db", db); code != 2 || !strings.Contains(errs, "--history takes no paths") {
+		t.Fatalf("import --history PATH: exit %d, %q", code, errs)
+	}
+	code, out, errs := runSift(t, "usage", "--json", "--by", "project", "--db", db)
+	if code != 0 {
+		t.Fatalf("usage: exit %d, %q", code, errs)
+	}
+	var rep store.UsageReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].Key != "-home-marco-projects-spotter" || rep.Totals.Calls == 0 ||
+		rep.Totals.OutputTokens == 0 {
+		t.Fatalf("usage by project: %+v", rep)
+	}
+	code, out, _ = runSift(t, "usage", "--since", "20260210", "--db", db)
+	if code != 0 || !strings.Contains(out, "2026-02-10") || !strings.Contains(out, "total") {
+		t.Fatalf("usage table: exit %d\n%s", code, out)
+	}
+	if code, _, errs := runSift(t, "usage", "--since", "yesterday", "--db", db); code != 2 || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("bad --since: exit %d, %q", code, errs)
+	}
+	if code, _, errs := runSift(t, "usage", "--by", "week", "--db", db); code != 2 || !strings.Contains(errs, "unknown grouping") {
+		t.Fatalf("bad --by: exit %d, %q", code, errs)
+	}
+}
