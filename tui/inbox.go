@@ -24,6 +24,11 @@ type inboxView struct {
 	flagged   int
 	undecided int
 	loaded    bool
+	// counted is the query the flagged and undecided counts are for;
+	// recount asks for them again after the next page.
+	counted  *Query
+	countSeq int
+	recount  bool
 
 	cursor int // absolute index of the selected row
 	top    int // absolute index of the first visible row
@@ -42,13 +47,22 @@ type inboxView struct {
 
 var _ component = (*inboxView)(nil)
 
-// pageLoadedMsg is sent when an inbox page query returns.
-type pageLoadedMsg struct {
-	seq    int
-	offset int
-	page   Page
-	err    error
-}
+type (
+	// pageLoadedMsg is sent when an inbox page query returns.
+	pageLoadedMsg struct {
+		seq    int
+		offset int
+		page   Page
+		err    error
+	}
+	// countsLoadedMsg is sent when the flagged and undecided counts return.
+	countsLoadedMsg struct {
+		seq                int
+		q                  Query
+		flagged, undecided int
+		err                error
+	}
+)
 
 func newInbox(c *Common) *inboxView {
 	ti := textinput.New()
@@ -91,8 +105,32 @@ func (m *inboxView) load() tea.Cmd {
 	}
 }
 
+// countQuery is the part of the query the counts depend on.
+func (m *inboxView) countQuery() Query {
+	q := m.query()
+	q.Sort, q.Desc, q.Limit, q.Offset = "", false, 0, 0
+	return q
+}
+
+// loadCounts asks the store for the title's counts, unless they are
+// known for this query.
+func (m *inboxView) loadCounts() tea.Cmd {
+	q := m.countQuery()
+	if m.counted != nil && *m.counted == q && !m.recount {
+		return nil
+	}
+	m.recount = false
+	m.countSeq++
+	seq, st := m.countSeq, m.c.Store
+	return func() tea.Msg {
+		f, u, err := st.Counts(context.Background(), q)
+		return countsLoadedMsg{seq: seq, q: q, flagged: f, undecided: u, err: err}
+	}
+}
+
 // reload reloads the window keeping the selected session under the cursor.
 func (m *inboxView) reload() tea.Cmd {
+	m.recount = true
 	if s := m.selected(); s != nil {
 		k := s.Key()
 		m.keep = &k
@@ -120,6 +158,13 @@ func (m *inboxView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case pageLoadedMsg:
 		return m.handlePage(msg)
+	case countsLoadedMsg:
+		if msg.seq == m.countSeq && msg.err == nil {
+			m.flagged, m.undecided, m.counted = msg.flagged, msg.undecided, &msg.q
+		}
+		if msg.err != nil {
+			return reportErr(msg.err)
+		}
 	case tea.KeyPressMsg:
 		if m.filtering {
 			return m.handleFilterKey(msg)
@@ -142,7 +187,7 @@ func (m *inboxView) handlePage(msg pageLoadedMsg) tea.Cmd {
 		return reportErr(msg.err)
 	}
 	m.loaded = true
-	m.total, m.flagged, m.undecided = msg.page.Total, msg.page.Flagged, msg.page.Undecided
+	m.total = msg.page.Total
 	m.winOff, m.win = msg.offset, msg.page.Sessions
 	if m.keep != nil {
 		m.keepCursor(*m.keep)
@@ -151,9 +196,9 @@ func (m *inboxView) handlePage(msg pageLoadedMsg) tea.Cmd {
 	m.cursor = min(m.cursor, max(m.total-1, 0))
 	m.clampTop()
 	if m.needLoad() && len(m.win) > 0 {
-		return m.load()
+		return tea.Batch(m.load(), m.loadCounts())
 	}
-	return nil
+	return m.loadCounts()
 }
 
 // keepCursor moves the cursor to a session after a reload, keeping its
@@ -521,7 +566,11 @@ func decisionBadge(st *Styles, d string) string {
 func (m *inboxView) title() (left, right string) {
 	left = "sessions"
 	if m.loaded {
-		left = plural(m.total, "session") + " · " + strconv.Itoa(m.flagged) + " flagged · " + strconv.Itoa(m.undecided) + " undecided"
+		f, u := "…", "…"
+		if m.counted != nil && *m.counted == m.countQuery() {
+			f, u = strconv.Itoa(m.flagged), strconv.Itoa(m.undecided)
+		}
+		left = plural(m.total, "session") + " · " + f + " flagged · " + u + " undecided"
 	}
 	dir := map[bool]string{true: "▼", false: "▲"}[m.q.Desc]
 	if m.q.Sort == SortTriage {

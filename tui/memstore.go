@@ -48,12 +48,6 @@ func (m *MemStore) ListSessions(_ context.Context, q Query) (Page, error) {
 			continue
 		}
 		rows = append(rows, s)
-		if s.Flagged {
-			p.Flagged++
-		}
-		if s.Decision == nil {
-			p.Undecided++
-		}
 	}
 	p.Total = len(rows)
 	slices.SortStableFunc(rows, func(a, b *Session) int { return Compare(a, b, q) })
@@ -66,6 +60,25 @@ func (m *MemStore) ListSessions(_ context.Context, q Query) (Page, error) {
 		p.Sessions = append(p.Sessions, *s)
 	}
 	return p, nil
+}
+
+// Counts implements Store.
+func (m *MemStore) Counts(_ context.Context, q Query) (flagged, undecided int, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.sessions {
+		s := &m.sessions[i]
+		if !Matches(s, q) {
+			continue
+		}
+		if s.Flagged {
+			flagged++
+		}
+		if s.Decision == nil {
+			undecided++
+		}
+	}
+	return flagged, undecided, nil
 }
 
 // GetSession implements Store.

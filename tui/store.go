@@ -12,8 +12,12 @@ import (
 type Store interface {
 	// ListSessions returns one page of sessions in the query's order, with
 	// the list fields of their summaries (turns and tool calls may be
-	// left out) and the counts over the whole query.
+	// left out) and how many sessions the query matches.
 	ListSessions(ctx context.Context, q Query) (Page, error)
+	// Counts returns how many of the sessions a query matches are flagged
+	// and how many have no decision. The inbox asks for them after it has
+	// drawn the first page: on a large store they cost more than a page.
+	Counts(ctx context.Context, q Query) (flagged, undecided int, err error)
 	// GetSession returns one session with its whole summary.
 	GetSession(ctx context.Context, k SessionKey) (Session, error)
 	// Decide records a decision.
@@ -87,9 +91,8 @@ func (s Session) Key() SessionKey {
 // Page is one page of a query's result.
 type Page struct {
 	Sessions []Session
-	// Total counts the sessions the query matches; Flagged and Undecided
-	// count those of them that are flagged and that have no decision.
-	Total, Flagged, Undecided int
+	// Total counts the sessions the query matches.
+	Total int
 }
 
 // The decisions a reviewer records.

@@ -173,7 +173,7 @@ func (a *inboxStore) ListSessions(ctx context.Context, q tui.Query) (tui.Page, e
 	}
 	var p tui.Page
 	var err error
-	if p.Total, p.Flagged, p.Undecided, err = a.pageCounts(ctx, q); err != nil {
+	if p.Total, err = a.count(ctx, base(q)); err != nil {
 		return p, err
 	}
 	var rows []summary.Summary
@@ -216,19 +216,30 @@ func (a *inboxStore) count(ctx context.Context, q store.Query) (int, error) {
 	return n, nil
 }
 
-// pageCounts returns the totals the title bar shows.
-func (a *inboxStore) pageCounts(ctx context.Context, q tui.Query) (total, flagged, undecided int, err error) {
-	b := base(q)
-	if total, err = a.count(ctx, b); err != nil {
-		return
+// Counts implements tui.Store.
+func (a *inboxStore) Counts(ctx context.Context, q tui.Query) (flagged, undecided int, err error) {
+	if q.Filter != "" || q.GroupByWorkItem {
+		p, err := a.listSlow(ctx, q)
+		if err != nil {
+			return 0, 0, err
+		}
+		for i := range p.Sessions {
+			if p.Sessions[i].Flagged {
+				flagged++
+			}
+			if p.Sessions[i].Decision == nil {
+				undecided++
+			}
+		}
+		return flagged, undecided, nil
 	}
-	fq, uq := b, b
+	fq, uq := base(q), base(q)
 	fq.Flagged, uq.Undecided = true, true
 	if flagged, err = a.count(ctx, fq); err != nil {
-		return
+		return 0, 0, err
 	}
 	undecided, err = a.count(ctx, uq)
-	return
+	return flagged, undecided, err
 }
 
 // triage pages the default order: the flagged undecided sessions by cost,
@@ -236,26 +247,26 @@ func (a *inboxStore) pageCounts(ctx context.Context, q tui.Query) (total, flagge
 func (a *inboxStore) triage(ctx context.Context, q tui.Query) ([]summary.Summary, error) {
 	first := base(q)
 	first.Flagged, first.Undecided, first.Sort = true, true, store.SortCost
-	nFirst, err := a.count(ctx, first)
-	if err != nil {
-		return nil, err
-	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 1 << 30
 	}
-	var out []summary.Summary
-	if q.Offset < nFirst {
-		first.Limit, first.Offset = min(limit, nFirst-q.Offset), q.Offset
-		rows, err := a.st.ListSessions(ctx, first)
-		if err != nil {
-			return nil, err
-		}
-		out = rows
+	// The first segment is read first; its length is counted only when
+	// the page reaches past it, so a first page costs one indexed read.
+	first.Limit, first.Offset = limit, q.Offset
+	out, err := a.st.ListSessions(ctx, first)
+	if err != nil {
+		return nil, err
 	}
 	want := limit - len(out)
 	if want <= 0 {
 		return out, nil
+	}
+	nFirst := q.Offset + len(out)
+	if len(out) == 0 && q.Offset > 0 {
+		if nFirst, err = a.count(ctx, first); err != nil {
+			return nil, err
+		}
 	}
 	from := max(q.Offset-nFirst, 0)
 	offs, err := a.restOffsets(ctx, q, from+want)
@@ -354,14 +365,6 @@ func (a *inboxStore) listSlow(ctx context.Context, q tui.Query) (tui.Page, error
 		a.mu.Unlock()
 	}
 	p := tui.Page{Total: len(all)}
-	for i := range all {
-		if all[i].Flagged {
-			p.Flagged++
-		}
-		if all[i].Decision == nil {
-			p.Undecided++
-		}
-	}
 	lo := min(q.Offset, len(all))
 	hi := len(all)
 	if q.Limit > 0 {
