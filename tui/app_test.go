@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -363,5 +364,79 @@ func TestInert(t *testing.T) {
 		if got := Inert(tc.in); got != tc.want {
 			t.Errorf("Inert(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestImportKeepsTheCursorOnItsSession(t *testing.T) {
+	all := fixtureSessions(t)
+	st := NewMemStore(all[:6])
+	m := newTestApp(t, 120, 10, st)
+	k := m.c.Keys
+	press(t, m, k.Down, k.Down, k.Down, k.Down, k.Down)
+	before := m.inbox.selected().Key()
+	line := m.inbox.cursor - m.inbox.top
+	send(t, m, ImportProgressMsg{Files: 1, Total: 6})
+	st.Add(all[6:]...)
+	send(t, m, ImportProgressMsg{Files: 6, Total: 6, Sessions: 6, Done: true})
+	if m.inbox.total != len(all) {
+		t.Fatalf("new sessions did not appear: %d of %d", m.inbox.total, len(all))
+	}
+	if got := m.inbox.selected().Key(); got != before || m.inbox.cursor-m.inbox.top != line {
+		t.Errorf("cursor moved from %s (line %d) to %s (line %d)", before, line, got, m.inbox.cursor-m.inbox.top)
+	}
+	if !strings.Contains(screenText(m), "import done") {
+		t.Errorf("status line does not report the import:\n%s", screenText(m))
+	}
+}
+
+func TestPagerGetsTheCallsRawLines(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.SortCost, k.Enter, k.Enter, k.Enter)
+	t.Setenv("PAGER", "cat -v")
+	msg, ok := m.tool.pager()().(execMsg)
+	if !ok {
+		t.Fatal("o does not hand the terminal to $PAGER")
+	}
+	args := msg.cmd.Args
+	if len(args) != 3 || args[0] != "cat" || args[1] != "-v" {
+		t.Fatalf("pager command %v", args)
+	}
+	data, err := os.ReadFile(args[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(args[2])
+	if !strings.Contains(string(data), m.tool.call.ID) {
+		t.Errorf("raw lines do not hold the call %s:\n%s", m.tool.call.ID, data)
+	}
+	t.Setenv("EDITOR", "myed")
+	if m.tool.detail == nil || len(m.tool.detail.Locations) == 0 {
+		if cmd := m.tool.editor(); cmd == nil {
+			t.Error("e on a call without a file reports nothing")
+		}
+	}
+}
+
+func TestThemeFollowsTheBackground(t *testing.T) {
+	m, err := NewApp(Options{Store: NewMemStore(nil), NoAnimation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(t, m, tea.BackgroundColorMsg{Color: color.White})
+	if m.c.Styles.Palette.Name != "light" {
+		t.Errorf("light background: theme %s", m.c.Styles.Palette.Name)
+	}
+	send(t, m, tea.BackgroundColorMsg{Color: color.Black})
+	if m.c.Styles.Palette.Name != "dark" {
+		t.Errorf("dark background: theme %s", m.c.Styles.Palette.Name)
+	}
+	hc, _ := NewApp(Options{Store: NewMemStore(nil), Theme: "high-contrast", NoAnimation: true})
+	send(t, hc, tea.BackgroundColorMsg{Color: color.White})
+	if hc.c.Styles.Palette.Name != "high-contrast-light" {
+		t.Errorf("high contrast on light: theme %s", hc.c.Styles.Palette.Name)
+	}
+	if _, err := NewApp(Options{Store: NewMemStore(nil), Theme: "neon"}); err == nil {
+		t.Error("an unknown theme is accepted")
 	}
 }
