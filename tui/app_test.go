@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -305,7 +306,7 @@ func TestEveryScreenFits(t *testing.T) {
 func TestEscapesInToolOutputAreInert(t *testing.T) {
 	dir := t.TempDir()
 	evil := `\u001b]52;c;cHduZWQ=\u0007\u001b]0;pwned\u0007\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\ ` +
-		`\u001b[31mred\u001b[0m \u001b[2J\u001b[H\u009b31m c1 \u0008\u0008bs \u202eevil`
+		`\u001b[31mred\u001b[0m \u001b[2J\u001b[H\u009b31m c1 \u0008\u0008bs \u202eevil token=ghp_0123456789abcdefghijABCDEFGHIJ012345`
 	lines := []string{
 		`{"type":"system","subtype":"init","session_id":"esc-1","cwd":"/w","model":"claude-sonnet-4-5","tools":["Bash"]}`,
 		`{"type":"assistant","message":{"model":"claude-sonnet-4-5","id":"msg_1","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_esc","name":"Bash","input":{"command":"cat \u001b]0;title\u0007 evil.txt"}}],"stop_reason":"tool_use","usage":{"input_tokens":10,"output_tokens":5}},"session_id":"esc-1"}`,
@@ -343,6 +344,9 @@ func TestEscapesInToolOutputAreInert(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("tool call screen does not show %s as text:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "ghp_0123456789abcdefghijABCDEFGHIJ012345") || !strings.Contains(got, redact.Prefix) {
+		t.Errorf("the token in the output is not redacted:\n%s", got)
 	}
 	press(t, m, k.View)
 	check("operator tool call")
