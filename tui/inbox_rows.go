@@ -1,0 +1,215 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+// columns are the inbox columns; drop says which a narrow terminal loses
+// first (highest first).
+func (m *inboxView) columns() []column {
+	return []column{
+		{title: " ", width: 1},
+		{title: "●", width: 1},
+		{title: "agent", width: 8, drop: 3},
+		{title: "work item · phase", width: 14, flex: true, max: 28},
+		{title: "started", width: 7, drop: 8, sort: SortStarted, right: true},
+		{title: "dur", width: 6, drop: 5, sort: SortDuration, right: true},
+		{title: "cost", width: 7, sort: SortCost, right: true},
+		{title: "tokens", width: 6, drop: 7, sort: SortTokens, right: true},
+		{title: "stall", width: 5, drop: 4, sort: SortStalls, right: true},
+		{title: "err", width: 3, sort: SortErrors, right: true},
+		{title: "appr", width: 4, drop: 6, sort: SortApprovals, right: true},
+		{title: "tools", width: 5, drop: 9, right: true},
+		{title: "last words", width: 10, flex: true, drop: 2},
+	}
+}
+
+// View implements component.
+func (m *inboxView) View() string {
+	st := m.c.Styles
+	cols := layoutColumns(m.columns(), m.w, 1)
+	lines := make([]string, 0, m.h)
+	lines = append(lines, m.headerRow(cols))
+	if !m.loaded {
+		return strings.Join(append(lines, st.App.Subtle.Render(" loading…")), "\n")
+	}
+	if m.total == 0 {
+		return strings.Join(append(lines, st.App.Subtle.Render(" "+m.emptyText())), "\n")
+	}
+	prevWI := ""
+	for i := m.top; i < min(m.top+m.visible(), m.total); i++ {
+		j := i - m.winOff
+		if j < 0 || j >= len(m.win) {
+			lines = append(lines, st.Table.Dim.Render(" …"))
+			prevWI = ""
+			continue
+		}
+		s := &m.win[j]
+		lines = append(lines, m.row(cols, s, i == m.cursor, m.q.GroupByWorkItem && s.WorkItemID == prevWI && i != m.top))
+		prevWI = s.WorkItemID
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *inboxView) emptyText() string {
+	if m.q.Filter != "" || m.q.FlaggedOnly || m.q.UndecidedOnly || m.q.Agent != "" || m.c.Mode == Operator {
+		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view"
+	}
+	return "no sessions yet · sift import PATH, or sift demo for a sample inbox"
+}
+
+func (m *inboxView) headerRow(cols []column) string {
+	st := m.c.Styles
+	cells := make([]string, len(cols))
+	for i, c := range cols {
+		title := c.title
+		style := st.Table.Header
+		if c.sort != "" && c.sort == m.q.Sort {
+			title += map[bool]string{true: "▼", false: "▲"}[m.q.Desc]
+			style = st.Table.HeaderSort
+		}
+		cells[i] = style.Render(cell(title, c.width, c.right))
+	}
+	return strings.Join(cells, " ")
+}
+
+// row renders one session.
+func (m *inboxView) row(cols []column, s *Session, sel, grouped bool) string {
+	st := m.c.Styles
+	cells := make([]string, len(cols))
+	for i, c := range cols {
+		text := m.cellText(c.title, s, grouped)
+		if c.title == "●" {
+			cells[i] = badge(st, &s.Summary)
+			continue
+		}
+		if c.title == " " {
+			if sel {
+				cells[i] = st.Table.Cursor.Render("▶")
+			} else {
+				cells[i] = " "
+			}
+			continue
+		}
+		text = cell(text, c.width, c.right)
+		switch {
+		case sel:
+			text = st.Table.Selected.Render(text)
+		case c.title == "err" && s.ErrorCount > 0:
+			text = st.Badge.Error.Render(text)
+		case c.title == "stall" && s.StallCount > 0:
+			text = st.Badge.Stall.Render(text)
+		case c.title == "appr" && s.ApprovalCount > 0:
+			text = st.Badge.Approval.Render(text)
+		case c.title == "last words":
+			text = st.App.Muted.Render(text)
+		default:
+			text = st.Table.Cell.Render(text)
+		}
+		cells[i] = text
+	}
+	sep := " "
+	if sel {
+		sep = st.Table.Selected.Render(" ")
+	}
+	return strings.Join(cells, sep)
+}
+
+// cellText is the text of one column of a session row.
+func (m *inboxView) cellText(col string, s *Session, grouped bool) string {
+	switch col {
+	case "agent":
+		return Inert(s.AgentKind)
+	case "work item · phase":
+		if grouped {
+			return "  └ " + Inert(strings.TrimPrefix(phaseLabel(&s.Summary), s.WorkItemID+" · "))
+		}
+		return Inert(phaseLabel(&s.Summary))
+	case "started":
+		return fmtAgo(s.StartedAt, m.c.Now())
+	case "dur":
+		return fmtMs(s.TotalDurationMs)
+	case "cost":
+		return fmtCost(s.EstimatedUSD, s.CostSource)
+	case "tokens":
+		return fmtTokens(tokensOf(&s.Summary))
+	case "stall":
+		return fmtCount(s.StallCount)
+	case "err":
+		return fmtCount(s.ErrorCount)
+	case "appr":
+		return fmtCount(s.ApprovalCount)
+	case "tools":
+		return fmtCount(s.ToolCallCount)
+	case "last words":
+		return Inert(lastWords(&s.Summary))
+	}
+	return ""
+}
+
+// badge is a session's one-character decision or flag badge.
+func badge(st *Styles, s *summary.Summary) string {
+	if s.Decision != nil {
+		return decisionBadge(st, s.Decision.Decision)
+	}
+	switch {
+	case s.Flagged:
+		return st.Badge.Flagged.Render("⚑")
+	case s.Plaintext:
+		return st.Badge.Unknown.Render("?")
+	}
+	return st.Table.Dim.Render("·")
+}
+
+// decisionBadge is the badge of a decision.
+func decisionBadge(st *Styles, d string) string {
+	switch d {
+	case DecisionReviewed:
+		return st.Badge.Reviewed.Render("✓")
+	case DecisionFollowup:
+		return st.Badge.Followup.Render("↻")
+	case DecisionIgnored:
+		return st.Badge.Ignored.Render("–")
+	}
+	return st.Badge.Unknown.Render("?")
+}
+
+// title is the inbox's part of the title bar.
+func (m *inboxView) title() (left, right string) {
+	left = "sessions"
+	if m.loaded {
+		f, u := "…", "…"
+		if m.counted != nil && *m.counted == m.countQuery() {
+			f, u = strconv.Itoa(m.flagged), strconv.Itoa(m.undecided)
+		}
+		left = plural(m.total, "session") + " · " + f + " flagged · " + u + " undecided"
+	}
+	dir := map[bool]string{true: "▼", false: "▲"}[m.q.Desc]
+	if m.q.Sort == SortTriage {
+		dir = ""
+	}
+	right = "sort: " + string(m.q.Sort) + dir
+	var f []string
+	if m.q.FlaggedOnly {
+		f = append(f, "flagged")
+	}
+	if m.q.UndecidedOnly {
+		f = append(f, "undecided")
+	}
+	if m.q.Agent != "" {
+		f = append(f, Inert(m.q.Agent))
+	}
+	if m.q.Filter != "" && !m.filtering {
+		f = append(f, "/"+Inert(m.q.Filter))
+	}
+	if m.q.GroupByWorkItem {
+		f = append(f, "grouped")
+	}
+	if len(f) > 0 {
+		right += "  filter: " + strings.Join(f, ",")
+	}
+	return left, right
+}
