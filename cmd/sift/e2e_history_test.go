@@ -43,11 +43,22 @@ func TestHistoryUsageMatchesCcusage(t *testing.T) {
 	if len(templates) == 0 {
 		t.Fatal("no Claude Code transcripts in testdata/history/claude")
 	}
+	// 1,100 session files of about 290 KB: as many copies of the
+	// templates per file as that takes.
+	var tmplBytes int64
+	for _, p := range templates {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmplBytes += st.Size()
+	}
+	copies := int(max(1, (290_000*int64(len(templates))+tmplBytes-1)/tmplBytes))
 	dir := t.TempDir()
 	root := filepath.Join(dir, "claude")
 	start := time.Now()
 	res, err := corpus.Generate(corpus.Spec{Templates: templates, Root: root,
-		Projects: 20, Sessions: 55, Copies: 10, Days: 30, Seed: 8})
+		Projects: 20, Sessions: 55, Copies: copies, Days: 30, Seed: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
