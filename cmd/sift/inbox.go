@@ -142,6 +142,14 @@ type inboxStore struct {
 	allFor tui.Query
 	allGen int64
 	cntGen int64
+	// index holds every session's list row and tool names for the
+	// filter, read once per import generation and patched by decisions.
+	index    []tui.Session
+	indexFor store.Query
+	indexGen int64
+	// imports counts the imports' changes; it invalidates the index.
+	imports  atomic.Int64
+	building sync.Mutex
 }
 
 var _ tui.Store = (*inboxStore)(nil)
@@ -158,8 +166,11 @@ func newInboxStore(st *store.Store) *inboxStore {
 	return &inboxStore{st: st, counts: map[countKey]int{}, rest: map[countKey][]int{}, restDone: map[countKey]bool{}}
 }
 
-// invalidate drops the caches: an import or a decision changed the store.
-func (a *inboxStore) invalidate() { a.gen.Add(1) }
+// invalidate drops the caches: an import changed the store.
+func (a *inboxStore) invalidate() {
+	a.imports.Add(1)
+	a.gen.Add(1)
+}
 
 // base is the store query of a tui query's filters.
 func base(q tui.Query) store.Query {
@@ -334,8 +345,10 @@ func (a *inboxStore) restOffsets(ctx context.Context, q tui.Query, n int) ([]int
 	return offs, nil
 }
 
-// listSlow filters and sorts every matching row in memory: the fuzzy
-// filter matches tool names, which the store does not index.
+// listSlow filters and sorts the rows of the index in memory: the fuzzy
+// filter matches tool names, which the store does not index, and the
+// store has no order by work item. Scrolling and typing then cost a pass
+// over the index, not a read of the store.
 func (a *inboxStore) listSlow(ctx context.Context, q tui.Query) (tui.Page, error) {
 	key := q
 	key.Limit, key.Offset = 0, 0
@@ -345,18 +358,19 @@ func (a *inboxStore) listSlow(ctx context.Context, q tui.Query) (tui.Page, error
 	all := a.all
 	a.mu.Unlock()
 	if !cached {
-		sq := base(q)
-		sq.Full = q.Filter != ""
-		rows, err := a.st.ListSessions(ctx, sq)
+		index, err := a.searchIndex(ctx, base(q))
 		if err != nil {
 			return tui.Page{}, err
 		}
-		all = all[:0:0]
-		for _, r := range rows {
-			s := tui.Session{Summary: r}
-			if tui.Matches(&s, q) {
-				s.ToolCalls, s.Stalls, s.Turns = nil, nil, nil
-				all = append(all, s)
+		// The store has applied the flagged filter in its own sense (an
+		// open needs_followup flags a session too); decisions patched
+		// into the index since may have decided a session.
+		mq := q
+		mq.FlaggedOnly = false
+		all = make([]tui.Session, 0, len(index))
+		for i := range index {
+			if tui.Matches(&index[i], mq) {
+				all = append(all, index[i])
 			}
 		}
 		slices.SortStableFunc(all, func(x, y tui.Session) int { return tui.Compare(&x, &y, q) })
@@ -371,7 +385,55 @@ func (a *inboxStore) listSlow(ctx context.Context, q tui.Query) (tui.Page, error
 		hi = min(lo+q.Limit, hi)
 	}
 	p.Sessions = slices.Clone(all[lo:hi])
+	for i := range p.Sessions {
+		p.Sessions[i].ToolCalls = nil
+	}
 	return p, nil
+}
+
+// searchIndex returns the list rows a base query selects, each with its
+// tool names (as tool calls holding only a name) and without its tail,
+// read in chunks so that the whole tool call lists never sit in memory.
+func (a *inboxStore) searchIndex(ctx context.Context, b store.Query) ([]tui.Session, error) {
+	// One build at a time: the keystrokes typed while it runs wait for it
+	// and share it.
+	a.building.Lock()
+	defer a.building.Unlock()
+	gen := a.imports.Load()
+	a.mu.Lock()
+	if a.index != nil && a.indexFor == b && a.indexGen == gen {
+		idx := a.index
+		a.mu.Unlock()
+		return idx, nil
+	}
+	a.mu.Unlock()
+	const chunk = 2000
+	var idx []tui.Session
+	for off := 0; ; off += chunk {
+		sq := b
+		sq.Full, sq.Sort, sq.Offset, sq.Limit = true, store.SortStarted, off, chunk
+		rows, err := a.st.ListSessions(ctx, sq)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			var names []summary.ToolCall
+			for _, tc := range r.ToolCalls {
+				if !slices.ContainsFunc(names, func(n summary.ToolCall) bool { return n.Name == tc.Name }) {
+					names = append(names, summary.ToolCall{Name: tc.Name})
+				}
+			}
+			r.ToolCalls, r.Stalls, r.Turns, r.Tail = names, nil, nil, nil
+			idx = append(idx, tui.Session{Summary: r})
+		}
+		if len(rows) < chunk {
+			break
+		}
+	}
+	a.mu.Lock()
+	a.index, a.indexFor, a.indexGen = idx, b, gen
+	a.mu.Unlock()
+	return idx, nil
 }
 
 // GetSession implements tui.Store: the whole summary and its stream file.
@@ -393,13 +455,31 @@ func (a *inboxStore) GetSession(ctx context.Context, k tui.SessionKey) (tui.Sess
 	return s, nil
 }
 
-// Decide implements tui.Store.
+// Decide implements tui.Store. It patches the filter's index rather than
+// reading it again.
 func (a *inboxStore) Decide(ctx context.Context, d tui.Decision) error {
-	defer a.invalidate()
-	return a.st.Decide(ctx, store.Decision{
+	defer a.gen.Add(1)
+	sd := store.Decision{
 		WorkItemID: d.Session.WorkItemID, FileName: d.Session.FileName, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
 		Decision: store.DecisionKind(d.Decision), Note: d.Note, ReviewerID: d.Reviewer, CreatedAt: d.CreatedAt,
-	})
+	}
+	if err := a.st.Decide(ctx, sd); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if d.TurnID != "" || d.ToolCallID != "" {
+		// A turn's or call's needs_followup flags the session in the
+		// store's sense; the index cannot tell, so read it again.
+		a.index = nil
+		return nil
+	}
+	for i := range a.index {
+		if a.index[i].Key() == d.Session {
+			a.index[i].Decision = sd.Summary()
+		}
+	}
+	return nil
 }
 
 // Decisions implements tui.Store.
