@@ -24,6 +24,12 @@ func TestGolden(t *testing.T) {
 			k := m.c.Keys
 			press(t, m, k.SortCost, k.Enter, k.Enter, k.Enter)
 		}},
+		{"toolcall-denied", func(t *testing.T, m *App) {
+			// The triage order's first session has a call denied
+			// permission; enter on its turn selects that call.
+			k := m.c.Keys
+			press(t, m, k.Enter, k.Enter, k.Enter)
+		}},
 		{"help", func(t *testing.T, m *App) { press(t, m, m.c.Keys.Help) }},
 		{"decide", func(t *testing.T, m *App) {
 			press(t, m, m.c.Keys.Decide)
