@@ -87,13 +87,14 @@ func (s *claudeStream) firstUsage(cl *claudeLine, m *claudeMessage) bool {
 }
 
 // quietHistoryLine reports, from its bytes alone, a bookkeeping line that
-// historyLine would read quietly: hook progress, attachments and
-// bookkeeping records, a fifth of a transcript or more. Such a line is not
-// decoded. Unescaped quotes only occur around keys and strings, so
-// `"type":"progress"` is a key; Claude Code writes it before the payload,
-// so only the head of a line is searched (a line whose key comes later is
-// decoded as usual). A line that names a user or assistant type (agent
-// progress carries the subagent's message) is decoded too.
+// historyLine reads quietly: hook and agent progress, attachments (system
+// reminders, prompt snapshots of tens of KB) and bookkeeping records, a
+// fifth of a transcript's lines and often most of its bytes. Such a line is
+// not decoded. Unescaped quotes only occur around keys and strings, so the
+// patterns below are keys, and each is a sequence Claude Code writes at the
+// top level near the start of a line: `"type":"progress","data":{`, and
+// the `"attachment":{"type":"` key that only attachment lines have. A line
+// where they come later is decoded as usual.
 func quietHistoryLine(b []byte) bool {
 	if rest, ok := bytes.CutPrefix(b, []byte(`{"type":"`)); ok {
 		// The bookkeeping types Claude Code writes first on a line,
@@ -105,10 +106,11 @@ func quietHistoryLine(b []byte) bool {
 				return true
 			}
 		}
-	}
-	head := b[:min(len(b), 1024)]
-	if !bytes.Contains(head, []byte(`"type":"progress"`)) && !bytes.Contains(head, []byte(`"attachment":{"type":"`)) {
 		return false
 	}
-	return !bytes.Contains(b, []byte(`"type":"user"`)) && !bytes.Contains(b, []byte(`"type":"assistant"`))
+	head := b[:min(len(b), 1024)]
+	if bytes.Contains(head, []byte(`"type":"progress","data":{`)) {
+		return true
+	}
+	return bytes.Contains(head, []byte(`"attachment":{"type":"`))
 }
