@@ -365,6 +365,11 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 	if inv != nil {
 		opt.Agent = agents.Kind(inv.agent)
 		opt.Start, opt.End = fromMs(inv.start), fromMs(inv.end)
+		// The recorded exit status decides the run: a non-zero one fails it.
+		if inv.exit.Valid {
+			code := int(inv.exit.Int64)
+			opt.ExitCode = &code
+		}
 	}
 	sum, evs, err := s.analyze(f, opt)
 	if err != nil && errors.Is(err, agents.ErrUnknownAgent) {

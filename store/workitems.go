@@ -288,6 +288,7 @@ type invocation struct {
 	agent      string
 	file       string
 	start, end sql.NullInt64
+	exit       sql.NullInt64
 }
 
 // invocationSet holds the recorded runs by work item, oldest first.
@@ -296,7 +297,7 @@ type invocationSet map[string][]invocation
 // invocations loads every run not inserted by the importer itself.
 func (s *Store) invocations(ctx context.Context) (invocationSet, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, work_item_id, phase, iteration, agent_kind, COALESCE(file_name, ''),
-		started_at, ended_at FROM work_item_costs
+		started_at, ended_at, exit_code FROM work_item_costs
 		WHERE COALESCE(json_extract(raw_metadata_json, '$.source'), '') != ? ORDER BY id`, SourceStreamAnalyser)
 	if err != nil {
 		return nil, fmt.Errorf("invocations: %w", wrapError(err))
@@ -306,7 +307,7 @@ func (s *Store) invocations(ctx context.Context) (invocationSet, error) {
 	for rows.Next() {
 		var inv invocation
 		var wi string
-		if err := rows.Scan(&inv.id, &wi, &inv.phase, &inv.iter, &inv.agent, &inv.file, &inv.start, &inv.end); err != nil {
+		if err := rows.Scan(&inv.id, &wi, &inv.phase, &inv.iter, &inv.agent, &inv.file, &inv.start, &inv.end, &inv.exit); err != nil {
 			return nil, err
 		}
 		out[wi] = append(out[wi], inv)
