@@ -225,7 +225,37 @@ type e2eRun struct {
 func e2eRunCLI(t *testing.T, sift string, c e2eCLI) {
 	srv := c.server(c.script)
 	t.Cleanup(srv.Close)
-	r := e2eRun{dir: t.TempDir(), workItem: "wi-e2e-" + c.kind}
+	r, p := e2eStart(t, sift, c, srv)
+	if err := p.wait(t, r, srv); err != nil {
+		t.Fatalf("sift run --agent %s: %v (the agent should exit 0)", c.kind, err)
+	}
+	r.file = e2eStreamFile(t, r.logs, r.workItem)
+	e2eCheckSummaryLine(t, c, r, 0)
+	r.data = e2eRead(t, r.file)
+	if *e2eRecord {
+		e2eRecordFiles(t, c, r)
+	}
+
+	t.Run("redaction", func(t *testing.T) { e2eCheckRedaction(t, r) })
+	t.Run("lines", func(t *testing.T) { e2eCheckLines(t, c, r) })
+	t.Run("summary", func(t *testing.T) { e2eCheckSummary(t, sift, c, r) })
+	t.Run("store", func(t *testing.T) { e2eCheckStore(t, sift, c, r) })
+	t.Run("invocation", func(t *testing.T) { e2eCheckInvocation(t, c, r) })
+	t.Run("server", func(t *testing.T) { e2eCheckServer(t, srv) })
+}
+
+// e2eProc is a running `sift run`.
+type e2eProc struct {
+	cmd            *exec.Cmd
+	cancel         context.CancelFunc
+	stdout, stderr bytes.Buffer
+}
+
+// e2eStart lays out the throwaway home, working folder, configuration and
+// store of one CLI run and starts `sift run` on it against srv.
+func e2eStart(t *testing.T, sift string, c e2eCLI, srv *mockllm.Server) (*e2eRun, *e2eProc) {
+	t.Helper()
+	r := &e2eRun{dir: t.TempDir(), workItem: "wi-e2e-" + c.kind}
 	r.home = filepath.Join(r.dir, "home")
 	r.work = filepath.Join(r.dir, "work")
 	r.logs = filepath.Join(r.dir, "logs")
@@ -236,6 +266,8 @@ func e2eRunCLI(t *testing.T, sift string, c e2eCLI) {
 			t.Fatal(err)
 		}
 	}
+	// A minimal environment: no vendor key or setting of the developer's
+	// reaches the CLI.
 	env := append([]string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + r.home,
@@ -248,46 +280,38 @@ func e2eRunCLI(t *testing.T, sift string, c e2eCLI) {
 		"--work-item", r.workItem, "--phase", "work", "--"}
 	args = append(args, c.args...)
 	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, sift, args...)
-	cmd.Dir = r.work
-	cmd.Env = env
+	p := &e2eProc{cancel: cancel}
+	p.cmd = exec.CommandContext(ctx, sift, args...)
+	p.cmd.Dir = r.work
+	p.cmd.Env = env
 	// sift run passes the agent's stdout through; the file is checked.
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
+	p.cmd.Stdout = &p.stdout
+	p.cmd.Stderr = &p.stderr
 	r.start = time.Now()
-	err := cmd.Run()
+	if err := p.cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	return r, p
+}
+
+// wait waits for sift run to exit, logs what it printed and the requests
+// the server got, and finds the stream file. It returns sift's exit error.
+func (p *e2eProc) wait(t *testing.T, r *e2eRun, srv *mockllm.Server) error {
+	t.Helper()
+	defer p.cancel()
+	err := p.cmd.Wait()
 	r.end = time.Now()
-	r.stderr = stderr.String()
-	t.Logf("sift run --agent %s: %v in %v, %d bytes on stdout; stderr:\n%s",
-		c.kind, err, r.end.Sub(r.start).Round(time.Millisecond), stdout.Len(), r.stderr)
+	r.stderr = p.stderr.String()
+	t.Logf("sift run: %v in %v, %d bytes on stdout; stderr:\n%s",
+		err, r.end.Sub(r.start).Round(time.Millisecond), p.stdout.Len(), r.stderr)
 	for _, q := range srv.Requests() {
 		t.Logf("server: %s step %d", q.Path, q.Step)
 	}
-	if ctx.Err() != nil {
+	if r.end.Sub(r.start) >= e2eTimeout {
 		t.Fatalf("sift run did not finish within %v", e2eTimeout)
 	}
-	if err != nil {
-		t.Fatalf("sift run --agent %s: %v (the agent should exit 0)", c.kind, err)
-	}
-	r.file = e2eStreamFile(t, r.logs, r.workItem)
-	e2eCheckSummaryLine(t, c, r)
-	data, err := os.ReadFile(r.file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.data = data
-	if *e2eRecord {
-		e2eRecordFiles(t, c, r)
-	}
-
-	t.Run("redaction", func(t *testing.T) { e2eCheckRedaction(t, r) })
-	t.Run("lines", func(t *testing.T) { e2eCheckLines(t, c, r) })
-	t.Run("summary", func(t *testing.T) { e2eCheckSummary(t, sift, c, r) })
-	t.Run("store", func(t *testing.T) { e2eCheckStore(t, sift, c, r) })
-	t.Run("invocation", func(t *testing.T) { e2eCheckInvocation(t, c, r) })
-	t.Run("server", func(t *testing.T) { e2eCheckServer(t, srv) })
+	return err
 }
 
 // e2eConfig is the sift configuration of one run: files under logs, a
@@ -329,18 +353,18 @@ func e2eStreamFile(t *testing.T, logs, workItem string) string {
 
 // e2eCheckSummaryLine: sift run's last stderr line is its one-line summary
 // naming the agent, its exit code and the file.
-func e2eCheckSummaryLine(t *testing.T, c e2eCLI, r e2eRun) {
+func e2eCheckSummaryLine(t *testing.T, c e2eCLI, r *e2eRun, exit int) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	last := lines[len(lines)-1]
-	if !strings.HasPrefix(last, "sift run: "+c.kind+" exit 0") || !strings.Contains(last, r.file) {
+	if !strings.HasPrefix(last, fmt.Sprintf("sift run: %s exit %d", c.kind, exit)) || !strings.Contains(last, r.file) {
 		t.Errorf("last stderr line %q, want the one-line summary of %s naming %s", last, c.kind, r.file)
 	}
 }
 
 // e2eCheckRedaction: the secrets the scripted tool printed never reach the
 // file, and the line that carried them is still there, redacted.
-func e2eCheckRedaction(t *testing.T, r e2eRun) {
+func e2eCheckRedaction(t *testing.T, r *e2eRun) {
 	for _, s := range []string{mockllm.GitHubToken, mockllm.AWSKeyID} {
 		if bytes.Contains(r.data, []byte(s)) {
 			t.Errorf("the stream file holds the secret %s…", s[:6])
@@ -353,7 +377,7 @@ func e2eCheckRedaction(t *testing.T, r e2eRun) {
 
 // e2eCheckLines: every line of a structured agent's file is valid JSON, and
 // every stderr envelope is {"type":"sift.stderr","text":"…"}.
-func e2eCheckLines(t *testing.T, c e2eCLI, r e2eRun) {
+func e2eCheckLines(t *testing.T, c e2eCLI, r *e2eRun) {
 	envelopes, sawLine := 0, false
 	sc := bufio.NewScanner(bytes.NewReader(r.data))
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
@@ -406,13 +430,15 @@ type e2eSummary struct {
 		GapMs int64  `json:"gapMs"`
 		Kind  string `json:"kind"`
 	} `json:"stalls"`
-	FinalAssistantMessage *string `json:"finalAssistantMessage"`
-	ToolCallCount         int     `json:"toolCallCount"`
+	FinalAssistantMessage *string  `json:"finalAssistantMessage"`
+	ToolCallCount         int      `json:"toolCallCount"`
+	Status                string   `json:"status"`
+	Flags                 []string `json:"flags"`
 }
 
 // e2eCheckSummary summarizes the file with `sift summary --json` and compares
 // it with the script.
-func e2eCheckSummary(t *testing.T, sift string, c e2eCLI, r e2eRun) {
+func e2eCheckSummary(t *testing.T, sift string, c e2eCLI, r *e2eRun) {
 	out := e2eSift(t, sift, r.work, "summary", "--json", "--agent", c.kind, "--stall", "1s", r.file)
 	s := e2eDecodeSummary(t, out)
 	e2eCheckScripted(t, c, s, c.timestamps)
@@ -421,10 +447,20 @@ func e2eCheckSummary(t *testing.T, sift string, c e2eCLI, r e2eRun) {
 	}
 }
 
-// e2eCheckStore finds the run in the store that `sift run` filled. The store's
-// summary knows the invocation window, so the stall shows there even for a
-// CLI whose lines carry no time.
-func e2eCheckStore(t *testing.T, sift string, c e2eCLI, r e2eRun) {
+// e2eCheckStore finds the run in the store that `sift run` filled and
+// compares it with the script.
+func e2eCheckStore(t *testing.T, sift string, c e2eCLI, r *e2eRun) {
+	s := e2eStored(t, sift, c, r)
+	if s.Status != "success" {
+		t.Errorf("stored status %q, want success", s.Status)
+	}
+	e2eCheckScripted(t, c, s, c.timestamps)
+}
+
+// e2eStored returns the run's summary as `sift list --json` prints it from
+// the store, after checking its agent, phase and iteration.
+func e2eStored(t *testing.T, sift string, c e2eCLI, r *e2eRun) *e2eSummary {
+	t.Helper()
 	out := e2eSift(t, sift, r.work, "list", "--json", "--db", r.db)
 	var all []e2eSummary
 	if err := json.Unmarshal(out, &all); err != nil {
@@ -435,17 +471,29 @@ func e2eCheckStore(t *testing.T, sift string, c e2eCLI, r e2eRun) {
 			if s.AgentKind != c.kind || s.Phase != "work" || s.Iteration == nil || *s.Iteration != 1 {
 				t.Errorf("stored agent %q phase %q iteration %v, want %s work 1", s.AgentKind, s.Phase, s.Iteration, c.kind)
 			}
-			e2eCheckScripted(t, c, &s, c.timestamps)
-			return
+			return &s
 		}
 	}
 	t.Fatalf("sift list --json has no session %s/%s: %s", r.workItem, filepath.Base(r.file), out)
+	return nil
 }
 
 // e2eCheckInvocation reads the invocation record `sift run` wrote into
 // work_item_costs: one row with the run's window, exit code, file and the
 // tokens the server reported.
-func e2eCheckInvocation(t *testing.T, c e2eCLI, r e2eRun) {
+func e2eCheckInvocation(t *testing.T, c e2eCLI, r *e2eRun) {
+	k := e2eInvocation(t, c, r, 0)
+	total := c.script.Total()
+	e2eCheckTokens(t, "invocation input tokens", k.InputTokens, total.Input)
+	e2eCheckTokens(t, "invocation output tokens", k.OutputTokens, total.Output)
+	e2eCheckTokens(t, "invocation cached tokens", k.CachedTokens, total.Cached)
+}
+
+// e2eInvocation checks that the store holds one invocation row for the
+// run, with its phase, iteration, agent, file, exit code, a window within
+// the sift run subprocess and sift_run as its source, and returns it.
+func e2eInvocation(t *testing.T, c e2eCLI, r *e2eRun, exit int) store.Cost {
+	t.Helper()
 	st, err := store.Open(r.db)
 	if err != nil {
 		t.Fatal(err)
@@ -460,24 +508,21 @@ func e2eCheckInvocation(t *testing.T, c e2eCLI, r e2eRun) {
 	}
 	k := costs[0]
 	if k.Phase != "work" || k.Iteration == nil || *k.Iteration != 1 || k.AgentKind != c.kind ||
-		k.FileName != filepath.Base(r.file) || k.ExitCode == nil || *k.ExitCode != 0 {
-		t.Errorf("invocation %+v, want work 1 %s %s exit 0", k, c.kind, filepath.Base(r.file))
+		k.FileName != filepath.Base(r.file) || k.ExitCode == nil || *k.ExitCode != exit {
+		t.Errorf("invocation %+v, want work 1 %s %s exit %d", k, c.kind, filepath.Base(r.file), exit)
 	}
-	// The window lies within the sift run subprocess, at ms precision.
+	// At ms precision the window lies within the sift run subprocess.
 	lo, hi := r.start.UnixMilli(), r.end.UnixMilli()
 	if k.Start == nil || k.End == nil || *k.Start < lo || *k.End > hi || *k.End < *k.Start {
 		t.Errorf("invocation window %s..%s, want within the run %d..%d", e2eInt(k.Start), e2eInt(k.End), lo, hi)
 	}
-	total := c.script.Total()
-	e2eCheckTokens(t, "invocation input tokens", k.InputTokens, total.Input)
-	e2eCheckTokens(t, "invocation output tokens", k.OutputTokens, total.Output)
-	e2eCheckTokens(t, "invocation cached tokens", k.CachedTokens, total.Cached)
 	var meta struct {
 		Source string `json:"source"`
 	}
 	if err := json.Unmarshal([]byte(k.RawMetadataJSON), &meta); err != nil || meta.Source != store.SourceSiftRun {
 		t.Errorf("raw_metadata_json %s, want source %q", k.RawMetadataJSON, store.SourceSiftRun)
 	}
+	return k
 }
 
 func e2eDecodeSummary(t *testing.T, out []byte) *e2eSummary {
@@ -574,7 +619,7 @@ func e2eSift(t *testing.T, sift, dir string, args ...string) []byte {
 
 // e2eRecordFiles copies the captured stream and the CLI's on-disk history into
 // testdata, the history redacted line by line as sift would capture it.
-func e2eRecordFiles(t *testing.T, c e2eCLI, r e2eRun) {
+func e2eRecordFiles(t *testing.T, c e2eCLI, r *e2eRun) {
 	t.Helper()
 	name := fmt.Sprintf("e2e-%s-%s-scripted.jsonl", c.label, c.version)
 	e2eWrite(t, filepath.Join("../../testdata/streams", c.kind, name), string(r.data))
@@ -605,6 +650,15 @@ func e2eRecordFiles(t *testing.T, c e2eCLI, r e2eRun) {
 		}
 		e2eWrite(t, filepath.Join("../../testdata/history", c.kind, name), out.String())
 	}
+}
+
+func e2eRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 func e2eWrite(t *testing.T, path, data string) {

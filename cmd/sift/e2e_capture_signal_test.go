@@ -1,0 +1,121 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentsift/sift/core/capture/mockllm"
+)
+
+// e2eStopWithin bounds how long sift run may take to exit after SIGTERM.
+const e2eStopWithin = 20 * time.Second
+
+// TestE2ECaptureInterrupt stops `sift run` with SIGTERM while the real CLI
+// waits on the model for its final answer: sift forwards the signal to the
+// agent's process group, exits with the agent's code, and leaves a closed,
+// redacted stream file and a finished invocation record behind.
+func TestE2ECaptureInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: skipped in -short mode")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("end-to-end: the pinned CLIs are installed for linux")
+	}
+	var clis []e2eCLI
+	for _, c := range e2eCLIs() {
+		// The two that start fastest are enough for the signal path.
+		if c.kind == "claude" || c.kind == "codex" {
+			clis = append(clis, c)
+		}
+	}
+	var sift string
+	for _, c := range clis {
+		if _, err := os.Stat(c.binPath()); err == nil {
+			sift = e2eBuildSift(t)
+			break
+		}
+	}
+	for _, c := range clis {
+		t.Run(c.kind, func(t *testing.T) {
+			if _, err := os.Stat(c.binPath()); err != nil {
+				if os.Getenv(e2eRequiredEnv) == "1" {
+					t.Fatalf("%s@%s is not installed (%s) and %s=1", c.pkg, c.version, c.binPath(), e2eRequiredEnv)
+				}
+				t.Skipf("%s@%s is not installed (%s); install with: npm ci --prefix testdata/agents",
+					c.pkg, c.version, c.binPath())
+			}
+			t.Parallel()
+			e2eInterrupt(t, sift, c)
+		})
+	}
+}
+
+func e2eInterrupt(t *testing.T, sift string, c e2eCLI) {
+	// The final answer never comes in time: the server holds the request
+	// until the CLI goes away.
+	script := c.script
+	script.Steps = append(script.Steps[:0:0], script.Steps...)
+	final := len(script.Steps) - 1
+	script.Steps[final].Delay = time.Minute
+	srv := c.server(script)
+	t.Cleanup(srv.Close)
+	r, p := e2eStart(t, sift, c, srv)
+
+	deadline := time.Now().Add(e2eTimeout)
+	for !e2eAsked(srv.Requests(), final) {
+		if time.Now().After(deadline) {
+			p.cmd.Process.Kill() //nolint:errcheck // the test fails anyway
+			p.wait(t, r, srv)    //nolint:errcheck
+			t.Fatalf("the CLI never asked for the final answer")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	sent := time.Now()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := p.wait(t, r, srv)
+	if d := time.Since(sent); d > e2eStopWithin {
+		t.Errorf("sift run took %v to exit after SIGTERM, want under %v", d, e2eStopWithin)
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() <= 0 {
+		t.Fatalf("sift run after SIGTERM: %v, want the agent's non-zero exit code", err)
+	}
+	code := ee.ExitCode()
+	r.file = e2eStreamFile(t, r.logs, r.workItem)
+	e2eCheckSummaryLine(t, c, r, code)
+	r.data = e2eRead(t, r.file)
+	if len(r.data) == 0 || r.data[len(r.data)-1] != '\n' {
+		t.Errorf("the stream file does not end with a whole line: %q", r.data[max(0, len(r.data)-80):])
+	}
+	t.Run("redaction", func(t *testing.T) { e2eCheckRedaction(t, r) })
+	t.Run("lines", func(t *testing.T) { e2eCheckLines(t, e2eCLI{bin: c.bin}, r) })
+	t.Run("invocation", func(t *testing.T) { e2eInvocation(t, c, r, code) })
+	t.Run("store", func(t *testing.T) {
+		s := e2eStored(t, sift, c, r)
+		if s.Status != "error" || !slices.Contains(s.Flags, "run_failed") {
+			t.Errorf("stored status %q flags %v, want error with run_failed", s.Status, s.Flags)
+		}
+		// The first two steps were played in full before the signal.
+		if len(s.ToolCalls) != 2 {
+			t.Errorf("%d tool calls stored, want the 2 played before the signal", len(s.ToolCalls))
+		}
+	})
+}
+
+// e2eAsked reports whether the server got a request for script step n.
+func e2eAsked(reqs []mockllm.Request, n int) bool {
+	for _, q := range reqs {
+		if q.Step == n {
+			return true
+		}
+	}
+	return false
+}
