@@ -47,6 +47,10 @@ func TestSortSameKeyFlipsDirection(t *testing.T) {
 	if got := rowOrder(m)[0]; got != "ENG-377 · work-1" {
 		t.Errorf("most stalls first = %q, want ENG-377 · work-1", got)
 	}
+	// A narrow column keeps its arrow.
+	if got := screenText(m); !strings.Contains(got, "stal▼") {
+		t.Errorf("the stall column does not show its sort arrow:\n%s", got)
+	}
 }
 
 func TestDefaultOrderIsFlaggedUndecidedThenCost(t *testing.T) {

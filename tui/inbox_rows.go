@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -68,7 +70,9 @@ func (m *inboxView) headerRow(cols []column) string {
 		title := c.title
 		style := st.Table.Header
 		if c.sort != "" && c.sort == m.q.Sort {
-			title += map[bool]string{true: "▼", false: "▲"}[m.q.Desc]
+			// The arrow always shows: the title gives way to it.
+			arrow := map[bool]string{true: "▼", false: "▲"}[m.q.Desc]
+			title = ansi.Truncate(title, c.width-1, "") + arrow
 			style = st.Table.HeaderSort
 		}
 		cells[i] = style.Render(cell(title, c.width, c.right))
