@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/user"
 	"slices"
@@ -95,8 +96,16 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 }
 
 // newProgram makes the Bubble Tea program; NO_COLOR drops colours and
-// keeps bold, underline and reverse.
+// keeps bold, underline and reverse. The app's log goes to $SIFT_LOG, or
+// nowhere: stderr is the screen.
 func newProgram(app *tui.App, ctx context.Context) *tea.Program {
+	var w io.Writer = io.Discard
+	if p := os.Getenv("SIFT_LOG"); p != "" {
+		if f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
+			w = f
+		}
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(w, nil)))
 	opts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if os.Getenv("NO_COLOR") != "" {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
