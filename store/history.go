@@ -176,6 +176,40 @@ func geminiProjects(root string) map[string]string {
 	return out
 }
 
+// sniffedLayout is the history layout of a file found by its shape rather
+// than under a history root: the root is inferred from the CLI's folder
+// structure around the file. A file outside that structure keeps its
+// folder as work item, with the interactive phase.
+func sniffedLayout(kind agents.Kind, path string, l fileLayout) fileLayout {
+	up := func(p string, n int) string {
+		for range n {
+			p = filepath.Dir(p)
+		}
+		return p
+	}
+	dir := filepath.Base(filepath.Dir(path))
+	var root string
+	switch kind {
+	case agents.ClaudeHistory:
+		root = up(path, 2)
+		if dir == "subagents" {
+			root = up(path, 4)
+		}
+	case agents.CodexHistory:
+		root = up(path, 1)
+	case agents.GeminiHistory:
+		root = up(path, 3)
+		if dir != "chats" {
+			root = up(path, 4)
+		}
+	}
+	if hl, ok := historyLayout(kind, root, path); ok {
+		return hl
+	}
+	l.Phase, l.Iteration = PhaseInteractive, nil
+	return l
+}
+
 // ProjectID spells a working directory as Claude Code names its project
 // folders (every character but ASCII letters and digits becomes a dash),
 // so that one project's Claude, Codex and Gemini sessions share a work
@@ -258,9 +292,14 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 		return nil, err
 	}
 	sum, rev := b.Finish(st)
-	sum.WorkItemID, sum.FileName, sum.Phase = c.layout.WorkItemID, c.layout.FileName, c.layout.Phase
-	sum.Iteration = c.layout.Iteration
-	if c.history != "" && c.history != agents.ClaudeHistory && cwd != "" {
+	l := c.layout
+	if c.history == "" {
+		// Recognised by shape (`sift import FILE`, a rebuild): the
+		// layout is read from where the file lies.
+		l = sniffedLayout(kind, c.path, l)
+	}
+	sum.WorkItemID, sum.FileName, sum.Phase, sum.Iteration = l.WorkItemID, l.FileName, l.Phase, l.Iteration
+	if kind != agents.ClaudeHistory && cwd != "" && (c.history != "" || l.WorkItemID == "codex") {
 		sum.WorkItemID = ProjectID(cwd)
 	}
 	if pastEventsTier(sum, c, s.now()) {

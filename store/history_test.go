@@ -360,3 +360,72 @@ func TestSniffedHistoryRecordsUsage(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+// TestPlainImportOfHistoryFolders imports the CLIs' folders with plain
+// Import (as `sift import DIR` and a rebuild do): each file is recognised
+// by its shape and gets the same session as under ImportHistory.
+func TestPlainImportOfHistoryFolders(t *testing.T) {
+	s := newTestStore(t)
+	dir, _ := historyHome(t)
+	res := mustImport(t, s, dir)
+	if res.Sessions != 5 {
+		t.Fatalf("%d sessions, want 5", res.Sessions)
+	}
+	for _, k := range []struct{ workItem, file string }{
+		{"-home-marco-projects-spotter", spotterSession + ".jsonl"},
+		{"-home-USER-projects-spotter-worktrees-spotter-4te", subagentSession + ".agent-aac57f5.jsonl"},
+		{"-home-user-projects-demo", "rollout-2026-03-02T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl"},
+		// Without projects.json, Gemini's folder name stays.
+		{"demo", "session-2026-03-03T09-00-5f0c2a9e.jsonl"},
+	} {
+		sum, err := s.GetSummary(context.Background(), k.workItem, k.file)
+		if err != nil {
+			t.Errorf("%s/%s: %v", k.workItem, k.file, err)
+			continue
+		}
+		if sum.Phase != PhaseInteractive {
+			t.Errorf("%s: phase %q", k.file, sum.Phase)
+		}
+	}
+	rep, err := s.Usage(context.Background(), UsageOptions{By: ByModel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals.Calls == 0 || len(rep.Rows) != 4 {
+		t.Fatalf("usage after a plain import: %+v", rep.Rows)
+	}
+}
+
+// TestImportGeminiLegacyDocument reads an older Gemini CLI session-*.json
+// (one JSON document, pretty-printed) under --history.
+func TestImportGeminiLegacyDocument(t *testing.T) {
+	s := newTestStore(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "tmp", "0a1b2c", "chats", "session-2025-09-01T10-00-s1.json"), []byte(`{
+  "sessionId": "s-legacy",
+  "projectHash": "0a1b2c",
+  "startTime": "2025-09-01T10:00:00.000Z",
+  "lastUpdated": "2025-09-01T10:01:00.000Z",
+  "messages": [
+    {"id": "u1", "timestamp": "2025-09-01T10:00:01.000Z", "type": "user", "content": "hello"},
+    {"id": "g1", "timestamp": "2025-09-01T10:00:03.000Z", "type": "gemini", "content": "Hi.",
+     "tokens": {"input": 100, "output": 3, "cached": 40, "thoughts": 0, "tool": 0, "total": 103}, "model": "gemini-2.5-flash"}
+  ]
+}
+`))
+	importHistory(t, s, []HistoryRoot{{Agent: agents.GeminiHistory, Dir: filepath.Join(dir, "tmp")}})
+	sum, err := s.GetSummary(context.Background(), "0a1b2c", "session-2025-09-01T10-00-s1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.SessionID != "s-legacy" || sum.OutputTokens == nil || *sum.OutputTokens != 3 {
+		t.Fatalf("summary: session %q, output %v", sum.SessionID, sum.OutputTokens)
+	}
+	rep, err := s.Usage(context.Background(), UsageOptions{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].Key != "2025-09-01" || rep.Rows[0].InputTokens != 60 || rep.Rows[0].CacheReadTokens != 40 {
+		t.Fatalf("usage: %+v", rep.Rows)
+	}
+}
