@@ -163,7 +163,7 @@ func (h *historyView) View(w, ht int) string {
 		if d.ToolCallID != "" {
 			what += " · " + d.ToolCallID
 		}
-		line := decisionBadge(st, d.Decision) + st.Dialog.Choice.Render(" "+d.CreatedAt.Local().Format("2006-01-02 15:04")+
+		line := decisionBadge(st, d.Decision) + st.Dialog.Choice.Render(" "+d.CreatedAt.In(h.c.Now().Location()).Format("2006-01-02 15:04")+
 			" "+d.Decision+" · "+Inert(what))
 		if d.Reviewer != "" {
 			line += st.Dialog.Choice.Render(" · " + Inert(d.Reviewer))

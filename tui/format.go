@@ -102,10 +102,11 @@ func fmtAgo(t *time.Time, now time.Time) string {
 	if t == nil {
 		return dash
 	}
-	d := now.Sub(*t)
+	// Dates are in the clock's zone: the local one, fixed in tests.
+	d, at := now.Sub(*t), t.In(now.Location())
 	switch {
 	case d < 0:
-		return t.Format("15:04")
+		return at.Format("15:04")
 	case d < time.Minute:
 		return "now"
 	case d < time.Hour:
@@ -115,7 +116,7 @@ func fmtAgo(t *time.Time, now time.Time) string {
 	case d < 30*24*time.Hour:
 		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 	}
-	return t.Format("Jan 02")
+	return at.Format("Jan 02")
 }
 
 // fmtCount is a counter, blank for zero so that non-zero ones stand out.
