@@ -95,9 +95,9 @@ func TestFuzzyFilterAndQuickFilters(t *testing.T) {
 	if m.inbox.total != 12 {
 		t.Fatalf("esc does not clear the filter: %d sessions", m.inbox.total)
 	}
-	// A tool name matches too.
+	// A tool name matches too, pasted.
 	press(t, m, k.Filter)
-	typeText(t, m, "Skill")
+	send(t, m, tea.PasteMsg{Content: "Skill"})
 	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.inbox.total == 0 || m.inbox.total == 12 {
 		t.Errorf("filter by tool name kept %d sessions", m.inbox.total)

@@ -171,6 +171,13 @@ func (m *inboxView) Update(msg tea.Msg) tea.Cmd {
 			return m.move(-3)
 		}
 		return m.move(3)
+	case tea.PasteMsg:
+		if m.filtering {
+			var cmd tea.Cmd
+			m.filter, cmd = m.filter.Update(msg)
+			m.q.Filter = m.filter.Value()
+			return tea.Batch(cmd, m.requery())
+		}
 	}
 	return nil
 }
