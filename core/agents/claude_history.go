@@ -90,11 +90,11 @@ func (s *claudeStream) firstUsage(cl *claudeLine, m *claudeMessage) bool {
 // historyLine reads quietly: hook and agent progress, attachments (system
 // reminders, prompt snapshots of tens of KB) and bookkeeping records, a
 // fifth of a transcript's lines and often most of its bytes. Such a line is
-// not decoded. Unescaped quotes only occur around keys and strings, so the
-// patterns below are keys, and each is a sequence Claude Code writes at the
-// top level near the start of a line: `"type":"progress","data":{`, and
-// the `"attachment":{"type":"` key that only attachment lines have. A line
-// where they come later is decoded as usual.
+// not decoded. Claude Code writes a progress line's top-level
+// `"type":"progress","data":{` and an attachment line's
+// `"attachment":{"type":"…"` before any other object with a "type" key,
+// so the first `"type":"` of the line tells them apart (unescaped quotes
+// only occur around keys and strings). Anything else is decoded as usual.
 func quietHistoryLine(b []byte) bool {
 	if rest, ok := bytes.CutPrefix(b, []byte(`{"type":"`)); ok {
 		// The bookkeeping types Claude Code writes first on a line,
@@ -108,9 +108,11 @@ func quietHistoryLine(b []byte) bool {
 		}
 		return false
 	}
-	head := b[:min(len(b), 1024)]
-	if bytes.Contains(head, []byte(`"type":"progress","data":{`)) {
-		return true
+	head := b[:min(len(b), 2048)]
+	i := bytes.Index(head, []byte(`"type":"`))
+	if i < 0 {
+		return false
 	}
-	return bytes.Contains(head, []byte(`"attachment":{"type":"`))
+	return bytes.HasPrefix(head[i+len(`"type":"`):], []byte(`progress","data":{`)) ||
+		bytes.HasSuffix(head[:i], []byte(`"attachment":{`))
 }
