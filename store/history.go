@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
@@ -41,8 +42,9 @@ func (s *Store) ImportHistory(ctx context.Context, roots []HistoryRoot, opts Imp
 	start := time.Now()
 	var res ImportResult
 	var cands []candidate
+	parents := &parentCalls{byFile: map[string]map[string]string{}}
 	for _, r := range roots {
-		cs, fails := collectHistory(r)
+		cs, fails := collectHistory(r, parents)
 		cands = append(cands, cs...)
 		res.Failed = append(res.Failed, fails...)
 	}
@@ -52,7 +54,7 @@ func (s *Store) ImportHistory(ctx context.Context, roots []HistoryRoot, opts Imp
 
 // collectHistory lists the session files of one history root. A missing
 // root is no failure: that CLI is simply not installed.
-func collectHistory(r HistoryRoot) ([]candidate, []Failure) {
+func collectHistory(r HistoryRoot, parents *parentCalls) ([]candidate, []Failure) {
 	var out []candidate
 	var fails []Failure
 	root, err := filepath.Abs(r.Dir)
@@ -93,7 +95,7 @@ func collectHistory(r HistoryRoot) ([]candidate, []Failure) {
 			return nil
 		}
 		out = append(out, candidate{path: path, size: info.Size(), mtime: info.ModTime().UnixMilli(),
-			layout: l, history: r.Agent})
+			layout: l, history: r.Agent, parents: parents})
 		return nil
 	})
 	if err != nil {
@@ -262,8 +264,8 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 	b := summary.NewBuilder(opt)
 	u := &usageFile{}
 	var cwd string
-	if kind == agents.ClaudeHistory && c.history != "" {
-		u.parentCall = claudeParentCall(c.path)
+	if kind == agents.ClaudeHistory {
+		u.parentCall = c.parents.lookup(c.path)
 	}
 	var rd io.Reader = bufio.NewReaderSize(f, 256<<10)
 	if kind == agents.GeminiHistory && strings.HasSuffix(c.path, ".json") {
@@ -313,11 +315,21 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 	return row, nil
 }
 
-// claudeParentCall finds the Task call that started a subagent: its
-// transcript is <session>/subagents/agent-<id>.jsonl, and the parent
-// <session>.jsonl links agent <id> to the call by the parentToolUseID of
-// its agent_progress lines. It returns "" when there is no such link.
-func claudeParentCall(path string) string {
+// parentCalls links Claude Code subagent transcripts to the Task calls that
+// started them. A subagent's transcript is
+// <session>/subagents/agent-<id>.jsonl; the parent <session>.jsonl names
+// agent <id> in the data.agentId of its agent_progress lines, whose
+// parentToolUseID is the call. Each parent is read once per import, by the
+// first of its subagents to be summarized.
+type parentCalls struct {
+	mu     sync.Mutex
+	byFile map[string]map[string]string // parent path → agent id → call id
+}
+
+// lookup returns the call that started the subagent whose transcript is at
+// path, or "" when path is no subagent transcript or nothing links it. A
+// nil cache reads the parent every time.
+func (p *parentCalls) lookup(path string) string {
 	dir := filepath.Dir(path)
 	if filepath.Base(dir) != "subagents" {
 		return ""
@@ -327,24 +339,41 @@ func claudeParentCall(path string) string {
 		return ""
 	}
 	parent := filepath.Dir(dir) + ".jsonl"
+	if p == nil {
+		return agentCalls(parent)[id]
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	calls, ok := p.byFile[parent]
+	if !ok {
+		calls = agentCalls(parent)
+		p.byFile[parent] = calls
+	}
+	return calls[id]
+}
+
+// agentCalls reads a parent transcript's agent_progress lines: agent id →
+// Task call id.
+func agentCalls(parent string) map[string]string {
+	out := map[string]string{}
 	f, err := os.Open(parent)
 	if err != nil {
-		return ""
+		return out
 	}
 	defer f.Close()
-	want := []byte(`"agentId":"` + id + `"`)
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 256<<10), agents.DefaultMaxLine)
+	sc.Buffer(make([]byte, 0, 64<<10), agents.DefaultMaxLine)
 	for sc.Scan() {
 		line := sc.Bytes()
-		if !bytes.Contains(line, []byte(`"agent_progress"`)) || !bytes.Contains(line, want) {
+		if !bytes.Contains(line, []byte(`"agent_progress"`)) {
 			continue
 		}
-		if call := jsonStringField(line, `"parentToolUseID":"`); call != "" {
-			return call
+		id, call := jsonStringField(line, `"agentId":"`), jsonStringField(line, `"parentToolUseID":"`)
+		if _, seen := out[id]; id != "" && call != "" && !seen {
+			out[id] = call
 		}
 	}
-	return ""
+	return out
 }
 
 // jsonStringField returns the value of the first `"key":"value"` in a

@@ -90,8 +90,10 @@ type candidate struct {
 	size   int64
 	mtime  int64 // unix ms
 	layout fileLayout
-	// history is the history format of a file found by ImportHistory.
+	// history is the history format of a file found by ImportHistory,
+	// parents the import's cache of Claude subagent links (history.go).
 	history agents.Kind
+	parents *parentCalls
 }
 
 // Import ingests stream files and folders of them. Unchanged files (same
