@@ -43,13 +43,7 @@ func TestE2ECaptureInterrupt(t *testing.T) {
 	}
 	for _, c := range clis {
 		t.Run(c.kind, func(t *testing.T) {
-			if _, err := os.Stat(c.binPath()); err != nil {
-				if os.Getenv(e2eRequiredEnv) == "1" {
-					t.Fatalf("%s@%s is not installed (%s) and %s=1", c.pkg, c.version, c.binPath(), e2eRequiredEnv)
-				}
-				t.Skipf("%s@%s is not installed (%s); install with: npm ci --prefix testdata/agents",
-					c.pkg, c.version, c.binPath())
-			}
+			e2eNeed(t, c)
 			t.Parallel()
 			e2eInterrupt(t, sift, c)
 		})

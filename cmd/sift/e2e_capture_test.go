@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -179,18 +180,25 @@ func TestE2ECapture(t *testing.T) {
 	}
 	for _, c := range clis {
 		t.Run(c.kind, func(t *testing.T) {
-			if _, err := os.Stat(c.binPath()); err != nil {
-				if os.Getenv(e2eRequiredEnv) == "1" {
-					t.Fatalf("%s@%s is not installed (%s) and %s=1; install with: npm ci --prefix testdata/agents",
-						c.pkg, c.version, c.binPath(), e2eRequiredEnv)
-				}
-				t.Skipf("%s@%s is not installed (%s); install with: npm ci --prefix testdata/agents",
-					c.pkg, c.version, c.binPath())
-			}
+			e2eNeed(t, c)
 			t.Parallel()
 			e2eRunCLI(t, sift, c)
 		})
 	}
+}
+
+// e2eNeed skips the test when the CLI is not installed, or fails it when
+// SIFT_E2E_REQUIRED=1.
+func e2eNeed(t *testing.T, c e2eCLI) {
+	t.Helper()
+	if _, err := os.Stat(c.binPath()); err == nil {
+		return
+	}
+	if os.Getenv(e2eRequiredEnv) == "1" {
+		t.Fatalf("%s@%s is not installed (%s) and %s=1; install with: npm ci --prefix testdata/agents",
+			c.pkg, c.version, c.binPath(), e2eRequiredEnv)
+	}
+	t.Skipf("%s@%s is not installed (%s); install with: npm ci --prefix testdata/agents", c.pkg, c.version, c.binPath())
 }
 
 func (c e2eCLI) binPath() string {
@@ -284,6 +292,10 @@ func e2eStart(t *testing.T, sift string, c e2eCLI, srv *mockllm.Server) (*e2eRun
 	p.cmd = exec.CommandContext(ctx, sift, args...)
 	p.cmd.Dir = r.work
 	p.cmd.Env = env
+	// On timeout sift gets SIGTERM, which it forwards to the agent's
+	// process group; a kill would leave the agent running.
+	p.cmd.Cancel = func() error { return p.cmd.Process.Signal(syscall.SIGTERM) }
+	p.cmd.WaitDelay = e2eStopWithin
 	// sift run passes the agent's stdout through; the file is checked.
 	p.cmd.Stdout = &p.stdout
 	p.cmd.Stderr = &p.stderr

@@ -78,6 +78,11 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, body []byte) 
 	} else {
 		s.record(r, body, n)
 		sleep(r, st.Delay)
+		if st.Fail != 0 {
+			fail(w, st, map[string]any{"type": "error",
+				"error": map[string]any{"type": "invalid_request_error", "message": st.FailMessage}})
+			return
+		}
 	}
 	msgID := fmt.Sprintf("msg_sift%02d", n)
 	if !hasShell {

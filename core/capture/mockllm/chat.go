@@ -62,6 +62,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	} else {
 		s.record(r, body, n)
 		sleep(r, st.Delay)
+		if st.Fail != 0 {
+			fail(w, st, openAIError(st))
+			return
+		}
 	}
 	id := fmt.Sprintf("chatcmpl-sift%02d", n)
 	created := time.Now().Unix()

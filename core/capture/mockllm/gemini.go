@@ -95,6 +95,11 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 	} else {
 		s.record(r, body, n)
 		sleep(r, st.Delay)
+		if st.Fail != 0 {
+			fail(w, st, map[string]any{"error": map[string]any{"code": st.Fail, "message": st.FailMessage,
+				"status": "INVALID_ARGUMENT"}})
+			return
+		}
 	}
 	u := st.Usage
 	usage := map[string]any{

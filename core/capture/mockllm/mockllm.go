@@ -46,6 +46,11 @@ type Step struct {
 	Delay time.Duration
 	// Usage is the token count reported for this response.
 	Usage Usage
+	// Fail, when set, answers the step with this HTTP status and the
+	// vendor's error body carrying FailMessage instead of a response.
+	// Use a status the CLIs do not retry (400).
+	Fail        int
+	FailMessage string
 }
 
 // Script is a scripted conversation: step i answers the request whose
@@ -117,6 +122,14 @@ func (s Script) FailByReading(readTool, arg string) Script {
 			steps[i].Args = map[string]any{arg: MissingFile}
 		}
 	}
+	return Script{Steps: steps}
+}
+
+// FailAt returns the script with step i replaced by an HTTP failure with
+// the given status and message; the steps after it are never reached.
+func (s Script) FailAt(i, status int, msg string) Script {
+	steps := append([]Step(nil), s.Steps[:i+1]...)
+	steps[i] = Step{Fail: status, FailMessage: msg}
 	return Script{Steps: steps}
 }
 
@@ -198,6 +211,19 @@ func (s *Server) record(r *http.Request, body []byte, step int) {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.RequestURI(), Body: raw, Step: step})
 	s.mu.Unlock()
+}
+
+// fail writes a vendor error body with the step's status.
+func fail(w http.ResponseWriter, st Step, body any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(st.Fail)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// openAIError is the error body of the OpenAI APIs.
+func openAIError(st Step) any {
+	return map[string]any{"error": map[string]any{"message": st.FailMessage, "type": "invalid_request_error",
+		"param": nil, "code": nil}}
 }
 
 // sse writes server-sent events and flushes after each.

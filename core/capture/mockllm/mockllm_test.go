@@ -204,3 +204,28 @@ func TestChatToolCallsThenDone(t *testing.T) {
 		t.Errorf("tool %q usage %v, want bash and 1200", name, usage)
 	}
 }
+
+func TestFailAtAnswersWithVendorError(t *testing.T) {
+	t.Parallel()
+	s := NewResponses(DefaultScript().FailAt(1, http.StatusBadRequest, "scripted failure"))
+	defer s.Close()
+	tools := `"tools":[{"type":"function","name":"exec_command","parameters":{}}]`
+	resp, err := http.Post(s.URL()+"/v1/responses", "application/json",
+		strings.NewReader(`{"model":"m",`+tools+`,"input":[{"type":"function_call_output"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusBadRequest || body.Error.Message != "scripted failure" {
+		t.Errorf("got %s %+v, want 400 with the message", resp.Status, body)
+	}
+	if n := len(s.Script().Steps); n != 2 {
+		t.Errorf("script has %d steps, want 2 (the failure ends it)", n)
+	}
+}

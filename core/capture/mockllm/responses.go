@@ -60,6 +60,10 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, body []byte) 
 	} else {
 		s.record(r, body, n)
 		sleep(r, st.Delay)
+		if st.Fail != 0 {
+			fail(w, st, openAIError(st))
+			return
+		}
 	}
 	respID := fmt.Sprintf("resp_sift%02d", n)
 	e := newSSE(w)

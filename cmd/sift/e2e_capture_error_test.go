@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// e2eModelError is the message of the scripted model failure. It must not
+// look like a context overflow: Claude Code answers "prompt is too long"
+// by compacting.
+const e2eModelError = "sift scripted failure: the request was refused"
+
+// TestE2ECaptureModelError has the model server refuse the second request
+// with a 400, which the CLIs do not retry: the CLI reports the error and
+// exits non-zero, sift exits with its code, and the stored run is an error
+// with the one tool call that ran before. opencode is left out: after a 400
+// from its provider, opencode 1.18.33 `run` sends the conversation again
+// and again and never exits.
+func TestE2ECaptureModelError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: skipped in -short mode")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("end-to-end: the pinned CLIs are installed for linux")
+	}
+	var clis []e2eCLI
+	for _, c := range e2eCLIs() {
+		if c.kind != "opencode" {
+			clis = append(clis, c)
+		}
+	}
+	var sift string
+	for _, c := range clis {
+		if _, err := os.Stat(c.binPath()); err == nil {
+			sift = e2eBuildSift(t)
+			break
+		}
+	}
+	for _, c := range clis {
+		t.Run(c.kind, func(t *testing.T) {
+			e2eNeed(t, c)
+			t.Parallel()
+			e2eModelFailure(t, sift, c)
+		})
+	}
+}
+
+func e2eModelFailure(t *testing.T, sift string, c e2eCLI) {
+	c.script = c.script.FailAt(1, http.StatusBadRequest, e2eModelError)
+	srv := c.server(c.script)
+	t.Cleanup(srv.Close)
+	r, p := e2eStart(t, sift, c, srv)
+	err := p.wait(t, r, srv)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() <= 0 {
+		t.Fatalf("sift run: %v, want the agent's non-zero exit code", err)
+	}
+	code := ee.ExitCode()
+	r.file = e2eStreamFile(t, r.logs, r.workItem)
+	e2eCheckSummaryLine(t, c, r, code)
+	r.data = e2eRead(t, r.file)
+	if !bytes.Contains(r.data, []byte(e2eModelError)) {
+		t.Errorf("the stream file does not hold the server's error %q", e2eModelError)
+	}
+	t.Run("redaction", func(t *testing.T) { e2eCheckRedaction(t, r) })
+	t.Run("lines", func(t *testing.T) { e2eCheckLines(t, c, r) })
+	t.Run("invocation", func(t *testing.T) { e2eInvocation(t, c, r, code) })
+	t.Run("store", func(t *testing.T) {
+		s := e2eStored(t, sift, c, r)
+		if s.Status != "error" || !slices.Contains(s.Flags, "harness_error") || !slices.Contains(s.Flags, "run_failed") {
+			t.Errorf("stored status %q flags %v, want error with harness_error and run_failed", s.Status, s.Flags)
+		}
+		if len(s.ToolCalls) != 1 || s.ToolCalls[0].Success == nil || !*s.ToolCalls[0].Success {
+			t.Errorf("tool calls %+v, want the one that succeeded before the failure", s.ToolCalls)
+		}
+	})
+}
