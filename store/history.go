@@ -105,8 +105,8 @@ func collectHistory(r HistoryRoot, parents *parentCalls) ([]candidate, []Failure
 }
 
 // historyLayout names a history file's session, or reports that the file
-// is not one. The work item of Codex and Gemini files is their recorded
-// cwd, known only once read; until then it is the folder.
+// is not one. The work item of a Codex rollout is its recorded cwd, known
+// only once read; until then it is "codex".
 func historyLayout(agent agents.Kind, root, path string) (fileLayout, bool) {
 	rel, err := filepath.Rel(root, path)
 	if err != nil {
@@ -267,7 +267,7 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 	if kind == agents.ClaudeHistory {
 		u.parentCall = c.parents.lookup(c.path)
 	}
-	var rd io.Reader = bufio.NewReaderSize(f, 256<<10)
+	var rd io.Reader = f
 	if kind == agents.GeminiHistory && strings.HasSuffix(c.path, ".json") {
 		// The older Gemini CLI wrote one JSON document per session.
 		doc, err := io.ReadAll(f)
@@ -301,7 +301,8 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 		l = sniffedLayout(kind, c.path, l)
 	}
 	sum.WorkItemID, sum.FileName, sum.Phase, sum.Iteration = l.WorkItemID, l.FileName, l.Phase, l.Iteration
-	if kind != agents.ClaudeHistory && cwd != "" && (c.history != "" || l.WorkItemID == "codex") {
+	if kind == agents.CodexHistory && cwd != "" {
+		// Gemini CLI records no cwd: its project is its folder.
 		sum.WorkItemID = ProjectID(cwd)
 	}
 	if pastEventsTier(sum, c, s.now()) {
