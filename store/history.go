@@ -34,10 +34,11 @@ type HistoryRoot struct {
 
 // ImportHistory ingests the session files under the history roots, like
 // Import, with the history's own layout: the work item is the project
-// (Claude Code's project folder; the cwd Codex and Gemini CLI record,
-// spelled as Claude Code spells project folders), the phase is
-// interactive, one session per file. Each file's model calls are recorded
-// for Usage.
+// (Claude Code's project folder; the cwd a Codex rollout records and the
+// root Gemini CLI's projects.json gives its folder, both spelled as Claude
+// Code spells project folders), the phase is interactive, one session per
+// file, a subagent's transcript linked to the call that started it. Each
+// file's model calls are recorded for Usage. Unchanged files are skipped.
 func (s *Store) ImportHistory(ctx context.Context, roots []HistoryRoot, opts ImportOptions, progress func(Progress)) (ImportResult, error) {
 	start := time.Now()
 	var res ImportResult
