@@ -44,13 +44,17 @@ func (m *MemStore) ListSessions(_ context.Context, q Query) (Page, error) {
 	rows := make([]*Session, 0, len(m.sessions))
 	for i := range m.sessions {
 		s := &m.sessions[i]
-		if !Matches(s, q) {
+		if !m.matches(s, q) {
 			continue
 		}
 		rows = append(rows, s)
 	}
 	p.Total = len(rows)
-	slices.SortStableFunc(rows, func(a, b *Session) int { return Compare(a, b, q) })
+	flagged := make(map[*Session]bool, len(rows))
+	for _, s := range rows {
+		flagged[s] = m.flagged(s)
+	}
+	slices.SortStableFunc(rows, func(a, b *Session) int { return CompareFlagged(a, b, q, flagged[a], flagged[b]) })
 	lo := min(max(q.Offset, 0), len(rows))
 	hi := len(rows)
 	if q.Limit > 0 {
@@ -68,10 +72,10 @@ func (m *MemStore) Counts(_ context.Context, q Query) (flagged, undecided int, e
 	defer m.mu.Unlock()
 	for i := range m.sessions {
 		s := &m.sessions[i]
-		if !Matches(s, q) {
+		if !m.matches(s, q) {
 			continue
 		}
-		if s.Flagged {
+		if m.flagged(s) {
 			flagged++
 		}
 		if s.Decision == nil {
@@ -125,7 +129,38 @@ func (m *MemStore) Decisions(_ context.Context, k SessionKey) ([]Decision, error
 	return out, nil
 }
 
-// Matches reports whether a session passes a query's filters.
+// matches is Matches with the store's sense of flagged.
+func (m *MemStore) matches(s *Session, q Query) bool {
+	if q.FlaggedOnly && !m.flagged(s) {
+		return false
+	}
+	q.FlaggedOnly = false
+	return Matches(s, q)
+}
+
+// flagged reports whether a session is flagged as the store says: by its
+// summary, or by an open needs_followup decision on it, one of its turns
+// or one of its tool calls.
+func (m *MemStore) flagged(s *Session) bool {
+	if s.Flagged {
+		return true
+	}
+	latest := map[[2]string]string{}
+	for _, d := range m.decisions {
+		if d.Session == s.Key() {
+			latest[[2]string{d.TurnID, d.ToolCallID}] = d.Decision
+		}
+	}
+	for _, d := range latest {
+		if d == DecisionFollowup {
+			return true
+		}
+	}
+	return false
+}
+
+// Matches reports whether a session passes a query's filters, with the
+// summary's sense of flagged.
 func Matches(s *Session, q Query) bool {
 	if q.FlaggedOnly && !s.Flagged {
 		return false
@@ -179,8 +214,15 @@ func FuzzyMatch(pattern, text string) bool {
 
 // Compare orders two sessions for a query. Unknown values are the
 // smallest; ties fall back to the start time, newest first, then the key,
-// so pages are stable.
+// so pages are stable. The triage order takes flagged in the summary's
+// sense; CompareFlagged takes it from the caller.
 func Compare(a, b *Session, q Query) int {
+	return CompareFlagged(a, b, q, a.Flagged, b.Flagged)
+}
+
+// CompareFlagged is Compare with whether each session is flagged given: a
+// store also flags a session with an open needs_followup decision.
+func CompareFlagged(a, b *Session, q Query, aFlagged, bFlagged bool) int {
 	if q.GroupByWorkItem {
 		if c := cmp.Compare(a.WorkItemID, b.WorkItemID); c != 0 {
 			return c
@@ -188,7 +230,7 @@ func Compare(a, b *Session, q Query) int {
 	}
 	var c int
 	if q.Sort == SortTriage || q.Sort == "" {
-		c = cmp.Compare(triageRank(b), triageRank(a))
+		c = cmp.Compare(triageRank(b, bFlagged), triageRank(a, aFlagged))
 		if c == 0 {
 			c = compareOpt(costOf(a), costOf(b), true)
 		}
@@ -206,8 +248,8 @@ func Compare(a, b *Session, q Query) int {
 
 // triageRank is 1 for flagged and undecided sessions, the first segment
 // of the triage order, and 0 for the rest.
-func triageRank(s *Session) int {
-	if s.Flagged && s.Decision == nil {
+func triageRank(s *Session, flagged bool) int {
+	if flagged && s.Decision == nil {
 		return 1
 	}
 	return 0

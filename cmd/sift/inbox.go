@@ -131,9 +131,8 @@ func importInBackground(ctx context.Context, st *store.Store, ad *inboxStore, ro
 
 // inboxStore adapts the store to the inbox's tui.Store. Plain sorts go to
 // the store's indexed pages. The triage order (flagged and undecided
-// first, then by cost) is two indexed segments: the flagged undecided
-// sessions by cost, then the rest by cost, found by stepping through the
-// cost order past the first segment's members. The fuzzy filter and the
+// first, then by cost) is two segments: the store's flagged undecided
+// sessions by cost, then the rest of the indexed cost order. The fuzzy filter and the
 // grouping by work item read every matching list row once per change and
 // page in memory.
 type inboxStore struct {
@@ -142,10 +141,11 @@ type inboxStore struct {
 
 	mu     sync.Mutex
 	counts map[countKey]int
-	// rest holds the cost-order offsets of the triage order's second
-	// segment found so far.
-	rest     map[countKey][]int
-	restDone map[countKey]bool
+	// scans holds the triage order's scans of its second segment, and
+	// extra the sessions flagged by an open needs_followup only, by
+	// filters and generation.
+	scans map[countKey]scan
+	extra map[countKey]map[tui.SessionKey]bool
 	// all holds the sorted, filtered rows of the last slow query.
 	all    []tui.Session
 	allFor tui.Query
@@ -172,7 +172,8 @@ type countKey struct {
 }
 
 func newInboxStore(st *store.Store) *inboxStore {
-	return &inboxStore{st: st, counts: map[countKey]int{}, rest: map[countKey][]int{}, restDone: map[countKey]bool{}}
+	return &inboxStore{st: st, counts: map[countKey]int{}, scans: map[countKey]scan{},
+		extra: map[countKey]map[tui.SessionKey]bool{}}
 }
 
 // invalidate drops the caches: an import changed the store.
@@ -243,8 +244,15 @@ func (a *inboxStore) Counts(ctx context.Context, q tui.Query) (flagged, undecide
 		if err != nil {
 			return 0, 0, err
 		}
+		// Flagged in the store's sense: an open needs_followup flags too.
+		fb := base(q)
+		fb.Flagged = true
+		fidx, err := a.flaggedKeys(ctx, fb)
+		if err != nil {
+			return 0, 0, err
+		}
 		for i := range p.Sessions {
-			if p.Sessions[i].Flagged {
+			if fidx[p.Sessions[i].Key()] {
 				flagged++
 			}
 			if p.Sessions[i].Decision == nil {
@@ -262,25 +270,23 @@ func (a *inboxStore) Counts(ctx context.Context, q tui.Query) (flagged, undecide
 	return flagged, undecided, err
 }
 
-// triage pages the default order: the flagged undecided sessions by cost,
-// then every other session by cost.
+// triage pages the default order: the flagged undecided sessions by cost
+// (the store's own query, flagged in its sense: an open needs_followup on
+// a turn or tool call flags a session too), then every other session by
+// cost, read from the indexed cost order by skipping the first segment's
+// rows. A first page costs one indexed read; the second segment is
+// scanned once, its offsets kept, when the pages reach it.
 func (a *inboxStore) triage(ctx context.Context, q tui.Query) ([]summary.Summary, error) {
-	first := base(q)
-	first.Flagged, first.Undecided, first.Sort = true, true, store.SortCost
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 1 << 30
 	}
-	// The first segment is read first; its length is counted only when
-	// the page reaches past it, so a first page costs one indexed read.
-	first.Limit, first.Offset = limit, q.Offset
+	b := base(q)
+	first := b
+	first.Flagged, first.Undecided, first.Sort, first.Offset, first.Limit = true, true, store.SortCost, q.Offset, limit
 	out, err := a.st.ListSessions(ctx, first)
-	if err != nil {
-		return nil, err
-	}
-	want := limit - len(out)
-	if want <= 0 {
-		return out, nil
+	if err != nil || len(out) >= limit {
+		return out, err
 	}
 	nFirst := q.Offset + len(out)
 	if len(out) == 0 && q.Offset > 0 {
@@ -288,70 +294,146 @@ func (a *inboxStore) triage(ctx context.Context, q tui.Query) ([]summary.Summary
 			return nil, err
 		}
 	}
-	from := max(q.Offset-nFirst, 0)
-	offs, err := a.restOffsets(ctx, q, from+want)
+	extra, err := a.followupOnly(ctx, first)
 	if err != nil {
 		return nil, err
 	}
-	if from >= len(offs) {
+	from, want := max(q.Offset-nFirst, 0), limit-len(out)
+	sc, err := a.scanTo(ctx, b, extra, from+want)
+	if err != nil {
+		return nil, err
+	}
+	if from >= len(sc.rest) {
 		return out, nil
 	}
-	offs = offs[from:min(from+want, len(offs))]
-	all := base(q)
-	all.Sort, all.Offset, all.Limit = store.SortCost, offs[0], offs[len(offs)-1]-offs[0]+1
-	rows, err := a.st.ListSessions(ctx, all)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range rows {
-		if !inFirst(&r) {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	more, err := a.fetch(ctx, b, sc, sc.rest[from:min(from+want, len(sc.rest))])
+	return append(out, more...), err
 }
 
-// inFirst reports whether a row belongs to the triage order's first
-// segment.
-func inFirst(s *summary.Summary) bool { return s.Flagged && s.Decision == nil }
-
-// restOffsets returns at least n cost-order offsets of the rows outside
-// the first segment (fewer at the end), scanning on from where the last
-// call stopped.
-func (a *inboxStore) restOffsets(ctx context.Context, q tui.Query, n int) ([]int, error) {
-	b := base(q)
-	k := countKey{b.Flagged, b.Undecided, b.Agent, a.gen.Load()}
+// followupOnly returns the sessions of the first segment that are not
+// flagged by their summary (an open needs_followup flags them): the rows
+// the second segment's scan must skip besides the flagged undecided ones.
+// It reads the first segment once per generation.
+func (a *inboxStore) followupOnly(ctx context.Context, first store.Query) (map[tui.SessionKey]bool, error) {
+	k := countKey{first.Flagged, first.Undecided, first.Agent, a.gen.Load()}
 	a.mu.Lock()
-	if len(a.rest) > 8 {
-		clear(a.rest)
-		clear(a.restDone)
+	if m, ok := a.extra[k]; ok {
+		a.mu.Unlock()
+		return m, nil
 	}
-	offs, done := a.rest[k], a.restDone[k]
 	a.mu.Unlock()
-	const chunk = 512
-	next := 0
-	if len(offs) > 0 {
-		next = offs[len(offs)-1] + 1
-	}
-	for len(offs) < n && !done {
-		sq := b
-		sq.Sort, sq.Offset, sq.Limit = store.SortCost, next, chunk
+	m := map[tui.SessionKey]bool{}
+	const chunk = 2000
+	for off := 0; ; off += chunk {
+		sq := first
+		sq.Offset, sq.Limit = off, chunk
 		rows, err := a.st.ListSessions(ctx, sq)
 		if err != nil {
 			return nil, err
 		}
-		for i := range rows {
-			if !inFirst(&rows[i]) {
-				offs = append(offs, next+i)
+		for _, r := range rows {
+			if !r.Flagged {
+				m[tui.SessionKey{WorkItemID: r.WorkItemID, FileName: r.FileName}] = true
 			}
 		}
-		next += len(rows)
-		done = len(rows) < chunk
+		if len(rows) < chunk {
+			break
+		}
 	}
 	a.mu.Lock()
-	a.rest[k], a.restDone[k] = offs, done
+	if len(a.extra) > 16 {
+		clear(a.extra)
+	}
+	a.extra[k] = m
 	a.mu.Unlock()
-	return offs, nil
+	return m, nil
+}
+
+// inFirst reports whether a row belongs to the triage order's first
+// segment, given the sessions an open needs_followup puts there.
+func inFirst(s *summary.Summary, extra map[tui.SessionKey]bool) bool {
+	return s.Decision == nil && (s.Flagged || extra[tui.SessionKey{WorkItemID: s.WorkItemID, FileName: s.FileName}])
+}
+
+// scan is how far the second segment's scan of one store query has got.
+type scan struct {
+	// rest holds the cost-order offsets of the second segment's rows.
+	rest []int
+	next int
+	done bool
+	// recent holds the rows of the last read, by offset.
+	recent map[int]summary.Summary
+}
+
+// scanTo scans the cost order of a store query on from where it stopped
+// until it has n rows of the second segment or the order ends, and
+// returns a copy of the scan.
+func (a *inboxStore) scanTo(ctx context.Context, b store.Query, extra map[tui.SessionKey]bool, n int) (scan, error) {
+	k := countKey{b.Flagged, b.Undecided, b.Agent, a.gen.Load()}
+	a.mu.Lock()
+	if len(a.scans) > 16 {
+		clear(a.scans)
+	}
+	sc := a.scans[k]
+	a.mu.Unlock()
+	const chunk = 256
+	for !sc.done && len(sc.rest) < n {
+		sq := b
+		sq.Sort, sq.Offset, sq.Limit = store.SortCost, sc.next, chunk
+		rows, err := a.st.ListSessions(ctx, sq)
+		if err != nil {
+			return scan{}, err
+		}
+		sc.recent = make(map[int]summary.Summary, len(rows))
+		for i := range rows {
+			if !inFirst(&rows[i], extra) {
+				sc.rest = append(sc.rest, sc.next+i)
+			}
+			sc.recent[sc.next+i] = rows[i]
+		}
+		sc.next += len(rows)
+		sc.done = len(rows) < chunk
+	}
+	a.mu.Lock()
+	a.scans[k] = sc
+	a.mu.Unlock()
+	return sc, nil
+}
+
+// fetch returns the rows at the given cost-order offsets of a store query:
+// from the scan's last read when it has them all, else one read of the
+// span they cover.
+func (a *inboxStore) fetch(ctx context.Context, b store.Query, sc scan, offs []int) ([]summary.Summary, error) {
+	if len(offs) == 0 {
+		return nil, nil
+	}
+	out := make([]summary.Summary, 0, len(offs))
+	for _, o := range offs {
+		r, ok := sc.recent[o]
+		if !ok {
+			out = out[:0]
+			break
+		}
+		out = append(out, r)
+	}
+	if len(out) == len(offs) {
+		return out, nil
+	}
+	b.Sort, b.Offset, b.Limit = store.SortCost, offs[0], offs[len(offs)-1]-offs[0]+1
+	rows, err := a.st.ListSessions(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	want := map[int]bool{}
+	for _, o := range offs {
+		want[o] = true
+	}
+	for i, r := range rows {
+		if want[offs[0]+i] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 // listSlow filters and sorts the rows of the index in memory: the fuzzy
@@ -382,7 +464,17 @@ func (a *inboxStore) listSlow(ctx context.Context, q tui.Query) (tui.Page, error
 				all = append(all, index[i])
 			}
 		}
-		slices.SortStableFunc(all, func(x, y tui.Session) int { return tui.Compare(&x, &y, q) })
+		extra := map[tui.SessionKey]bool{}
+		if q.Sort == tui.SortTriage || q.Sort == "" {
+			first := base(q)
+			first.Flagged, first.Undecided, first.Sort = true, true, store.SortCost
+			if extra, err = a.followupOnly(ctx, first); err != nil {
+				return tui.Page{}, err
+			}
+		}
+		slices.SortStableFunc(all, func(x, y tui.Session) int {
+			return tui.CompareFlagged(&x, &y, q, x.Flagged || extra[x.Key()], y.Flagged || extra[y.Key()])
+		})
 		a.mu.Lock()
 		a.all, a.allFor, a.allGen = all, key, gen
 		a.mu.Unlock()
@@ -443,6 +535,27 @@ func (a *inboxStore) searchIndex(ctx context.Context, b store.Query) ([]tui.Sess
 	a.index, a.indexFor, a.indexGen = idx, b, gen
 	a.mu.Unlock()
 	return idx, nil
+}
+
+// flaggedKeys returns the keys of the sessions a flagged store query
+// selects, read a page at a time.
+func (a *inboxStore) flaggedKeys(ctx context.Context, b store.Query) (map[tui.SessionKey]bool, error) {
+	const chunk = 5000
+	keys := map[tui.SessionKey]bool{}
+	for off := 0; ; off += chunk {
+		sq := b
+		sq.Sort, sq.Offset, sq.Limit = store.SortStarted, off, chunk
+		rows, err := a.st.ListSessions(ctx, sq)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			keys[tui.SessionKey{WorkItemID: r.WorkItemID, FileName: r.FileName}] = true
+		}
+		if len(rows) < chunk {
+			return keys, nil
+		}
+	}
 }
 
 // GetSession implements tui.Store: the whole summary and its stream file.

@@ -90,6 +90,22 @@ func TestInboxStoreAgreesWithMemStore(t *testing.T) {
 	if err := ref.Decide(ctx, d); err != nil {
 		t.Fatal(err)
 	}
+	// A follow-up on a tool call of an unflagged session flags it in the
+	// store's sense, not in its summary's: it must be listed once.
+	for _, s := range ss {
+		if s.Flagged || len(s.ToolCalls) == 0 {
+			continue
+		}
+		d := tui.Decision{Session: s.Key(), TurnID: s.ToolCalls[0].TurnID, ToolCallID: s.ToolCalls[0].ID,
+			Decision: tui.DecisionFollowup, Note: "look", Reviewer: "t"}
+		if err := ad.Decide(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+		if err := ref.Decide(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+		break
+	}
 	queries := []tui.Query{
 		{Sort: tui.SortTriage},
 		{Sort: tui.SortTriage, FlaggedOnly: true},
