@@ -350,3 +350,30 @@ func firstPage(b *testing.B, m *tui.App, cmd tea.Cmd) tea.Cmd {
 	b.Fatal("no page was loaded")
 	return nil
 }
+
+// TestBackgroundImportReportsProgress imports a logs folder the way
+// `sift` does at start and checks the messages the app gets.
+func TestBackgroundImportReportsProgress(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "sift.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ad := newInboxStore(st)
+	var msgs []tea.Msg
+	importInBackground(context.Background(), st, ad, []string{filepath.Join("demo", "streams")}, store.ImportOptions{}, func(m tea.Msg) {
+		msgs = append(msgs, m)
+	})
+	if len(msgs) < 2 {
+		t.Fatalf("%d messages, want progress and a last one", len(msgs))
+	}
+	last, ok := msgs[len(msgs)-1].(tui.ImportProgressMsg)
+	if !ok || !last.Done || last.Err != nil || last.Sessions != 14 {
+		t.Fatalf("last message %+v", msgs[len(msgs)-1])
+	}
+	p, err := ad.ListSessions(context.Background(), tui.Query{Sort: tui.SortTriage, Limit: 5})
+	if err != nil || p.Total != 14 || len(p.Sessions) != 5 {
+		t.Fatalf("after the import: %d sessions, page %d, %v", p.Total, len(p.Sessions), err)
+	}
+}
