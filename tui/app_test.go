@@ -246,20 +246,22 @@ func TestToolCallDetailAndBack(t *testing.T) {
 }
 
 func TestHelpOverlayListsBindings(t *testing.T) {
-	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
-	k := m.c.Keys
-	press(t, m, k.Help)
-	got := screenText(m)
-	for _, b := range m.inbox.FullHelp() {
-		for _, kb := range b {
-			if !strings.Contains(got, kb.Help().Desc) {
-				t.Errorf("help overlay lacks %q", kb.Help().Desc)
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		m := newTestApp(t, size[0], size[1], NewMemStore(fixtureSessions(t)))
+		k := m.c.Keys
+		press(t, m, k.Help)
+		got := screenText(m)
+		for _, b := range m.inbox.FullHelp() {
+			for _, kb := range b {
+				if !strings.Contains(got, kb.Help().Key+" ") || !strings.Contains(got, kb.Help().Desc) {
+					t.Errorf("%dx%d: help overlay lacks %s %q", size[0], size[1], kb.Help().Key, kb.Help().Desc)
+				}
 			}
 		}
-	}
-	press(t, m, k.Help)
-	if m.showHelp {
-		t.Error("? again does not close the help")
+		press(t, m, k.Help)
+		if m.showHelp {
+			t.Error("? again does not close the help")
+		}
 	}
 }
 

@@ -3,7 +3,9 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -77,12 +79,27 @@ func (m *App) statusLine() string {
 	return ""
 }
 
-// helpBox is the help overlay, built from the bindings of the screen.
+// helpBox is the help overlay, built from the bindings of the screen. Its
+// columns are laid out side by side as far as the terminal allows, then
+// on further rows.
 func (m *App) helpBox() string {
 	st := m.c.Styles
 	h := m.help
-	h.SetWidth(max(m.w-8, 20))
-	body := h.FullHelpView(m.current().FullHelp())
+	avail := max(m.w-6, 20)
+	h.SetWidth(1 << 16)
+	var rows []string
+	var row [][]key.Binding
+	for _, g := range m.current().FullHelp() {
+		try := append(append([][]key.Binding(nil), row...), g)
+		if len(row) > 0 && lipgloss.Width(h.FullHelpView(try)) > avail {
+			rows = append(rows, h.FullHelpView(row))
+			row = nil
+		}
+		row = append(row, g)
+	}
+	if len(row) > 0 {
+		rows = append(rows, h.FullHelpView(row))
+	}
 	title := st.Dialog.Title.Render("keys · " + [...]string{"inbox", "session", "tool call"}[m.screen])
-	return st.Dialog.Box.Render(title + "\n\n" + body + "\n\n" + st.Dialog.Choice.Render("? or esc closes"))
+	return st.Dialog.Box.Render(title + "\n\n" + strings.Join(rows, "\n\n") + "\n\n" + st.Dialog.Choice.Render("? or esc closes"))
 }
