@@ -75,13 +75,28 @@ func printUsage(w io.Writer, rep store.UsageReport) {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\tinput\toutput\tcache create\tcache read\ttotal tokens\tcost USD\tmodels\t\n", strings.ToUpper(string(rep.By)))
-	line := func(key string, t store.UsageTotals, models []string) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t%s\t\n", key, t.InputTokens, t.OutputTokens,
-			t.CacheCreationTokens, t.CacheReadTokens, t.TotalTokens, t.CostUSD, strings.Join(models, ","))
+	var unpriced []string
+	seen := map[string]bool{}
+	line := func(key string, t store.UsageTotals, models, missing []string) {
+		cost := fmt.Sprintf("%.2f", t.CostUSD)
+		if len(missing) > 0 {
+			cost += "*"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", key, t.InputTokens, t.OutputTokens,
+			t.CacheCreationTokens, t.CacheReadTokens, t.TotalTokens, cost, strings.Join(models, ","))
 	}
 	for _, r := range rep.Rows {
-		line(r.Key, r.UsageTotals, r.Models)
+		line(r.Key, r.UsageTotals, r.Models, r.Unpriced)
+		for _, m := range r.Unpriced {
+			if !seen[m] {
+				seen[m] = true
+				unpriced = append(unpriced, m)
+			}
+		}
 	}
-	line("total", rep.Totals, nil)
+	line("total", rep.Totals, nil, unpriced)
 	tw.Flush()
+	if len(unpriced) > 0 {
+		fmt.Fprintf(w, "* without the calls of models the price table does not know: %s\n", strings.Join(unpriced, ", "))
+	}
 }
