@@ -101,8 +101,8 @@ func (st *Styles) timelineLegend() string {
 		st.Timeline.Failure.Render("╳") + st.App.Subtle.Render(" failed")
 }
 
-// sparkBars are the sparkline's levels, lowest first.
-var sparkBars = []rune("▁▂▃▄▅▆▇█")
+// sparkLevels are the sparkline's levels, lowest first.
+const sparkLevels = "▁▂▃▄▅▆▇█"
 
 // sparkline draws one bar per turn's tokens in at most w columns; when
 // there are more turns than columns each column shows the largest of its
@@ -127,20 +127,21 @@ func sparkline(turns []summary.Turn, w int) string {
 		}
 		top = max(top, vals[i])
 	}
+	sparkBars := []rune(sparkLevels)
 	n := min(len(turns), w)
 	out := make([]rune, n)
 	for c := range n {
 		lo, hi := c*len(turns)/n, (c+1)*len(turns)/n
 		var v int64
-		any := false
+		seen := false
 		for i := lo; i < max(hi, lo+1); i++ {
 			if known[i] {
-				any = true
+				seen = true
 				v = max(v, vals[i])
 			}
 		}
 		switch {
-		case !any:
+		case !seen:
 			out[c] = ' '
 		case top == 0:
 			out[c] = sparkBars[0]
