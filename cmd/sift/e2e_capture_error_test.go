@@ -65,6 +65,9 @@ func e2eModelFailure(t *testing.T, sift string, c e2eCLI) {
 	r.file = e2eStreamFile(t, r.logs, r.workItem)
 	e2eCheckSummaryLine(t, c, r, code)
 	r.data = e2eRead(t, r.file)
+	if *e2eRecord {
+		e2eRecordFiles(t, c, r, "model-error", false)
+	}
 	if !bytes.Contains(r.data, []byte(e2eModelError)) {
 		t.Errorf("the stream file does not hold the server's error %q", e2eModelError)
 	}

@@ -241,7 +241,7 @@ func e2eRunCLI(t *testing.T, sift string, c e2eCLI) {
 	e2eCheckSummaryLine(t, c, r, 0)
 	r.data = e2eRead(t, r.file)
 	if *e2eRecord {
-		e2eRecordFiles(t, c, r)
+		e2eRecordFiles(t, c, r, "scripted", true)
 	}
 
 	t.Run("redaction", func(t *testing.T) { e2eCheckRedaction(t, r) })
@@ -631,10 +631,14 @@ func e2eSift(t *testing.T, sift, dir string, args ...string) []byte {
 
 // e2eRecordFiles copies the captured stream and the CLI's on-disk history into
 // testdata, the history redacted line by line as sift would capture it.
-func e2eRecordFiles(t *testing.T, c e2eCLI, r *e2eRun) {
+// The files are named e2e-<cli>-<version>-<scenario>.jsonl.
+func e2eRecordFiles(t *testing.T, c e2eCLI, r *e2eRun, scenario string, history bool) {
 	t.Helper()
-	name := fmt.Sprintf("e2e-%s-%s-scripted.jsonl", c.label, c.version)
+	name := fmt.Sprintf("e2e-%s-%s-%s.jsonl", c.label, c.version, scenario)
 	e2eWrite(t, filepath.Join("../../testdata/streams", c.kind, name), string(r.data))
+	if !history {
+		return
+	}
 	var hist []string
 	for _, g := range c.history {
 		m, err := filepath.Glob(filepath.Join(r.home, g))

@@ -30,14 +30,17 @@ func TestGeminiUsageMatchesResultStats(t *testing.T) {
 	var checked int
 	for _, f := range files {
 		var stats map[string]int64
+		var failed bool
 		for _, l := range bytes.Split(mustRead(t, f), []byte("\n")) {
 			// Newer CLIs (0.61) nest a per-model breakdown in stats:
 			// keep the numbers only.
 			var ln struct {
-				Type  string                     `json:"type"`
-				Stats map[string]json.RawMessage `json:"stats"`
+				Type   string                     `json:"type"`
+				Status string                     `json:"status"`
+				Stats  map[string]json.RawMessage `json:"stats"`
 			}
 			if json.Unmarshal(l, &ln) == nil && ln.Type == "result" {
+				failed = ln.Status == "error"
 				stats = map[string]int64{}
 				for k, v := range ln.Stats {
 					var n int64
@@ -72,7 +75,7 @@ func TestGeminiUsageMatchesResultStats(t *testing.T) {
 		if u.UsageExtra["total_tokens"] != stats["total_tokens"] || u.UsageExtra["tool_calls"] != stats["tool_calls"] {
 			t.Errorf("%s: extra %v, stats %v", f, u.UsageExtra, stats)
 		}
-		if r := res[0].Update; deref(r.DurationMs) != stats["duration_ms"] || r.IsError == nil || *r.IsError {
+		if r := res[0].Update; deref(r.DurationMs) != stats["duration_ms"] || r.IsError == nil || *r.IsError != failed {
 			t.Errorf("%s: result %+v", f, r)
 		}
 		// The tool calls the stats count are the ones in the stream.

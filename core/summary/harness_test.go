@@ -111,7 +111,7 @@ func TestAgreesWithHarnessTotals(t *testing.T) {
 		})
 	}
 	// Every fixture with a result line was checked.
-	want := map[string]int{"claude": 9, "qwen": 2, "cursor": 1, "gemini": 6, "codex": 5, "opencode": 3}
+	want := map[string]int{"claude": 10, "qwen": 2, "cursor": 1, "gemini": 7, "codex": 5, "opencode": 3}
 	for k, n := range want {
 		if checked[k] != n {
 			t.Errorf("%s: %d fixtures checked against harness totals, want %d", k, checked[k], n)
