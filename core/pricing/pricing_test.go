@@ -20,7 +20,7 @@ func TestDefaultTable(t *testing.T) {
 	for _, m := range []string{
 		"claude-opus-4-5-20251101", "claude-sonnet-4-5-20250929", "claude-haiku-4-5-20251001",
 		"gpt-5-codex", "codex-mini-latest", "gemini-3-flash-preview", "dashscope/qwen3-coder-plus",
-		"kimi-k2-thinking",
+		"kimi-k2-thinking", "claude-opus-5-5", "gemini-2.5-pro",
 	} {
 		p, _, ok := tb.Lookup(m)
 		if !ok {
