@@ -233,16 +233,19 @@ func isHistoryKind(k agents.Kind) bool {
 }
 
 // sniffHistory reports the history format of a file from its first bytes,
-// or "" when it is none (or not sure).
+// or "" when it is none (or not sure). The head may end inside a long
+// first line (a Codex session_meta carries the whole system prompt): the
+// history formats name their distinctive keys first, so that part is asked
+// too.
 func sniffHistory(head []byte) agents.Kind {
 	reg := agents.Default()
 	for len(head) > 0 {
 		line := head
-		i := bytes.IndexByte(head, '\n')
-		if i < 0 {
-			return ""
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
 		}
-		line, head = head[:i], head[i+1:]
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] != '{' {
 			continue

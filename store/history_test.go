@@ -429,3 +429,48 @@ func TestImportGeminiLegacyDocument(t *testing.T) {
 		t.Fatalf("usage: %+v", rep.Rows)
 	}
 }
+
+// TestHistoryFixtureSummaries imports every real history file in
+// testdata/history (recognised by shape) and compares its summary with a
+// golden (-update-history rewrites them).
+func TestHistoryFixtureSummaries(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(historyFixtures, "*", "*"))
+	if len(files) < 3 {
+		t.Fatalf("found %d history fixtures", len(files))
+	}
+	s := newTestStore(t)
+	mustImport(t, s, files...)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var workItem, file string
+			if err := s.r.QueryRow(`SELECT work_item_id, file_name FROM stream_files WHERE path = ?`, abs).Scan(&workItem, &file); err != nil {
+				t.Fatalf("not imported: %v", err)
+			}
+			sum, err := s.GetSummary(context.Background(), workItem, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Phase != PhaseInteractive || !strings.HasSuffix(sum.AgentKind, "-history") {
+				t.Errorf("phase %q, agent %q", sum.Phase, sum.AgentKind)
+			}
+			b, err := json.MarshalIndent(sum, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = append(b, '\n')
+			agent := filepath.Base(filepath.Dir(f))
+			golden := filepath.Join("testdata", "history", "fixture-"+agent+"-"+strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))+".golden.json")
+			if *updateHistory {
+				writeFile(t, golden, b)
+				return
+			}
+			if g, err := os.ReadFile(golden); err != nil || !bytes.Equal(g, b) {
+				t.Errorf("differs from %s (run with -update-history and review):\n%s", golden, b)
+			}
+		})
+	}
+}
