@@ -222,11 +222,15 @@ func (b *Builder) cost(s *Summary) {
 			if !tu.usage.any {
 				continue
 			}
+			u := usage(tu.usage.total())
+			if u == (pricing.Usage{}) {
+				continue // nothing to price (claude's <synthetic> error turns)
+			}
 			pr, key, ok := price(tu.model)
 			if !ok {
 				return
 			}
-			usd += pr.Cost(usage(tu.usage.total()))
+			usd += pr.Cost(u)
 			if !slices.Contains(keys, key) {
 				keys = append(keys, key)
 			}

@@ -288,3 +288,18 @@ func TestResultWithoutVerdictAndLaterText(t *testing.T) {
 		t.Errorf("final %q, want the later run's text", *sum.FinalAssistantMessage)
 	}
 }
+
+func TestZeroUsageTurnNeedsNoPrice(t *testing.T) {
+	t.Parallel()
+	var s stream
+	e := s.add(time.Time{}, text("API Error: overloaded"))
+	e.MessageID, e.Model = "m0", "<synthetic>"
+	s.same(callUsage(0, 0))
+	e = s.add(time.Time{}, text("retried"))
+	e.MessageID, e.Model = "m1", "claude-haiku-4-5"
+	s.same(callUsage(1_000_000, 0))
+	sum, _ := s.summarize(t, Options{})
+	if sum.CostSource != CostEstimate || sum.EstimatedUSD == nil || *sum.EstimatedUSD != 1 {
+		t.Errorf("cost %v (%s), want 1 (estimate)", sum.EstimatedUSD, sum.CostSource)
+	}
+}
