@@ -207,6 +207,11 @@ func sniffedLayout(kind agents.Kind, path string, l fileLayout) fileLayout {
 		}
 	}
 	if hl, ok := historyLayout(kind, root, path); ok {
+		if kind == agents.GeminiHistory {
+			if cwd, ok := geminiProjects(root)[hl.WorkItemID]; ok {
+				hl.WorkItemID = ProjectID(cwd)
+			}
+		}
 		return hl
 	}
 	l.Phase, l.Iteration = PhaseInteractive, nil

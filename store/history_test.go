@@ -375,8 +375,8 @@ func TestPlainImportOfHistoryFolders(t *testing.T) {
 		{"-home-marco-projects-spotter", spotterSession + ".jsonl"},
 		{"-home-USER-projects-spotter-worktrees-spotter-4te", subagentSession + ".agent-aac57f5.jsonl"},
 		{"-home-user-projects-demo", "rollout-2026-03-02T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl"},
-		// Without projects.json, Gemini's folder name stays.
-		{"demo", "session-2026-03-03T09-00-5f0c2a9e.jsonl"},
+		// Gemini's projects.json is read here too.
+		{"-home-user-projects-demo", "session-2026-03-03T09-00-5f0c2a9e.jsonl"},
 	} {
 		sum, err := s.GetSummary(context.Background(), k.workItem, k.file)
 		if err != nil {
