@@ -377,3 +377,23 @@ func TestBackgroundImportReportsProgress(t *testing.T) {
 		t.Fatalf("after the import: %d sessions, page %d, %v", p.Total, len(p.Sessions), err)
 	}
 }
+
+// BenchmarkInboxScroll measures a page down on the 100,000-session store,
+// from the key to the redrawn frame: only the rows coming into view are
+// read.
+func BenchmarkInboxScroll(b *testing.B) {
+	st := benchStore(b)
+	defer st.Close()
+	m, err := tui.NewApp(tui.Options{Store: newInboxStore(st), Theme: "dark", NoAnimation: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sendAll(b, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	runCmd(b, m, m.Init())
+	pgdn := tea.KeyPressMsg{Code: tea.KeyPgDown}
+	b.ResetTimer()
+	for range b.N {
+		sendAll(b, m, pgdn)
+		_ = m.View()
+	}
+}
