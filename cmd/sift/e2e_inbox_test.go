@@ -25,7 +25,7 @@ type tmuxTerm struct {
 
 func (tm *tmuxTerm) run(args ...string) string {
 	tm.t.Helper()
-	out, err := exec.Command(tm.bin, append([]string{"-S", tm.sock}, args...)...).CombinedOutput()
+	out, err := exec.Command(tm.bin, append([]string{"-u", "-S", tm.sock}, args...)...).CombinedOutput()
 	if err != nil {
 		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
@@ -34,7 +34,7 @@ func (tm *tmuxTerm) run(args ...string) string {
 
 // screen is the visible pane.
 func (tm *tmuxTerm) screen() string {
-	out, err := exec.Command(tm.bin, "-S", tm.sock, "capture-pane", "-p", "-t", tm.name).CombinedOutput()
+	out, err := exec.Command(tm.bin, "-u", "-S", tm.sock, "capture-pane", "-p", "-t", tm.name).CombinedOutput()
 	if err != nil {
 		return ""
 	}
