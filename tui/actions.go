@@ -86,6 +86,10 @@ func (m *App) openToolCall(id string) tea.Cmd {
 
 func (m *App) handleDetail(msg detailLoadedMsg) tea.Cmd {
 	if msg.fd != nil {
+		// Keep the detail of a few streams: one holds every call's output.
+		if len(m.details) >= 8 {
+			clear(m.details)
+		}
 		m.details[msg.path] = msg.fd
 	}
 	if m.tool.call == nil || m.tool.call.ID != msg.callID || m.tool.s.Path != msg.path {
