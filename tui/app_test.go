@@ -450,3 +450,39 @@ func TestThemeFollowsTheBackground(t *testing.T) {
 		t.Error("an unknown theme is accepted")
 	}
 }
+
+func TestRefreshTabAndClicksInTheSession(t *testing.T) {
+	all := fixtureSessions(t)
+	st := NewMemStore(all[:4])
+	m := newTestApp(t, 120, 40, st)
+	k := m.c.Keys
+	st.Add(all[4:]...)
+	press(t, m, k.Refresh)
+	if m.inbox.total != len(all) {
+		t.Fatalf("r: %d sessions, want %d", m.inbox.total, len(all))
+	}
+	// The triage order's first session has one flagged turn with calls.
+	press(t, m, k.Enter)
+	if m.session.focus != focusTurns {
+		t.Fatal("the session does not open on its turns")
+	}
+	press(t, m, k.Tab)
+	if m.session.focus != focusCalls {
+		t.Fatal("tab does not move to the calls pane")
+	}
+	press(t, m, k.Tab)
+	if m.session.focus != focusTurns {
+		t.Fatal("tab does not move back to the turns")
+	}
+	// Body line 5 is the first turn row, and the calls pane starts after
+	// the turns and a rule: click the second call, then click it again.
+	callsAt := 2 + 5 + m.session.turnRows() + 1
+	send(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, Y: callsAt + 1})
+	if m.session.focus != focusCalls || m.session.call != 1 {
+		t.Fatalf("click on a call: focus %d, call %d", m.session.focus, m.session.call)
+	}
+	send(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, Y: callsAt + 1})
+	if m.screen != screenToolCall {
+		t.Error("clicking the selected call does not open it")
+	}
+}
