@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -158,8 +159,19 @@ stream_max_retries = 0
 	}
 }
 
-// TestE2ECapture runs every pinned agent CLI through `sift run` against its
-// scripted model server and checks what sift captured.
+// e2eScenario is one way a run goes, played by some of the CLIs.
+type e2eScenario struct {
+	name string
+	// skip lists the kinds left out, with the reason in the scenario's doc.
+	skip []string
+	run  func(t *testing.T, sift string, c e2eCLI)
+}
+
+// TestE2ECapture runs the pinned agent CLIs through `sift run` against
+// their scripted model servers and checks what sift captured, in three
+// scenarios: the whole script (e2eRunCLI), SIGTERM while the model is
+// awaited (e2eInterrupt) and a model error (e2eModelFailure). The sift
+// binary is built once; the runs go in parallel.
 func TestE2ECapture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: skipped in -short mode")
@@ -168,21 +180,34 @@ func TestE2ECapture(t *testing.T) {
 		t.Skip("end-to-end: the pinned CLIs are installed for linux")
 	}
 	clis := e2eCLIs()
-	var installed []e2eCLI
+	var sift string
 	for _, c := range clis {
 		if _, err := os.Stat(c.binPath()); err == nil {
-			installed = append(installed, c)
+			sift = e2eBuildSift(t)
+			break
 		}
 	}
-	var sift string
-	if len(installed) > 0 {
-		sift = e2eBuildSift(t)
+	scenarios := []e2eScenario{
+		{name: "scripted", run: e2eRunCLI},
+		// The two CLIs that start fastest are enough for the signal path.
+		{name: "interrupt", skip: []string{"gemini", "opencode"}, run: e2eInterrupt},
+		// After a 400 from its provider, opencode 1.18.33 `run` sends the
+		// conversation again and again and never exits.
+		{name: "model-error", skip: []string{"opencode"}, run: e2eModelFailure},
 	}
-	for _, c := range clis {
-		t.Run(c.kind, func(t *testing.T) {
-			e2eNeed(t, c)
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
-			e2eRunCLI(t, sift, c)
+			for _, c := range clis {
+				if slices.Contains(sc.skip, c.kind) {
+					continue
+				}
+				t.Run(c.kind, func(t *testing.T) {
+					e2eNeed(t, c)
+					t.Parallel()
+					sc.run(t, sift, c)
+				})
+			}
 		})
 	}
 }
