@@ -14,7 +14,7 @@ func (m *sessionView) turnColumns() []column {
 		{title: " ", width: 1},
 		{title: "●", width: 1},
 		{title: "turn", width: 5},
-		{title: "flags", width: 12, flex: true, max: 24, drop: 1},
+		{title: "flags", width: 12, flex: true, max: 36, drop: 1},
 		{title: "dur", width: 6, right: true},
 		{title: "tokens", width: 6, right: true, drop: 3},
 		{title: "tools", width: 5, right: true, drop: 2},

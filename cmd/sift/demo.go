@@ -41,7 +41,7 @@ type demoRun struct {
 // demoRuns lists the sample streams' invocations.
 func demoRuns() []demoRun {
 	return []demoRun{
-		{"ENG-412", "rework-2-a1b2c3.jsonl", "claude", 6 * time.Hour, 41, 0},
+		{"ENG-412", "rework-2-a1b2c3.jsonl", "claude", 6 * time.Hour, 30, 0},
 		{"ENG-412", "work-1-0f3e2d.jsonl", "claude", 7 * time.Hour, 16, 0},
 		{"ENG-398", "work-1-5c6d7e.jsonl", "droid", 8 * time.Hour, 2, 0},
 		{"ENG-398", "rework-1-9a8b7c.jsonl", "droid", 5 * time.Hour, 1, 1},
