@@ -67,6 +67,10 @@ type e2eCLI struct {
 	setup func(t *testing.T, home, work, url string) []string
 	// args follow the stream flags sift adds.
 	args []string
+	// configEnv puts the environment setup returns into the sift
+	// configuration (Agents.<kind>.Env) instead of sift's own environment,
+	// so both ways an agent gets its settings are exercised.
+	configEnv bool
 	// history lists globs, relative to home, of the CLI's on-disk history.
 	history []string
 	// stderrLine is a line the CLI is known to write to stderr in this
@@ -94,6 +98,7 @@ func e2eCLIs() []e2eCLI {
 			// As root --dangerously-skip-permissions is refused; the prompt
 			// goes after -- or it is read as a tool name.
 			args:       []string{"--allowedTools", "Bash", "--", e2ePrompt},
+			configEnv:  true,
 			history:    []string{".claude/projects/*/*.jsonl"},
 			timestamps: true,
 		},
@@ -133,6 +138,7 @@ stream_max_retries = 0
 			},
 			// A named model: the default "auto" asks a router model first.
 			args:       []string{"-m", "gemini-2.5-pro", "--yolo", "-p", e2ePrompt},
+			configEnv:  true,
 			history:    []string{".gemini/tmp/*/chats/session-*.jsonl"},
 			stderrLine: "YOLO mode is enabled. All tool calls will be automatically approved.",
 			timestamps: true,
@@ -301,13 +307,18 @@ func e2eStart(t *testing.T, sift string, c e2eCLI, srv *mockllm.Server) (*e2eRun
 	}
 	// A minimal environment: no vendor key or setting of the developer's
 	// reaches the CLI.
-	env := append([]string{
+	env := []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + r.home,
 		"LANG=C.UTF-8",
 		"TMPDIR=" + r.dir,
-	}, c.setup(t, r.home, r.work, srv.URL())...)
-	e2eWrite(t, r.config, e2eConfig(r.logs, c))
+	}
+	agentEnv := c.setup(t, r.home, r.work, srv.URL())
+	if !c.configEnv {
+		env = append(env, agentEnv...)
+		agentEnv = nil
+	}
+	e2eWrite(t, r.config, e2eConfig(r.logs, c, agentEnv))
 
 	args := []string{"run", "--config", r.config, "--db", r.db, "--agent", c.kind,
 		"--work-item", r.workItem, "--phase", "work", "--"}
@@ -352,9 +363,11 @@ func (p *e2eProc) wait(t *testing.T, r *e2eRun, srv *mockllm.Server) error {
 }
 
 // e2eConfig is the sift configuration of one run: files under logs, a
-// stall threshold below the script's pause, and the CLI's binary.
-func e2eConfig(logs string, c e2eCLI) string {
-	return fmt.Sprintf(`Enabled: true
+// stall threshold below the script's pause, and the CLI's binary and
+// extra environment (KEY=VALUE entries).
+func e2eConfig(logs string, c e2eCLI, env []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `Enabled: true
 Path: %q
 MaxFileSizeMb: 32
 RetainedDays: 14
@@ -364,6 +377,14 @@ Agents:
   %s:
     Binary: %q
 `, logs, c.kind, c.binPath())
+	if len(env) > 0 {
+		b.WriteString("    Env:\n")
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			fmt.Fprintf(&b, "      %s: %q\n", k, v)
+		}
+	}
+	return b.String()
 }
 
 // e2eFileName is <phase>-<iteration>-<hex6>.jsonl for a work phase.
