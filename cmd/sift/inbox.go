@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -115,9 +116,14 @@ func newProgram(app *tui.App, ctx context.Context) *tea.Program {
 
 // importInBackground imports the roots and reports progress to the app.
 func importInBackground(ctx context.Context, st *store.Store, ad *inboxStore, roots []string, opts store.ImportOptions, send func(tea.Msg)) {
+	var last time.Time
 	res, err := st.Import(ctx, roots, opts, func(p store.Progress) {
-		ad.invalidate()
-		send(tui.ImportProgressMsg{Files: p.FilesDone, Total: p.FilesTotal})
+		// A report every tenth of a second is plenty for a status line.
+		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.FilesDone == p.FilesTotal {
+			last = now
+			ad.invalidate()
+			send(tui.ImportProgressMsg{Files: p.FilesDone, Total: p.FilesTotal})
+		}
 	})
 	ad.invalidate()
 	if err == nil && len(res.Failed) > 0 {
