@@ -66,10 +66,17 @@ type Script struct {
 // redacted.
 const (
 	// GitHubToken is a fake classic GitHub personal access token.
-	GitHubToken = "ghp_" + "Zq8T4mNcY2vR7wXkLp3sB9dF6hJ1gA5eU0iO"
+	GitHubToken = "ghp_" + githubTokenRest
 	// AWSKeyID is a fake AWS access key id.
-	AWSKeyID = "AKIA" + "Z7Q3X9M2B5N8P4L6"
+	AWSKeyID = "AKIA" + awsKeyRest
+
+	githubTokenRest = "Zq8T4mNcY2vR7wXkLp3sB9dF6hJ1gA5eU0iO"
+	awsKeyRest      = "Z7Q3X9M2B5N8P4L6"
 )
+
+// SecretCommand prints GitHubToken and AWSKeyID, joined by the shell from
+// their prefixes and the rest.
+const SecretCommand = `A=ghp_; B=AKIA; echo "token ${A}` + githubTokenRest + ` key ${B}` + awsKeyRest + `"`
 
 // Default script texts, so tests can assert them.
 const (
@@ -91,7 +98,7 @@ func DefaultScript() Script {
 	return Script{Steps: []Step{
 		{
 			Text:             FirstText,
-			Shell:            `A=ghp_; B=AKIA; echo "token ${A}Zq8T4mNcY2vR7wXkLp3sB9dF6hJ1gA5eU0iO key ${B}Z7Q3X9M2B5N8P4L6"`,
+			Shell:            SecretCommand,
 			ShellDescription: "Print the environment tokens",
 			Usage:            Usage{Input: 1200, Cached: 0, Output: 40},
 		},

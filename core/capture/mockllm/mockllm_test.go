@@ -229,3 +229,15 @@ func TestFailAtAnswersWithVendorError(t *testing.T) {
 		t.Errorf("script has %d steps, want 2 (the failure ends it)", n)
 	}
 }
+
+func TestSecretCommandHoldsNoWholeSecret(t *testing.T) {
+	t.Parallel()
+	for _, secret := range []string{GitHubToken, AWSKeyID} {
+		if strings.Contains(SecretCommand, secret) {
+			t.Errorf("the command line holds %s…: only the tool's output should", secret[:6])
+		}
+	}
+	if !strings.Contains(SecretCommand, GitHubToken[4:]) || !strings.Contains(SecretCommand, AWSKeyID[4:]) {
+		t.Errorf("SecretCommand %q does not print both secrets", SecretCommand)
+	}
+}
