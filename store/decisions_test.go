@@ -63,6 +63,21 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 	if len(flagged) != 1 || flagged[0].FileName != "a.jsonl" {
 		t.Fatalf("flagged = %v, want a.jsonl", names(flagged))
 	}
+	// A full listing carries the current turn and tool-call decisions.
+	full, err := s.ListSessions(ctx, Query{Flagged: true, Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, d := range full[0].Decisions {
+		got[d.TurnID+"|"+d.ToolCallID] = d.Decision + " by " + d.ReviewerID
+	}
+	if len(got) != 2 || got["t3|"] != "ignored by ana" || got["|toolu_01"] != "needs_followup by bo" {
+		t.Fatalf("full listing decisions = %+v", full[0].Decisions)
+	}
+	if flagged[0].Decisions != nil {
+		t.Fatalf("brief listing carries decisions: %+v", flagged[0].Decisions)
+	}
 	undecided, err := s.ListSessions(ctx, Query{Undecided: true})
 	if err != nil {
 		t.Fatal(err)

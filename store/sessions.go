@@ -175,7 +175,30 @@ func (s *Store) ListSessions(ctx context.Context, q Query) ([]summary.Summary, e
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list sessions: %w", wrapError(err))
 	}
+	if q.Full {
+		for i := range out {
+			if err := s.attachDecisions(ctx, &out[i]); err != nil {
+				return nil, fmt.Errorf("list sessions: %w", err)
+			}
+		}
+	}
 	return out, nil
+}
+
+// attachDecisions fills a full summary's current turn and tool-call
+// decisions.
+func (s *Store) attachDecisions(ctx context.Context, sum *summary.Summary) error {
+	ds, err := s.LatestDecisions(ctx, sum.WorkItemID, sum.FileName)
+	if err != nil {
+		return err
+	}
+	sum.Decisions = nil
+	for _, d := range ds {
+		if d.TurnID != "" || d.ToolCallID != "" {
+			sum.Decisions = append(sum.Decisions, *d.Summary())
+		}
+	}
+	return nil
 }
 
 // CountSessions returns how many sessions a query selects, ignoring its

@@ -97,6 +97,10 @@ type Summary struct {
 	ApprovalCount int `json:"approvalCount"`
 
 	Decision *Decision `json:"decision"`
+	// Decisions are the current decisions on the session's turns and tool
+	// calls, filled where a full summary is served (sift list --json, the
+	// API); each target's latest decision.
+	Decisions []Decision `json:"decisions,omitempty"`
 }
 
 // CostSource says where a cost figure came from.
