@@ -118,8 +118,9 @@ func (t *Table) Merge(o *Table) *Table {
 // are compared lowercased, without a provider prefix ("dashscope/"), a
 // bracketed suffix ("[1m]") or a date suffix ("-20251001"), and with dots
 // read as dashes ("claude-haiku-4.5"); when no key matches exactly, the
-// longest key that is a dash-separated prefix of the name wins
-// ("claude-opus-4-5-thinking" → "claude-opus-4-5").
+// longest key that the name extends by a word wins
+// ("claude-opus-4-5-thinking" → "claude-opus-4-5"), never one it extends by
+// a version number ("claude-opus-4-7" is not "claude-opus-4").
 func (t *Table) Lookup(model string) (Price, string, bool) {
 	if t == nil || model == "" {
 		return Price{}, "", false
@@ -130,7 +131,11 @@ func (t *Table) Lookup(model string) (Price, string, bool) {
 	}
 	best := ""
 	for k := range t.Models {
-		if len(k) > len(best) && strings.HasPrefix(n, k) && n[len(k)] == '-' {
+		// The rest must be a variant word, not a version: "-thinking"
+		// extends claude-opus-4-5, "-6" makes claude-opus-4-6 a model
+		// of its own.
+		if len(k) > len(best) && strings.HasPrefix(n, k) && len(n) > len(k)+1 &&
+			n[len(k)] == '-' && (n[len(k)+1] < '0' || n[len(k)+1] > '9') {
 			best = k
 		}
 	}

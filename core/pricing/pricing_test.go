@@ -53,7 +53,7 @@ func TestLookupNormalises(t *testing.T) {
 			}
 		})
 	}
-	for _, m := range []string{"", "Auto", "claude", "gpt-4o"} {
+	for _, m := range []string{"", "Auto", "claude", "gpt-4o", "claude-opus-4-7", "gpt-5.1-codex", "claude-opus-4-"} {
 		if _, key, ok := tb.Lookup(m); ok {
 			t.Errorf("Lookup(%q) matched %q", m, key)
 		}
