@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -64,11 +65,21 @@ func runParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 }
 
 // parseArgs parses flags that may come before or after the positional
-// arguments and checks that exactly n positionals were given.
+// arguments and checks that exactly n positionals were given (any number
+// when n < 0). A bad flag is returned as an error for one line on stderr,
+// without the flag package's usage dump; -h prints the usage and returns
+// flag.ErrHelp, which fail turns into exit status 0.
 func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	defer fs.SetOutput(out)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(out)
+				fs.Usage()
+			}
 			return nil, err
 		}
 		args = fs.Args()
@@ -84,8 +95,12 @@ func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
 	return pos, nil
 }
 
-// fail prints one error line and returns exit status 2.
+// fail prints one error line and returns exit status 2; a request for help
+// (already printed) is exit status 0.
 func fail(stderr io.Writer, cmd string, err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	fmt.Fprintf(stderr, "sift %s: %v\n", cmd, err)
 	return 2
 }
