@@ -89,6 +89,15 @@ type ImportProgressMsg struct {
 	Err      error
 }
 
+// SweepMsg reports a retention sweep that cmd/sift ran in the background:
+// a failure shows in the status line (loudly), a pass that deleted
+// something says so briefly.
+type SweepMsg struct {
+	// Deleted counts the stream files removed.
+	Deleted int
+	Err     error
+}
+
 // App is the root model: it owns the screens and overlays, handles the
 // global keys, sizes and app messages, and forwards the rest to the
 // screen in front.
@@ -207,6 +216,8 @@ func (m *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleSpin(msg)
 	case ImportProgressMsg:
 		return m, m.handleImport(msg)
+	case SweepMsg:
+		return m, m.handleSweep(msg)
 	}
 	if cmd, ok := m.handleAppMsg(msg); ok {
 		return m, cmd
@@ -415,6 +426,18 @@ func (m *App) handleImport(msg ImportProgressMsg) tea.Cmd {
 		cmds = append(cmds, m.inbox.reload())
 	}
 	return tea.Batch(cmds...)
+}
+
+// handleSweep reports a background retention sweep.
+func (m *App) handleSweep(msg SweepMsg) tea.Cmd {
+	switch {
+	case msg.Err != nil:
+		slog.Error("Retention sweep failed", "err", msg.Err)
+		return m.setStatus("retention sweep failed: "+msg.Err.Error(), true)
+	case msg.Deleted > 0:
+		return m.setStatus("retention: removed "+plural(msg.Deleted, "old stream file"), false)
+	}
+	return nil
 }
 
 // plural is "1 file", "2 files".

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"image/color"
 	"os"
 	"path/filepath"
@@ -484,5 +485,18 @@ func TestRefreshTabAndClicksInTheSession(t *testing.T) {
 	send(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, Y: callsAt + 1})
 	if m.screen != screenToolCall {
 		t.Error("clicking the selected call does not open it")
+	}
+}
+
+func TestSweepFailureShowsInTheStatusLine(t *testing.T) {
+	t.Parallel()
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	send(t, m, SweepMsg{Err: errors.New("remove old.jsonl: permission denied")})
+	if v := m.View().Content; !strings.Contains(v, "retention sweep failed: remove old.jsonl: permission denied") {
+		t.Fatalf("status line lacks the sweep failure:\n%s", v)
+	}
+	send(t, m, SweepMsg{Deleted: 3})
+	if v := m.View().Content; !strings.Contains(v, "retention: removed 3 old stream files") {
+		t.Fatalf("status line lacks the sweep report:\n%s", v)
 	}
 }

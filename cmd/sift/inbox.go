@@ -59,7 +59,8 @@ func (f *inboxFlags) options(st tui.Store) tui.Options {
 }
 
 // runInbox implements `sift` with no command: the inbox on the default
-// store, after starting an import of the logs folder in the background.
+// store, after starting an import of the logs folder in the background,
+// followed by the retention sweep (again daily while the inbox is open).
 func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sift", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -87,9 +88,17 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	p := newProgram(app, ctx)
-	if opts.Importing {
-		go importInBackground(ctx, st, ad, []string{sf.logs}, sf.importOptions(), p.Send)
-	}
+	// The import first, then the retention sweep, at start and daily: the
+	// inbox is a long-lived sift process.
+	go func() {
+		if opts.Importing {
+			importInBackground(ctx, st, ad, []string{sf.logs}, sf.importOptions(), p.Send)
+		}
+		st.RunRetention(ctx, sf.retention(), 0, func(res store.SweepResult, err error) {
+			ad.invalidate()
+			p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err})
+		})
+	}()
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fail(stderr, "inbox", err)
 	}
