@@ -206,11 +206,15 @@ func TestImportDiskFull(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	ctx := context.Background()
-	var pages int
+	var pages, size int
 	if err := s.w.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.w.ExecContext(ctx, "PRAGMA max_page_count = "+strconv.Itoa(pages+40)); err != nil {
+	if err := s.w.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err != nil {
+		t.Fatal(err)
+	}
+	// Room for 160 KiB more, whatever the page size.
+	if _, err := s.w.ExecContext(ctx, "PRAGMA max_page_count = "+strconv.Itoa(pages+max(2, 160<<10/size))); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Import(ctx, []string{fixtures}, ImportOptions{BatchSize: 8}, nil)

@@ -87,6 +87,40 @@ func dsn(path string, readOnly bool) string {
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
 
+// pageSize is the page size of a new database: SQLite's largest. An
+// import writes about as many bytes of summaries as it reads of streams,
+// each page twice (to the WAL, then by the checkpoint into the file), one
+// system call per page; 64 KiB pages make that a sixteenth of the calls of
+// the default 4 KiB, which cuts an import's CPU time by about a sixth.
+const pageSize = 65536
+
+// create gives a database file that is missing or empty its page size.
+// The size must be set before anything else touches the file: auto_vacuum
+// and journal_mode, which the DSN sets on every connection, fix it at the
+// default, and a database in WAL mode cannot change it afterwards. An
+// existing database keeps the page size it was created with.
+func create(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		return nil
+	}
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, q := range []string{
+		fmt.Sprintf("PRAGMA busy_timeout=%d", busyTimeout.Milliseconds()),
+		fmt.Sprintf("PRAGMA page_size=%d", pageSize),
+		"PRAGMA auto_vacuum=INCREMENTAL",
+		"PRAGMA journal_mode=WAL",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Open opens (creating when missing) the database at path, switches it to
 // WAL, and applies the pending migrations in one transaction. A file that is
 // not a sift database, or is corrupt, is one error naming the file and what
@@ -101,6 +135,9 @@ func Open(path string) (*Store, error) {
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
+	}
+	if err := create(abs); err != nil {
+		return nil, openError(abs, err)
 	}
 	s := &Store{path: abs, now: time.Now, analyze: summary.Analyze, remove: os.Remove}
 	if s.w, err = sql.Open("sqlite", dsn(abs, false)); err != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -20,6 +21,14 @@ func TestOpenMigratesFromZero(t *testing.T) {
 	var mode string
 	if err := s.r.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	// A new database gets the large page size, and auto-vacuum still.
+	var size, vacuum int
+	if err := s.r.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err != nil || size != pageSize {
+		t.Fatalf("page_size = %d, %v; want %d", size, err, pageSize)
+	}
+	if err := s.r.QueryRowContext(ctx, "PRAGMA auto_vacuum").Scan(&vacuum); err != nil || vacuum != 2 {
+		t.Fatalf("auto_vacuum = %d, %v; want 2 (incremental)", vacuum, err)
 	}
 	var fk int
 	if err := s.w.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
@@ -180,5 +189,33 @@ func TestCorruptAfterOpen(t *testing.T) {
 	_, err = s.ListSessions(context.Background(), Query{})
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "sift rebuild") {
 		t.Fatalf("query of a damaged file: %v, want ErrCorrupt with what to do", err)
+	}
+}
+
+// TestOpenKeepsPageSize opens a database created with SQLite's default page
+// size: it keeps that size and works.
+func TestOpenKeepsPageSize(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sift.db")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE old (x)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var size int
+	if err := s.r.QueryRow("PRAGMA page_size").Scan(&size); err != nil || size != 4096 {
+		t.Fatalf("page_size = %d, %v; want the file's 4096", size, err)
+	}
+	mustImport(t, s, fixtures)
+	if n, err := s.CountSessions(context.Background(), Query{}); err != nil || n == 0 {
+		t.Fatalf("%d sessions, %v", n, err)
 	}
 }
