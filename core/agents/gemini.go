@@ -2,6 +2,7 @@ package agents
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	json "github.com/goccy/go-json"
@@ -94,13 +95,13 @@ type geminiStream struct {
 // Line implements Stream.
 func (s *geminiStream) Line(l Line, emit Emit) bool {
 	var ln geminiLine
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || json.Unmarshal(l.Bytes, &ln) != nil {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil {
 		return false
 	}
 	ev := &event.Event{Timestamp: geminiTime(ln.Timestamp)}
 	switch ln.Type {
 	case "init":
-		s.model, s.msgID = ln.Model, ""
+		s.model, s.msgID = strings.Clone(ln.Model), ""
 		ev.SessionID, ev.Model = ln.SessionID, ln.Model
 		ev.Update = event.Update{SessionUpdate: event.SessionStart}
 	case "message":

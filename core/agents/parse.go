@@ -95,6 +95,8 @@ type driver struct {
 	cur     Line
 	emitted bool
 	session string
+	// owner copies what emitted events still refer to of the line.
+	owner owner
 	// pending holds the lines read while sniffing.
 	pending      []pendingLine
 	pendingBytes int
@@ -154,6 +156,7 @@ func (d *driver) handle(l Line, cut bool) {
 		return
 	}
 	d.cur = Line{Bytes: body, No: l.No, Offset: l.Offset}
+	d.owner.line = body
 	d.emitted = false
 	switch {
 	case cut:
@@ -186,6 +189,7 @@ func (d *driver) handle(l Line, cut bool) {
 // stamp fills the position and session of an event and passes it on.
 func (d *driver) stamp(ev *event.Event) {
 	d.emitted = true
+	d.owner.own(ev)
 	if ev.Line == 0 {
 		ev.Line, ev.Offset = d.cur.No, d.cur.Offset
 	}

@@ -1,0 +1,171 @@
+package agents
+
+import (
+	"bytes"
+	"unsafe"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// decodeLine decodes a line into v with the strings referring to the line's
+// bytes instead of copies: a field a parser only looks at (a type, a
+// timestamp) then costs no allocation. The bytes belong to the driver's read
+// buffer, which the next line overwrites, so a parser that decodes this way
+// keeps no such string past the call (it copies what it keeps in its own
+// state), and the driver copies the ones that reach an event (see owner).
+func decodeLine[T any](b []byte, v *T) error {
+	return json.UnmarshalOf(b, v, json.DecodeNoCopyString())
+}
+
+// owner gives each emitted event its own copy of the strings and bytes that
+// still refer to the line being read. The strings of one event that need a
+// copy share one allocation. The session id, model and message id, which
+// repeat from line to line, are shared with the previous event when equal.
+type owner struct {
+	// line is the line being read.
+	line []byte
+	// Last values, shared by the events that repeat them.
+	session, model, messageID string
+	// refs collects the strings that need a copy; kept to reuse its array.
+	refs []*string
+}
+
+// refers reports whether s points into the line.
+func (o *owner) refers(s string) bool {
+	if len(s) == 0 || len(o.line) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(o.line)))
+	return p >= base && p < base+uintptr(len(o.line))
+}
+
+// refersBytes reports whether b points into the line.
+func (o *owner) refersBytes(b []byte) bool {
+	return len(b) > 0 && o.refers(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// add notes a string to copy if it refers to the line.
+func (o *owner) add(p *string) {
+	if o.refers(*p) {
+		o.refs = append(o.refs, p)
+	}
+}
+
+// shared replaces *p by last when equal, and else makes it the new last
+// value (after the copy that add arranges).
+func (o *owner) shared(p *string, last *string) {
+	if *p == "" {
+		return
+	}
+	if *p == *last {
+		*p = *last
+		return
+	}
+	o.add(p)
+}
+
+// own makes ev independent of the line.
+func (o *owner) own(ev *event.Event) {
+	o.refs = o.refs[:0]
+	o.shared(&ev.SessionID, &o.session)
+	o.shared(&ev.Model, &o.model)
+	o.shared(&ev.MessageID, &o.messageID)
+	o.add(&ev.ParentToolCallID)
+	u := &ev.Update
+	if c := u.Content; c != nil {
+		o.add(&c.Type)
+		o.add(&c.Text)
+		o.add(&c.MimeType)
+		o.add(&c.Data)
+	}
+	o.add(&u.ToolCallID)
+	o.add(&u.ToolName)
+	o.add(&u.Title)
+	o.add((*string)(&u.ToolKind))
+	o.add((*string)(&u.Status))
+	for i := range u.Locations {
+		o.add(&u.Locations[i].Path)
+	}
+	for i := range u.Entries {
+		o.add(&u.Entries[i].Content)
+		o.add(&u.Entries[i].Status)
+	}
+	o.add(&u.Message)
+	o.add((*string)(&u.Scope))
+	o.add(&u.Cwd)
+	for i := range u.Tools {
+		o.add(&u.Tools[i])
+	}
+	o.add(&u.CLIVersion)
+	o.add(&u.Subtype)
+	o.add(&u.Text)
+	if len(o.refs) > 0 {
+		o.copyRefs()
+	}
+	if o.refersBytes(u.RawInput) {
+		u.RawInput = bytes.Clone(u.RawInput)
+	}
+	if o.refersBytes(u.RawOutput) {
+		u.RawOutput = bytes.Clone(u.RawOutput)
+	}
+	if len(ev.Extra) > 0 || len(u.UsageExtra) > 0 {
+		o.ownMaps(ev)
+	}
+	// The values shared with the next events are the owned ones.
+	if ev.SessionID != "" {
+		o.session = ev.SessionID
+	}
+	if ev.Model != "" {
+		o.model = ev.Model
+	}
+	if ev.MessageID != "" {
+		o.messageID = ev.MessageID
+	}
+}
+
+// copyRefs copies the noted strings into one allocation, which no one
+// writes again.
+func (o *owner) copyRefs() {
+	n := 0
+	for _, p := range o.refs {
+		n += len(*p)
+	}
+	buf := make([]byte, 0, n)
+	for _, p := range o.refs {
+		start := len(buf)
+		buf = append(buf, *p...)
+		*p = unsafe.String(unsafe.SliceData(buf[start:]), len(*p))
+	}
+	clear(o.refs) // keep no string alive
+}
+
+// ownMaps copies the keys and string values of Extra and UsageExtra that
+// refer to the line.
+func (o *owner) ownMaps(ev *event.Event) {
+	for k, v := range ev.Extra {
+		switch x := v.(type) {
+		case string:
+			if o.refers(x) {
+				ev.Extra[k] = string([]byte(x))
+			}
+		case json.RawMessage:
+			if o.refersBytes(x) {
+				ev.Extra[k] = json.RawMessage(bytes.Clone(x))
+			}
+		}
+		if o.refers(k) {
+			v := ev.Extra[k]
+			delete(ev.Extra, k)
+			ev.Extra[string([]byte(k))] = v
+		}
+	}
+	for k, v := range ev.Update.UsageExtra {
+		if o.refers(k) {
+			delete(ev.Update.UsageExtra, k)
+			ev.Update.UsageExtra[string([]byte(k))] = v
+		}
+	}
+}
