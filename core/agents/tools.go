@@ -75,29 +75,30 @@ var commandKeys = []string{"command", "cmd"}
 
 // toolArgs holds the input fields sift reads for titles and locations.
 // Everything else (file contents, patches) is skipped by the decoder rather
-// than copied into a generic map.
-type toolArgs struct {
-	FilePath      argText `json:"file_path"`
-	FilePathCamel argText `json:"filePath"`
-	Path          argText `json:"path"`
-	NotebookPath  argText `json:"notebook_path"`
-	AbsolutePath  argText `json:"absolute_path"`
-	DirectoryPath argText `json:"directory_path"`
-	DirPath       argText `json:"dir_path"`
-	Command       argText `json:"command"`
-	Cmd           argText `json:"cmd"`
-	Pattern       argText `json:"pattern"`
-	Query         argText `json:"query"`
-	Glob          argText `json:"glob"`
-	URL           argText `json:"url"`
-	Prompt        argText `json:"prompt"`
-	Description   argText `json:"description"`
+// than copied into a generic map. T is string for the common input, whose
+// fields are strings, or argText for an input that has an argv-style list.
+type toolArgs[T ~string] struct {
+	FilePath      T `json:"file_path"`
+	FilePathCamel T `json:"filePath"`
+	Path          T `json:"path"`
+	NotebookPath  T `json:"notebook_path"`
+	AbsolutePath  T `json:"absolute_path"`
+	DirectoryPath T `json:"directory_path"`
+	DirPath       T `json:"dir_path"`
+	Command       T `json:"command"`
+	Cmd           T `json:"cmd"`
+	Pattern       T `json:"pattern"`
+	Query         T `json:"query"`
+	Glob          T `json:"glob"`
+	URL           T `json:"url"`
+	Prompt        T `json:"prompt"`
+	Description   T `json:"description"`
 }
 
 // get returns the first non-empty field among the named input keys.
-func (a *toolArgs) get(keys ...string) string {
+func (a *toolArgs[T]) get(keys ...string) string {
 	for _, k := range keys {
-		var v argText
+		var v T
 		switch k {
 		case "file_path":
 			v = a.FilePath
@@ -166,24 +167,38 @@ func (t *argText) UnmarshalJSON(b []byte) error {
 
 // describeTool fills a tool call update's name, kind, title, locations and
 // input from the harness-native name and its JSON input.
+//
+// The input's fields are first decoded as plain strings that refer to the
+// input instead of copies (the update keeps the input as RawInput, so they
+// keep nothing more alive); an input with a field of another type (an
+// argv-style list) is decoded again field by field as argText.
 func describeTool(u *event.Update, name string, input json.RawMessage) {
 	u.ToolName = name
 	u.ToolKind = ToolKindOf(name)
 	if len(input) > 0 && string(input) != "null" {
 		u.RawInput = input
 	}
-	var args toolArgs
-	if len(input) > 0 && input[0] == '{' {
-		_ = json.Unmarshal(input, &args) // a malformed input just gives no title
+	var args toolArgs[string]
+	if len(input) == 0 || input[0] != '{' || json.UnmarshalOf(input, &args, json.DecodeNoCopyString()) == nil {
+		describeArgs(u, name, &args)
+		return
 	}
-	u.Title = toolTitle(name, u.ToolKind, &args)
+	var loose toolArgs[argText]
+	_ = json.Unmarshal(input, &loose) // a malformed input just gives no title
+	describeArgs(u, name, &loose)
+}
+
+// describeArgs fills the title and locations of a tool call from its
+// decoded input.
+func describeArgs[T ~string](u *event.Update, name string, args *toolArgs[T]) {
+	u.Title = toolTitle(name, u.ToolKind, args)
 	if p := args.get(pathKeys...); p != "" {
 		u.Locations = []event.Location{{Path: p}}
 	}
 }
 
 // toolTitle is a short human description of a call: "Run: npm test".
-func toolTitle(name string, kind event.ToolKind, args *toolArgs) string {
+func toolTitle[T ~string](name string, kind event.ToolKind, args *toolArgs[T]) string {
 	var verb string
 	var keys []string
 	switch kind {
