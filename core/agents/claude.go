@@ -79,6 +79,10 @@ type claudeStream struct {
 	// approvals are calls a result line or tool_result_meta said were
 	// denied by a permission rule.
 	approvals map[string]bool
+	// toolNames holds one copy of each tool name: lines are decoded with
+	// their strings referring to the read buffer (decodeLine), and what the
+	// stream keeps must be its own.
+	toolNames map[string]string
 }
 
 func newClaudeStream(kind Kind) *claudeStream {
@@ -221,14 +225,49 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	if s.history && s.started && quietHistoryLine(l.Bytes) {
 		return true
 	}
-	var cl claudeLine
-	if err := json.Unmarshal(l.Bytes, &cl); err != nil {
+	var f claudeLineFast
+	cl := &f.claudeLine
+	if decodeLine(l.Bytes, &f) == nil {
+		if f.Message != nil {
+			m := &f.Message.claudeMessage
+			m.Content.blocks = f.Message.Content
+			cl.Message = m
+		}
+	} else if decodeLine(l.Bytes, cl) != nil {
 		return false
 	}
 	if s.history {
-		return s.historyLine(&cl, emit)
+		return s.historyLine(cl, emit)
 	}
-	return s.dispatch(&cl, emit)
+	return s.dispatch(cl, emit)
+}
+
+// claudeLineFast is claudeLine with the message content read as an array
+// of blocks in the same pass. claudeContent, which also reads a plain
+// string, has an UnmarshalJSON method, for which the decoder copies the
+// content and decodes it again; a line whose content is not an array fails
+// this decoding and is decoded again as a claudeLine.
+type claudeLineFast struct {
+	claudeLine
+	Message *claudeMessageFast `json:"message"`
+}
+
+type claudeMessageFast struct {
+	claudeMessage
+	Content []claudeBlock `json:"content"`
+}
+
+// toolName returns the stream's own copy of a tool name, one per name.
+func (s *claudeStream) toolName(name string) string {
+	if n, ok := s.toolNames[name]; ok {
+		return n
+	}
+	if s.toolNames == nil {
+		s.toolNames = map[string]string{}
+	}
+	n := strings.Clone(name)
+	s.toolNames[n] = n
+	return n
 }
 
 // dispatch emits the events of one decoded line.
@@ -273,7 +312,7 @@ func (s *claudeStream) system(cl *claudeLine, base event.Event, emit Emit) bool 
 	if cl.Subtype != "init" {
 		return false
 	}
-	s.model = cl.Model
+	s.model = strings.Clone(cl.Model)
 	ev := base
 	ev.Model = cl.Model
 	version := cl.ClaudeCodeVersion
@@ -318,7 +357,7 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 		case "thinking", "redacted_thinking":
 			ev.Update = event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(b.Thinking)}
 		case "tool_use", "server_tool_use":
-			s.names[b.ID] = b.Name
+			s.names[strings.Clone(b.ID)] = s.toolName(b.Name)
 			ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
 			describeTool(&ev.Update, b.Name, b.Input)
 		case "image":
@@ -357,7 +396,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 	}
 	for _, meta := range cl.ToolResultMeta {
 		if strings.Contains(meta.NonExecutionKind, "permission") {
-			s.approvals[meta.ID] = true
+			s.approvals[strings.Clone(meta.ID)] = true
 		}
 	}
 	blocks := m.Content.blocks
