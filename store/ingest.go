@@ -285,23 +285,36 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 		}
 	}()
 
-	batch := make([]*sessionRow, 0, batchSize)
-	var batchBytes int
+	// One goroutine writes while this one collects the next batch, so
+	// that the workers never wait for a commit.
+	batches := make(chan []*sessionRow, 1)
+	var written int
 	var werr error
+	wdone := make(chan struct{})
+	go func() {
+		defer close(wdone)
+		for b := range batches {
+			if werr != nil {
+				continue
+			}
+			if err := s.writeBatch(ctx, b); err != nil {
+				werr = err
+				cancel()
+				continue
+			}
+			written += len(b)
+		}
+	}()
+	var batch []*sessionRow
+	var batchBytes int
 	flush := func() {
-		if len(batch) == 0 || werr != nil {
-			return
+		if len(batch) > 0 {
+			batches <- batch
 		}
-		if err := s.writeBatch(ctx, batch); err != nil {
-			werr = err
-			cancel()
-			return
-		}
-		res.Sessions += len(batch)
-		batch, batchBytes = batch[:0], 0
+		batch, batchBytes = nil, 0
 	}
 	for o := range outs {
-		if werr != nil {
+		if wctx.Err() != nil {
 			continue
 		}
 		p.FilesDone++
@@ -311,6 +324,9 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 			p.Failed++
 		} else {
 			res.Bytes += o.c.size
+			if batch == nil {
+				batch = make([]*sessionRow, 0, batchSize)
+			}
 			batch = append(batch, o.row)
 			batchBytes += o.row.weight()
 			if len(batch) >= batchSize || batchBytes >= 32<<20 {
@@ -322,7 +338,12 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 			progress(p)
 		}
 	}
-	flush()
+	if wctx.Err() == nil {
+		flush()
+	}
+	close(batches)
+	<-wdone
+	res.Sessions = written
 	if werr == nil && ctx.Err() != nil {
 		werr = ctx.Err()
 	}
