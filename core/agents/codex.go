@@ -131,7 +131,7 @@ type codexStream struct {
 // that decodes; a line that does not decode keeps it held.
 func (s *codexStream) Line(l Line, emit Emit) bool {
 	var ln codexLine
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || json.Unmarshal(l.Bytes, &ln) != nil {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil {
 		return false
 	}
 	if !s.flush(emit, false) {
@@ -182,7 +182,8 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 		if ln.Message == nil {
 			return false
 		}
-		ev := codexError(*ln.Message, false)
+		// Held past this line: it must not refer to the line's bytes.
+		ev := codexError(strings.Clone(*ln.Message), false)
 		ev.Line, ev.Offset = l.No, l.Offset
 		s.pending = ev
 	case "request_user_input":
@@ -298,8 +299,10 @@ func codexError(msg string, fatal bool) *event.Event {
 
 // item handles item.started, item.updated and item.completed.
 func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
+	// The item's strings refer to raw, the copy of the item the line's
+	// decoding made (events keep it as the raw output of a command).
 	var it codexItem
-	if len(raw) == 0 || json.Unmarshal(raw, &it) != nil || it.Type == "" {
+	if len(raw) == 0 || json.UnmarshalOf(raw, &it, json.DecodeNoCopyString()) != nil || it.Type == "" {
 		return false
 	}
 	done := typ == "item.completed"
@@ -348,7 +351,7 @@ func (s *codexStream) toolItem(it *codexItem, raw json.RawMessage, typ string, e
 		if s.opened == nil {
 			s.opened = map[string]bool{}
 		}
-		s.opened[it.ID] = true
+		s.opened[strings.Clone(it.ID)] = true
 		emit(&event.Event{Update: codexToolCall(it)})
 	}
 	if typ != "item.completed" {
@@ -363,7 +366,9 @@ func codexToolCall(it *codexItem) event.Update {
 	u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: it.ID, Status: event.StatusInProgress}
 	switch it.Type {
 	case "command_execution":
-		in, _ := marshalPlain(map[string]string{"command": it.Command})
+		in, _ := marshalPlain(struct {
+			Command string `json:"command"`
+		}{it.Command})
 		describeTool(&u, it.Type, in)
 	case "file_change":
 		describeTool(&u, it.Type, nil)
