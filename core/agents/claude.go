@@ -350,28 +350,31 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 	blocks := m.Content.blocks
 	for i := range blocks {
 		b := &blocks[i]
-		ev := base
+		var ev *event.Event
 		switch b.Type {
 		case "text":
-			ev.Update = event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(b.Text)}
+			ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(b.Text))
 		case "thinking", "redacted_thinking":
-			ev.Update = event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(b.Thinking)}
+			ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(b.Thinking))
 		case "tool_use", "server_tool_use":
 			s.names[strings.Clone(b.ID)] = s.toolName(b.Name)
+			ev = new(event.Event)
+			*ev = base
 			ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
 			describeTool(&ev.Update, b.Name, b.Input)
 		case "image":
 			if b.Source == nil {
 				continue
 			}
-			ev.Update = event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Image(b.Source.MediaType, b.Source.Data)}
+			ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk},
+				imageContent(b.Source.MediaType, b.Source.Data))
 		default:
 			continue
 		}
 		if m.StopReason != nil {
-			ev.Extra = map[string]any{"stop_reason": *m.StopReason}
+			ev.Extra = map[string]any{"stop_reason": boxedWord(*m.StopReason)}
 		}
-		emit(&ev)
+		emit(ev)
 	}
 	if u := m.Usage; u != nil {
 		ev := base
@@ -402,10 +405,10 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 	blocks := m.Content.blocks
 	for i := range blocks {
 		b := &blocks[i]
-		ev := base
+		var ev *event.Event
 		switch b.Type {
 		case "text":
-			ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(b.Text)}
+			ev = contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk}, textContent(b.Text))
 			if cl.IsSynthetic {
 				ev.Extra = map[string]any{"isSynthetic": true}
 			}
@@ -413,14 +416,15 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 			if b.Source == nil {
 				continue
 			}
-			ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Image(b.Source.MediaType, b.Source.Data)}
+			ev = contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk},
+				imageContent(b.Source.MediaType, b.Source.Data))
 		case "tool_result":
 			s.toolResult(b, cl, base, emit)
 			continue
 		default:
 			continue
 		}
-		emit(&ev)
+		emit(ev)
 	}
 	return true
 }
@@ -430,7 +434,6 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Event, emit Emit) {
 	text, images := resultContent(b.Content)
 	failed := b.IsError != nil && *b.IsError
-	ev := base
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: event.StatusCompleted,
 		ToolName: s.names[b.ToolUseID]}
 	if u.ToolName != "" {
@@ -439,7 +442,6 @@ func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Eve
 	if len(cl.ToolUseResult) > 0 && string(cl.ToolUseResult) != "null" {
 		u.RawOutput = cl.ToolUseResult
 	}
-	u.Content = event.Text(text)
 	if failed {
 		u.Status = event.StatusFailed
 		u.Message = text
@@ -450,8 +452,7 @@ func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Eve
 	if s.approvals[b.ToolUseID] || (failed && isApprovalText(text)) {
 		u.ApprovalRequired = true
 	}
-	ev.Update = u
-	emit(&ev)
+	emit(contentEvent(&base, u, textContent(text)))
 	for _, img := range images {
 		iev := base
 		iev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: u.Status, Content: img}
@@ -668,6 +669,15 @@ func decodeBlocks(raw json.RawMessage, out *[]claudeBlock) bool {
 // resultContent flattens a tool_result's content (a string, or text and
 // image blocks) into its text and its images.
 func resultContent(raw json.RawMessage) (string, []*event.Content) {
+	if len(raw) > 0 && raw[0] == '"' {
+		// The common case: a string, decoded without a block to hold it.
+		// It may refer to raw, a copy made for this call.
+		var text string
+		if json.UnmarshalOf(raw, &text, json.DecodeNoCopyString()) != nil {
+			return RawText(raw), nil
+		}
+		return text, nil
+	}
 	var blocks []claudeBlock
 	if !decodeBlocks(raw, &blocks) {
 		return RawText(raw), nil
