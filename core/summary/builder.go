@@ -20,9 +20,10 @@ type Builder struct {
 	opt     Options
 	project bool
 
-	sessionID string
-	model     string
-	initModel string
+	sessionID   string
+	model       string
+	initModel   string
+	lastSession string
 
 	// Timing: the stream's own clock once it shows one, else projection.
 	clock     bool
@@ -87,6 +88,17 @@ func NewBuilder(opt Options) *Builder {
 	}
 }
 
+// keepSession returns a session id to keep: the stored one when equal, so
+// that the many records of one session share one copy. Event strings may
+// share an allocation with a large tool output; kept strings are copies.
+func (b *Builder) keepSession(s string) string {
+	if s == b.lastSession {
+		return b.lastSession
+	}
+	b.lastSession = strings.Clone(s)
+	return b.lastSession
+}
+
 // turnState is a turn while the stream is read.
 type turnState struct {
 	n          int
@@ -136,10 +148,10 @@ func (b *Builder) Add(ev *event.Event) {
 		b.structured = true
 	}
 	if b.sessionID == "" && ev.SessionID != "" {
-		b.sessionID = ev.SessionID
+		b.sessionID = strings.Clone(ev.SessionID)
 	}
 	if b.model == "" && ev.Model != "" {
-		b.model = ev.Model
+		b.model = strings.Clone(ev.Model)
 	}
 	at := b.at(ev)
 	stall, where := b.gap(ev, at)
@@ -148,7 +160,7 @@ func (b *Builder) Add(ev *event.Event) {
 	switch k {
 	case event.SessionStart:
 		if ev.Model != "" && b.initModel == "" {
-			b.initModel = ev.Model
+			b.initModel = strings.Clone(ev.Model)
 		}
 		b.closeTurn()
 		b.waitingLLM = false
@@ -157,7 +169,7 @@ func (b *Builder) Add(ev *event.Event) {
 		if ev.ParentToolCallID == "" || b.callByID[ev.ParentToolCallID] == nil {
 			b.closeTurn()
 			if b.lastUpdate != event.UserMessageChunk {
-				b.prompts = append(b.prompts, prompt{line: ev.Line, at: at, session: ev.SessionID,
+				b.prompts = append(b.prompts, prompt{line: ev.Line, at: at, session: b.keepSession(ev.SessionID),
 					summary: firstLine(contentText(u.Content))})
 			}
 		}
@@ -303,8 +315,8 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 	case b.cur == nil || b.cur.closed || (id != "" && b.cur.msgID != "" && b.cur.msgID != id):
 		b.newTurn(ev, at)
 	case id != "" && b.cur.msgID == "":
-		b.cur.msgID = id
-		b.msgTurn[id] = b.cur
+		b.cur.msgID = strings.Clone(id)
+		b.msgTurn[b.cur.msgID] = b.cur
 	}
 	b.touch(b.cur, ev, at)
 	return b.cur
@@ -312,9 +324,10 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 
 func (b *Builder) newTurn(ev *event.Event, at instant) {
 	n := len(b.turns) + 1
-	t := &turnState{n: n, tid: "t" + strconv.Itoa(n), msgID: ev.MessageID, line: ev.Line, start: at, session: ev.SessionID}
-	if ev.MessageID != "" {
-		b.msgTurn[ev.MessageID] = t
+	t := &turnState{n: n, tid: "t" + strconv.Itoa(n), msgID: strings.Clone(ev.MessageID), line: ev.Line,
+		start: at, session: b.keepSession(ev.SessionID)}
+	if t.msgID != "" {
+		b.msgTurn[t.msgID] = t
 	}
 	b.turns = append(b.turns, t)
 	b.cur = t
@@ -329,7 +342,7 @@ func (b *Builder) touch(t *turnState, ev *event.Event, at instant) {
 		t.end = at
 	}
 	if t.model == "" && ev.Model != "" {
-		t.model = ev.Model
+		t.model = strings.Clone(ev.Model)
 	}
 }
 

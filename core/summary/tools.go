@@ -27,8 +27,8 @@ func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
 // newCall registers a tool call.
 func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState {
 	u := &ev.Update
-	c := &callState{turn: t, start: at, seen: at, open: true, session: ev.SessionID, tc: ToolCall{
-		ID: u.ToolCallID, Line: ev.Line, ParentToolCallID: ev.ParentToolCallID,
+	c := &callState{turn: t, start: at, seen: at, open: true, session: b.keepSession(ev.SessionID), tc: ToolCall{
+		ID: strings.Clone(u.ToolCallID), Line: ev.Line, ParentToolCallID: strings.Clone(ev.ParentToolCallID),
 	}}
 	b.describe(c, u)
 	if t != nil {
@@ -36,7 +36,7 @@ func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState 
 	}
 	b.calls = append(b.calls, c)
 	if u.ToolCallID != "" {
-		b.callByID[u.ToolCallID] = c
+		b.callByID[c.tc.ID] = c
 	}
 	b.open++
 	return c
@@ -45,14 +45,14 @@ func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState 
 // describe fills a call's name, kind, title and input summary from an
 // update, where the update names them.
 func (b *Builder) describe(c *callState, u *event.Update) {
-	if u.ToolName != "" {
-		c.tc.Name = u.ToolName
+	if u.ToolName != "" && u.ToolName != c.tc.Name {
+		c.tc.Name = strings.Clone(u.ToolName)
 	}
-	if u.ToolKind != "" {
-		c.tc.Kind = string(u.ToolKind)
+	if u.ToolKind != "" && string(u.ToolKind) != c.tc.Kind {
+		c.tc.Kind = strings.Clone(string(u.ToolKind))
 	}
 	if u.Title != "" {
-		c.tc.Title = redactText(u.Title)
+		c.tc.Title = strings.Clone(redactText(u.Title))
 	}
 	if len(u.RawInput) > 0 || c.tc.InputSummary == "" {
 		if s := inputSummary(u); s != "" {

@@ -1,6 +1,10 @@
 package summary
 
-import "github.com/agentsift/sift/core/event"
+import (
+	"strings"
+
+	"github.com/agentsift/sift/core/event"
+)
 
 // tokens is one usage report; a counter the harness did not print is nil.
 type tokens struct {
@@ -74,6 +78,7 @@ func (u *turnUsage) add(id string, t tokens) {
 		u.byID = map[string]tokens{}
 	}
 	if _, ok := u.byID[id]; !ok {
+		id = strings.Clone(id)
 		u.ids = append(u.ids, id)
 	}
 	u.byID[id] = t
