@@ -66,6 +66,12 @@ func DefaultPath() (string, error) {
 // dsn builds the modernc DSN for a file. busy_timeout comes first so that it
 // applies while the other pragmas take their locks.
 func dsn(path string, readOnly bool) string {
+	return dsnWAL(path, readOnly, 0)
+}
+
+// dsnWAL is dsn with the writer's WAL auto-checkpoint threshold in pages;
+// 0 leaves SQLite's default.
+func dsnWAL(path string, readOnly bool, walPages int) string {
 	q := url.Values{}
 	pragmas := []string{
 		fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
@@ -76,6 +82,9 @@ func dsn(path string, readOnly bool) string {
 		"journal_mode(WAL)",
 		"foreign_keys(1)",
 		"synchronous(NORMAL)",
+	}
+	if walPages > 0 && !readOnly {
+		pragmas = append(pragmas, fmt.Sprintf("wal_autocheckpoint(%d)", walPages))
 	}
 	if readOnly {
 		pragmas = append(pragmas, "query_only(1)")
@@ -121,6 +130,37 @@ func create(path string) error {
 	return nil
 }
 
+// walCheckpointBytes is how much the WAL holds before a commit copies it
+// into the database: SQLite's default of 1000 pages, in bytes of its
+// default 4 KiB page. Counted in 64 KiB pages the default would be 64 MB:
+// a whole import would wait in the WAL for the checkpoint that closing
+// the store runs, after the last file, rather than being checkpointed
+// batch by batch while the workers summarize.
+const walCheckpointBytes = 1000 * 4096
+
+// walCheckpointPages is the auto-checkpoint threshold in pages of the
+// database at path, read from its header (offset 16, big-endian; 1 means
+// 65536); 0 (SQLite's default) when the header cannot be read.
+func walCheckpointPages(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	var h [18]byte
+	if _, err := f.ReadAt(h[:], 0); err != nil {
+		return 0
+	}
+	size := int(h[16])<<8 | int(h[17])
+	if size == 1 {
+		size = 65536
+	}
+	if size < 512 {
+		return 0
+	}
+	return max(1, walCheckpointBytes/size)
+}
+
 // Open opens (creating when missing) the database at path, switches it to
 // WAL, and applies the pending migrations in one transaction. A file that is
 // not a sift database, or is corrupt, is one error naming the file and what
@@ -140,7 +180,7 @@ func Open(path string) (*Store, error) {
 		return nil, openError(abs, err)
 	}
 	s := &Store{path: abs, now: time.Now, analyze: summary.Analyze, remove: os.Remove}
-	if s.w, err = sql.Open("sqlite", dsn(abs, false)); err != nil {
+	if s.w, err = sql.Open("sqlite", dsnWAL(abs, false, walCheckpointPages(abs))); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
 	s.w.SetMaxOpenConns(1)

@@ -30,6 +30,11 @@ func TestOpenMigratesFromZero(t *testing.T) {
 	if err := s.r.QueryRowContext(ctx, "PRAGMA auto_vacuum").Scan(&vacuum); err != nil || vacuum != 2 {
 		t.Fatalf("auto_vacuum = %d, %v; want 2 (incremental)", vacuum, err)
 	}
+	// The WAL is checkpointed at SQLite's default size in bytes.
+	var ckpt int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&ckpt); err != nil || ckpt != walCheckpointBytes/pageSize {
+		t.Fatalf("wal_autocheckpoint = %d, %v; want %d", ckpt, err, walCheckpointBytes/pageSize)
+	}
 	var fk int
 	if err := s.w.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
 		t.Fatalf("foreign_keys = %d, %v", fk, err)
@@ -213,6 +218,10 @@ func TestOpenKeepsPageSize(t *testing.T) {
 	var size int
 	if err := s.r.QueryRow("PRAGMA page_size").Scan(&size); err != nil || size != 4096 {
 		t.Fatalf("page_size = %d, %v; want the file's 4096", size, err)
+	}
+	var ckpt int
+	if err := s.w.QueryRow("PRAGMA wal_autocheckpoint").Scan(&ckpt); err != nil || ckpt != 1000 {
+		t.Fatalf("wal_autocheckpoint = %d, %v; want SQLite's default 1000", ckpt, err)
 	}
 	mustImport(t, s, fixtures)
 	if n, err := s.CountSessions(context.Background(), Query{}); err != nil || n == 0 {
