@@ -311,7 +311,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 		// Both only come whole, as item.completed.
 		if done {
 			s.lastText = it.Text
-			ev := &event.Event{Update: event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(it.Text)}}
+			ev := contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(it.Text))
 			if it.Type == "plan" {
 				ev.Extra = map[string]any{"itemType": "plan"}
 			}
@@ -319,7 +319,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 		}
 	case "reasoning":
 		if done {
-			emit(&event.Event{Update: event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(it.Text)}})
+			emit(contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(it.Text)))
 		}
 	case "todo_list":
 		entries := make([]event.PlanEntry, len(it.Items))
@@ -358,7 +358,9 @@ func (s *codexStream) toolItem(it *codexItem, raw json.RawMessage, typ string, e
 		return
 	}
 	delete(s.opened, it.ID)
-	emit(&event.Event{Update: codexToolUpdate(it, raw)})
+	x := &eventWithContent{}
+	x.ev.Update = codexToolUpdate(it, raw, &x.content)
+	emit(&x.ev)
 }
 
 // codexToolCall describes an item as a tool call.
@@ -428,15 +430,17 @@ func codexToolCall(it *codexItem) event.Update {
 	return u
 }
 
-// codexToolUpdate is the terminal update of a completed tool item.
-func codexToolUpdate(it *codexItem, raw json.RawMessage) event.Update {
+// codexToolUpdate is the terminal update of a completed tool item. A
+// command's output is written to c, which the update then points to.
+func codexToolUpdate(it *codexItem, raw json.RawMessage, c *event.Content) event.Update {
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: it.ID, Status: event.StatusCompleted}
 	switch it.Type {
 	case "command_execution":
 		u.ExitCode = it.ExitCode
 		u.RawOutput = raw
 		if it.AggregatedOutput != "" {
-			u.Content = event.Text(it.AggregatedOutput)
+			*c = textContent(it.AggregatedOutput)
+			u.Content = c
 		}
 		switch {
 		case it.Status == "declined":

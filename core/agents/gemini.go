@@ -98,17 +98,19 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil {
 		return false
 	}
-	ev := &event.Event{Timestamp: geminiTime(ln.Timestamp)}
+	ts := geminiTime(ln.Timestamp)
+	var ev *event.Event
 	switch ln.Type {
 	case "init":
 		s.model, s.msgID = strings.Clone(ln.Model), ""
-		ev.SessionID, ev.Model = ln.SessionID, ln.Model
-		ev.Update = event.Update{SessionUpdate: event.SessionStart}
+		ev = &event.Event{Timestamp: ts, SessionID: ln.SessionID, Model: ln.Model,
+			Update: event.Update{SessionUpdate: event.SessionStart}}
 	case "message":
 		switch ln.Role {
 		case "user":
 			s.msgID = ""
-			ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(ln.Content)}
+			ev = contentEvent(&event.Event{Timestamp: ts}, event.Update{SessionUpdate: event.UserMessageChunk},
+				textContent(ln.Content))
 		case "assistant":
 			s.response(l.No)
 			if !s.textOpen || !ln.Delta {
@@ -116,27 +118,29 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 			}
 			s.textOpen = ln.Delta
 			s.lastText = append(s.lastText, ln.Content...)
-			ev.MessageID, ev.Model = s.msgID, s.model
-			ev.Update = event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(ln.Content)}
+			ev = contentEvent(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model},
+				event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(ln.Content))
 		default:
 			return false
 		}
 	case "tool_use":
 		s.response(l.No)
 		s.textOpen = false
-		ev.MessageID, ev.Model = s.msgID, s.model
-		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: ln.ToolID, Status: event.StatusPending}
+		ev = &event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model,
+			Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: ln.ToolID, Status: event.StatusPending}}
 		describeTool(&ev.Update, ln.ToolName, ln.Parameters)
 	case "tool_result":
 		s.msgID, s.textOpen = "", false
-		ev.Update = geminiToolResult(&ln)
+		x := &eventWithContent{ev: event.Event{Timestamp: ts}}
+		ev = &x.ev
+		ev.Update = geminiToolResult(&ln, &x.content)
 	case "error":
-		ev.Update = event.Update{SessionUpdate: event.Error, Message: ln.Message}
+		ev = &event.Event{Timestamp: ts, Update: event.Update{SessionUpdate: event.Error, Message: ln.Message}}
 		if ln.Severity != "" {
 			ev.Extra = map[string]any{"severity": ln.Severity}
 		}
 	case "result":
-		s.result(&ln, ev, emit)
+		s.result(&ln, &event.Event{Timestamp: ts}, emit)
 		return true
 	default:
 		return false
@@ -155,13 +159,16 @@ func (s *geminiStream) response(n int) {
 // geminiToolResult is the update of a tool_result line. A result refused by
 // the policy engine (error type policy_violation) is approval-blocked, not
 // a failure of the tool.
-func geminiToolResult(ln *geminiLine) event.Update {
+//
+// The output, if any, is written to c, which the update then points to.
+func geminiToolResult(ln *geminiLine, c *event.Content) event.Update {
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: ln.ToolID, Status: event.StatusCompleted}
 	if ln.Status != "success" {
 		u.Status = event.StatusFailed
 	}
 	if ln.Output != nil && *ln.Output != "" {
-		u.Content = event.Text(*ln.Output)
+		*c = textContent(*ln.Output)
+		u.Content = c
 	}
 	if len(ln.Error) > 0 && string(ln.Error) != "null" {
 		u.RawOutput = ln.Error
