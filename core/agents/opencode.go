@@ -110,7 +110,7 @@ type opencodeStream struct {
 // Line implements Stream.
 func (s *opencodeStream) Line(l Line, emit Emit) bool {
 	var ln opencodeLine
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || json.Unmarshal(l.Bytes, &ln) != nil || ln.Type == "" {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil || ln.Type == "" {
 		// A line that does not decode keeps a held-back error held.
 		return false
 	}
@@ -134,29 +134,36 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 	if ln.Timestamp != nil {
 		ts = time.UnixMilli(*ln.Timestamp).UTC()
 	}
+	// The line's strings refer to the read buffer (decodeLine): what the
+	// stream keeps past the line is copied.
 	if ln.SessionID != "" && ln.SessionID != s.session {
-		s.session, s.lastText, s.steps = ln.SessionID, "", nil
+		s.session, s.lastText, s.steps = strings.Clone(ln.SessionID), "", nil
 		emit(&event.Event{SessionID: ln.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.SessionStart}})
 	}
 	if ln.Type == "error" {
 		s.pending = opencodeError(ln.Error, ts)
-		s.pending.Line, s.pending.Offset, s.pending.SessionID = l.No, l.Offset, ln.SessionID
+		s.pending.Line, s.pending.Offset = l.No, l.Offset
+		if ln.SessionID != "" {
+			// Held past the line: the stream's copy of the same id.
+			s.pending.SessionID = s.session
+		}
 		return true
 	}
 	p := ln.Part
 	if p == nil {
 		return false
 	}
-	ev := &event.Event{SessionID: ln.SessionID, Timestamp: ts, MessageID: p.MessageID}
+	base := event.Event{SessionID: ln.SessionID, Timestamp: ts, MessageID: p.MessageID}
+	var ev *event.Event
 	switch ln.Type {
 	case "step_start":
 		// A step is one model call; its usage comes with step_finish.
 		return true
 	case "text":
-		s.lastText = p.Text
-		ev.Update = event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(p.Text)}
+		s.lastText = strings.Clone(p.Text)
+		ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(s.lastText))
 	case "reasoning":
-		ev.Update = event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(p.Text)}
+		ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(p.Text))
 	case "tool_use":
 		if p.State == nil {
 			return false
@@ -172,8 +179,12 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 			// (another client of the event stream) has no update yet.
 			return true
 		}
+		ev = new(event.Event)
+		*ev = base
 		ev.Update = upd
 	case "step_finish":
+		ev = new(event.Event)
+		*ev = base
 		s.stepFinish(p, ev, emit)
 		return true
 	default:
@@ -284,6 +295,9 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 		s.steps = map[string]int{}
 	}
 	n := s.steps[id]
+	if n == 0 {
+		id = strings.Clone(id)
+	}
 	s.steps[id]++
 	if n > 0 {
 		id += "#" + strconv.Itoa(n+1)
