@@ -253,6 +253,14 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 	if batchSize <= 0 {
 		batchSize = 256
 	}
+	// A batch is up to 32 MB of rows. The writer's page cache holds one
+	// for the length of the import, so that SQLite does not spill pages
+	// to the WAL mid-transaction and write them again at commit; after
+	// it the cache is back to SQLite's default and its memory freed.
+	if _, err := s.w.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", -importCacheKiB)); err != nil {
+		return finish(fmt.Errorf("import: %w", wrapError(err)))
+	}
+	defer s.w.ExecContext(context.WithoutCancel(ctx), "PRAGMA cache_size = -2000; PRAGMA shrink_memory")
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan job)
@@ -352,6 +360,10 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 	}
 	return finish(nil)
 }
+
+// importCacheKiB is the writer's page cache during an import: twice the
+// largest batch.
+const importCacheKiB = 64 << 10
 
 // errNotStream marks a file that is not a text stream.
 var errNotStream = errors.New("binary file, not an agent stream")

@@ -44,6 +44,11 @@ func TestImportTestdata(t *testing.T) {
 	if n, _ := s.CountSessions(ctx, Query{}); n != len(files) {
 		t.Fatalf("%d sessions stored, want %d", n, len(files))
 	}
+	// The import's large page cache is given back.
+	var cache int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&cache); err != nil || cache != -2000 {
+		t.Fatalf("writer cache_size after the import = %d, %v; want -2000", cache, err)
+	}
 	// Files outside the <workItem>/<phase>-<iter>-<hex6> layout: the folder
 	// is the work item, the phase "work".
 	sum, err := s.GetSummary(ctx, "claude", "vincent-2.1.226-permission-denied-tool-error.jsonl")

@@ -200,11 +200,19 @@ func (s *Store) writeBatch(ctx context.Context, rows []*sessionRow) error {
 		defer (*p.dst).Close()
 	}
 	now := s.now().UnixMilli()
+	// Each work item once per batch: a batch holds many sessions of few
+	// work items, and every upsert of one sets the same updated_at.
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		if wi := r.sum.WorkItemID; !seen[wi] {
+			seen[wi] = true
+			if _, err := st.workItem.ExecContext(ctx, wi, now, now); err != nil {
+				return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
+			}
+		}
+	}
 	for _, r := range rows {
 		sum := r.sum
-		if _, err := st.workItem.ExecContext(ctx, sum.WorkItemID, now, now); err != nil {
-			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
-		}
 		if _, err := st.summary.ExecContext(ctx, r.args(now)...); err != nil {
 			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
 		}
