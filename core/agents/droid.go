@@ -123,7 +123,9 @@ type droidStream struct {
 // Line implements Stream.
 func (s *droidStream) Line(l Line, emit Emit) bool {
 	var d droidLine
-	ok := json.Unmarshal(l.Bytes, &d) == nil
+	// The line's strings refer to the read buffer (decodeLine): held events
+	// and open calls get their own copies.
+	ok := decodeLine(l.Bytes, &d) == nil
 	held := s.flush(emit, d.explanation())
 	if !ok || !s.line(l, &d, emit) {
 		if held {
@@ -161,13 +163,11 @@ func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
 		default:
 			return false
 		}
-		emit(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID, Update: event.Update{
-			SessionUpdate: kind, Content: event.Text(d.Text),
-		}})
+		emit(contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
+			event.Update{SessionUpdate: kind}, textContent(d.Text)))
 	case "reasoning":
-		emit(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID, Update: event.Update{
-			SessionUpdate: event.AgentThoughtChunk, Content: event.Text(d.Text),
-		}})
+		emit(contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
+			event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(d.Text)))
 	case "tool_call":
 		s.toolCall(d, ts, emit)
 	case "tool_result":
@@ -179,6 +179,7 @@ func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
 		if d.Source != "" {
 			ev.Extra = map[string]any{"source": d.Source}
 		}
+		detach(ev, l.Bytes)
 		s.lastErr = ev
 	case "completion", "result":
 		s.result(d, ts, emit)
@@ -251,7 +252,8 @@ func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit Emit) {
 		patchLocations(&ev.Update, d.Parameters)
 	}
 	droidGlob(&ev.Update, d.Parameters)
-	s.open = append(s.open, droidCall{id: d.ID, name: name})
+	both := d.ID + name // one copy for the two
+	s.open = append(s.open, droidCall{id: both[:len(d.ID)], name: both[len(d.ID):]})
 	emit(ev)
 	if strings.EqualFold(name, "TodoWrite") {
 		if entries := todoEntries(d.Parameters); entries != nil {
@@ -307,6 +309,7 @@ func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) 
 		}
 		if strings.Contains(strings.ToLower(u.Message), "cancel") {
 			ev.Line, ev.Offset = l.No, l.Offset
+			detach(ev, l.Bytes)
 			s.cancelled = ev
 			return
 		}
@@ -365,7 +368,7 @@ func jsonText(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	var s string
-	if json.Unmarshal(raw, &s) != nil {
+	if json.UnmarshalOf(raw, &s) != nil {
 		return "", false
 	}
 	return s, true

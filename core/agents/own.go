@@ -32,6 +32,14 @@ type owner struct {
 	refs []*string
 }
 
+// detach gives ev its own copy of what it refers to of line, for a parser
+// that holds an event past the line it was made of (the driver's owner only
+// sees the line being read when the event is emitted).
+func detach(ev *event.Event, line []byte) {
+	o := owner{line: line}
+	o.own(ev)
+}
+
 // refers reports whether s points into the line.
 func (o *owner) refers(s string) bool {
 	if len(s) == 0 || len(o.line) == 0 {
