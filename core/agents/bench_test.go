@@ -20,6 +20,10 @@ var benchStreams = map[Kind]string{
 	Droid:    "droid/vibekanban-edits-and-execution.jsonl",
 	Cursor:   "cursor/vincent-2026.08.11-edit-shell-tools.jsonl",
 	Qwen:     "qwen/evolve-0.7.0-run2-resumed.jsonl",
+	// The on-disk histories `sift import --history` reads.
+	ClaudeHistory: "../history/claude/e2e-claude-code-2.1.332-scripted.jsonl",
+	CodexHistory:  "../history/codex/e2e-codex-0.171.0-scripted.jsonl",
+	GeminiHistory: "../history/gemini/e2e-gemini-cli-0.61.0-scripted.jsonl",
 }
 
 // repeatStream repeats a fixture's lines until the stream holds at least
