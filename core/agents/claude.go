@@ -287,9 +287,7 @@ func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
 		return s.result(cl, base, emit)
 	case "thinking":
 		if cl.Subtype == "delta" && cl.Text != "" {
-			ev := base
-			ev.Update = event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(cl.Text)}
-			emit(&ev)
+			emit(contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(cl.Text)))
 			return true
 		}
 		return cl.Subtype == "completed"
@@ -571,9 +569,9 @@ func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) b
 	for k, v := range cl.ToolCall {
 		switch k {
 		case "startedAtMs":
-			_ = json.Unmarshal(v, &started)
+			_ = json.UnmarshalOf(v, &started)
 		case "completedAtMs":
-			_ = json.Unmarshal(v, &completed)
+			_ = json.UnmarshalOf(v, &completed)
 		case "toolCallId", "hookAdditionalContexts":
 		default:
 			if strings.HasSuffix(k, "ToolCall") || kindKey == "" && len(v) > 0 && v[0] == '{' {
@@ -612,7 +610,7 @@ func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) b
 				Message  string `json:"message"`
 				Error    string `json:"error"`
 			}
-			_ = json.Unmarshal(res, &r)
+			_ = json.UnmarshalOf(res, &r)
 			ev.Update.ExitCode = r.ExitCode
 			text := r.Stdout + r.Stderr
 			if text == "" {
