@@ -83,6 +83,7 @@ func (o *owner) own(ev *event.Event) {
 	o.shared(&ev.MessageID, &o.messageID)
 	o.add(&ev.ParentToolCallID)
 	u := &ev.Update
+	o.add((*string)(&u.SessionUpdate))
 	if c := u.Content; c != nil {
 		o.add(&c.Type)
 		o.add(&c.Text)
