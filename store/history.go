@@ -268,7 +268,7 @@ func sniffHistory(head []byte) agents.Kind {
 
 // summarizeHistory summarizes one history file and collects its usage in
 // the same pass.
-func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt summary.Options) (*sessionRow, error) {
+func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt summary.Options, br *bufio.Reader) (*sessionRow, error) {
 	opt.Agent = kind
 	b := summary.NewBuilder(opt)
 	u := &usageFile{}
@@ -276,7 +276,8 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 	if kind == agents.ClaudeHistory {
 		u.parentCall = c.parents.lookup(c.path)
 	}
-	var rd io.Reader = f
+	br.Reset(f)
+	var rd io.Reader = br
 	if kind == agents.GeminiHistory && strings.HasSuffix(c.path, ".json") {
 		// The older Gemini CLI wrote one JSON document per session.
 		doc, err := io.ReadAll(f)

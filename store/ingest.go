@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -270,8 +271,9 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			br := bufio.NewReaderSize(nil, readBufSize)
 			for j := range jobs {
-				row, err := s.summarizeFile(j.c, j.inv, opts.Summary)
+				row, err := s.summarizeFile(j.c, j.inv, opts.Summary, br)
 				select {
 				case outs <- outcome{c: j.c, row: row, err: err}:
 				case <-wctx.Done():
@@ -368,8 +370,14 @@ const importCacheKiB = 64 << 10
 // errNotStream marks a file that is not a text stream.
 var errNotStream = errors.New("binary file, not an agent stream")
 
-// summarizeFile reads and summarizes one file into the rows to write.
-func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options) (row *sessionRow, err error) {
+// readBufSize is the read buffer of each import worker: the size of the
+// parser's own (core/agents newLineReader), which then reads through the
+// worker's buffer rather than allocating one per file.
+const readBufSize = 256 << 10
+
+// summarizeFile reads and summarizes one file into the rows to write,
+// through br, the worker's read buffer.
+func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options, br *bufio.Reader) (row *sessionRow, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			row, err = nil, fmt.Errorf("summarizer failed: %v", r)
@@ -394,7 +402,7 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 			k = sniffHistory(head[:n])
 		}
 		if k != "" {
-			return s.summarizeHistory(f, c, k, opt)
+			return s.summarizeHistory(f, c, k, opt, br)
 		}
 	}
 	if inv != nil {
@@ -406,13 +414,15 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 			opt.ExitCode = &code
 		}
 	}
-	sum, evs, err := s.analyze(f, opt)
+	br.Reset(f)
+	sum, evs, err := s.analyze(br, opt)
 	if err != nil && errors.Is(err, agents.ErrUnknownAgent) {
 		// An invocation record naming a harness this sift cannot read:
 		// sniff instead.
 		if _, serr := f.Seek(0, 0); serr == nil {
 			opt.Agent = ""
-			sum, evs, err = s.analyze(f, opt)
+			br.Reset(f)
+			sum, evs, err = s.analyze(br, opt)
 		}
 	}
 	if err != nil {
