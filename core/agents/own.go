@@ -24,8 +24,8 @@ func decodeLine[T any](b []byte, v *T) error {
 // copy share one allocation. The session id, model and message id, which
 // repeat from line to line, are shared with the previous event when equal.
 type owner struct {
-	// line is the line being read.
-	line []byte
+	// lo and n are the address and length of the line being read.
+	lo, n uintptr
 	// Last values, shared by the events that repeat them.
 	session, model, messageID string
 	// refs collects the strings that need a copy; kept to reuse its array.
@@ -36,18 +36,19 @@ type owner struct {
 // that holds an event past the line it was made of (the driver's owner only
 // sees the line being read when the event is emitted).
 func detach(ev *event.Event, line []byte) {
-	o := owner{line: line}
+	var o owner
+	o.setLine(line)
 	o.own(ev)
+}
+
+// setLine makes b the line being read.
+func (o *owner) setLine(b []byte) {
+	o.lo, o.n = uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))
 }
 
 // refers reports whether s points into the line.
 func (o *owner) refers(s string) bool {
-	if len(s) == 0 || len(o.line) == 0 {
-		return false
-	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(o.line)))
-	return p >= base && p < base+uintptr(len(o.line))
+	return len(s) != 0 && uintptr(unsafe.Pointer(unsafe.StringData(s)))-o.lo < o.n
 }
 
 // refersBytes reports whether b points into the line.
@@ -62,17 +63,17 @@ func (o *owner) add(p *string) {
 	}
 }
 
-// shared replaces *p by last when equal, and else makes it the new last
-// value (after the copy that add arranges).
+// shared replaces *p, if it refers to the line, by last when equal, and
+// else notes it to copy.
 func (o *owner) shared(p *string, last *string) {
-	if *p == "" {
+	if !o.refers(*p) {
 		return
 	}
 	if *p == *last {
 		*p = *last
 		return
 	}
-	o.add(p)
+	o.refs = append(o.refs, p)
 }
 
 // own makes ev independent of the line.

@@ -92,7 +92,8 @@ func TestOwnerCopiesEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := owner{line: f.line}
+	var o owner
+	o.setLine(f.line)
 	o.own(&ev)
 	for i := range f.line {
 		f.line[i] = 'X'

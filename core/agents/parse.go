@@ -156,7 +156,7 @@ func (d *driver) handle(l Line, cut bool) {
 		return
 	}
 	d.cur = Line{Bytes: body, No: l.No, Offset: l.Offset}
-	d.owner.line = body
+	d.owner.setLine(body)
 	d.emitted = false
 	switch {
 	case cut:
