@@ -54,7 +54,8 @@ type Stats struct {
 // agent it sniffs the first JSON lines. It returns an error only when the
 // reader fails; bad lines are data.
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
-	d := driver{reg: r, emit: emit}
+	d := &driver{reg: r, emit: emit}
+	d.stampFn = d.stamp
 	if opt.Agent != "" {
 		p, err := r.Lookup(opt.Agent)
 		if err != nil {
@@ -77,7 +78,7 @@ func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
 			if d.stream == nil {
 				d.decide(Unknown)
 			}
-			d.stream.Finish(d.stamp)
+			d.stream.Finish(d.stampFn)
 			if errors.Is(err, io.EOF) {
 				return d.stats, nil
 			}
@@ -88,8 +89,11 @@ func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
 
 // driver holds the state of one Parse call.
 type driver struct {
-	reg     *Registry
-	emit    Emit
+	reg  *Registry
+	emit Emit
+	// stampFn is d.stamp, made once: a method value passed per line would
+	// be allocated per line.
+	stampFn Emit
 	stream  Stream
 	stats   Stats
 	cur     Line
@@ -176,7 +180,7 @@ func (d *driver) handle(l Line, cut bool) {
 			return
 		}
 	}
-	ok := d.stream.Line(d.cur, d.stamp)
+	ok := d.stream.Line(d.cur, d.stampFn)
 	switch {
 	case d.emitted:
 	case ok:
