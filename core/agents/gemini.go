@@ -187,16 +187,16 @@ func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 	s.msgID, s.textOpen = "", false
 	var durMs *int64
 	if len(ln.Stats) > 0 && string(ln.Stats) != "null" {
-		u, d := geminiUsage(ln.Stats)
+		u, ok, d := geminiUsage(ln.Stats)
 		durMs = d
-		if u != nil {
-			emit(&event.Event{Timestamp: ev.Timestamp, Model: s.model, Update: *u})
+		if ok {
+			emit(&event.Event{Timestamp: ev.Timestamp, Model: s.model, Update: u})
 		}
 	}
 	isErr := ln.Status != "success"
 	if len(ln.Error) > 0 && string(ln.Error) != "null" {
 		var e geminiError
-		_ = json.Unmarshal(ln.Error, &e) // a malformed error still fails the run
+		_ = json.UnmarshalOf(ln.Error, &e) // a malformed error still fails the run
 		emit(&event.Event{Timestamp: ev.Timestamp, Update: event.Update{
 			SessionUpdate: event.Error, Message: e.Message, Fatal: isErr, RawOutput: ln.Error,
 		}})
@@ -224,13 +224,13 @@ type geminiStats struct {
 // includes the cached share (input_tokens = cached + input in builds that
 // print the breakdown); output_tokens is the completion. total_tokens,
 // input and tool_calls are kept under their own names. It also returns
-// duration_ms.
-func geminiUsage(raw json.RawMessage) (*event.Update, *int64) {
+// duration_ms. ok is false when the stats hold no counter.
+func geminiUsage(raw json.RawMessage) (u event.Update, ok bool, durationMs *int64) {
 	var st geminiStats
-	if json.Unmarshal(raw, &st) != nil {
-		return nil, nil
+	if json.UnmarshalOf(raw, &st) != nil {
+		return u, false, nil
 	}
-	u := &event.Update{
+	u = event.Update{
 		SessionUpdate: event.Usage, Scope: event.ScopeRun,
 		PromptTokens: st.InputTokens, CompletionTokens: st.OutputTokens, CachedTokens: st.Cached,
 	}
@@ -246,9 +246,9 @@ func geminiUsage(raw json.RawMessage) (*event.Update, *int64) {
 		}
 	}
 	if u.PromptTokens == nil && u.CompletionTokens == nil && u.CachedTokens == nil && u.UsageExtra == nil {
-		return nil, st.DurationMs
+		return u, false, st.DurationMs
 	}
-	return u, st.DurationMs
+	return u, true, st.DurationMs
 }
 
 // geminiTime parses an ISO-8601 timestamp; zero when absent or malformed.
