@@ -404,8 +404,8 @@ func jsonStringField(line []byte, key string) string {
 
 // pastEventsTier reports whether a session is past the review-events tier
 // of the default retention (48 h, 30 days when flagged): its review events
-// would be swept as soon as written, so a history import, whose sessions
-// are mostly old, does not encode and write them. The summary, turns and
+// would be swept as soon as written, so an import (of history files above
+// all, whose sessions are mostly old) does not write them. The summary, turns and
 // tool calls are kept; the detail is re-read from the file on demand.
 func pastEventsTier(sum *summary.Summary, c candidate, now time.Time) bool {
 	act := time.UnixMilli(c.mtime)

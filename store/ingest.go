@@ -430,5 +430,10 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 	}
 	sum.WorkItemID, sum.FileName, sum.Phase = c.layout.WorkItemID, c.layout.FileName, c.layout.Phase
 	sum.Iteration = c.layout.Iteration
+	if pastEventsTier(sum, c, s.now()) {
+		// The sweep would delete them at once: an old session's review
+		// events are not written (about half the bytes of a bulk import).
+		evs = nil
+	}
 	return newSessionRow(c, sum, evs)
 }

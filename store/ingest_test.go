@@ -59,9 +59,11 @@ func TestImportTestdata(t *testing.T) {
 		len(sum.ToolCalls) != sum.ToolCallCount || sum.ToolCallCount == 0 || len(sum.Turns) == 0 || sum.ApprovalCount == 0 {
 		t.Fatalf("summary: %+v", sum)
 	}
+	// Its events are months old: past the review-events tier, they are not
+	// written (TestReviewEventsFollowTheTier has the recent case).
 	evs, err := s.ReviewEvents(ctx, SessionKey{"claude", sum.FileName})
-	if err != nil || len(evs) == 0 {
-		t.Fatalf("review events: %d, %v", len(evs), err)
+	if err != nil || len(evs) != 0 {
+		t.Fatalf("review events of an old session: %d, %v", len(evs), err)
 	}
 	idx, err := s.StreamFiles(ctx, "")
 	if err != nil || len(idx) != len(files) {
@@ -243,5 +245,27 @@ func TestImportDiskFull(t *testing.T) {
 	res2 := mustImport(t, s, fixtures)
 	if res2.Sessions+res.Sessions != len(fixtureFiles(t)) {
 		t.Fatalf("after freeing room: %+v", res2)
+	}
+}
+
+// TestReviewEventsFollowTheTier: a recent session's review events are
+// written; an old one's, which the sweep would delete at once, are not.
+func TestReviewEventsFollowTheTier(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	// No timestamps: the session's age is the file's, just written.
+	copyFile(t, filepath.Join(fixtures, "codex", "takopi-banteg-commands-reasoning.jsonl"), filepath.Join(root, "wi", "work-1-aaaaaa.jsonl"))
+	// Timestamps from 2026-08: months old.
+	copyFile(t, filepath.Join(fixtures, "claude", "vincent-2.1.226-permission-denied-tool-error.jsonl"), filepath.Join(root, "wi", "work-1-bbbbbb.jsonl"))
+	mustImport(t, s, root)
+	recent, err := s.ReviewEvents(ctx, SessionKey{"wi", "work-1-aaaaaa.jsonl"})
+	if err != nil || len(recent) == 0 {
+		t.Fatalf("recent session: %d review events, %v", len(recent), err)
+	}
+	old, err := s.ReviewEvents(ctx, SessionKey{"wi", "work-1-bbbbbb.jsonl"})
+	if err != nil || len(old) != 0 {
+		t.Fatalf("old session: %d review events, %v", len(old), err)
 	}
 }
