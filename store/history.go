@@ -270,6 +270,7 @@ func sniffHistory(head []byte) agents.Kind {
 // the same pass.
 func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt summary.Options, br *bufio.Reader) (*sessionRow, error) {
 	opt.Agent = kind
+	opt.WantReviewEvents = func(sum *summary.Summary) bool { return !pastEventsTier(sum, c, s.now()) }
 	b := summary.NewBuilder(opt)
 	u := &usageFile{}
 	var cwd string
@@ -314,9 +315,6 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 	if kind == agents.CodexHistory && cwd != "" {
 		// Gemini CLI records no cwd: its project is its folder.
 		sum.WorkItemID = ProjectID(cwd)
-	}
-	if pastEventsTier(sum, c, s.now()) {
-		rev = nil
 	}
 	row, err := newSessionRow(c, sum, rev)
 	if err != nil {

@@ -414,6 +414,10 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 			opt.ExitCode = &code
 		}
 	}
+	// The sweep would delete an old session's review events at once: they
+	// are neither built nor written (about half the bytes of a bulk
+	// import).
+	opt.WantReviewEvents = func(sum *summary.Summary) bool { return !pastEventsTier(sum, c, s.now()) }
 	br.Reset(f)
 	sum, evs, err := s.analyze(br, opt)
 	if err != nil && errors.Is(err, agents.ErrUnknownAgent) {
@@ -430,10 +434,5 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 	}
 	sum.WorkItemID, sum.FileName, sum.Phase = c.layout.WorkItemID, c.layout.FileName, c.layout.Phase
 	sum.Iteration = c.layout.Iteration
-	if pastEventsTier(sum, c, s.now()) {
-		// The sweep would delete them at once: an old session's review
-		// events are not written (about half the bytes of a bulk import).
-		evs = nil
-	}
 	return newSessionRow(c, sum, evs)
 }

@@ -58,6 +58,10 @@ type Options struct {
 	// Prices estimates cost when the harness prints none; nil means the
 	// embedded table.
 	Prices *pricing.Table
+	// WantReviewEvents, when set, is asked with the finished summary
+	// whether to build its review events at all: the store skips those
+	// its retention would delete at once. Nil builds them.
+	WantReviewEvents func(*Summary) bool
 }
 
 // withDefaults fills the zero options.

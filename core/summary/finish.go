@@ -41,6 +41,9 @@ func (b *Builder) Finish(st agents.Stats) (*Summary, []ReviewEvent) {
 	session |= b.turnsAndStalls(s, p)
 	b.outcome(s, session)
 	b.text(s)
+	if b.opt.WantReviewEvents != nil && !b.opt.WantReviewEvents(s) {
+		return s, nil
+	}
 	return s, b.reviewEvents(p)
 }
 
