@@ -5,11 +5,33 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
+}
+
+// profiled runs f, writing a CPU profile to $SIFT_CPUPROFILE when set (for
+// measuring a whole command, start-up included).
+func profiled(f func() int) int {
+	path := os.Getenv("SIFT_CPUPROFILE")
+	if path == "" {
+		return f()
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "sift: SIFT_CPUPROFILE: %v\n", err)
+		return 2
+	}
+	defer out.Close()
+	if err := pprof.StartCPUProfile(out); err != nil {
+		fmt.Fprintf(os.Stderr, "sift: SIFT_CPUPROFILE: %v\n", err)
+		return 2
+	}
+	defer pprof.StopCPUProfile()
+	return f()
 }
 
 // command is one subcommand: it gets its arguments and the standard
