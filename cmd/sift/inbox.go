@@ -60,7 +60,8 @@ func (f *inboxFlags) options(st tui.Store) tui.Options {
 
 // runInbox implements `sift` with no command: the inbox on the default
 // store, after starting an import of the logs folder in the background,
-// followed by the retention sweep (again daily while the inbox is open).
+// followed by the retention sweep (again daily while the inbox is open, and
+// when a reloaded configuration changes retention).
 func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sift", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -88,16 +89,20 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	p := newProgram(app, ctx)
-	// The import first, then the retention sweep, at start and daily: the
-	// inbox is a long-lived sift process.
+	// The inbox is a long-lived sift process: the import first, then the
+	// retention sweep, at start and daily, and the configuration reloaded
+	// when its file changes.
+	bg := newBackground(sf, st, nil, slog.Default())
+	bg.report = func(res store.SweepResult, err error) {
+		ad.invalidate()
+		p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err})
+	}
+	go bg.watchConfig(ctx)
 	go func() {
 		if opts.Importing {
 			importInBackground(ctx, st, ad, []string{sf.logs}, sf.importOptions(), p.Send)
 		}
-		st.RunRetention(ctx, sf.retention(), 0, func(res store.SweepResult, err error) {
-			ad.invalidate()
-			p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err})
-		})
+		bg.retention(ctx)
 	}()
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fail(stderr, "inbox", err)

@@ -76,7 +76,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	bg := newServeBackground(sf, st, api, logger)
+	bg := newBackground(sf, st, api, logger)
 	go bg.retention(ctx)
 	go bg.watchConfig(ctx)
 
@@ -99,21 +99,23 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// serveBackground is the work `sift serve` does besides answering
-// requests: the retention sweep and configuration hot reload. The current
-// configuration is swapped atomically on reload; the logs folder stays
-// the one the server started with.
-type serveBackground struct {
-	sf      *storeFlags
-	st      *store.Store
-	api     *httpapi.Server
-	log     *slog.Logger
+// background is the work a long-lived sift process (`sift serve`, the
+// inbox) does besides its own: the retention sweep and configuration hot
+// reload. The current configuration is swapped atomically on reload; the
+// logs folder stays the one the process started with.
+type background struct {
+	sf  *storeFlags
+	st  *store.Store
+	api *httpapi.Server // nil outside sift serve
+	log *slog.Logger
+	// report, when set, also hears each sweep (the inbox shows it).
+	report  func(store.SweepResult, error)
 	cfg     atomic.Pointer[config.Config]
 	resweep chan struct{}
 }
 
-func newServeBackground(sf *storeFlags, st *store.Store, api *httpapi.Server, log *slog.Logger) *serveBackground {
-	b := &serveBackground{sf: sf, st: st, api: api, log: log, resweep: make(chan struct{}, 1)}
+func newBackground(sf *storeFlags, st *store.Store, api *httpapi.Server, log *slog.Logger) *background {
+	b := &background{sf: sf, st: st, api: api, log: log, resweep: make(chan struct{}, 1)}
 	cfg := sf.cfg
 	b.cfg.Store(&cfg)
 	return b
@@ -121,13 +123,16 @@ func newServeBackground(sf *storeFlags, st *store.Store, api *httpapi.Server, lo
 
 // retention sweeps at start, then daily, and again at once when a reload
 // changes a retention setting. Each pass uses the current configuration.
-func (b *serveBackground) retention(ctx context.Context) {
+func (b *background) retention(ctx context.Context) {
 	t := time.NewTicker(24 * time.Hour)
 	defer t.Stop()
 	for {
 		flags := *b.sf
 		flags.cfg = *b.cfg.Load()
 		res, err := b.st.Sweep(ctx, flags.retention())
+		if b.report != nil && ctx.Err() == nil {
+			b.report(res, err)
+		}
 		switch {
 		case ctx.Err() != nil:
 			return
@@ -149,7 +154,7 @@ func (b *serveBackground) retention(ctx context.Context) {
 // watchConfig reloads the configuration file when it changes: the sweep's
 // settings and the thresholds of on-demand summaries follow it; a changed
 // Path is reported and ignored until restart.
-func (b *serveBackground) watchConfig(ctx context.Context) {
+func (b *background) watchConfig(ctx context.Context) {
 	path := b.sf.config
 	if path == "" {
 		p, err := config.DefaultPath()
@@ -167,7 +172,9 @@ func (b *serveBackground) watchConfig(ctx context.Context) {
 		old := b.cfg.Swap(&u.Config)
 		flags := *b.sf
 		flags.cfg = u.Config
-		b.api.SetSummaryOptions(flags.importOptions().Summary)
+		if b.api != nil {
+			b.api.SetSummaryOptions(flags.importOptions().Summary)
+		}
 		if old.RetainedDays != u.Config.RetainedDays || old.MaxTotalSizeMb != u.Config.MaxTotalSizeMb || old.Review != u.Config.Review {
 			select {
 			case b.resweep <- struct{}{}:
