@@ -145,28 +145,6 @@ func (s *Store) LastSweep(ctx context.Context) (time.Time, error) {
 	return time.UnixMilli(n).UTC(), nil
 }
 
-// RunRetention sweeps at once and then every interval (a day when 0) until
-// ctx ends, reporting each pass. Long-lived sift processes run it in a
-// goroutine.
-func (s *Store) RunRetention(ctx context.Context, r Retention, interval time.Duration, report func(SweepResult, error)) {
-	if interval <= 0 {
-		interval = 24 * time.Hour
-	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		res, err := s.Sweep(ctx, r)
-		if report != nil && ctx.Err() == nil {
-			report(res, err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
 // logFile is a stream file under the logs root.
 type logFile struct {
 	path  string
