@@ -49,7 +49,7 @@ func demoRuns() []demoRun {
 		{"ENG-401", "audit-llm-security-1-1a2b3c.jsonl", "gemini", 5 * time.Hour, 1, 0},
 		{"ENG-401", "work-1-4d5e6f.jsonl", "gemini", 6 * time.Hour, 1, 0},
 		{"ENG-377", "merge-1-7e8f9a.jsonl", "opencode", 3 * time.Hour, 1, 0},
-		{"ENG-377", "work-1-2b3c4d.jsonl", "codex", 4 * time.Hour, 22, 0},
+		{"ENG-377", "work-1-2b3c4d.jsonl", "codex", 4 * time.Hour, 3, 0},
 		{"ENG-420", "work-1-6a7b8c.jsonl", "codex", 2 * time.Hour, 1, 1},
 		{"ENG-420", "work-2-c0ffee.jsonl", "claude", 90 * time.Minute, 1, 0},
 		{"ENG-433", "work-1-b16b00.jsonl", "copilot", 3 * time.Hour, 9, 0},

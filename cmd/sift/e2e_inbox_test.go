@@ -67,8 +67,9 @@ func (tm *tmuxTerm) keys(ks ...string) {
 }
 
 // TestEndToEndDemoInTmux drives the real binary in a terminal: sift demo
-// --db PATH, sort by cost, open the top session, go to its first flagged
-// turn, open a tool call, record needs_followup with a note, quit; then
+// --db PATH, flagged only, sort by cost, open the top session, go to its
+// first flagged turn, open a tool call, record needs_followup with a note,
+// quit; then
 // `sift list --json` on the same store shows the session, flagged, with the
 // decision and its note.
 func TestEndToEndDemoInTmux(t *testing.T) {
@@ -93,6 +94,9 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	t.Cleanup(func() { exec.Command(tmux, "-S", tm.sock, "kill-server").Run() })
 
 	tm.waitFor("inbox", "sift demo · 14 sessions", "sort: triage")
+	// Triage: flagged sessions only, the most expensive first.
+	tm.keys("f")
+	tm.waitFor("flagged filter", "filter: flagged")
 	tm.keys("3")
 	s := tm.waitFor("sort by cost", "sort: cost▼")
 	top := ""
@@ -101,22 +105,22 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 			top = l
 		}
 	}
-	if !strings.Contains(top, "ENG-412 · work-1") {
-		t.Fatalf("top session by cost is not ENG-412 · work-1:\n%s", s)
+	if !strings.Contains(top, "ENG-412 · rework-2") {
+		t.Fatalf("top flagged session by cost is not ENG-412 · rework-2:\n%s", s)
 	}
 	tm.keys("Enter")
-	s = tm.waitFor("session", "sift demo › ENG-412 · work-1", "flagged turns shown")
+	tm.waitFor("session", "sift demo › ENG-412 · rework-2", "flagged turns shown")
 	tm.keys("n")
 	tm.keys("N")
-	s = tm.waitFor("first flagged turn", "▶ ⚑ t1")
+	tm.waitFor("first flagged turn", "▶ ⚑ t1", "approval_required")
 	tm.keys("Enter")
 	tm.keys("Enter")
-	tm.waitFor("tool call", "› t1 · Skill", "─ input", "─ output")
+	tm.waitFor("tool call", "› t1 · Bash", "approval", "─ input", "─ output")
 	tm.keys("x")
-	tm.waitFor("follow-up dialog", "needs follow-up · ENG-412 · work-1 · t1 · Skill")
-	tm.run("send-keys", "-t", tm.name, "-l", "check the dev-browser skill")
+	tm.waitFor("follow-up dialog", "needs follow-up · ENG-412 · rework-2 · t1 · Bash")
+	tm.run("send-keys", "-t", tm.name, "-l", "why was find blocked?")
 	tm.keys("Enter")
-	tm.waitFor("decision recorded", "recorded needs_followup on t1 · toolu_01LHiVaqc4ZSFQXLfzCNSvbd")
+	tm.waitFor("decision recorded", "recorded needs_followup on t1 · toolu_01XMaFPbs37dmBM8hVEaTMg9")
 	tm.keys("q")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -143,12 +147,12 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	}
 	var row *summary.Summary
 	for i, r := range rows {
-		if r.WorkItemID == "ENG-412" && r.FileName == "work-1-0f3e2d.jsonl" {
+		if r.WorkItemID == "ENG-412" && r.FileName == "rework-2-a1b2c3.jsonl" {
 			row = &rows[i]
 		}
 	}
 	if row == nil {
-		t.Fatalf("sift list --json --flagged does not list ENG-412/work-1-0f3e2d.jsonl:\n%s", out)
+		t.Fatalf("sift list --json --flagged does not list ENG-412/rework-2-a1b2c3.jsonl:\n%s", out)
 	}
 	// The decision is on the tool call: the list carries it among the
 	// session's current turn and tool-call decisions.
@@ -156,8 +160,8 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 		t.Fatalf("sift list --json decisions = %+v, want the one recorded", row.Decisions)
 	}
 	d := row.Decisions[0]
-	if d.Decision != "needs_followup" || d.Note != "check the dev-browser skill" ||
-		d.ToolCallID != "toolu_01LHiVaqc4ZSFQXLfzCNSvbd" || d.TurnID != "t1" || d.ReviewerID != "e2e" {
+	if d.Decision != "needs_followup" || d.Note != "why was find blocked?" ||
+		d.ToolCallID != "toolu_01XMaFPbs37dmBM8hVEaTMg9" || d.TurnID != "t1" || d.ReviewerID != "e2e" {
 		t.Errorf("decision in sift list --json = %+v", d)
 	}
 }

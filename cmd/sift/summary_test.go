@@ -56,7 +56,7 @@ func TestSummaryCommandReadable(t *testing.T) {
 		claudeRun1, "agent         claude · model claude-opus-4-5-20251101",
 		"status        success", "started       2026-11-29T18:00:00Z", "duration      6.303s",
 		"cost          $0.1043 (harness", "tool calls    1 (0 failed, 0 approval)",
-		"stall         2s llm at line 5 (t2)",
+		"stall         1.26s llm at line 5 (t2)", // 6.303 s of harness time over 5 lines
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

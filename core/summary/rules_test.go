@@ -158,6 +158,39 @@ func TestProjectionByLine(t *testing.T) {
 	}
 }
 
+// TestProjectionFollowsTheHarnessDuration: when the harness reports its
+// own duration, shorter than the invocation's window, the events are spread
+// over that duration, so the turns and stalls add up to the total shown.
+func TestProjectionFollowsTheHarnessDuration(t *testing.T) {
+	t.Parallel()
+	var s stream
+	s.add(time.Time{}, event.Update{SessionUpdate: event.SessionStart})
+	s.add(time.Time{}, user("go"))
+	s.add(time.Time{}, text("thinking about it"))
+	s.add(time.Time{}, call("a", "Bash", `{"command":"x"}`))
+	s.add(time.Time{}, done("a", ""))
+	s.add(time.Time{}, text("done"))
+	s.add(time.Time{}, result(10_000, false)) // 10 s, in a 1,000 s window
+	opt := Options{Start: t0, End: at(1000), StallThreshold: 30 * time.Second}
+	sum, _ := s.summarize(t, opt)
+	i64(t, "totalDurationMs", sum.TotalDurationMs, 10_000)
+	if len(sum.Stalls) != 0 {
+		t.Errorf("stalls over a 10 s run: %+v", sum.Stalls)
+	}
+	var turns int64
+	for _, tr := range sum.Turns {
+		if tr.DurationMs != nil {
+			turns += *tr.DurationMs
+		}
+	}
+	if turns > *sum.TotalDurationMs {
+		t.Errorf("turns add to %d ms, more than the %d ms total", turns, *sum.TotalDurationMs)
+	}
+	if c := sum.ToolCalls[0]; c.DurationMs == nil || *c.DurationMs > 10_000 {
+		t.Errorf("tool call duration %v over a 10 s run", c.DurationMs)
+	}
+}
+
 func TestProjectionByOffset(t *testing.T) {
 	t.Parallel()
 	var s stream

@@ -33,6 +33,14 @@ func (b *Builder) projector(lines int, bytes int64) projector {
 		return p
 	}
 	p.start, p.width = b.opt.Start, b.opt.End.Sub(b.opt.Start)
+	// The harness's own duration is the session's (the total shown): the
+	// events are spread over it rather than over a longer window (process
+	// start-up, a wrapper's slack), so turns and stalls add up to it.
+	if b.duration != nil {
+		if d := time.Duration(*b.duration) * time.Millisecond; d > 0 && d < p.width {
+			p.width = d
+		}
+	}
 	p.total = int64(lines)
 	if b.opt.Projection == ProjectByOffset {
 		p.total = bytes
