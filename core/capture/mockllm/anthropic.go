@@ -71,18 +71,12 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, body []byte) 
 	}
 	_, _, hasShell := pickShell(tools)
 	n := q.toolResults()
-	st, ok := s.script.step(n)
-	if !hasShell || !ok {
-		s.record(r, body, -1)
-		st = Step{Text: "sift e2e"}
-	} else {
-		s.record(r, body, n)
-		sleep(r, st.Delay)
-		if st.Fail != 0 {
-			fail(w, st, map[string]any{"type": "error",
-				"error": map[string]any{"type": "invalid_request_error", "message": st.FailMessage}})
-			return
-		}
+	st, _, done := s.play(w, r, body, n, hasShell, func(st Step) any {
+		return map[string]any{"type": "error",
+			"error": map[string]any{"type": "invalid_request_error", "message": st.FailMessage}}
+	})
+	if done {
+		return
 	}
 	msgID := fmt.Sprintf("msg_sift%02d", n)
 	if !hasShell {

@@ -54,18 +54,12 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		}
 	}
 	_, _, hasShell := pickShell(tools)
-	st, ok := s.script.step(n)
-	if !hasShell || !ok {
-		s.record(r, body, -1)
-		st = Step{Text: "sift e2e"}
+	st, scripted, done := s.play(w, r, body, n, hasShell, openAIError)
+	if done {
+		return
+	}
+	if !scripted {
 		n = 99
-	} else {
-		s.record(r, body, n)
-		sleep(r, st.Delay)
-		if st.Fail != 0 {
-			fail(w, st, openAIError(st))
-			return
-		}
 	}
 	id := fmt.Sprintf("chatcmpl-sift%02d", n)
 	created := time.Now().Unix()

@@ -84,22 +84,17 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 		}
 	}
 	_, _, hasShell := pickShell(tools)
-	st, ok := s.script.step(n)
-	if method == "generateContent" || !hasShell || !ok {
-		s.record(r, body, -1)
-		text := "sift e2e"
-		if method == "generateContent" {
-			text = geminiVerdict
-		}
-		st = Step{Text: text}
-	} else {
-		s.record(r, body, n)
-		sleep(r, st.Delay)
-		if st.Fail != 0 {
-			fail(w, st, map[string]any{"error": map[string]any{"code": st.Fail, "message": st.FailMessage,
-				"status": "INVALID_ARGUMENT"}})
-			return
-		}
+	// The non-streaming call is the router's: it gets a JSON verdict.
+	router := method == "generateContent"
+	st, _, done := s.play(w, r, body, n, hasShell && !router, func(st Step) any {
+		return map[string]any{"error": map[string]any{"code": st.Fail, "message": st.FailMessage,
+			"status": "INVALID_ARGUMENT"}}
+	})
+	if done {
+		return
+	}
+	if router {
+		st = Step{Text: geminiVerdict}
 	}
 	u := st.Usage
 	usage := map[string]any{

@@ -220,6 +220,28 @@ func (s *Server) record(r *http.Request, body []byte, step int) {
 	s.mu.Unlock()
 }
 
+// play picks the script step for a request carrying n tool results and
+// plays its preliminaries: it records the request, waits the step's delay,
+// and answers a scripted failure with errBody. A request off the script
+// (onScript false: no shell tool offered, a title or router call; or past
+// the last step) is recorded as such and gets a filler text step, with
+// scripted false. done reports that the response is already written.
+func (s *Server) play(w http.ResponseWriter, r *http.Request, body []byte, n int, onScript bool,
+	errBody func(Step) any) (st Step, scripted, done bool) {
+	st, ok := s.script.step(n)
+	if !onScript || !ok {
+		s.record(r, body, -1)
+		return Step{Text: "sift e2e"}, false, false
+	}
+	s.record(r, body, n)
+	sleep(r, st.Delay)
+	if st.Fail != 0 {
+		fail(w, st, errBody(st))
+		return st, true, true
+	}
+	return st, true, false
+}
+
 // fail writes a vendor error body with the step's status.
 func fail(w http.ResponseWriter, st Step, body any) {
 	w.Header().Set("Content-Type", "application/json")

@@ -52,18 +52,12 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, body []byte) 
 		}
 	}
 	_, _, hasShell := pickShell(tools)
-	st, ok := s.script.step(n)
-	if !hasShell || !ok {
-		s.record(r, body, -1)
-		st = Step{Text: "sift e2e"}
+	st, scripted, done := s.play(w, r, body, n, hasShell, openAIError)
+	if done {
+		return
+	}
+	if !scripted {
 		n = 99
-	} else {
-		s.record(r, body, n)
-		sleep(r, st.Delay)
-		if st.Fail != 0 {
-			fail(w, st, openAIError(st))
-			return
-		}
 	}
 	respID := fmt.Sprintf("resp_sift%02d", n)
 	e := newSSE(w)
