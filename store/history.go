@@ -270,7 +270,6 @@ func sniffHistory(head []byte) agents.Kind {
 // the same pass.
 func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt summary.Options, br *bufio.Reader) (*sessionRow, error) {
 	opt.Agent = kind
-	opt.WantReviewEvents = func(sum *summary.Summary) bool { return !pastEventsTier(sum, c, s.now()) }
 	b := summary.NewBuilder(opt)
 	u := &usageFile{}
 	var cwd string
@@ -401,18 +400,19 @@ func jsonStringField(line []byte, key string) string {
 }
 
 // pastEventsTier reports whether a session is past the review-events tier
-// of the default retention (48 h, 30 days when flagged): its review events
+// of retention r (by default 48 h, 30 days when flagged): its review events
 // would be swept as soon as written, so an import (of history files above
-// all, whose sessions are mostly old) does not write them. The summary, turns and
-// tool calls are kept; the detail is re-read from the file on demand.
-func pastEventsTier(sum *summary.Summary, c candidate, now time.Time) bool {
+// all, whose sessions are mostly old) does not build or write them. The
+// summary, turns and tool calls are kept; the detail is re-read from the
+// file on demand.
+func pastEventsTier(sum *summary.Summary, c candidate, now time.Time, r Retention) bool {
 	act := time.UnixMilli(c.mtime)
 	if t := sum.EndedAt; t != nil && !t.IsZero() {
 		act = *t
 	} else if t := sum.StartedAt; t != nil && !t.IsZero() {
 		act = *t
 	}
-	r := Retention{}.withDefaults()
+	r = r.withDefaults()
 	age := now.Sub(act)
 	return age > r.FullEventsFor && (age > r.FlaggedFor || !sum.Flagged)
 }

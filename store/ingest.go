@@ -34,6 +34,10 @@ type ImportOptions struct {
 	// prices). Agent, Start and End are filled per file from its
 	// invocation record, when there is one.
 	Summary summary.Options
+	// Retention's review tiers decide which sessions are too old to keep
+	// review events for: those are neither built nor written, since the
+	// sweep would delete them at once. Zero tiers mean the defaults.
+	Retention Retention
 }
 
 // Progress is the state of a running import, reported after every file.
@@ -273,7 +277,11 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 			defer wg.Done()
 			br := bufio.NewReaderSize(nil, readBufSize)
 			for j := range jobs {
-				row, err := s.summarizeFile(j.c, j.inv, opts.Summary, br)
+				base := opts.Summary
+				base.WantReviewEvents = func(sum *summary.Summary) bool {
+					return !pastEventsTier(sum, j.c, s.now(), opts.Retention)
+				}
+				row, err := s.summarizeFile(j.c, j.inv, base, br)
 				select {
 				case outs <- outcome{c: j.c, row: row, err: err}:
 				case <-wctx.Done():
@@ -414,10 +422,6 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 			opt.ExitCode = &code
 		}
 	}
-	// The sweep would delete an old session's review events at once: they
-	// are neither built nor written (about half the bytes of a bulk
-	// import).
-	opt.WantReviewEvents = func(sum *summary.Summary) bool { return !pastEventsTier(sum, c, s.now()) }
 	br.Reset(f)
 	sum, evs, err := s.analyze(br, opt)
 	if err != nil && errors.Is(err, agents.ErrUnknownAgent) {

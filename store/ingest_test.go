@@ -268,4 +268,14 @@ func TestReviewEventsFollowTheTier(t *testing.T) {
 	if err != nil || len(old) != 0 {
 		t.Fatalf("old session: %d review events, %v", len(old), err)
 	}
+	// A configured tier of ten years keeps them.
+	long := 10 * 365 * 24 * time.Hour
+	if _, err := s.Import(ctx, []string{root}, ImportOptions{Force: true,
+		Retention: Retention{FullEventsFor: long, FlaggedFor: long}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	old, err = s.ReviewEvents(ctx, SessionKey{"wi", "work-1-bbbbbb.jsonl"})
+	if err != nil || len(old) == 0 {
+		t.Fatalf("old session under a ten-year tier: %d review events, %v", len(old), err)
+	}
 }
