@@ -29,7 +29,7 @@ var idRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
 // benchCorpus returns the corpus root, generating it when missing.
 func benchCorpus(b *testing.B) (string, int64) {
 	b.Helper()
-	root := filepath.Join(os.TempDir(), "sift-store-bench-corpus-v1")
+	root := filepath.Join(os.TempDir(), "sift-store-bench-corpus-v2")
 	if n, size := corpusSize(root); n >= benchFiles && size >= benchMinBytes {
 		return root, size
 	}
@@ -56,13 +56,20 @@ func benchCorpus(b *testing.B) (string, int64) {
 		// until the file is its share of the corpus, varying in size.
 		want := per/2 + rng.Int64N(per)
 		for int64(buf.Len()) < want {
+			// One fresh id per id of the copy, so that a tool result
+			// still names its call and a subagent its parent.
+			fresh := map[string][]byte{}
 			buf.Write(idRe.ReplaceAllFunc(t, func(id []byte) []byte {
+				if out, ok := fresh[string(id)]; ok {
+					return out
+				}
 				out := bytes.Clone(id)
 				for j := len(out) - 1; j >= len(out)-6; j-- {
 					if out[j] != '-' && out[j] != '_' {
 						out[j] = "0123456789abcdef"[rng.IntN(16)]
 					}
 				}
+				fresh[string(id)] = out
 				return out
 			}))
 		}
@@ -126,7 +133,7 @@ func BenchmarkImport(b *testing.B) {
 // BenchmarkReimportUnchanged re-imports the corpus with nothing changed.
 func BenchmarkReimportUnchanged(b *testing.B) {
 	root, _ := benchCorpus(b)
-	db := filepath.Join(os.TempDir(), "sift-store-bench-reimport-v1.db")
+	db := filepath.Join(os.TempDir(), "sift-store-bench-reimport-v2.db")
 	s, err := Open(db)
 	if err != nil {
 		b.Fatal(err)

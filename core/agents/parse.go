@@ -3,7 +3,6 @@ package agents
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -248,7 +247,7 @@ func envelope(b []byte) *event.Event {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	if json.Unmarshal(b, &env) != nil || env.Type != "sift.stderr" {
+	if decodeLine(b, &env) != nil || env.Type != "sift.stderr" {
 		return nil
 	}
 	return &event.Event{Update: event.Update{SessionUpdate: event.Stderr, Text: env.Text}}

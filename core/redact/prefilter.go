@@ -111,14 +111,25 @@ func hit[T ~string | ~[]byte](b T, i int) mask {
 		if string(b[i+1:i+4]) == "Iza" {
 			return mGoogle
 		}
-		if awsPrefix(b[i : i+4]) {
+		// The whole key id, as the rule wants it: the prefix and 16
+		// capitals or digits, then no word byte. (Shell text such as `B=AKIA; …` is common in
+		// agent commands; the regular expression would only reject it.)
+		if awsPrefix(b[i:i+4]) && runOf(b, i+4, isUpperOrDigit) == 16 &&
+			(i+20 == len(b) || !isWordByte(b[i+20])) {
 			return mAWS
 		}
 	case '_':
 		switch {
 		case hasSuffixAt(b, i, "ghp") || hasSuffixAt(b, i, "gho") || hasSuffixAt(b, i, "ghu") ||
-			hasSuffixAt(b, i, "ghs") || hasSuffixAt(b, i, "ghr") || hasSuffixAt(b, i, "github"):
-			return mGitHub
+			hasSuffixAt(b, i, "ghs") || hasSuffixAt(b, i, "ghr"):
+			// As the rule: at least 30 letters or digits after the prefix.
+			if runOf(b, i+1, isAlnum) >= 30 {
+				return mGitHub
+			}
+		case hasSuffixAt(b, i, "github"):
+			if hasPrefixAt(b, i, "_pat_") && runOf(b, i+5, isWordByte) >= 22 {
+				return mGitHub
+			}
 		case hasSuffixAt(b, i, "sk") || hasSuffixAt(b, i, "rk") || hasSuffixAt(b, i, "whsec"):
 			return mStripe
 		}
@@ -273,6 +284,18 @@ func lower(c byte) byte {
 	}
 	return c
 }
+
+// runOf returns how many bytes from b[i] satisfy ok, counting at most 64.
+// The rules' bodies are ASCII that JSON never escapes, so the raw bytes of
+// an encoded line show them as the decoded text would.
+func runOf[T ~string | ~[]byte](b T, i int, ok func(byte) bool) int {
+	n := 0
+	for ; i+n < len(b) && n < 64 && ok(b[i+n]); n++ {
+	}
+	return n
+}
+
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
 
 func isUpper(c byte) bool        { return 'A' <= c && c <= 'Z' }
 func isUpperOrDigit(c byte) bool { return isUpper(c) || ('0' <= c && c <= '9') }

@@ -106,6 +106,32 @@ func TestPrefilterAgreesWithRules(t *testing.T) {
 	}
 }
 
+// The AWS and GitHub anchors check the key's whole body; at the rules'
+// length limits they must still agree with the regular expressions.
+func TestPrefilterAtLengthLimits(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"key AKIA" + strings.Repeat("Z", 16) + " end",
+		"key AKIA" + strings.Repeat("Z", 15) + " end",
+		"key AKIA" + strings.Repeat("Z", 17) + " end",
+		"B=AKIA; echo",
+		"ghp_" + strings.Repeat("a", 30),
+		"ghp_" + strings.Repeat("a", 29),
+		"x ghs_" + strings.Repeat("9", 255) + ".",
+		"github_pat_" + strings.Repeat("a_", 11),
+		"github_pat_" + strings.Repeat("a", 21),
+		"A=ghp_; B=AKIA; echo token ${A}Zq8T4mNcY2vR7wXkLp3sB9dF6hJ1gA5eU0iO",
+	} {
+		changed := redactString(s, ^mask(0)) != s
+		if changed && mayContain(s) == 0 {
+			t.Errorf("prefilter misses %q", s)
+		}
+		if !changed && mayContain(s)&(mAWS|mGitHub) != 0 {
+			t.Errorf("prefilter sends %q to a rule that cannot match it", s)
+		}
+	}
+}
+
 func BenchmarkJSONLine(b *testing.B) {
 	var lines [][]byte
 	var n int64
