@@ -290,10 +290,12 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 		}
 		rd = bytes.NewReader(lines)
 	}
-	st, err := agents.Default().Parse(rd, agents.Options{Agent: kind}, func(ev *event.Event) {
+	// The events are lent (Borrow): the builder and the usage copy what
+	// they keep.
+	st, err := agents.Default().Parse(rd, agents.Options{Agent: kind, Borrow: true}, func(ev *event.Event) {
 		u.add(ev)
 		if cwd == "" && ev.Update.SessionUpdate == event.SessionStart {
-			cwd = ev.Update.Cwd
+			cwd = strings.Clone(ev.Update.Cwd)
 		}
 		if u.parentCall != "" && ev.ParentToolCallID == "" {
 			ev.ParentToolCallID = u.parentCall

@@ -45,8 +45,9 @@ func (u *usageFile) add(ev *event.Event) {
 			u.first = ms
 		}
 	}
+	// What is kept is copied: the events are lent (agents.Options.Borrow).
 	if u.sessionID == "" && ev.SessionID != "" {
-		u.sessionID = ev.SessionID
+		u.sessionID = strings.Clone(ev.SessionID)
 	}
 	up := &ev.Update
 	if up.SessionUpdate != event.Usage || up.Scope != event.ScopeCall || ev.Timestamp.IsZero() || up.CompletionTokens == nil {
@@ -78,8 +79,9 @@ func (u *usageFile) add(ev *event.Event) {
 	i, ok := u.modelIdx[ev.Model]
 	if !ok {
 		i = len(u.models)
-		u.models = append(u.models, ev.Model)
-		u.modelIdx[ev.Model] = i
+		m := strings.Clone(ev.Model)
+		u.models = append(u.models, m)
+		u.modelIdx[m] = i
 	}
 	e.model = i
 	u.entries = append(u.entries, e)

@@ -44,7 +44,7 @@ func (k Kind) Harness() Kind {
 var ErrUnknownAgent = errors.New("unknown agent")
 
 // Emit receives one event. The parser hands over ownership: the receiver may
-// keep the pointer.
+// keep the pointer (unless the parse lends its events, Options.Borrow).
 type Emit func(*event.Event)
 
 // Line is one line of a stream as a parser sees it: the bytes without the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/agentsift/sift/core/event"
 )
@@ -27,6 +28,12 @@ type Options struct {
 	Agent Kind
 	// MaxLine bounds one line; 0 means DefaultMaxLine.
 	MaxLine int
+	// Borrow lends each event to emit instead of handing it over: its
+	// strings and bytes may point into the line being read, which the next
+	// line overwrites, so the receiver must copy whatever it keeps before
+	// emit returns. It spares a copy of every event's text for a receiver
+	// that only folds events into figures (summary.Builder).
+	Borrow bool
 }
 
 // Stats describes a parsed stream as a whole.
@@ -53,7 +60,7 @@ type Stats struct {
 // agent it sniffs the first JSON lines. It returns an error only when the
 // reader fails; bad lines are data.
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
-	d := &driver{reg: r, emit: emit}
+	d := &driver{reg: r, emit: emit, borrow: opt.Borrow}
 	d.stampFn = d.stamp
 	if opt.Agent != "" {
 		p, err := r.Lookup(opt.Agent)
@@ -97,6 +104,8 @@ type driver struct {
 	stats   Stats
 	cur     Line
 	emitted bool
+	// borrow lends events (Options.Borrow): the owner does not copy.
+	borrow  bool
 	session string
 	// owner copies what emitted events still refer to of the line.
 	owner owner
@@ -192,14 +201,20 @@ func (d *driver) handle(l Line, cut bool) {
 // stamp fills the position and session of an event and passes it on.
 func (d *driver) stamp(ev *event.Event) {
 	d.emitted = true
-	d.owner.own(ev)
+	if !d.borrow {
+		d.owner.own(ev)
+	}
 	if ev.Line == 0 {
 		ev.Line, ev.Offset = d.cur.No, d.cur.Offset
 	}
-	if ev.SessionID == "" {
+	switch {
+	case ev.SessionID == "":
 		ev.SessionID = d.session
-	} else {
+	case ev.SessionID != d.session:
 		d.session = ev.SessionID
+		if d.borrow {
+			d.session = strings.Clone(ev.SessionID)
+		}
 	}
 	d.emit(ev)
 }

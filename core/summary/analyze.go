@@ -91,7 +91,8 @@ func (o Options) window() bool {
 // by the longest line plus the turns and tool calls the summary lists.
 func Analyze(r io.Reader, opt Options) (*Summary, []ReviewEvent, error) {
 	b := NewBuilder(opt)
-	st, err := agents.Default().Parse(r, agents.Options{Agent: opt.Agent}, b.Add)
+	// The builder copies what it keeps, so the parse lends it the events.
+	st, err := agents.Default().Parse(r, agents.Options{Agent: opt.Agent, Borrow: true}, b.Add)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -48,8 +48,9 @@ type Builder struct {
 	callByID map[string]*callState
 	open     int
 
-	prompts    []prompt
-	lastUpdate event.Kind
+	prompts []prompt
+	// afterPrompt is true when the last event was a user message chunk.
+	afterPrompt bool
 
 	run       *tokens
 	orphan    turnUsage
@@ -69,10 +70,9 @@ type Builder struct {
 	tail       ring
 	stderr     stderrTail
 
-	// final holds the text chunks of the last turn that said something,
-	// by reference (at most maxFinalText bytes), joined at the end.
-	final     []string
-	finalLen  int
+	// final holds the text of the last turn that said something (at most
+	// maxFinalText bytes); its array is reused from turn to turn.
+	final     []byte
 	finalTurn *turnState
 }
 
@@ -140,7 +140,9 @@ type callState struct {
 }
 
 // Add folds one event into the summary; it has the signature of an
-// agents.Emit, so a parser can feed the builder directly.
+// agents.Emit, so a parser can feed the builder directly. It keeps nothing
+// of ev: what it keeps it copies, so a parse may lend it events
+// (agents.Options.Borrow).
 func (b *Builder) Add(ev *event.Event) {
 	u := &ev.Update
 	k := u.SessionUpdate
@@ -168,7 +170,7 @@ func (b *Builder) Add(ev *event.Event) {
 	case event.UserMessageChunk:
 		if ev.ParentToolCallID == "" || b.callByID[ev.ParentToolCallID] == nil {
 			b.closeTurn()
-			if b.lastUpdate != event.UserMessageChunk {
+			if !b.afterPrompt {
 				b.prompts = append(b.prompts, prompt{line: ev.Line, at: at, session: b.keepSession(ev.SessionID),
 					summary: firstLine(contentText(u.Content))})
 			}
@@ -237,7 +239,7 @@ func (b *Builder) Add(ev *event.Event) {
 	if where != 0 {
 		b.keepStall(stall, where, k, top)
 	}
-	b.lastUpdate = k
+	b.afterPrompt = k == event.UserMessageChunk
 	if at.known() {
 		b.prev = at
 		b.prevTurn = b.cur
@@ -380,13 +382,10 @@ func (b *Builder) addText(t *turnState, s string) {
 		// Newer text than the last result line's (a later run in the
 		// same file) is the final message now.
 		b.result = ""
-		clear(b.final)
-		b.final, b.finalLen, b.finalTurn = b.final[:0], 0, t
+		b.final, b.finalTurn = b.final[:0], t
 	}
-	if room := maxFinalText - b.finalLen; room > 0 {
-		s = cut(s, min(len(s), room))
-		b.final = append(b.final, s)
-		b.finalLen += len(s)
+	if room := maxFinalText - len(b.final); room > 0 {
+		b.final = append(b.final, cut(s, min(len(s), room))...)
 	}
 }
 

@@ -397,7 +397,7 @@ func (b *Builder) outcome(s *Summary, session flagSet) {
 func (b *Builder) text(s *Summary) {
 	msg := b.result
 	if msg == "" {
-		msg = strings.Join(b.final, "")
+		msg = string(b.final)
 	}
 	if b.stderr.seen {
 		if msg != "" {

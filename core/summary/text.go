@@ -149,7 +149,7 @@ func (t *stderrTail) add(s string) {
 			s = s[1:]
 		}
 	}
-	t.lines = append(t.lines, s)
+	t.lines = append(t.lines, strings.Clone(s))
 	t.size += len(s) + 1
 	for t.size > StderrTailMax {
 		t.size -= len(t.lines[0]) + 1

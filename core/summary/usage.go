@@ -60,13 +60,18 @@ func sumPtr(a, b *int64) *int64 {
 
 // turnUsage holds the call-scope usage of one turn: the last snapshot per
 // message id (a message's content blocks repeat its usage) and the sum of
-// reports that name no message.
+// reports that name no message. A turn is mostly one message, so the ids
+// are searched in order; the index is built only for a turn with many.
 type turnUsage struct {
 	ids  []string
-	byID map[string]tokens
+	snap []tokens
+	byID map[string]int
 	noID tokens
 	any  bool
 }
+
+// manyIDs is the number of message ids past which a turn indexes them.
+const manyIDs = 8
 
 func (u *turnUsage) add(id string, t tokens) {
 	u.any = true
@@ -74,22 +79,47 @@ func (u *turnUsage) add(id string, t tokens) {
 		u.noID.add(t)
 		return
 	}
-	if u.byID == nil {
-		u.byID = map[string]tokens{}
+	if i := u.find(id); i >= 0 {
+		u.snap[i] = t
+		return
 	}
-	if _, ok := u.byID[id]; !ok {
-		id = strings.Clone(id)
-		u.ids = append(u.ids, id)
+	// The id is copied: the event's may point into a line being read.
+	id = strings.Clone(id)
+	u.ids = append(u.ids, id)
+	u.snap = append(u.snap, t)
+	switch {
+	case u.byID != nil:
+		u.byID[id] = len(u.ids) - 1
+	case len(u.ids) > manyIDs:
+		u.byID = make(map[string]int, 2*len(u.ids))
+		for i, id := range u.ids {
+			u.byID[id] = i
+		}
 	}
-	u.byID[id] = t
+}
+
+// find returns the index of a message id, or -1.
+func (u *turnUsage) find(id string) int {
+	if u.byID != nil {
+		if i, ok := u.byID[id]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, x := range u.ids {
+		if x == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // total returns the turn's tokens: the last snapshot of each message
 // added across messages, plus the id-less reports.
 func (u *turnUsage) total() tokens {
 	t := u.noID
-	for _, id := range u.ids {
-		t.add(u.byID[id])
+	for _, s := range u.snap {
+		t.add(s)
 	}
 	return t
 }

@@ -1,0 +1,54 @@
+package agents
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// TestBorrowedEventsEqualOwnedOnes parses every fixture twice, handing
+// events over and lending them (Options.Borrow), and compares each event
+// as emit sees it: lending changes who owns the memory, never what is
+// emitted.
+func TestBorrowedEventsEqualOwnedOnes(t *testing.T) {
+	t.Parallel()
+	for _, f := range fixtures(t) {
+		t.Run(f.dir+"/"+f.name, func(t *testing.T) {
+			t.Parallel()
+			owned := emitted(t, f.path, Options{Agent: f.declared()})
+			lent := emitted(t, f.path, Options{Agent: f.declared(), Borrow: true})
+			if len(lent) != len(owned) {
+				t.Fatalf("%d events lent, %d owned", len(lent), len(owned))
+			}
+			for i := range owned {
+				if lent[i] != owned[i] {
+					t.Fatalf("event %d:\n lent %s\nowned %s", i, lent[i], owned[i])
+				}
+			}
+		})
+	}
+}
+
+// emitted returns each event's JSON as emit received it.
+func emitted(t *testing.T, path string, opt Options) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	_, err = Default().Parse(f, opt, func(ev *event.Event) {
+		data, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(data))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
