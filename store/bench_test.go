@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"strconv"
 	"testing"
 	"time"
@@ -102,12 +101,10 @@ func corpusSize(root string) (int, int64) {
 }
 
 // BenchmarkImport imports the corpus into a fresh store, with the garbage
-// collector set as `sift import` sets it (cmd/sift/import.go bulkGC: 400
-// unless GOGC is set), so that the figure is the command's.
+// collector set as `sift import` sets it (BulkGC), so that the figure is
+// the command's.
 func BenchmarkImport(b *testing.B) {
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
-	}
+	defer BulkGC()()
 	root, size := benchCorpus(b)
 	b.SetBytes(size)
 	b.ResetTimer()

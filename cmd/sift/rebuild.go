@@ -4,6 +4,8 @@ import (
 	"flag"
 	"io"
 	"os"
+
+	"github.com/agentsift/sift/store"
 )
 
 // runRebuild implements `sift rebuild [PATH…]`.
@@ -25,7 +27,7 @@ func runRebuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	bulkGC()
+	defer store.BulkGC()()
 	pr := newProgressPrinter(stderr)
 	res, err := st.Rebuild(ctx, paths, sf.importOptions(), pr.report)
 	pr.done()

@@ -1,0 +1,56 @@
+package store
+
+import (
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// bulkHeap is the heap a bulk import may grow to before the collector
+// runs.
+const bulkHeap = 384 << 20
+
+// BulkGC trades memory for speed for the length of a bulk import (sift
+// import, sift rebuild): instead of collecting each time the heap doubles,
+// the collector runs only when the heap reaches bulkHeap, or four times the
+// live heap when that is more. An import's live heap is small (a few tens
+// of MB: the files being summarized and the batches being written) and it
+// allocates several times its input, so this collects about ten times per
+// 500 MB instead of a hundred; capping the heap also bounds the fresh
+// pages the kernel must fault in. On the import benchmark it saves a tenth
+// of the CPU. GOGC or GOMEMLIMIT, when set, win. The returned function
+// restores the collector's settings.
+func BulkGC() (restore func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	pct := debug.SetGCPercent(-1)
+	limit := debug.SetMemoryLimit(bulkHeap)
+	done := make(chan struct{})
+	go func() {
+		// A heap that stays mostly live would make the collector run
+		// back to back: the limit follows four times the live heap.
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		cur := int64(bulkHeap)
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(live)
+			if want := 4 * int64(live[0].Value.Uint64()); want > cur {
+				cur = want
+				debug.SetMemoryLimit(cur)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		debug.SetGCPercent(pct)
+		debug.SetMemoryLimit(limit)
+	}
+}
