@@ -1,9 +1,11 @@
 package summary
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"strings"
+	"unsafe"
 
 	gojson "github.com/goccy/go-json"
 
@@ -177,51 +179,52 @@ func outcomeSummary(c *callState, u *event.Update) string {
 	return strings.Join(parts, ": ")
 }
 
-// inputFields are the input fields that best say what a call does, tried
-// in this order. Decoding into a struct lets the decoder skip everything
-// else (a whole file being written) without building it.
-type inputFields struct {
-	Command       json.RawMessage `json:"command"`
-	Cmd           json.RawMessage `json:"cmd"`
-	FilePath      json.RawMessage `json:"file_path"`
-	FilePathCamel json.RawMessage `json:"filePath"`
-	Path          json.RawMessage `json:"path"`
-	NotebookPath  json.RawMessage `json:"notebook_path"`
-	AbsolutePath  json.RawMessage `json:"absolute_path"`
-	Pattern       json.RawMessage `json:"pattern"`
-	Query         json.RawMessage `json:"query"`
-	Glob          json.RawMessage `json:"glob"`
-	URL           json.RawMessage `json:"url"`
-	Description   json.RawMessage `json:"description"`
-	Prompt        json.RawMessage `json:"prompt"`
-	DirPath       json.RawMessage `json:"dir_path"`
-	DirectoryPath json.RawMessage `json:"directory_path"`
-	Folder        json.RawMessage `json:"folder"`
-	Patterns      json.RawMessage `json:"patterns"`
-	Skill         json.RawMessage `json:"skill"`
-	Name          json.RawMessage `json:"name"`
-	Changes       json.RawMessage `json:"changes"`
-	Todos         json.RawMessage `json:"todos"`
-	Task          json.RawMessage `json:"task"`
-	Fact          json.RawMessage `json:"fact"`
+// inputKeys are the input fields that best say what a call does, in the
+// order they are tried.
+var inputKeys = [...]string{
+	"command", "cmd", "file_path", "filepath", "path", "notebook_path", "absolute_path",
+	"pattern", "query", "glob", "url", "description", "prompt", "dir_path", "directory_path",
+	"patterns", "folder", "skill", "name", "changes", "todos", "task", "fact",
 }
 
-func (f *inputFields) ordered() []json.RawMessage {
-	return []json.RawMessage{
-		f.Command, f.Cmd, f.FilePath, f.FilePathCamel, f.Path, f.NotebookPath, f.AbsolutePath,
-		f.Pattern, f.Query, f.Glob, f.URL, f.Description, f.Prompt, f.DirPath, f.DirectoryPath,
-		f.Patterns, f.Folder, f.Skill, f.Name, f.Changes, f.Todos,
-		f.Task, f.Fact,
+// inputRank returns the rank of a key in inputKeys (matched ignoring ASCII
+// case, as a JSON decoder matches struct fields), or -1.
+func inputRank(key []byte) int {
+	if len(key) > len("directory_path") {
+		return -1
 	}
+	var low [16]byte
+	for i, c := range key {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	k := low[:len(key)]
+	for i, w := range inputKeys {
+		if string(k) == w {
+			return i
+		}
+	}
+	return -1
 }
 
-// inputSummary returns a redacted one-line summary of a call's input.
+// inputSummary returns a redacted one-line summary of a call's input. The
+// input's top-level fields are scanned, not decoded: a call writing a
+// whole file costs no copy of it.
 func inputSummary(u *event.Update) string {
 	s := ""
 	if in := u.RawInput; len(in) > 0 && in[0] == '{' {
-		var f inputFields
-		if gojson.Unmarshal(in, &f) == nil {
-			for _, v := range f.ordered() {
+		// The last value of each known key, as a decoder would keep it.
+		var vals [len(inputKeys)][]byte
+		var f fields
+		for f.reset(in); f.next(); {
+			if r := inputRank(f.key); r >= 0 {
+				vals[r] = f.val
+			}
+		}
+		if f.ok() {
+			for _, v := range vals {
 				if s = jsonString(v); s != "" {
 					break
 				}
@@ -247,6 +250,131 @@ func inputSummary(u *event.Update) string {
 	return redactText(firstLine(s))
 }
 
+// fields walks the top level of a JSON object: each key and the raw bytes
+// of its value. ok reports, once next is false, whether the object was
+// well formed to its end.
+type fields struct {
+	in       []byte
+	i        int
+	key, val []byte
+	done     bool
+	bad      bool
+}
+
+func (f *fields) reset(in []byte) {
+	*f = fields{in: in}
+	f.i = skipSpace(in, 0)
+	if f.i >= len(in) || in[f.i] != '{' {
+		f.bad = true
+		return
+	}
+	f.i = skipSpace(in, f.i+1)
+	if f.i < len(in) && in[f.i] == '}' {
+		f.done = true
+		f.bad = skipSpace(in, f.i+1) != len(in)
+	}
+}
+
+func (f *fields) ok() bool { return f.done && !f.bad }
+
+// next moves to the next field; false at the end or on malformed input.
+func (f *fields) next() bool {
+	if f.done || f.bad {
+		return false
+	}
+	in, i := f.in, f.i
+	if i >= len(in) || in[i] != '"' {
+		f.bad = true
+		return false
+	}
+	end := skipString(in, i)
+	if end < 0 {
+		f.bad = true
+		return false
+	}
+	f.key = in[i+1 : end-1]
+	i = skipSpace(in, end)
+	if i >= len(in) || in[i] != ':' {
+		f.bad = true
+		return false
+	}
+	i = skipSpace(in, i+1)
+	if end = skipValue(in, i); end < 0 {
+		f.bad = true
+		return false
+	}
+	f.val = in[i:end]
+	i = skipSpace(in, end)
+	switch {
+	case i < len(in) && in[i] == ',':
+		f.i = skipSpace(in, i+1)
+	case i < len(in) && in[i] == '}':
+		f.done = true
+		f.bad = skipSpace(in, i+1) != len(in)
+	default:
+		f.bad = true
+		return false
+	}
+	return true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string that starts at b[i], or -1.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index after the value that starts at b[i], or -1.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				if i = skipString(b, i); i < 0 {
+					return -1
+				}
+				i--
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
 // jsonString returns a JSON string's value, the words of an array of
 // strings joined by spaces, or for an array of objects (file changes, todo
 // items) their paths or texts joined by commas.
@@ -256,6 +384,11 @@ func jsonString(v json.RawMessage) string {
 	}
 	switch v[0] {
 	case '"':
+		if len(v) >= 2 && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '\\') < 0 && bytes.IndexByte(v[1:len(v)-1], '"') < 0 {
+			// No escape: the text itself, not copied (the caller keeps
+			// a copy of its first line only).
+			return unsafe.String(unsafe.SliceData(v[1:]), len(v)-2)
+		}
 		var s string
 		if gojson.Unmarshal(v, &s) == nil {
 			return s
