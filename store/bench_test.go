@@ -104,7 +104,7 @@ func corpusSize(root string) (int, int64) {
 // collector set as `sift import` sets it (BulkGC), so that the figure is
 // the command's.
 func BenchmarkImport(b *testing.B) {
-	defer BulkGC()()
+	defer BulkGC(StreamImportHeap)()
 	root, size := benchCorpus(b)
 	b.SetBytes(size)
 	b.ResetTimer()

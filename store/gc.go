@@ -7,26 +7,33 @@ import (
 	"time"
 )
 
-// bulkHeap is the heap a bulk import may grow to before the collector
-// runs.
-const bulkHeap = 384 << 20
+// The heap a bulk import may grow to before the collector runs. A stream
+// import allocates about seven times its input (events, tool calls, review
+// events, encoded rows); a history import about its input, so a smaller
+// heap, with fewer fresh pages to fault in, serves it better. Both were
+// measured on the benchmark corpora (store.BenchmarkImport, the ccusage
+// comparison in cmd/sift).
+const (
+	StreamImportHeap  = 384 << 20
+	HistoryImportHeap = 128 << 20
+)
 
 // BulkGC trades memory for speed for the length of a bulk import (sift
 // import, sift rebuild): instead of collecting each time the heap doubles,
-// the collector runs only when the heap reaches bulkHeap, or four times the
-// live heap when that is more. An import's live heap is small (a few tens
-// of MB: the files being summarized and the batches being written) and it
-// allocates several times its input, so this collects about ten times per
-// 500 MB instead of a hundred; capping the heap also bounds the fresh
-// pages the kernel must fault in. On the import benchmark it saves a tenth
-// of the CPU. GOGC or GOMEMLIMIT, when set, win. The returned function
-// restores the collector's settings.
-func BulkGC() (restore func()) {
+// the collector runs only when the heap reaches heap bytes, or four times
+// the live heap when that is more. An import's live heap is small (a few
+// tens of MB: the files being summarized and the batches being written)
+// while it allocates several times that, so it is collected a few times
+// per 100 MB of input instead of tens; capping the heap also bounds the
+// fresh pages the kernel must fault in. On the import benchmark it saves a
+// tenth of the CPU. GOGC or GOMEMLIMIT, when set, win. The returned
+// function restores the collector's settings.
+func BulkGC(heap int64) (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	pct := debug.SetGCPercent(-1)
-	limit := debug.SetMemoryLimit(bulkHeap)
+	limit := debug.SetMemoryLimit(heap)
 	done := make(chan struct{})
 	go func() {
 		// A heap that stays mostly live would make the collector run
@@ -34,7 +41,7 @@ func BulkGC() (restore func()) {
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		cur := int64(bulkHeap)
+		cur := heap
 		for {
 			select {
 			case <-done:

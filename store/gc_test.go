@@ -9,7 +9,7 @@ import (
 )
 
 // TestBulkGCFollowsTheLiveHeap: during a bulk import the collector waits
-// for bulkHeap, the limit rises to four times a live heap that outgrows
+// for the heap it is given, the limit rises to four times a live heap that outgrows
 // it, and the settings come back afterwards.
 func TestBulkGCFollowsTheLiveHeap(t *testing.T) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
@@ -17,12 +17,12 @@ func TestBulkGCFollowsTheLiveHeap(t *testing.T) {
 	}
 	pct, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
 	defer debug.SetGCPercent(pct)
-	restore := BulkGC()
+	restore := BulkGC(StreamImportHeap)
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Errorf("GC percent during a bulk import = %d, want off", got)
 	}
-	if got := debug.SetMemoryLimit(-1); got != bulkHeap {
-		t.Errorf("memory limit = %d, want %d", got, bulkHeap)
+	if got := debug.SetMemoryLimit(-1); got != StreamImportHeap {
+		t.Errorf("memory limit = %d, want %d", got, StreamImportHeap)
 	}
 	live := make([][]byte, 0, 160)
 	for range cap(live) {

@@ -115,15 +115,16 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	defer store.BulkGC()()
 	pr := newProgressPrinter(stderr)
 	opts := sf.importOptions()
 	opts.Force, opts.Workers = *force, *workers
 	if *history {
+		defer store.BulkGC(store.HistoryImportHeap)()
 		res, err := st.ImportHistory(ctx, historyRoots(os.Getenv), opts, pr.report)
 		pr.done()
 		return reportImport(stdout, stderr, "import", res, err)
 	}
+	defer store.BulkGC(store.StreamImportHeap)()
 	res, err := st.Import(ctx, paths, opts, pr.report)
 	pr.done()
 	return reportImport(stdout, stderr, "import", res, err)

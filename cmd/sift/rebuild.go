@@ -27,7 +27,7 @@ func runRebuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	defer store.BulkGC()()
+	defer store.BulkGC(store.StreamImportHeap)()
 	pr := newProgressPrinter(stderr)
 	res, err := st.Rebuild(ctx, paths, sf.importOptions(), pr.report)
 	pr.done()
