@@ -13,10 +13,87 @@ type eventWithContent struct {
 // contentEvent returns a copy of base whose update is u with content c,
 // the two allocated together.
 func contentEvent(base *event.Event, u event.Update, c event.Content) *event.Event {
-	x := &eventWithContent{ev: *base, content: c}
+	return withContent(new(eventWithContent), base, u, c)
+}
+
+func withContent(x *eventWithContent, base *event.Event, u event.Update, c event.Content) *event.Event {
+	x.ev = *base
+	x.content = c
 	x.ev.Update = u
 	x.ev.Update.Content = &x.content
 	return &x.ev
+}
+
+// eventPool holds the events of the line being parsed when the parse lends
+// its events (Options.Borrow): the receiver keeps none, so once the line is
+// done they are all free for the next. Memory then follows the events of
+// one line, not of the stream, and the collector has none to trace.
+type eventPool struct {
+	evs  []*eventWithContent
+	used int
+	// scribble overwrites the events given back (tests: an event a parser
+	// kept past its line, then emitted, shows as garbage).
+	scribble bool
+}
+
+func (p *eventPool) get() *eventWithContent {
+	if p.used == len(p.evs) {
+		p.evs = append(p.evs, new(eventWithContent))
+	}
+	x := p.evs[p.used]
+	p.used++
+	return x
+}
+
+// reset gives every event back; called when a line is done.
+func (p *eventPool) reset() {
+	for _, x := range p.evs[:p.used] {
+		if p.scribble {
+			*x = eventWithContent{ev: event.Event{SessionID: "scribbled", Update: event.Update{
+				SessionUpdate: "scribbled", Text: "scribbled"}}, content: event.Content{Text: "scribbled"}}
+		}
+	}
+	p.used = 0
+}
+
+// lender makes the events a stream emits: from the parse's pool when the
+// parse lends its events, else new ones, the receiver's to keep. A stream
+// embeds it; the driver gives it the pool. An event a stream holds past
+// the line it was made of must not come from here.
+type lender struct{ pool *eventPool }
+
+func (l *lender) lendFrom(p *eventPool) { l.pool = p }
+
+// event returns a copy of e to emit.
+func (l *lender) event(e *event.Event) *event.Event {
+	if l.pool == nil {
+		x := new(event.Event)
+		*x = *e
+		return x
+	}
+	x := &l.pool.get().ev
+	*x = *e
+	return x
+}
+
+// contentEvent is contentEvent, from the pool when there is one.
+func (l *lender) contentEvent(base *event.Event, u event.Update, c event.Content) *event.Event {
+	if l.pool == nil {
+		return contentEvent(base, u, c)
+	}
+	return withContent(l.pool.get(), base, u, c)
+}
+
+// contentSlot returns a zero event and content block to fill, the content
+// not yet attached.
+func (l *lender) contentSlot() (*event.Event, *event.Content) {
+	if l.pool == nil {
+		x := new(eventWithContent)
+		return &x.ev, &x.content
+	}
+	x := l.pool.get()
+	*x = eventWithContent{}
+	return &x.ev, &x.content
 }
 
 // textContent is a text content block.

@@ -66,6 +66,7 @@ func hasType(line []byte, t string) bool {
 
 // claudeStream is the per-stream state of the Claude-shaped parser.
 type claudeStream struct {
+	lender
 	kind  Kind
 	model string
 	// history is set for on-disk transcripts.
@@ -287,7 +288,7 @@ func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
 		return s.result(cl, base, emit)
 	case "thinking":
 		if cl.Subtype == "delta" && cl.Text != "" {
-			emit(contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(cl.Text)))
+			emit(s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(cl.Text)))
 			return true
 		}
 		return cl.Subtype == "completed"
@@ -295,11 +296,11 @@ func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
 		return s.cursorTool(cl, base, emit)
 	case "control_request":
 		if cl.Request != nil && cl.Request.Subtype == "can_use_tool" {
-			ev := base
+			ev := s.event(&base)
 			ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: cl.Request.ToolUseID,
 				Status: event.StatusPending, ApprovalRequired: true}
 			describeTool(&ev.Update, cl.Request.ToolName, cl.Request.Input)
-			emit(&ev)
+			emit(ev)
 			return true
 		}
 	}
@@ -311,7 +312,7 @@ func (s *claudeStream) system(cl *claudeLine, base event.Event, emit Emit) bool 
 		return false
 	}
 	s.model = strings.Clone(cl.Model)
-	ev := base
+	ev := s.event(&base)
 	ev.Model = cl.Model
 	version := cl.ClaudeCodeVersion
 	if version == "" {
@@ -328,7 +329,7 @@ func (s *claudeStream) system(cl *claudeLine, base event.Event, emit Emit) bool 
 	if len(extra) > 0 {
 		ev.Extra = extra
 	}
-	emit(&ev)
+	emit(ev)
 	return true
 }
 
@@ -351,20 +352,19 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 		var ev *event.Event
 		switch b.Type {
 		case "text":
-			ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(b.Text))
+			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(b.Text))
 		case "thinking", "redacted_thinking":
-			ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(b.Thinking))
+			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(b.Thinking))
 		case "tool_use", "server_tool_use":
 			s.names[strings.Clone(b.ID)] = s.toolName(b.Name)
-			ev = new(event.Event)
-			*ev = base
+			ev = s.event(&base)
 			ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
 			describeTool(&ev.Update, b.Name, b.Input)
 		case "image":
 			if b.Source == nil {
 				continue
 			}
-			ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk},
+			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk},
 				imageContent(b.Source.MediaType, b.Source.Data))
 		default:
 			continue
@@ -375,7 +375,7 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 		emit(ev)
 	}
 	if u := m.Usage; u != nil {
-		ev := base
+		ev := s.event(&base)
 		ev.Update = s.usage(u, event.ScopeCall)
 		if s.history {
 			if !s.firstUsage(cl, m) {
@@ -385,7 +385,7 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 				ev.Extra = map[string]any{"requestId": cl.RequestID}
 			}
 		}
-		emit(&ev)
+		emit(ev)
 	}
 	return true
 }
@@ -406,7 +406,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 		var ev *event.Event
 		switch b.Type {
 		case "text":
-			ev = contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk}, textContent(b.Text))
+			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk}, textContent(b.Text))
 			if cl.IsSynthetic {
 				ev.Extra = map[string]any{"isSynthetic": true}
 			}
@@ -414,7 +414,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 			if b.Source == nil {
 				continue
 			}
-			ev = contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk},
+			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk},
 				imageContent(b.Source.MediaType, b.Source.Data))
 		case "tool_result":
 			s.toolResult(b, cl, base, emit)
@@ -450,34 +450,34 @@ func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Eve
 	if s.approvals[b.ToolUseID] || (failed && isApprovalText(text)) {
 		u.ApprovalRequired = true
 	}
-	emit(contentEvent(&base, u, textContent(text)))
+	emit(s.contentEvent(&base, u, textContent(text)))
 	for _, img := range images {
-		iev := base
+		iev := s.event(&base)
 		iev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: u.Status, Content: img}
-		emit(&iev)
+		emit(iev)
 	}
 }
 
 func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool {
 	// Denials are known only now: mark those calls approval-blocked.
 	for _, d := range cl.PermissionDenials {
-		ev := base
+		ev := s.event(&base)
 		ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: d.ToolUseID, Status: event.StatusFailed,
 			ApprovalRequired: true, Message: "permission denied"}
 		describeTool(&ev.Update, d.ToolName, d.ToolInput)
-		emit(&ev)
+		emit(ev)
 	}
 	if cl.Usage != nil || cl.TotalCostUSD != nil {
-		ev := base
+		ev := s.event(&base)
 		if cl.Usage != nil {
 			ev.Update = s.usage(cl.Usage, event.ScopeRun)
 		} else {
 			ev.Update = event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun}
 		}
 		ev.Update.CostUSD = cl.TotalCostUSD
-		emit(&ev)
+		emit(ev)
 	}
-	ev := base
+	ev := s.event(&base)
 	u := event.Update{SessionUpdate: event.Result, IsError: cl.IsError, Subtype: cl.Subtype,
 		DurationMs: cl.DurationMs, NumTurns: cl.NumTurns}
 	if len(cl.Result) > 0 && cl.Result[0] == '"' {
@@ -505,15 +505,15 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 	ev.Update = u
 	if cl.IsError != nil && *cl.IsError {
 		// Check is_error, not subtype: API failures say "success".
-		eev := base
+		eev := s.event(&base)
 		msg := u.Text
 		if msg == "" {
 			msg = cl.Subtype
 		}
 		eev.Update = event.Update{SessionUpdate: event.Error, Message: msg, Fatal: true}
-		emit(&eev)
+		emit(eev)
 	}
-	emit(&ev)
+	emit(ev)
 	return true
 }
 
@@ -590,7 +590,7 @@ func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) b
 		return false
 	}
 	name := strings.TrimSuffix(kindKey, "ToolCall")
-	ev := base
+	ev := s.event(&base)
 	switch cl.Subtype {
 	case "started":
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: cl.CallID, Status: event.StatusInProgress}
@@ -628,7 +628,7 @@ func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) b
 	default:
 		return false
 	}
-	emit(&ev)
+	emit(ev)
 	return true
 }
 

@@ -50,7 +50,7 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 		if cl.AgentID != "" {
 			ev.Extra = map[string]any{"agentId": cl.AgentID, "isSidechain": cl.IsSidechain}
 		}
-		emit(&ev)
+		emit(s.event(&ev))
 	}
 	switch cl.Type {
 	case "assistant", "user":

@@ -114,6 +114,7 @@ type codexTodo struct {
 
 // codexStream is the state of one codex stream.
 type codexStream struct {
+	lender
 	// pending is a top-level error held back until the next line shows
 	// whether the stream went on after it: only a last error is fatal.
 	pending *event.Event
@@ -158,7 +159,7 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 	}
 	switch ln.Type {
 	case "thread.started":
-		emit(&event.Event{SessionID: ln.ThreadID, Update: event.Update{SessionUpdate: event.SessionStart}})
+		emit(s.event(&event.Event{SessionID: ln.ThreadID, Update: event.Update{SessionUpdate: event.SessionStart}}))
 	case "turn.started":
 		// A turn has no event of its own; it only resets the final text.
 		s.lastText = ""
@@ -175,9 +176,9 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 		}
 		ev := codexError(msg, true)
 		emit(ev)
-		emit(&event.Event{Update: event.Update{
+		emit(s.event(&event.Event{Update: event.Update{
 			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: ln.Type, Text: s.lastText,
-		}})
+		}}))
 	case "error":
 		if ln.Message == nil {
 			return false
@@ -187,10 +188,10 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 		ev.Line, ev.Offset = l.No, l.Offset
 		s.pending = ev
 	case "request_user_input":
-		ev := &event.Event{Update: event.Update{
+		ev := s.event(&event.Event{Update: event.Update{
 			SessionUpdate: event.ToolCall, ToolCallID: ln.CallID, ToolName: "request_user_input",
 			ToolKind: event.ToolOther, Title: "Ask user", Status: event.StatusPending, RawInput: ln.Questions,
-		}}
+		}})
 		var qs []struct {
 			Question string `json:"question"`
 		}
@@ -229,12 +230,12 @@ func (s *codexStream) turnCompleted(raw json.RawMessage, emit Emit) {
 	if len(raw) > 0 && string(raw) != "null" {
 		if u, ok := codexUsage(raw); ok {
 			u.Scope = event.ScopeRun
-			emit(&event.Event{Update: u})
+			emit(s.event(&event.Event{Update: u}))
 		}
 	}
-	emit(&event.Event{Update: event.Update{
+	emit(s.event(&event.Event{Update: event.Update{
 		SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "turn.completed", Text: s.lastText,
-	}})
+	}}))
 }
 
 // codexUsage maps a codex usage object (OpenAI semantics: input_tokens
@@ -311,7 +312,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 		// Both only come whole, as item.completed.
 		if done {
 			s.lastText = it.Text
-			ev := contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(it.Text))
+			ev := s.contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(it.Text))
 			if it.Type == "plan" {
 				ev.Extra = map[string]any{"itemType": "plan"}
 			}
@@ -319,7 +320,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 		}
 	case "reasoning":
 		if done {
-			emit(contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(it.Text)))
+			emit(s.contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(it.Text)))
 		}
 	case "todo_list":
 		entries := make([]event.PlanEntry, len(it.Items))
@@ -329,9 +330,9 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 				entries[i].Status = "completed"
 			}
 		}
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.Plan, Entries: entries}})
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Plan, Entries: entries}}))
 	case "error":
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: it.Message}})
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: it.Message}}))
 	case "command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call":
 		s.toolItem(&it, raw, typ, emit)
 	default:
@@ -352,15 +353,15 @@ func (s *codexStream) toolItem(it *codexItem, raw json.RawMessage, typ string, e
 			s.opened = map[string]bool{}
 		}
 		s.opened[strings.Clone(it.ID)] = true
-		emit(&event.Event{Update: codexToolCall(it)})
+		emit(s.event(&event.Event{Update: codexToolCall(it)}))
 	}
 	if typ != "item.completed" {
 		return
 	}
 	delete(s.opened, it.ID)
-	x := &eventWithContent{}
-	x.ev.Update = codexToolUpdate(it, raw, &x.content)
-	emit(&x.ev)
+	ev, c := s.contentSlot()
+	ev.Update = codexToolUpdate(it, raw, c)
+	emit(ev)
 }
 
 // codexToolCall describes an item as a tool call.

@@ -55,7 +55,7 @@ type codexLegacyMsg struct {
 func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	switch {
 	case ln.Prompt != nil && len(ln.Msg) == 0:
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(*ln.Prompt)}})
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(*ln.Prompt)}}))
 		return true
 	case len(ln.Msg) == 0:
 		return s.legacyConfig(l.Bytes, ln, emit)
@@ -70,15 +70,15 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	case "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta":
 		// Deltas: the whole message or reasoning follows.
 	case "agent_reasoning", "agent_reasoning_raw_content":
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(m.Text)}})
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(m.Text)}}))
 	case "agent_message":
 		s.lastText = m.Message
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(m.Message)}})
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(m.Message)}}))
 	case "exec_command_begin":
 		in, _ := marshalPlain(map[string]any{"command": m.Command, "cwd": m.Cwd})
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
 		describeTool(&u, "exec_command", in)
-		emit(&event.Event{Update: u})
+		emit(s.event(&event.Event{Update: u}))
 	case "exec_command_end":
 		u := event.Update{
 			SessionUpdate: event.ToolCallUpdate, ToolCallID: m.CallID, Status: event.StatusCompleted,
@@ -90,7 +90,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 		if m.ExitCode != nil && *m.ExitCode != 0 {
 			u.Status = event.StatusFailed
 		}
-		emit(&event.Event{Update: u})
+		emit(s.event(&event.Event{Update: u}))
 	case "patch_apply_begin":
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
 		describeTool(&u, "apply_patch", m.Changes)
@@ -110,7 +110,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 				u.Title += " (+" + strconv.Itoa(len(paths)-1) + " more)"
 			}
 		}
-		emit(&event.Event{Update: u})
+		emit(s.event(&event.Event{Update: u}))
 	case "patch_apply_end":
 		u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: m.CallID, Status: event.StatusCompleted, RawOutput: ln.Msg}
 		if out := joinOutput(m.Stdout, m.Stderr); out != "" {
@@ -119,7 +119,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 		if m.Success != nil && !*m.Success {
 			u.Status, u.Message = event.StatusFailed, m.Stderr
 		}
-		emit(&event.Event{Update: u})
+		emit(s.event(&event.Event{Update: u}))
 	case "mcp_tool_call_begin":
 		if m.Invocation == nil {
 			return false
@@ -127,32 +127,32 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
 		describeTool(&u, "mcp__"+m.Invocation.Server+"__"+m.Invocation.Tool, m.Invocation.Arguments)
 		u.Title = m.Invocation.Server + "." + m.Invocation.Tool
-		emit(&event.Event{Update: u})
+		emit(s.event(&event.Event{Update: u}))
 	case "mcp_tool_call_end":
-		emit(&event.Event{Update: legacyMCPEnd(&m)})
+		emit(s.event(&event.Event{Update: legacyMCPEnd(&m)}))
 	case "plan_update":
 		entries := make([]event.PlanEntry, len(m.Plan))
 		for i, p := range m.Plan {
 			entries[i] = event.PlanEntry{Content: p.Step, Status: p.Status}
 		}
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.Plan, Entries: entries}})
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Plan, Entries: entries}}))
 	case "token_count":
 		return s.legacyTokens(ln, &m, emit)
 	case "stream_error":
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: m.Message}})
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: m.Message}}))
 	case "error":
 		ev := codexError(m.Message, false)
 		ev.Line, ev.Offset = l.No, l.Offset
 		s.pending = ev
 	case "turn_aborted":
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: "turn aborted: " + m.Reason, Fatal: true}})
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText}})
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: "turn aborted: " + m.Reason, Fatal: true}}))
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText}}))
 	case "task_complete":
 		text := s.lastText
 		if m.LastAgentMessage != nil {
 			text = *m.LastAgentMessage
 		}
-		emit(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: m.Type, Text: text}})
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: m.Type, Text: text}}))
 	default:
 		return false
 	}
@@ -198,7 +198,7 @@ func (s *codexStream) legacyTokens(ln *codexLine, m *codexLegacyMsg, emit Emit) 
 			return false
 		}
 		u.Scope = event.ScopeRun
-		emit(&event.Event{Update: u})
+		emit(s.event(&event.Event{Update: u}))
 		return true
 	}
 	// The flat counters sit beside "type", which codexUsage skips as it is
@@ -211,7 +211,7 @@ func (s *codexStream) legacyTokens(ln *codexLine, m *codexLegacyMsg, emit Emit) 
 	u.Scope = event.ScopeCall
 	s.usageSeq++
 	id := strings.Trim(string(ln.ID), `"`)
-	emit(&event.Event{MessageID: "codex-" + id + "-" + strconv.Itoa(s.usageSeq), Update: u})
+	emit(s.event(&event.Event{MessageID: "codex-" + id + "-" + strconv.Itoa(s.usageSeq), Update: u}))
 	return true
 }
 

@@ -111,6 +111,7 @@ type droidCall struct {
 // droidStream holds the state of one droid stream: the open tool calls and
 // the events whose meaning depends on the line after them.
 type droidStream struct {
+	lender
 	open []droidCall
 	// cancelled is a tool result droid cancelled; it is held until the next
 	// line says whether exec ended for lack of permission.
@@ -151,9 +152,9 @@ func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
 		if d.Subtype != "init" {
 			return false
 		}
-		emit(&event.Event{SessionID: d.SessionID, Model: d.Model, Update: event.Update{
+		emit(s.event(&event.Event{SessionID: d.SessionID, Model: d.Model, Update: event.Update{
 			SessionUpdate: event.SessionStart, Cwd: d.Cwd, Tools: d.Tools,
-		}})
+		}}))
 	case "message":
 		kind := event.AgentMessageChunk
 		switch d.Role {
@@ -163,10 +164,10 @@ func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
 		default:
 			return false
 		}
-		emit(contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
+		emit(s.contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
 			event.Update{SessionUpdate: kind}, textContent(d.Text)))
 	case "reasoning":
-		emit(contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
+		emit(s.contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
 			event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(d.Text)))
 	case "tool_call":
 		s.toolCall(d, ts, emit)
@@ -244,9 +245,9 @@ func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit Emit) {
 	if name == "" {
 		name = d.ToolID
 	}
-	ev := &event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
+	ev := s.event(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
 		SessionUpdate: event.ToolCall, ToolCallID: d.ID, Status: event.StatusPending,
-	}}
+	}})
 	describeTool(&ev.Update, name, d.Parameters)
 	if strings.EqualFold(name, "ApplyPatch") {
 		patchLocations(&ev.Update, d.Parameters)
@@ -257,9 +258,9 @@ func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit Emit) {
 	emit(ev)
 	if strings.EqualFold(name, "TodoWrite") {
 		if entries := todoEntries(d.Parameters); entries != nil {
-			emit(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
+			emit(s.event(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
 				SessionUpdate: event.Plan, Entries: entries,
-			}})
+			}}))
 		}
 	}
 }

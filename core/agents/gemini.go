@@ -81,6 +81,7 @@ type geminiError struct {
 
 // geminiStream is the state of one Gemini stream.
 type geminiStream struct {
+	lender
 	model string
 	// msgID is the synthetic id of the model response under way ("" when
 	// none is): Gemini prints no message ids, and one response arrives as
@@ -103,13 +104,13 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 	switch ln.Type {
 	case "init":
 		s.model, s.msgID = strings.Clone(ln.Model), ""
-		ev = &event.Event{Timestamp: ts, SessionID: ln.SessionID, Model: ln.Model,
-			Update: event.Update{SessionUpdate: event.SessionStart}}
+		ev = s.event(&event.Event{Timestamp: ts, SessionID: ln.SessionID, Model: ln.Model,
+			Update: event.Update{SessionUpdate: event.SessionStart}})
 	case "message":
 		switch ln.Role {
 		case "user":
 			s.msgID = ""
-			ev = contentEvent(&event.Event{Timestamp: ts}, event.Update{SessionUpdate: event.UserMessageChunk},
+			ev = s.contentEvent(&event.Event{Timestamp: ts}, event.Update{SessionUpdate: event.UserMessageChunk},
 				textContent(ln.Content))
 		case "assistant":
 			s.response(l.No)
@@ -118,7 +119,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 			}
 			s.textOpen = ln.Delta
 			s.lastText = append(s.lastText, ln.Content...)
-			ev = contentEvent(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model},
+			ev = s.contentEvent(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model},
 				event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(ln.Content))
 		default:
 			return false
@@ -126,21 +127,22 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 	case "tool_use":
 		s.response(l.No)
 		s.textOpen = false
-		ev = &event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model,
-			Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: ln.ToolID, Status: event.StatusPending}}
+		ev = s.event(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model,
+			Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: ln.ToolID, Status: event.StatusPending}})
 		describeTool(&ev.Update, ln.ToolName, ln.Parameters)
 	case "tool_result":
 		s.msgID, s.textOpen = "", false
-		x := &eventWithContent{ev: event.Event{Timestamp: ts}}
-		ev = &x.ev
-		ev.Update = geminiToolResult(&ln, &x.content)
+		e, c := s.contentSlot()
+		e.Timestamp = ts
+		e.Update = geminiToolResult(&ln, c)
+		ev = e
 	case "error":
-		ev = &event.Event{Timestamp: ts, Update: event.Update{SessionUpdate: event.Error, Message: ln.Message}}
+		ev = s.event(&event.Event{Timestamp: ts, Update: event.Update{SessionUpdate: event.Error, Message: ln.Message}})
 		if ln.Severity != "" {
 			ev.Extra = map[string]any{"severity": ln.Severity}
 		}
 	case "result":
-		s.result(&ln, &event.Event{Timestamp: ts}, emit)
+		s.result(&ln, s.event(&event.Event{Timestamp: ts}), emit)
 		return true
 	default:
 		return false
@@ -190,16 +192,16 @@ func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 		u, ok, d := geminiUsage(ln.Stats)
 		durMs = d
 		if ok {
-			emit(&event.Event{Timestamp: ev.Timestamp, Model: s.model, Update: u})
+			emit(s.event(&event.Event{Timestamp: ev.Timestamp, Model: s.model, Update: u}))
 		}
 	}
 	isErr := ln.Status != "success"
 	if len(ln.Error) > 0 && string(ln.Error) != "null" {
 		var e geminiError
 		_ = json.UnmarshalOf(ln.Error, &e) // a malformed error still fails the run
-		emit(&event.Event{Timestamp: ev.Timestamp, Update: event.Update{
+		emit(s.event(&event.Event{Timestamp: ev.Timestamp, Update: event.Update{
 			SessionUpdate: event.Error, Message: e.Message, Fatal: isErr, RawOutput: ln.Error,
-		}})
+		}}))
 	}
 	ev.Update = event.Update{
 		SessionUpdate: event.Result, IsError: event.Bool(isErr), Subtype: ln.Status,

@@ -95,6 +95,7 @@ type opencodeTokens struct {
 
 // opencodeStream is the state of one opencode stream.
 type opencodeStream struct {
+	lender
 	session string
 	// steps counts the step_finish lines per message id, so that two steps
 	// of one message keep apart as usage message ids.
@@ -138,7 +139,7 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 	// stream keeps past the line is copied.
 	if ln.SessionID != "" && ln.SessionID != s.session {
 		s.session, s.lastText, s.steps = strings.Clone(ln.SessionID), "", nil
-		emit(&event.Event{SessionID: ln.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.SessionStart}})
+		emit(s.event(&event.Event{SessionID: ln.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.SessionStart}}))
 	}
 	if ln.Type == "error" {
 		s.pending = opencodeError(ln.Error, ts)
@@ -161,14 +162,15 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 		return true
 	case "text":
 		s.lastText = strings.Clone(p.Text)
-		ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(s.lastText))
+		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(s.lastText))
 	case "reasoning":
-		ev = contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(p.Text))
+		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(p.Text))
 	case "tool_use":
 		if p.State == nil {
 			return false
 		}
-		call, upd := opencodeTool(p)
+		c, upd := opencodeTool(p)
+		call := s.event(&c)
 		call.SessionID, call.MessageID, call.Timestamp = ln.SessionID, p.MessageID, ts
 		if !call.Update.StartedAt.IsZero() {
 			call.Timestamp = call.Update.StartedAt
@@ -179,13 +181,10 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 			// (another client of the event stream) has no update yet.
 			return true
 		}
-		ev = new(event.Event)
-		*ev = base
+		ev = s.event(&base)
 		ev.Update = upd
 	case "step_finish":
-		ev = new(event.Event)
-		*ev = base
-		s.stepFinish(p, ev, emit)
+		s.stepFinish(p, s.event(&base), emit)
 		return true
 	default:
 		return false
@@ -196,13 +195,13 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 
 // opencodeTool turns a tool part, which opencode prints once when the call
 // has ended, into its tool_call and its tool_call_update.
-func opencodeTool(p *opencodePart) (*event.Event, event.Update) {
+func opencodeTool(p *opencodePart) (event.Event, event.Update) {
 	st := p.State
 	id := p.CallID
 	if id == "" {
 		id = p.ID
 	}
-	call := &event.Event{Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: id, Status: event.StatusInProgress}}
+	call := event.Event{Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: id, Status: event.StatusInProgress}}
 	describeTool(&call.Update, p.Tool, st.Input)
 	if call.Update.Title == p.Tool && st.Title != "" {
 		call.Update.Title = st.Title
@@ -310,13 +309,13 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 	emit(ev)
 	switch p.Reason {
 	case "stop":
-		emit(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
+		emit(s.event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
 			SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: p.Reason, Text: s.lastText,
-		}})
+		}}))
 	case "length", "content-filter", "error":
-		emit(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
+		emit(s.event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
 			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: p.Reason, Text: s.lastText,
-		}})
+		}}))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
 )
@@ -34,6 +35,9 @@ type Options struct {
 	// emit returns. It spares a copy of every event's text for a receiver
 	// that only folds events into figures (summary.Builder).
 	Borrow bool
+	// scribble, with Borrow, overwrites each line's events once the line
+	// is done (tests: see eventPool).
+	scribble bool
 }
 
 // Stats describes a parsed stream as a whole.
@@ -61,6 +65,10 @@ type Stats struct {
 // reader fails; bad lines are data.
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
 	d := &driver{reg: r, emit: emit, borrow: opt.Borrow}
+	d.pool.scribble = opt.scribble
+	if d.borrow {
+		d.lendFrom(&d.pool)
+	}
 	d.stampFn = d.stamp
 	if opt.Agent != "" {
 		p, err := r.Lookup(opt.Agent)
@@ -104,8 +112,11 @@ type driver struct {
 	stats   Stats
 	cur     Line
 	emitted bool
-	// borrow lends events (Options.Borrow): the owner does not copy.
-	borrow  bool
+	// borrow lends events (Options.Borrow): the owner does not copy, and
+	// a line's events come from pool (through lender).
+	borrow bool
+	pool   eventPool
+	lender
 	session string
 	// owner copies what emitted events still refer to of the line.
 	owner owner
@@ -122,6 +133,9 @@ type pendingLine struct {
 
 func (d *driver) use(p Parser, sniffed bool) {
 	d.stream = p.NewStream()
+	if l, ok := d.stream.(interface{ lendFrom(*eventPool) }); ok && d.borrow {
+		l.lendFrom(&d.pool)
+	}
 	d.stats.Agent = p.Kind()
 	d.stats.Sniffed = sniffed
 }
@@ -167,6 +181,7 @@ func (d *driver) handle(l Line, cut bool) {
 	if len(body) == 0 {
 		return
 	}
+	d.pool.reset() // the previous line's events are done with
 	d.cur = Line{Bytes: body, No: l.No, Offset: l.Offset}
 	d.owner.setLine(body)
 	d.emitted = false
@@ -175,16 +190,16 @@ func (d *driver) handle(l Line, cut bool) {
 		d.raw(body, true)
 		return
 	case isEnvelope(body):
-		if ev := envelope(body); ev != nil {
-			d.stamp(ev)
+		if text, ok := envelope(body); ok {
+			d.stamp(d.event(&event.Event{Update: event.Update{SessionUpdate: event.Stderr, Text: text}}))
 			return
 		}
 	case body[0] == '[':
 		if n, ok := truncationMarker(body); ok {
 			d.stats.TruncatedBytes = event.Int64(n)
-			d.stamp(&event.Event{Update: event.Update{
-				SessionUpdate: event.Raw, Text: string(body), TruncatedBytes: event.Int64(n),
-			}})
+			d.stamp(d.event(&event.Event{Update: event.Update{
+				SessionUpdate: event.Raw, Text: d.text(body), TruncatedBytes: event.Int64(n),
+			}}))
 			return
 		}
 	}
@@ -220,7 +235,7 @@ func (d *driver) stamp(ev *event.Event) {
 }
 
 func (d *driver) raw(body []byte, cut bool) {
-	ev := &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(body)}}
+	ev := d.event(&event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: d.text(RawBytes(body))}})
 	if cut {
 		ev.Extra = map[string]any{"cut": true}
 	}
@@ -229,15 +244,27 @@ func (d *driver) raw(body []byte, cut bool) {
 
 // RawText returns the text a raw event keeps of a line: at most MaxRawText
 // bytes, cut at a rune boundary.
-func RawText(b []byte) string {
+func RawText(b []byte) string { return string(RawBytes(b)) }
+
+// RawBytes is RawText's part of b.
+func RawBytes(b []byte) []byte {
 	if len(b) <= MaxRawText {
-		return string(b)
+		return b
 	}
 	n := MaxRawText
 	for n > 0 && b[n]&0xC0 == 0x80 {
 		n--
 	}
-	return string(b[:n])
+	return b[:n]
+}
+
+// text returns bytes of the line as an event's text: a view of them when
+// the events are lent (the receiver copies what it keeps), else a copy.
+func (d *driver) text(b []byte) string {
+	if d.borrow && len(b) > 0 {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	return string(b)
 }
 
 // stripPrefix removes a line's trailing CR and any leading control bytes,
@@ -256,16 +283,17 @@ var envelopePrefix = []byte(`{"type":"sift.stderr"`)
 
 func isEnvelope(b []byte) bool { return bytes.HasPrefix(b, envelopePrefix) }
 
-// envelope decodes a captured stderr line, `{"type":"sift.stderr","text":…}`.
-func envelope(b []byte) *event.Event {
+// envelope decodes a captured stderr line, `{"type":"sift.stderr","text":…}`,
+// into its text, which may refer to the line (decodeLine).
+func envelope(b []byte) (string, bool) {
 	var env struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
 	if decodeLine(b, &env) != nil || env.Type != "sift.stderr" {
-		return nil
+		return "", false
 	}
-	return &event.Event{Update: event.Update{SessionUpdate: event.Stderr, Text: env.Text}}
+	return env.Text, true
 }
 
 var markerPrefix, markerSuffix = []byte("[...truncated by "), []byte(" bytes]")
