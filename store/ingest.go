@@ -268,8 +268,14 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 	defer s.w.ExecContext(context.WithoutCancel(ctx), "PRAGMA cache_size = -2000; PRAGMA shrink_memory")
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan job)
-	outs := make(chan outcome, workers*2)
+	// The jobs are queued up front: a worker done with a file takes the
+	// next at once, never waiting for a feeder to be scheduled.
+	jobs := make(chan job, len(todo))
+	for _, c := range todo {
+		jobs <- job{c: c, inv: invs.match(c.layout)}
+	}
+	close(jobs)
+	outs := make(chan outcome, workers*4)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -277,6 +283,9 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 			defer wg.Done()
 			br := bufio.NewReaderSize(nil, readBufSize)
 			for j := range jobs {
+				if wctx.Err() != nil {
+					return
+				}
 				base := opts.Summary
 				base.WantReviewEvents = func(sum *summary.Summary) bool {
 					return !pastEventsTier(sum, j.c, s.now(), opts.Retention)
@@ -291,16 +300,8 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 		}()
 	}
 	go func() {
-		defer close(outs)
-		defer wg.Wait()
-		defer close(jobs)
-		for _, c := range todo {
-			select {
-			case jobs <- job{c: c, inv: invs.match(c.layout)}:
-			case <-wctx.Done():
-				return
-			}
-		}
+		wg.Wait()
+		close(outs)
 	}()
 
 	// One goroutine writes while this one collects the next batch, so
