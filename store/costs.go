@@ -16,11 +16,15 @@ const SourceStreamAnalyser = "agent_stream_analyser"
 const SourceSiftRun = "sift_run"
 
 // costFindSQL finds the row a summary reconciles: same work item, phase
-// (or the detailed phase's canonical one), iteration and agent kind; the
-// row already naming this file first, else the newest.
+// (or the detailed phase's canonical one), iteration and agent kind, and
+// not another file's; the row already naming this file first, else the
+// newest. A row another file has claimed is that file's cost: taking it
+// over would lose it (a project's history sessions all share work item,
+// phase and agent).
 const costFindSQL = `SELECT id FROM work_item_costs
-	WHERE work_item_id = ? AND phase IN (?, ?) AND iteration IS ? AND agent_kind = ?
-	ORDER BY COALESCE(file_name, '') = ? DESC, id DESC LIMIT 1`
+	WHERE work_item_id = ?1 AND phase IN (?2, ?3) AND iteration IS ?4 AND agent_kind = ?5
+	AND (file_name IS NULL OR file_name = ?6)
+	ORDER BY file_name IS NOT NULL DESC, id DESC LIMIT 1`
 
 // costUpdateSQL writes a summary's tokens and cost into a row. The
 // harness's cost is authoritative and replaces the row's; an estimate only

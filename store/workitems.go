@@ -82,9 +82,13 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 	if inv.ExitCode != nil {
 		exit = sql.NullInt64{Int64: int64(*inv.ExitCode), Valid: true}
 	}
+	name := "" // no file yet: the first summary of the phase claims the row
+	if file != "" {
+		name = filepath.Base(file)
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO work_item_costs (work_item_id, phase, iteration, agent_kind, file_name,
 		started_at, ended_at, exit_code, raw_metadata_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		inv.WorkItemID, inv.Phase, iter, inv.AgentKind, emptyNull(filepath.Base(file)),
+		inv.WorkItemID, inv.Phase, iter, inv.AgentKind, emptyNull(name),
 		ms(inv.Start), ms(inv.End), exit, string(meta))
 	if err != nil {
 		return 0, fmt.Errorf("record invocation: %w", wrapError(err))

@@ -103,6 +103,57 @@ func TestCostReconciliation(t *testing.T) {
 	}
 }
 
+// TestCostRowPerFile: files of the same work item, phase, iteration and
+// agent (a project's history sessions, a resumed run's second file) each
+// keep a cost row of their own; an invocation row no file has claimed yet
+// goes to the first.
+func TestCostRowPerFile(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	a := copyFile(t, filepath.Join(fixtures, auditFixture), filepath.Join(root, "wi-9", "work-1-aaaaaa.jsonl"))
+	b := copyFile(t, filepath.Join(fixtures, "claude", "evolve-2.0.65-oauth-write.jsonl"), filepath.Join(root, "wi-9", "work-1-bbbbbb.jsonl"))
+	id, err := s.RecordInvocation(ctx, Invocation{WorkItemID: "wi-9", Phase: "work", Iteration: 1, AgentKind: "claude",
+		Start: time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishInvocation(ctx, id, time.Date(2026, 11, 3, 9, 5, 0, 0, time.UTC), 0); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // a second pass changes nothing
+		if _, err := s.Import(ctx, []string{root}, ImportOptions{Force: true}, nil); err != nil {
+			t.Fatal(err)
+		}
+		costs, err := s.Costs(ctx, "wi-9")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(costs) != 2 {
+			t.Fatalf("%d cost rows, want one per file: %+v", len(costs), costs)
+		}
+		byFile := map[string]Cost{}
+		for _, c := range costs {
+			byFile[c.FileName] = c
+		}
+		for _, f := range []string{a, b} {
+			name := filepath.Base(f)
+			sum, err := s.GetSummary(ctx, "wi-9", name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, ok := byFile[name]
+			if !ok || c.InputTokens == nil || sum.InputTokens == nil || *c.InputTokens != *sum.InputTokens {
+				t.Errorf("%s: cost row %+v, summary input tokens %v", name, c, sum.InputTokens)
+			}
+		}
+		if byFile[filepath.Base(a)].ID != id && byFile[filepath.Base(b)].ID != id {
+			t.Errorf("the invocation row %d went to neither file: %+v", id, costs)
+		}
+	}
+}
+
 // TestInvocationWindowProjects checks that a stream without timestamps is
 // placed in its invocation's window and that the declared agent kind wins.
 func TestInvocationWindowProjects(t *testing.T) {
