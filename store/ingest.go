@@ -348,7 +348,13 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 			}
 			batch = append(batch, o.row)
 			batchBytes += o.row.weight()
-			if len(batch) >= batchSize || batchBytes >= batchMaxBytes {
+			// Near the end, smaller batches: what is left to write
+			// after the last file is summarized waits for nothing else.
+			limit := batchMaxBytes
+			if p.BytesDone >= p.BytesTotal-p.BytesTotal/16 {
+				limit = batchMaxBytes / 8
+			}
+			if len(batch) >= batchSize || batchBytes >= limit {
 				flush()
 			}
 		}
