@@ -80,6 +80,12 @@ type claudeStream struct {
 	// approvals are calls a result line or tool_result_meta said were
 	// denied by a permission rule.
 	approvals map[string]bool
+	// msg and blocks are the message a line is decoded into and its
+	// content's array (scratchMessage); used is how many blocks the last
+	// line wrote.
+	msg    claudeMessageFast
+	blocks []claudeBlock
+	used   int
 	// toolNames holds one copy of each tool name: lines are decoded with
 	// their strings referring to the read buffer (decodeLine), and what the
 	// stream keeps must be its own.
@@ -226,10 +232,16 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	if s.history && s.started && quietHistoryLine(l.Bytes) {
 		return true
 	}
-	var f claudeLineFast
+	f := claudeLineFast{Message: s.scratchMessage()}
 	cl := &f.claudeLine
-	if decodeLine(l.Bytes, &f) == nil {
-		if f.Message != nil {
+	err := decodeLine(l.Bytes, &f)
+	if f.Message != nil {
+		// The array, grown or not, serves the next line; the blocks
+		// written so far are cleared then.
+		s.blocks, s.used = f.Message.Content, len(f.Message.Content)
+	}
+	if err == nil {
+		if f.Message != nil && !f.Message.empty() {
 			m := &f.Message.claudeMessage
 			m.Content.blocks = f.Message.Content
 			cl.Message = m
@@ -256,6 +268,23 @@ type claudeLineFast struct {
 type claudeMessageFast struct {
 	claudeMessage
 	Content []claudeBlock `json:"content"`
+}
+
+// empty reports a message with nothing in it: absent from the line (the
+// scratch message decoded into is left as it was) or `{}`.
+func (m *claudeMessageFast) empty() bool {
+	return m.ID == "" && m.Model == "" && m.Role == "" && m.StopReason == nil && m.Usage == nil && len(m.Content) == 0
+}
+
+// scratchMessage returns the stream's message to decode a line's into, its
+// content blocks' array kept from line to line: the decoder fills a slice
+// in place, and most lines hold one block, in an array of four allocated
+// per line otherwise. Nothing of a line's message outlives the line.
+func (s *claudeStream) scratchMessage() *claudeMessageFast {
+	clear(s.blocks[:s.used])
+	s.used = 0
+	s.msg = claudeMessageFast{Content: s.blocks[:0]}
+	return &s.msg
 }
 
 // toolName returns the stream's own copy of a tool name, one per name.
