@@ -220,8 +220,8 @@ func TestOpenKeepsPageSize(t *testing.T) {
 		t.Fatalf("page_size = %d, %v; want the file's 4096", size, err)
 	}
 	var ckpt int
-	if err := s.w.QueryRow("PRAGMA wal_autocheckpoint").Scan(&ckpt); err != nil || ckpt != 1000 {
-		t.Fatalf("wal_autocheckpoint = %d, %v; want SQLite's default 1000", ckpt, err)
+	if err := s.w.QueryRow("PRAGMA wal_autocheckpoint").Scan(&ckpt); err != nil || ckpt != walCheckpointBytes/4096 {
+		t.Fatalf("wal_autocheckpoint = %d, %v; want %d pages of 4 KiB", ckpt, err, walCheckpointBytes/4096)
 	}
 	mustImport(t, s, fixtures)
 	if n, err := s.CountSessions(context.Background(), Query{}); err != nil || n == 0 {
