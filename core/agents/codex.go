@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	json "github.com/goccy/go-json"
 
@@ -284,7 +285,9 @@ func codexError(msg string, fatal bool) *event.Event {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	if json.Unmarshal([]byte(msg), &body) != nil || body.Error == nil || body.Error.Message == "" {
+	// The body's strings refer to msg's bytes, which the event keeps.
+	if json.UnmarshalOf(unsafe.Slice(unsafe.StringData(msg), len(msg)), &body, json.DecodeNoCopyString()) != nil ||
+		body.Error == nil || body.Error.Message == "" {
 		return ev
 	}
 	ev.Update.Message = body.Error.Message

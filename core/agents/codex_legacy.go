@@ -60,8 +60,10 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	case len(ln.Msg) == 0:
 		return s.legacyConfig(l.Bytes, ln, emit)
 	}
+	// ln.Msg is the decoder's copy of the message, not the line: what m
+	// refers to of it may be held past the line (a pending error).
 	var m codexLegacyMsg
-	if json.Unmarshal(ln.Msg, &m) != nil || m.Type == "" {
+	if json.UnmarshalOf(ln.Msg, &m, json.DecodeNoCopyString()) != nil || m.Type == "" {
 		return false
 	}
 	switch m.Type {
