@@ -354,8 +354,17 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 			if p.BytesDone >= p.BytesTotal-p.BytesTotal/16 {
 				limit = batchMaxBytes / 8
 			}
-			if len(batch) >= batchSize || batchBytes >= limit {
+			switch {
+			case len(batch) >= batchSize || batchBytes >= limit:
 				flush()
+			case batchBytes >= batchMaxBytes/8:
+				// A free writer takes a smaller batch at once: the
+				// writer, not the workers, would otherwise set the pace.
+				select {
+				case batches <- batch:
+					batch, batchBytes = nil, 0
+				default:
+				}
 			}
 		}
 		if progress != nil {
