@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,14 +77,27 @@ func TestHistoryUsageMatchesCcusage(t *testing.T) {
 		"CODEX_HOME="+filepath.Join(dir, "no-codex"), "GEMINI_DIR="+filepath.Join(dir, "no-gemini"),
 		"HOME="+filepath.Join(dir, "home"))
 
-	ccStart := time.Now()
-	ccOut := runTool(t, env, cc, "daily", "--json", "--offline")
-	ccTime := time.Since(ccStart)
-
-	db := filepath.Join(dir, "sift.db")
-	siftStart := time.Now()
-	runTool(t, env, sift, "import", "--history", "--db", db)
-	siftTime := time.Since(siftStart)
+	// The benchmark: each tool timed on the same corpus, alternately; sift
+	// cold each time, into a new database. SIFT_HISTORY_BENCH=strict
+	// times three rounds and compares the medians, which a passing load
+	// on the shared machine moves less.
+	rounds := 1
+	if os.Getenv("SIFT_HISTORY_BENCH") == "strict" {
+		rounds = 3
+	}
+	var ccTimes, siftTimes []time.Duration
+	var ccOut []byte
+	var db string
+	for i := range rounds {
+		ccStart := time.Now()
+		ccOut = runTool(t, env, cc, "daily", "--json", "--offline")
+		ccTimes = append(ccTimes, time.Since(ccStart))
+		db = filepath.Join(dir, fmt.Sprintf("sift-%d.db", i))
+		siftStart := time.Now()
+		runTool(t, env, sift, "import", "--history", "--db", db)
+		siftTimes = append(siftTimes, time.Since(siftStart))
+	}
+	ccTime, siftTime := median(ccTimes), median(siftTimes)
 	siftOut := runTool(t, env, sift, "usage", "--by", "day", "--json", "--db", db)
 
 	var ccRep struct {
@@ -133,8 +148,9 @@ func TestHistoryUsageMatchesCcusage(t *testing.T) {
 
 	ratio := ccTime.Seconds() / siftTime.Seconds()
 	mbps := float64(res.Bytes) / 1e6 / siftTime.Seconds()
-	t.Logf("ccusage daily --offline: %s (%.0f MB/s); sift import --history (cold, new database): %s (%.0f MB/s); ratio %.1f×",
-		ccTime.Round(time.Millisecond), float64(res.Bytes)/1e6/ccTime.Seconds(), siftTime.Round(time.Millisecond), mbps, ratio)
+	t.Logf("ccusage daily --offline: %s (%.0f MB/s); sift import --history (cold, new database): %s (%.0f MB/s); ratio %.1f× (median of %d: ccusage %v, sift %v)",
+		ccTime.Round(time.Millisecond), float64(res.Bytes)/1e6/ccTime.Seconds(), siftTime.Round(time.Millisecond), mbps, ratio,
+		rounds, ccTimes, siftTimes)
 	// The target is 20×; on a shared, loaded machine the ratio
 	// varies, so the hard floor here only catches a regression to
 	// ccusage's speed. SIFT_HISTORY_BENCH=strict asks for the target.
@@ -145,6 +161,13 @@ func TestHistoryUsageMatchesCcusage(t *testing.T) {
 	if ratio < floor {
 		t.Errorf("sift import --history is %.1f× faster than ccusage, want ≥ %.0f×", ratio, floor)
 	}
+}
+
+// median returns the middle of the durations.
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // runTool runs a command with env and returns its stdout; a failure ends
