@@ -44,11 +44,14 @@ const costInsertSQL = `INSERT INTO work_item_costs (work_item_id, phase, iterati
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, json_object('source', '` + SourceStreamAnalyser + `', 'costSource', ?, 'path', ?))`
 
 // reconcileCost updates the invocation row matching a summary, or inserts
-// a stream-sourced one.
-func reconcileCost(ctx context.Context, st *batchStmts, sum *summary.Summary, path string) error {
+// a stream-sourced one; with find false, the caller knows there is none.
+func reconcileCost(ctx context.Context, st *batchStmts, sum *summary.Summary, path string, find bool) error {
 	var id int64
-	err := st.costFind.QueryRowContext(ctx, sum.WorkItemID, sum.Phase, canonicalPhase(sum.Phase),
-		nullIntp(sum.Iteration), sum.AgentKind, sum.FileName).Scan(&id)
+	err := sql.ErrNoRows
+	if find {
+		err = st.costFind.QueryRowContext(ctx, sum.WorkItemID, sum.Phase, canonicalPhase(sum.Phase),
+			nullIntp(sum.Iteration), sum.AgentKind, sum.FileName).Scan(&id)
+	}
 	switch {
 	case err == sql.ErrNoRows:
 		_, err = st.costInsert.ExecContext(ctx, sum.WorkItemID, sum.Phase, nullIntp(sum.Iteration), sum.AgentKind,

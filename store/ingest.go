@@ -291,6 +291,9 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 					return !pastEventsTier(sum, j.c, s.now(), opts.Retention)
 				}
 				row, err := s.summarizeFile(j.c, j.inv, base, br)
+				if row != nil {
+					row.noRun = j.inv == nil
+				}
 				select {
 				case outs <- outcome{c: j.c, row: row, err: err}:
 				case <-wctx.Done():
@@ -309,6 +312,7 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 	batches := make(chan []*sessionRow, 1)
 	var written int
 	var werr error
+	cf := costFiles{}
 	wdone := make(chan struct{})
 	go func() {
 		defer close(wdone)
@@ -316,7 +320,7 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 			if werr != nil {
 				continue
 			}
-			if err := s.writeBatch(ctx, b); err != nil {
+			if err := s.writeRows(ctx, b, cf); err != nil {
 				werr = err
 				cancel()
 				continue

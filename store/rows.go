@@ -26,6 +26,9 @@ type sessionRow struct {
 	// usage is the usage of a history file (store/usage.go); nil for
 	// other streams.
 	usage *usageFile
+	// noRun is set when no recorded invocation (sift run) matches the
+	// file: its cost row can then only be one a summary of it wrote.
+	noRun bool
 }
 
 // weight is the row's size in memory, to bound a batch.
@@ -171,6 +174,42 @@ type batchStmts struct {
 // writeBatch writes summarized sessions in one transaction: work items,
 // summaries, review events, the ingest index and cost reconciliation.
 func (s *Store) writeBatch(ctx context.Context, rows []*sessionRow) error {
+	return s.writeRows(ctx, rows, nil)
+}
+
+// costFiles knows, per work item, the files that have a cost row: an
+// import's writer keeps it, so that the cost row of a file that has none
+// and no invocation is inserted without looking for one.
+type costFiles map[string]map[string]bool
+
+// has reports whether a file of a work item may have a cost row, loading
+// the work item's files on first use.
+func (cf costFiles) has(ctx context.Context, tx *sql.Tx, wi, file string) (bool, error) {
+	files, ok := cf[wi]
+	if !ok {
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT COALESCE(file_name, '') FROM work_item_costs WHERE work_item_id = ?`, wi)
+		if err != nil {
+			return false, err
+		}
+		files = map[string]bool{}
+		for rows.Next() {
+			var f string
+			if err := rows.Scan(&f); err != nil {
+				rows.Close()
+				return false, err
+			}
+			files[f] = true
+		}
+		if err := rows.Close(); err != nil {
+			return false, err
+		}
+		cf[wi] = files
+	}
+	return files[file] || files[""], nil
+}
+
+// writeRows is writeBatch with the writer's cost knowledge, when kept.
+func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("write batch: %w", wrapError(err))
@@ -223,8 +262,21 @@ func (s *Store) writeBatch(ctx context.Context, rows []*sessionRow) error {
 			sum.AgentKind, r.c.size, r.c.mtime, now); err != nil {
 			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
 		}
-		if err := reconcileCost(ctx, &st, sum, r.c.path); err != nil {
+		find := true
+		if cf != nil && r.noRun {
+			has, err := cf.has(ctx, tx, sum.WorkItemID, sum.FileName)
+			if err != nil {
+				return fmt.Errorf("reconcile cost of %s: %w", r.c.path, wrapError(err))
+			}
+			find = has
+		}
+		if err := reconcileCost(ctx, &st, sum, r.c.path, find); err != nil {
 			return fmt.Errorf("reconcile cost of %s: %w", r.c.path, wrapError(err))
+		}
+		if cf != nil {
+			if files := cf[sum.WorkItemID]; files != nil {
+				files[sum.FileName] = true
+			}
 		}
 	}
 	if err := writeUsage(ctx, tx, rows); err != nil {

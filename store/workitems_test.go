@@ -154,6 +154,35 @@ func TestCostRowPerFile(t *testing.T) {
 	}
 }
 
+// TestReimportKeepsOneCostRowPerFile: files with no invocation get their
+// cost row inserted without a search; importing them again (forced)
+// updates those rows and adds none.
+func TestReimportKeepsOneCostRowPerFile(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	for _, name := range []string{"work-1-aaaaaa.jsonl", "work-1-bbbbbb.jsonl", "rework-2-cccccc.jsonl"} {
+		copyFile(t, filepath.Join(fixtures, auditFixture), filepath.Join(root, "wi-7", name))
+	}
+	for pass := range 3 {
+		if _, err := s.Import(ctx, []string{root}, ImportOptions{Force: pass > 0}, nil); err != nil {
+			t.Fatal(err)
+		}
+		costs, err := s.Costs(ctx, "wi-7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string]int{}
+		for _, c := range costs {
+			files[c.FileName]++
+		}
+		if len(costs) != 3 || len(files) != 3 {
+			t.Fatalf("pass %d: %d cost rows for %v, want one per file", pass, len(costs), files)
+		}
+	}
+}
+
 // TestInvocationWindowProjects checks that a stream without timestamps is
 // placed in its invocation's window and that the declared agent kind wins.
 func TestInvocationWindowProjects(t *testing.T) {
