@@ -404,15 +404,15 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 		emit(ev)
 	}
 	if u := m.Usage; u != nil {
+		// A transcript repeats a message's usage on each of its content
+		// blocks' lines; it is read on the first only.
+		if s.history && !s.firstUsage(cl, m) {
+			return true
+		}
 		ev := s.event(&base)
 		ev.Update = s.usage(u, event.ScopeCall)
-		if s.history {
-			if !s.firstUsage(cl, m) {
-				return true
-			}
-			if cl.RequestID != "" {
-				ev.Extra = map[string]any{"requestId": cl.RequestID}
-			}
+		if s.history && cl.RequestID != "" {
+			ev.Extra = map[string]any{"requestId": cl.RequestID}
 		}
 		emit(ev)
 	}
