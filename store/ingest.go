@@ -361,9 +361,11 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 			switch {
 			case len(batch) >= batchSize || batchBytes >= limit:
 				flush()
-			case batchBytes >= batchMaxBytes/8:
+			case batchBytes >= batchMaxBytes/2:
 				// A free writer takes a smaller batch at once: the
 				// writer, not the workers, would otherwise set the pace.
+				// (Half a batch: each commit rewrites the pages its
+				// rows touch, so a smaller one writes more in all.)
 				select {
 				case batches <- batch:
 					batch, batchBytes = nil, 0
