@@ -58,8 +58,8 @@ func newSessionRow(c candidate, sum *summary.Summary, evs []summary.ReviewEvent)
 	}
 	r.calls = enc(sum.ToolCalls, "[]")
 	r.stalls = enc(sum.Stalls, "[]")
-	r.turns = enc(sum.Turns, "[]")
-	r.events = enc(evs, "[]")
+	r.turns = packJSON(enc(sum.Turns, "[]"))
+	r.events = packJSON(enc(evs, "[]"))
 	brief := *sum
 	brief.ToolCalls, brief.Stalls, brief.Turns, brief.Decision = nil, nil, nil, nil
 	r.brief = enc(&brief, "{}")

@@ -248,7 +248,11 @@ func scanSummary(sc interface{ Scan(...any) error }) (*summary.Summary, error) {
 		dst any
 	}{{calls, &sum.ToolCalls}, {stalls, &sum.Stalls}, {turns, &sum.Turns}} {
 		if part.s.Valid {
-			if err := json.Unmarshal([]byte(part.s.String), part.dst); err != nil {
+			data, err := unpackJSON([]byte(part.s.String))
+			if err == nil {
+				err = json.Unmarshal(data, part.dst)
+			}
+			if err != nil {
 				return nil, fmt.Errorf("decode summary: %w", err)
 			}
 		}
@@ -332,7 +336,11 @@ func (s *Store) ReviewEvents(ctx context.Context, key SessionKey) ([]summary.Rev
 		return nil, nil
 	}
 	var out []summary.ReviewEvent
-	if err := json.Unmarshal([]byte(evs.String), &out); err != nil {
+	data, err := unpackJSON([]byte(evs.String))
+	if err == nil {
+		err = json.Unmarshal(data, &out)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("review events %s: decode: %w", key, err)
 	}
 	return out, nil

@@ -1,0 +1,112 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+func TestPackJSONRoundTrip(t *testing.T) {
+	t.Parallel()
+	small := []byte(`[{"turnId":"t1"}]`)
+	if got := packJSON(small); !bytes.Equal(got, small) {
+		t.Errorf("a short value was packed: %q", got)
+	}
+	big := []byte(`[` + strings.Repeat(`{"turnId":"t1","toolCallIds":["toolu_01"],"flags":[]},`, 100) + `{}]`)
+	packed := packJSON(big)
+	if packed[0] != 0 || len(packed) >= len(big)/4 {
+		t.Errorf("packed %d bytes into %d, first byte %#x", len(big), len(packed), packed[0])
+	}
+	for _, in := range [][]byte{packed, small, big} {
+		out, err := unpackJSON(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := in; in[0] == 0 {
+			want = big
+			if !bytes.Equal(out, want) {
+				t.Errorf("round trip changed the value")
+			}
+		} else if !bytes.Equal(out, in) {
+			t.Errorf("plain JSON was changed")
+		}
+	}
+	if _, err := unpackJSON([]byte{0, 0xff, 0xff}); err == nil {
+		t.Error("a corrupt packed value decoded")
+	}
+}
+
+// TestPackedColumnsReadBack: an import stores a session's turns and review
+// events packed, and reads back exactly what was summarized; a row written
+// as plain JSON (by an earlier sift) reads the same.
+func TestPackedColumnsReadBack(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	src := filepath.Join(fixtures, "claude", "evolve-2.1.7-run2-resumed-multitool.jsonl")
+	copyFile(t, src, filepath.Join(root, "wi-p", "work-1-abcdef.jsonl"))
+	mustImport(t, s, root)
+	key := SessionKey{WorkItemID: "wi-p", FileName: "work-1-abcdef.jsonl"}
+
+	want, wantEvents, err := summary.AnalyzeFile(src, summary.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns, events []byte
+	if err := s.r.QueryRowContext(ctx, `SELECT s.turns_json, e.events_json FROM agent_stream_summaries s
+		JOIN review_events e USING (work_item_id, file_name) WHERE s.work_item_id = ?`, key.WorkItemID).Scan(&turns, &events); err != nil {
+		t.Fatal(err)
+	}
+	if len(turns) < packMin && len(events) < packMin {
+		t.Fatalf("fixture too small to pack: %d and %d bytes", len(turns), len(events))
+	}
+	for name, col := range map[string][]byte{"turns": turns, "events": events} {
+		if len(col) >= packMin && col[0] != 0 {
+			t.Errorf("%s stored as plain JSON (%d bytes)", name, len(col))
+		}
+	}
+	check := func(stage string) {
+		t.Helper()
+		got, err := s.GetSummary(ctx, key.WorkItemID, key.FileName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(jsonOf(t, got.Turns), jsonOf(t, want.Turns)) {
+			t.Errorf("%s: turns read back differ", stage)
+		}
+		evs, err := s.ReviewEvents(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(jsonOf(t, evs), jsonOf(t, wantEvents)) {
+			t.Errorf("%s: review events read back differ", stage)
+		}
+	}
+	check("packed")
+	// As an earlier sift wrote them.
+	if _, err := s.w.ExecContext(ctx, `UPDATE agent_stream_summaries SET turns_json = ? WHERE work_item_id = ?`,
+		jsonOf(t, want.Turns), key.WorkItemID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.ExecContext(ctx, `UPDATE review_events SET events_json = ? WHERE work_item_id = ?`,
+		jsonOf(t, wantEvents), key.WorkItemID); err != nil {
+		t.Fatal(err)
+	}
+	check("plain")
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
