@@ -109,10 +109,26 @@ func quietHistoryLine(b []byte) bool {
 		return false
 	}
 	head := b[:min(len(b), 2048)]
-	i := bytes.Index(head, []byte(`"type":"`))
+	i := firstTypeKey(head)
 	if i < 0 {
 		return false
 	}
 	return bytes.HasPrefix(head[i+len(`"type":"`):], []byte(`progress","data":{`)) ||
 		bytes.HasSuffix(head[:i], []byte(`"attachment":{`))
+}
+
+// firstTypeKey returns the index of the first `"type":"` in b, or -1. It
+// looks for `type":"` by its 't', which JSON has far fewer of than quotes,
+// and then for the quote before it.
+func firstTypeKey(b []byte) int {
+	for i := 1; ; {
+		j := bytes.Index(b[i:], []byte(`type":"`))
+		if j < 0 {
+			return -1
+		}
+		if i += j; b[i-1] == '"' {
+			return i - 1
+		}
+		i++
+	}
 }
