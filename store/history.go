@@ -40,17 +40,35 @@ type HistoryRoot struct {
 // file, a subagent's transcript linked to the call that started it. Each
 // file's model calls are recorded for Usage. Unchanged files are skipped.
 func (s *Store) ImportHistory(ctx context.Context, roots []HistoryRoot, opts ImportOptions, progress func(Progress)) (ImportResult, error) {
-	start := time.Now()
-	var res ImportResult
-	var cands []candidate
+	return s.ImportCollected(ctx, CollectHistory(roots), opts, progress)
+}
+
+// History is the session files found under the history roots.
+type History struct {
+	start time.Time
+	cands []candidate
+	res   ImportResult
+}
+
+// CollectHistory finds the session files under the history roots, the
+// first half of ImportHistory. It needs no store: `sift import --history`
+// runs it while the store opens.
+func CollectHistory(roots []HistoryRoot) *History {
+	h := &History{start: time.Now()}
 	parents := &parentCalls{byFile: map[string]map[string]string{}}
 	for _, r := range roots {
 		cs, fails := collectHistory(r, parents)
-		cands = append(cands, cs...)
-		res.Failed = append(res.Failed, fails...)
+		h.cands = append(h.cands, cs...)
+		h.res.Failed = append(h.res.Failed, fails...)
 	}
-	res.Files = len(cands)
-	return s.importFiles(ctx, cands, res, opts, progress, start)
+	h.res.Files = len(h.cands)
+	return h
+}
+
+// ImportCollected ingests the files CollectHistory found, the second half
+// of ImportHistory; the import's time counts from the collection's start.
+func (s *Store) ImportCollected(ctx context.Context, h *History, opts ImportOptions, progress func(Progress)) (ImportResult, error) {
+	return s.importFiles(ctx, h.cands, h.res, opts, progress, h.start)
 }
 
 // collectHistory lists the session files of one history root. A missing

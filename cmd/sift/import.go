@@ -105,6 +105,12 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *history && len(paths) > 0 {
 		return fail(stderr, "import", errHistoryPaths)
 	}
+	var found chan *store.History
+	if *history {
+		// The history folders are listed while the store opens.
+		found = make(chan *store.History, 1)
+		go func() { found <- store.CollectHistory(historyRoots(os.Getenv)) }()
+	}
 	st, err := sf.open()
 	if err != nil {
 		return fail(stderr, "import", err)
@@ -120,7 +126,7 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	opts.Force, opts.Workers = *force, *workers
 	if *history {
 		defer store.BulkGC(store.HistoryImportHeap)()
-		res, err := st.ImportHistory(ctx, historyRoots(os.Getenv), opts, pr.report)
+		res, err := st.ImportCollected(ctx, <-found, opts, pr.report)
 		pr.done()
 		return reportImport(stdout, stderr, "import", res, err)
 	}
