@@ -10,12 +10,7 @@ type eventWithContent struct {
 	content event.Content
 }
 
-// contentEvent returns a copy of base whose update is u with content c,
-// the two allocated together.
-func contentEvent(base *event.Event, u event.Update, c event.Content) *event.Event {
-	return withContent(new(eventWithContent), base, u, c)
-}
-
+// withContent makes x a copy of base whose update is u with content c.
 func withContent(x *eventWithContent, base *event.Event, u event.Update, c event.Content) *event.Event {
 	x.ev = *base
 	x.content = c
@@ -76,10 +71,11 @@ func (l *lender) event(e *event.Event) *event.Event {
 	return x
 }
 
-// contentEvent is contentEvent, from the pool when there is one.
+// contentEvent returns a copy of base whose update is u with content c,
+// the two in one allocation, or one slot of the pool.
 func (l *lender) contentEvent(base *event.Event, u event.Update, c event.Content) *event.Event {
 	if l.pool == nil {
-		return contentEvent(base, u, c)
+		return withContent(new(eventWithContent), base, u, c)
 	}
 	return withContent(l.pool.get(), base, u, c)
 }
