@@ -1,8 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"errors"
+	"sync"
 
+	json "github.com/goccy/go-json"
 	"github.com/klauspost/compress/s2"
 )
 
@@ -17,14 +20,56 @@ import (
 // packMin is the shortest JSON worth compressing.
 const packMin = 512
 
-// packJSON returns the stored form of a JSON value.
+// packJSON returns the stored form of a JSON value: b itself when short,
+// else a packed copy of its own size (the compressor's room for the worst
+// case, more than the value, is scratch).
 func packJSON(b []byte) []byte {
 	if len(b) < packMin {
 		return b
 	}
-	dst := make([]byte, 1+s2.MaxEncodedLen(len(b)))
-	enc := s2.Encode(dst[1:], b)
-	return dst[:1+len(enc)]
+	sc := scratch.Get().(*packScratch)
+	defer scratch.Put(sc)
+	return sc.pack(b)
+}
+
+// encodePacked encodes v as JSON, empty standing for null, and returns its
+// stored form. The JSON is written to scratch, not kept: only the packed
+// copy is allocated.
+func encodePacked(v any, empty string) ([]byte, error) {
+	sc := scratch.Get().(*packScratch)
+	defer scratch.Put(sc)
+	sc.json.Reset()
+	if err := json.NewEncoder(&sc.json).Encode(v); err != nil {
+		return nil, err
+	}
+	b := bytes.TrimSuffix(sc.json.Bytes(), []byte("\n"))
+	if string(b) == "null" {
+		b = []byte(empty)
+	}
+	if len(b) < packMin {
+		return bytes.Clone(b), nil
+	}
+	return sc.pack(b), nil
+}
+
+// packScratch is the reusable room of one encoding.
+type packScratch struct {
+	json bytes.Buffer
+	out  []byte
+}
+
+var scratch = sync.Pool{New: func() any { return new(packScratch) }}
+
+// pack compresses b into the scratch and returns a copy of the result.
+func (sc *packScratch) pack(b []byte) []byte {
+	n := 1 + s2.MaxEncodedLen(len(b))
+	if cap(sc.out) < n {
+		sc.out = make([]byte, n)
+	}
+	out := sc.out[:n]
+	out[0] = 0
+	enc := s2.Encode(out[1:], b)
+	return bytes.Clone(out[:1+len(enc)])
 }
 
 var errPacked = errors.New("malformed compressed column")

@@ -58,8 +58,12 @@ func newSessionRow(c candidate, sum *summary.Summary, evs []summary.ReviewEvent)
 	}
 	r.calls = enc(sum.ToolCalls, "[]")
 	r.stalls = enc(sum.Stalls, "[]")
-	r.turns = packJSON(enc(sum.Turns, "[]"))
-	r.events = packJSON(enc(evs, "[]"))
+	if err == nil {
+		r.turns, err = encodePacked(sum.Turns, "[]")
+	}
+	if err == nil {
+		r.events, err = encodePacked(evs, "[]")
+	}
 	brief := *sum
 	brief.ToolCalls, brief.Stalls, brief.Turns, brief.Decision = nil, nil, nil, nil
 	r.brief = enc(&brief, "{}")
