@@ -20,18 +20,6 @@ import (
 // packMin is the shortest JSON worth compressing.
 const packMin = 512
 
-// packJSON returns the stored form of a JSON value: b itself when short,
-// else a packed copy of its own size (the compressor's room for the worst
-// case, more than the value, is scratch).
-func packJSON(b []byte) []byte {
-	if len(b) < packMin {
-		return b
-	}
-	sc := scratch.Get().(*packScratch)
-	defer scratch.Put(sc)
-	return sc.pack(b)
-}
-
 // encodePacked encodes v as JSON, empty standing for null, and returns its
 // stored form. The JSON is written to scratch, not kept: only the packed
 // copy is allocated.

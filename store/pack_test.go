@@ -4,37 +4,47 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/summary"
 )
 
-func TestPackJSONRoundTrip(t *testing.T) {
+func TestPackRoundTrip(t *testing.T) {
 	t.Parallel()
-	small := []byte(`[{"turnId":"t1"}]`)
-	if got := packJSON(small); !bytes.Equal(got, small) {
-		t.Errorf("a short value was packed: %q", got)
+	type turn struct {
+		TurnID      string   `json:"turnId"`
+		ToolCallIDs []string `json:"toolCallIds"`
 	}
-	big := []byte(`[` + strings.Repeat(`{"turnId":"t1","toolCallIds":["toolu_01"],"flags":[]},`, 100) + `{}]`)
-	packed := packJSON(big)
-	if packed[0] != 0 || len(packed) >= len(big)/4 {
-		t.Errorf("packed %d bytes into %d, first byte %#x", len(big), len(packed), packed[0])
+	small := []turn{{TurnID: "t1"}}
+	got, err := encodePacked(small, "[]")
+	if err != nil || string(got) != `[{"turnId":"t1","toolCallIds":null}]` {
+		t.Errorf("a short value: %q, %v; want its plain JSON", got, err)
 	}
-	for _, in := range [][]byte{packed, small, big} {
-		out, err := unpackJSON(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := in; in[0] == 0 {
-			want = big
-			if !bytes.Equal(out, want) {
-				t.Errorf("round trip changed the value")
-			}
-		} else if !bytes.Equal(out, in) {
-			t.Errorf("plain JSON was changed")
+	if got, _ := encodePacked([]turn(nil), "[]"); string(got) != "[]" {
+		t.Errorf("null stored as %q, want []", got)
+	}
+	var big []turn
+	for i := range 100 {
+		big = append(big, turn{TurnID: fmt.Sprintf("t%d", i), ToolCallIDs: []string{"toolu_01", "toolu_02"}})
+	}
+	want, err := json.Marshal(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed, err := encodePacked(big, "[]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packed[0] != 0 || len(packed) >= len(want)/4 || cap(packed) >= len(want)/2 {
+		t.Errorf("packed %d bytes of JSON into %d (capacity %d), first byte %#x", len(want), len(packed), cap(packed), packed[0])
+	}
+	for _, tc := range []struct{ stored, want []byte }{{packed, want}, {got, got}, {want, want}} {
+		out, err := unpackJSON(tc.stored)
+		if err != nil || !bytes.Equal(out, tc.want) {
+			t.Errorf("unpackJSON(%.20q) = %.40q, %v; want %.40q", tc.stored, out, err, tc.want)
 		}
 	}
 	if _, err := unpackJSON([]byte{0, 0xff, 0xff}); err == nil {
