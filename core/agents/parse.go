@@ -235,7 +235,7 @@ func (d *driver) stamp(ev *event.Event) {
 }
 
 func (d *driver) raw(body []byte, cut bool) {
-	ev := d.event(&event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: d.text(RawBytes(body))}})
+	ev := d.event(&event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: d.text(rawBytes(body))}})
 	if cut {
 		ev.Extra = map[string]any{"cut": true}
 	}
@@ -244,10 +244,10 @@ func (d *driver) raw(body []byte, cut bool) {
 
 // RawText returns the text a raw event keeps of a line: at most MaxRawText
 // bytes, cut at a rune boundary.
-func RawText(b []byte) string { return string(RawBytes(b)) }
+func RawText(b []byte) string { return string(rawBytes(b)) }
 
-// RawBytes is RawText's part of b.
-func RawBytes(b []byte) []byte {
+// rawBytes is RawText's part of b.
+func rawBytes(b []byte) []byte {
 	if len(b) <= MaxRawText {
 		return b
 	}
