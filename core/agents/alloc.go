@@ -59,6 +59,9 @@ type lender struct{ pool *eventPool }
 
 func (l *lender) lendFrom(p *eventPool) { l.pool = p }
 
+// lends reports whether the events are lent (Options.Borrow).
+func (l *lender) lends() bool { return l.pool != nil }
+
 // event returns a copy of e to emit.
 func (l *lender) event(e *event.Event) *event.Event {
 	if l.pool == nil {

@@ -64,9 +64,9 @@ type Stats struct {
 // agent it sniffs the first JSON lines. It returns an error only when the
 // reader fails; bad lines are data.
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
-	d := &driver{reg: r, emit: emit, borrow: opt.Borrow}
+	d := &driver{reg: r, emit: emit}
 	d.pool.scribble = opt.scribble
-	if d.borrow {
+	if opt.Borrow {
 		d.lendFrom(&d.pool)
 	}
 	d.stampFn = d.stamp
@@ -112,10 +112,9 @@ type driver struct {
 	stats   Stats
 	cur     Line
 	emitted bool
-	// borrow lends events (Options.Borrow): the owner does not copy, and
-	// a line's events come from pool (through lender).
-	borrow bool
-	pool   eventPool
+	// With Options.Borrow the driver's lender lends from pool: the owner
+	// does not copy, and a line's events come from the pool.
+	pool eventPool
 	lender
 	session string
 	// owner copies what emitted events still refer to of the line.
@@ -133,7 +132,7 @@ type pendingLine struct {
 
 func (d *driver) use(p Parser, sniffed bool) {
 	d.stream = p.NewStream()
-	if l, ok := d.stream.(interface{ lendFrom(*eventPool) }); ok && d.borrow {
+	if l, ok := d.stream.(interface{ lendFrom(*eventPool) }); ok && d.lends() {
 		l.lendFrom(&d.pool)
 	}
 	d.stats.Agent = p.Kind()
@@ -216,7 +215,7 @@ func (d *driver) handle(l Line, cut bool) {
 // stamp fills the position and session of an event and passes it on.
 func (d *driver) stamp(ev *event.Event) {
 	d.emitted = true
-	if !d.borrow {
+	if !d.lends() {
 		d.owner.own(ev)
 	}
 	if ev.Line == 0 {
@@ -227,7 +226,7 @@ func (d *driver) stamp(ev *event.Event) {
 		ev.SessionID = d.session
 	case ev.SessionID != d.session:
 		d.session = ev.SessionID
-		if d.borrow {
+		if d.lends() {
 			d.session = strings.Clone(ev.SessionID)
 		}
 	}
@@ -261,7 +260,7 @@ func rawBytes(b []byte) []byte {
 // text returns bytes of the line as an event's text: a view of them when
 // the events are lent (the receiver copies what it keeps), else a copy.
 func (d *driver) text(b []byte) string {
-	if d.borrow && len(b) > 0 {
+	if d.lends() && len(b) > 0 {
 		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	return string(b)
