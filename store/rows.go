@@ -204,7 +204,11 @@ func (cf costFiles) has(ctx context.Context, tx *sql.Tx, wi, file string) (bool,
 			}
 			files[f] = true
 		}
-		if err := rows.Close(); err != nil {
+		err = rows.Err()
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return false, err
 		}
 		cf[wi] = files
