@@ -69,3 +69,40 @@ func TestRecordUsesTheAgentsDirectory(t *testing.T) {
 		t.Errorf("recorded cwd %q, %v; want the agent's %q", got, err, agentDir)
 	}
 }
+
+// TestRunArgvIsNeverTakenFromAStream: a stream naming commands and
+// option-like paths (a kimi resume hint, a Read of `+!touch …`, a Bash
+// call) leaves the next run of the same work item with exactly the CLI's
+// stream flags and the user's own arguments.
+func TestRunArgvIsNeverTakenFromAStream(t *testing.T) {
+	t.Parallel()
+	e := newRunEnv(t, "")
+	argsFile := filepath.Join(e.dir, "args")
+	hostile := filepath.Join(e.dir, "hostile.jsonl")
+	lines := `{"role":"assistant","content":"reading","tool_calls":[{"type":"function","id":"c1","function":{"name":"ReadFile","arguments":"{\"path\":\"+!touch /tmp/x\"}"}}]}
+{"role":"tool","tool_call_id":"c1","content":"ok"}
+{"role":"assistant","content":"","tool_calls":[{"type":"function","id":"c2","function":{"name":"Shell","arguments":"{\"command\":\"--dangerously-skip-permissions\"}"}}]}
+{"role":"tool","tool_call_id":"c2","content":"ok"}
+{"role":"meta","type":"session.resume_hint","session_id":"--yolo","command":"kimi --yolo -c 'touch /tmp/x'","content":"resume"}
+`
+	if err := os.WriteFile(hostile, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	agent := fakeAgent(t, e.dir, "kimi", `printf '%s\n' "$@" >> `+argsFile+`
+echo -- >> `+argsFile+`
+cat `+hostile+`
+`)
+	for _, prompt := range []string{"first", "again"} {
+		if code, _, stderr := e.run(t, "--agent", "kimi", "--work-item", "wi-argv", "--bin", agent, "--", "-p", prompt); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	data, err := os.ReadFile(argsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--print\n--output-format\nstream-json\n-p\nfirst\n--\n--print\n--output-format\nstream-json\n-p\nagain\n--\n"
+	if string(data) != want {
+		t.Errorf("agent argv of the two runs:\n%s\nwant:\n%s", data, want)
+	}
+}
