@@ -41,6 +41,9 @@ type Invocation struct {
 	Start, End time.Time
 	// ExitCode is the agent's exit status, nil while it runs.
 	ExitCode *int
+	// Cwd is the agent's working directory, made absolute; empty when
+	// unknown. The inbox resolves the paths a session names against it.
+	Cwd string
 }
 
 // RecordInvocation records the start of an agent run: its work item
@@ -59,6 +62,14 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 	}
 	if inv.Start.IsZero() {
 		inv.Start = s.now()
+	}
+	var cwd sql.NullString
+	if inv.Cwd != "" {
+		abs, err := filepath.Abs(inv.Cwd)
+		if err != nil {
+			return 0, fmt.Errorf("record invocation: cwd: %w", err)
+		}
+		cwd = sql.NullString{String: abs, Valid: true}
 	}
 	meta, err := json.Marshal(map[string]string{"source": SourceSiftRun, "path": file})
 	if err != nil {
@@ -87,9 +98,9 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 		name = filepath.Base(file)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO work_item_costs (work_item_id, phase, iteration, agent_kind, file_name,
-		started_at, ended_at, exit_code, raw_metadata_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		started_at, ended_at, exit_code, raw_metadata_json, cwd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		inv.WorkItemID, inv.Phase, iter, inv.AgentKind, emptyNull(name),
-		ms(inv.Start), ms(inv.End), exit, string(meta))
+		ms(inv.Start), ms(inv.End), exit, string(meta), cwd)
 	if err != nil {
 		return 0, fmt.Errorf("record invocation: %w", wrapError(err))
 	}
@@ -98,6 +109,24 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 		return 0, err
 	}
 	return id, wrapError(tx.Commit())
+}
+
+// InvocationCwd returns the working directory `sift run` recorded for the
+// invocation that wrote a session's stream file (the newest naming it);
+// "" when none was recorded: a file imported without an invocation, an
+// agent's history, a run recorded before the column existed.
+func (s *Store) InvocationCwd(ctx context.Context, workItemID, fileName string) (string, error) {
+	var cwd string
+	err := s.r.QueryRowContext(ctx, `SELECT cwd FROM work_item_costs
+		WHERE work_item_id = ? AND file_name = ? AND cwd IS NOT NULL ORDER BY id DESC LIMIT 1`,
+		workItemID, fileName).Scan(&cwd)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("invocation cwd %s/%s: %w", workItemID, fileName, wrapError(err))
+	}
+	return cwd, nil
 }
 
 // FinishInvocation records the end of an agent run. When it was the work

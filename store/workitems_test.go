@@ -301,3 +301,36 @@ func TestRebuildKeepsDecisions(t *testing.T) {
 		t.Fatalf("stream-sourced cost rows after rebuild: %d of %d", streamRows, len(costs))
 	}
 }
+
+// TestInvocationCwd: RecordInvocation keeps the run's working directory,
+// made absolute; InvocationCwd gives it to the session its file became,
+// the newest run naming the file winning; a file no run recorded a
+// directory for has none.
+func TestInvocationCwd(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	file := filepath.Join(root, "wi-1", "work-1-a1b2c3.jsonl")
+	for _, inv := range []Invocation{
+		{WorkItemID: "wi-1", Phase: "work", Iteration: 1, AgentKind: "claude", File: file, Cwd: "/srv/old"},
+		{WorkItemID: "wi-1", Phase: "work", Iteration: 1, AgentKind: "claude", File: file, Cwd: "/srv/app/./src/.."},
+		{WorkItemID: "wi-1", Phase: "rework", Iteration: 1, AgentKind: "claude", File: filepath.Join(root, "wi-1", "rework-1-d4e5f6.jsonl")},
+	} {
+		if _, err := s.RecordInvocation(ctx, inv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ wi, file, want string }{
+		{"wi-1", "work-1-a1b2c3.jsonl", "/srv/app"},
+		{"wi-1", "rework-1-d4e5f6.jsonl", ""},
+		{"wi-1", "work-9-000000.jsonl", ""},
+		{"wi-2", "work-1-a1b2c3.jsonl", ""},
+	}
+	for _, tc := range tests {
+		got, err := s.InvocationCwd(ctx, tc.wi, tc.file)
+		if err != nil || got != tc.want {
+			t.Errorf("InvocationCwd(%s, %s) = %q, %v; want %q", tc.wi, tc.file, got, err, tc.want)
+		}
+	}
+}

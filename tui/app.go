@@ -74,8 +74,12 @@ type (
 	errMsg struct{ err error }
 	// clearStatusMsg clears the status line if it is still the one set.
 	clearStatusMsg struct{ seq int }
-	// execDoneMsg is sent when $PAGER or $EDITOR exits.
-	execDoneMsg struct{ err error }
+	// execDoneMsg is sent when $PAGER or $EDITOR exits; tmp is the
+	// temporary file it was shown, removed now.
+	execDoneMsg struct {
+		err error
+		tmp string
+	}
 )
 
 // ImportProgressMsg reports a background import's progress; cmd/sift
@@ -113,6 +117,7 @@ type App struct {
 	tool    *toolView
 
 	dialog   *decisionDialog
+	confirm  *confirmDialog
 	history  *historyView
 	showHelp bool
 
@@ -266,12 +271,14 @@ func (m *App) handleAppMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	case execMsg:
-		return tea.ExecProcess(msg.cmd, func(err error) tea.Msg { return execDoneMsg{err} }), true
+		return m.handleExec(msg), true
 	case execDoneMsg:
-		if msg.err != nil {
-			return m.setStatus(msg.err.Error(), true), true
-		}
+		return m.handleExecDone(msg), true
+	case askExecMsg:
+		m.confirm = &confirmDialog{c: m.c, ask: msg}
 		return nil, true
+	case confirmDoneMsg:
+		return m.handleConfirmed(msg), true
 	}
 	return nil, false
 }
@@ -307,6 +314,8 @@ func (m *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.ForceQuit):
 		return tea.Quit
+	case m.confirm != nil:
+		return m.confirm.Update(msg)
 	case m.dialog != nil:
 		return m.dialog.Update(msg)
 	case m.showHelp:
@@ -380,7 +389,7 @@ func (m *App) refresh() tea.Cmd {
 
 // handleClick selects (or, clicked again, opens) the row under the mouse.
 func (m *App) handleClick(msg tea.MouseClickMsg) tea.Cmd {
-	if msg.Button != tea.MouseLeft || m.dialog != nil || m.history != nil || m.showHelp {
+	if msg.Button != tea.MouseLeft || m.dialog != nil || m.confirm != nil || m.history != nil || m.showHelp {
 		return nil
 	}
 	y := msg.Y - 2

@@ -410,14 +410,14 @@ func TestPagerGetsTheCallsRawLines(t *testing.T) {
 		t.Fatal("o does not hand the terminal to $PAGER")
 	}
 	args := msg.cmd.Args
-	if len(args) != 3 || args[0] != "cat" || args[1] != "-v" {
+	if len(args) != 4 || args[0] != "cat" || args[1] != "-v" || args[2] != "--" || args[3] != msg.tmp {
 		t.Fatalf("pager command %v", args)
 	}
-	data, err := os.ReadFile(args[2])
+	data, err := os.ReadFile(args[3])
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(args[2])
+	os.Remove(args[3])
 	if !strings.Contains(string(data), m.tool.call.ID) {
 		t.Errorf("raw lines do not hold the call %s:\n%s", m.tool.call.ID, data)
 	}

@@ -22,6 +22,8 @@ func (m *App) View() tea.View {
 	lines = append(lines, body[:bh]...)
 	lines = append(lines, m.statusLine(), m.help.ShortHelpView(m.current().ShortHelp()))
 	switch {
+	case m.confirm != nil:
+		lines = overlay(lines, m.confirm.View(m.w, m.h), m.w, m.h)
 	case m.dialog != nil:
 		lines = overlay(lines, m.dialog.View(m.w), m.w, m.h)
 	case m.history != nil:

@@ -81,6 +81,10 @@ type Session struct {
 	// Path is the stream file, for re-parsing the detail; empty when the
 	// store does not know it.
 	Path string
+	// Cwd is the working directory `sift run` recorded for the run that
+	// wrote the stream; empty when unknown (an imported file, an agent's
+	// history). The stream's own cwd is never used: it is untrusted text.
+	Cwd string
 }
 
 // Key returns the session's key.

@@ -36,8 +36,12 @@ type toolView struct {
 
 var _ component = (*toolView)(nil)
 
-// execMsg asks the app to hand the terminal to a program.
-type execMsg struct{ cmd *exec.Cmd }
+// execMsg asks the app to hand the terminal to a program; tmp, when set,
+// is a temporary file of sift's that is removed once the program exits.
+type execMsg struct {
+	cmd *exec.Cmd
+	tmp string
+}
 
 func newToolView(c *Common) *toolView { return &toolView{c: c} }
 
@@ -138,7 +142,9 @@ func (m *toolView) clamp() {
 	m.offset = max(min(m.offset, len(m.body)-m.bodyRows()), 0)
 }
 
-// pager opens the call's raw stream lines in $PAGER.
+// pager opens the call's raw stream lines in $PAGER. They go to a
+// temporary file of sift's own naming (0600), removed when the pager
+// exits; the pager gets its name after `--`.
 func (m *toolView) pager() tea.Cmd {
 	path, call := m.s.Path, *m.call
 	var want []int
@@ -153,39 +159,55 @@ func (m *toolView) pager() tea.Cmd {
 		if err != nil {
 			return errMsg{err}
 		}
-		f, err := os.CreateTemp("", "sift-call-*.jsonl")
+		tmp, err := writeTemp(strings.Join(lines, "\n") + "\n")
 		if err != nil {
 			return errMsg{fmt.Errorf("write raw lines: %w", err)}
 		}
-		defer f.Close()
-		if _, err := f.WriteString(strings.Join(lines, "\n") + "\n"); err != nil {
-			return errMsg{fmt.Errorf("write raw lines: %w", err)}
-		}
-		pager := os.Getenv("PAGER")
-		if pager == "" {
-			pager = "less"
-		}
-		args := strings.Fields(pager)
-		return execMsg{cmd: exec.Command(args[0], append(args[1:], f.Name())...)}
+		return execMsg{cmd: pagerCmd(os.Getenv("PAGER"), tmp), tmp: tmp}
 	}
 }
 
-// editor opens the file the call touched in $EDITOR at its line.
+// writeTemp writes text to a new temporary file, readable by the user
+// only (os.CreateTemp makes it 0600), and returns its name; nothing is
+// left behind on failure.
+func writeTemp(text string) (string, error) {
+	f, err := os.CreateTemp("", "sift-call-*.jsonl")
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	_, err = f.WriteString(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+// editor opens the file the call touched in $EDITOR at its line. The
+// stream's path is resolved against the run's recorded working directory
+// off the UI goroutine: a file that is not an existing regular file is
+// refused in the status line; one outside that directory, or of a run
+// whose directory is unknown, waits for the reviewer to confirm.
 func (m *toolView) editor() tea.Cmd {
 	if m.detail == nil || len(m.detail.Locations) == 0 {
 		return reportErr(fmt.Errorf("this call names no file"))
 	}
-	loc := m.detail.Locations[0]
-	ed := os.Getenv("EDITOR")
-	if ed == "" {
-		ed = "vi"
+	loc, cwd := m.detail.Locations[0], m.s.Cwd
+	return func() tea.Msg {
+		target, err := resolveEditPath(loc.Path, cwd)
+		if err != nil {
+			return errMsg{err}
+		}
+		run := execMsg{cmd: editorCmd(os.Getenv("EDITOR"), loc.Line, target.path)}
+		if target.inside {
+			return run
+		}
+		return askExecMsg{run: run, path: target.path, cwd: cwd}
 	}
-	args := strings.Fields(ed)
-	if loc.Line > 0 {
-		args = append(args, "+"+strconv.Itoa(loc.Line))
-	}
-	args = append(args, loc.Path)
-	return intent(execMsg{cmd: exec.Command(args[0], args[1:]...)})
 }
 
 // header is the call's one-line summary.

@@ -578,13 +578,17 @@ func (a *inboxStore) flaggedKeys(ctx context.Context, b store.Query) (map[tui.Se
 	}
 }
 
-// GetSession implements tui.Store: the whole summary and its stream file.
+// GetSession implements tui.Store: the whole summary, its stream file and
+// the working directory its invocation recorded.
 func (a *inboxStore) GetSession(ctx context.Context, k tui.SessionKey) (tui.Session, error) {
 	sum, err := a.st.GetSummary(ctx, k.WorkItemID, k.FileName)
 	if err != nil {
 		return tui.Session{}, err
 	}
 	s := tui.Session{Summary: *sum}
+	if s.Cwd, err = a.st.InvocationCwd(ctx, k.WorkItemID, k.FileName); err != nil {
+		return s, err
+	}
 	files, err := a.st.StreamFiles(ctx, k.WorkItemID)
 	if err != nil {
 		return s, err

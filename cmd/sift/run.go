@@ -120,8 +120,8 @@ func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout i
 		CLI: r.cli, Binary: bin, Args: args, Env: envList(override.Env),
 		Enabled: r.cfg.Enabled, Root: r.cfg.Path, WorkItem: r.workItem, Phase: r.phase, Iteration: r.iteration,
 		MaxFileBytes: r.cfg.MaxFileBytes(), Stdin: stdin, Stdout: stdout, Stderr: r.stderr,
-		OnStart: r.record,
 	}
+	spec.OnStart = func(file string, start time.Time) { r.record(file, start, spec.Dir) }
 	res, err := capture.Run(ctx, spec)
 	if err != nil {
 		<-sweepDone
@@ -174,14 +174,21 @@ func (r *invocationRun) agentConfig() config.Agent {
 	return r.cfg.Agents[r.cli.Binary]
 }
 
-// record writes the invocation's start into the store.
-func (r *invocationRun) record(file string, start time.Time) {
+// record writes the invocation's start into the store, with the agent's
+// working directory: dir (the agent's Spec.Dir) when set, else sift's own.
+// The inbox resolves the paths the stream names against it.
+func (r *invocationRun) record(file string, start time.Time, dir string) {
 	if r.st == nil {
 		return
 	}
+	if dir == "" {
+		if wd, err := os.Getwd(); err == nil {
+			dir = wd
+		}
+	}
 	id, err := r.st.RecordInvocation(context.Background(), store.Invocation{
 		WorkItemID: r.workItem, Phase: r.phase, Iteration: r.iteration,
-		AgentKind: string(r.cli.Kind), File: file, Start: start,
+		AgentKind: string(r.cli.Kind), File: file, Start: start, Cwd: dir,
 	})
 	if err != nil {
 		r.warn("%v", err)

@@ -124,6 +124,10 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		rec = newRecorder(s, res.Mode)
 		res.File = rec.file
 	}
+	// The agent's argv is the CLI's fixed stream flags and the user's own
+	// arguments; its binary and environment come from the flags and the
+	// user's configuration. Nothing read from a stream or the store (a
+	// summary, a path, a resume hint) may ever become an argument here.
 	newCmd := func() *exec.Cmd {
 		cmd := exec.Command(path, argv...)
 		cmd.Env = env

@@ -111,7 +111,8 @@ func (p Prober) agyRuns(ctx context.Context, bin string) bool {
 	return sc.Err() == nil && lines > 0
 }
 
-// output runs bin with args and returns stdout and stderr together.
+// output runs bin with args and returns stdout and stderr together. The
+// probes' arguments are constants of sift's: never stream text.
 func (p Prober) output(ctx context.Context, d time.Duration, bin string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/tui"
+)
+
+// TestRunRecordsItsWorkingDirectory: `sift run` records the folder the
+// agent ran in on its invocation, and the inbox's session carries it, so
+// that `e` resolves the stream's relative paths there and nowhere else.
+func TestRunRecordsItsWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	e := newRunEnv(t, "")
+	agent := fakeAgent(t, e.dir, "claude", "cat "+runFixture+"\n")
+	if code, _, stderr := e.run(t, "--agent", "claude", "--work-item", "wi-cwd", "--bin", agent, "--", "-p", "hi"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(e.logs, "wi-cwd", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("stream files %q", files)
+	}
+	st, err := store.Open(e.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	name := filepath.Base(files[0])
+	if got, err := st.InvocationCwd(ctx, "wi-cwd", name); err != nil || got != wd {
+		t.Errorf("recorded cwd %q, %v; want sift's %q", got, err, wd)
+	}
+	s, err := newInboxStore(st).GetSession(ctx, tui.SessionKey{WorkItemID: "wi-cwd", FileName: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Cwd != wd || s.Path != files[0] {
+		t.Errorf("inbox session cwd %q path %q; want %q and %q", s.Cwd, s.Path, wd, files[0])
+	}
+}
+
+// TestRecordUsesTheAgentsDirectory: an agent started in its own folder
+// (capture.Spec.Dir) is recorded with that folder, not sift's.
+func TestRecordUsesTheAgentsDirectory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "sift.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	agentDir := filepath.Join(dir, "repo")
+	r := &invocationRun{st: st, workItem: "wi-dir", phase: "work", iteration: 1, stderr: os.Stderr}
+	r.cli.Kind = "claude"
+	r.record(filepath.Join(dir, "logs", "wi-dir", "work-1-abcdef.jsonl"), time.Now(), agentDir)
+	if !r.rec {
+		t.Fatal("the invocation was not recorded")
+	}
+	if got, err := st.InvocationCwd(context.Background(), "wi-dir", "work-1-abcdef.jsonl"); err != nil || got != agentDir {
+		t.Errorf("recorded cwd %q, %v; want the agent's %q", got, err, agentDir)
+	}
+}
+
+// TestRunArgvIsNeverTakenFromAStream: a stream naming commands and
+// option-like paths (a kimi resume hint, a Read of `+!touch …`, a Bash
+// call) leaves the next run of the same work item with exactly the CLI's
+// stream flags and the user's own arguments.
+func TestRunArgvIsNeverTakenFromAStream(t *testing.T) {
+	t.Parallel()
+	e := newRunEnv(t, "")
+	argsFile := filepath.Join(e.dir, "args")
+	hostile := filepath.Join(e.dir, "hostile.jsonl")
+	lines := `{"role":"assistant","content":"reading","tool_calls":[{"type":"function","id":"c1","function":{"name":"ReadFile","arguments":"{\"path\":\"+!touch /tmp/x\"}"}}]}
+{"role":"tool","tool_call_id":"c1","content":"ok"}
+{"role":"assistant","content":"","tool_calls":[{"type":"function","id":"c2","function":{"name":"Shell","arguments":"{\"command\":\"--dangerously-skip-permissions\"}"}}]}
+{"role":"tool","tool_call_id":"c2","content":"ok"}
+{"role":"meta","type":"session.resume_hint","session_id":"--yolo","command":"kimi --yolo -c 'touch /tmp/x'","content":"resume"}
+`
+	if err := os.WriteFile(hostile, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	agent := fakeAgent(t, e.dir, "kimi", `printf '%s\n' "$@" >> `+argsFile+`
+echo -- >> `+argsFile+`
+cat `+hostile+`
+`)
+	for _, prompt := range []string{"first", "again"} {
+		if code, _, stderr := e.run(t, "--agent", "kimi", "--work-item", "wi-argv", "--bin", agent, "--", "-p", prompt); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	data, err := os.ReadFile(argsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--print\n--output-format\nstream-json\n-p\nfirst\n--\n--print\n--output-format\nstream-json\n-p\nagain\n--\n"
+	if string(data) != want {
+		t.Errorf("agent argv of the two runs:\n%s\nwant:\n%s", data, want)
+	}
+}
