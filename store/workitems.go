@@ -41,6 +41,10 @@ type Invocation struct {
 	Start, End time.Time
 	// ExitCode is the agent's exit status, nil while it runs.
 	ExitCode *int
+	// Owner is the process that runs the invocation (sift run itself),
+	// so that a later sift can mark the run stale once that process is
+	// gone (ReapStaleRuns). The zero Owner is never judged.
+	Owner Owner
 }
 
 // RecordInvocation records the start of an agent run: its work item
@@ -60,7 +64,7 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 	if inv.Start.IsZero() {
 		inv.Start = s.now()
 	}
-	meta, err := json.Marshal(map[string]string{"source": SourceSiftRun, "path": file})
+	meta, err := json.Marshal(invocationMeta(file, inv.Owner))
 	if err != nil {
 		return 0, err
 	}
