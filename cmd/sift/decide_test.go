@@ -66,7 +66,6 @@ func decisionsOf(t *testing.T, db, ref string) []store.Decision {
 	return h
 }
 
-
 func TestDecideRefusesUnknownTurnAndToolCall(t *testing.T) {
 	db, ref := decideEnv(t)
 	calls := storedSummary(t, db, ref).ToolCalls
