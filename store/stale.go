@@ -51,15 +51,12 @@ const openRunsSQL = `SELECT id, work_item_id, COALESCE(json_extract(raw_metadata
 // calls it, so every command that opens the store heals what a killed
 // `sift run` left behind.
 func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
-	here := CurrentOwner()
-	if here.Host == "" {
-		return nil, nil
-	}
 	rows, err := s.w.QueryContext(ctx, openRunsSQL, SourceSiftRun)
 	if err != nil {
 		return nil, fmt.Errorf("stale runs: %w", wrapError(err))
 	}
 	var stale []StaleRun
+	var here *Owner // read from /proc only when there is an open run to judge
 	for rows.Next() {
 		var r StaleRun
 		var pid sql.NullString
@@ -73,7 +70,11 @@ func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
 			continue
 		}
 		o.PID, r.PID = n, n
-		if o.sameMachine(here) && o.gone(here) {
+		if here == nil {
+			cur := CurrentOwner()
+			here = &cur
+		}
+		if o.sameMachine(*here) && o.gone(*here) {
 			stale = append(stale, r)
 		}
 	}
