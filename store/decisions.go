@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -64,7 +65,10 @@ func (d Decision) Summary() *summary.Decision {
 }
 
 // Decide appends a decision. The session must exist (ErrNotFound
-// otherwise). It returns only once the decision is durable: the commit runs
+// otherwise), and so must the turn and tool call it names, the tool call
+// within the turn when both are given (ErrUnknownTarget, which also
+// matches ErrNotFound); nothing is written otherwise. The note is stored
+// redacted (core/redact). It returns only once the decision is durable: the commit runs
 // with synchronous=FULL, so a decision Decide acknowledged survives kill -9
 // of the process and a power cut right after.
 func (s *Store) Decide(ctx context.Context, d Decision) error {
@@ -91,12 +95,18 @@ func (s *Store) Decide(ctx context.Context, d Decision) error {
 		return fmt.Errorf("decide: %w", wrapError(err))
 	}
 	defer tx.Rollback()
-	var one int
-	err = tx.QueryRowContext(ctx, `SELECT 1 FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
-		d.WorkItemID, d.FileName).Scan(&one)
+	var turns, calls []byte
+	err = tx.QueryRowContext(ctx, `SELECT turns_json, tool_calls_json FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
+		d.WorkItemID, d.FileName).Scan(&turns, &calls)
 	if err != nil {
 		return fmt.Errorf("decide %s/%s: %w", d.WorkItemID, d.FileName, wrapError(err))
 	}
+	if err := checkTarget(d, turns, calls); err != nil {
+		return err
+	}
+	// A note is free text a reviewer may paste a secret into; it is
+	// kept like everything else sift stores: redacted.
+	d.Note = redact.String(d.Note)
 	res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
 		(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

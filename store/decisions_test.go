@@ -20,8 +20,8 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl"}, {wi: "wi", file: "b.jsonl"}})
 	steps := []Decision{
 		{WorkItemID: "wi", FileName: "a.jsonl", Decision: NeedsFollowup, Note: "why did it rm -rf?", ReviewerID: "ana"},
-		{WorkItemID: "wi", FileName: "a.jsonl", TurnID: "t3", Decision: Ignored, ReviewerID: "ana"},
-		{WorkItemID: "wi", FileName: "a.jsonl", ToolCallID: "toolu_01", Decision: NeedsFollowup, ReviewerID: "bo"},
+		{WorkItemID: "wi", FileName: "a.jsonl", TurnID: "t1", Decision: Ignored, ReviewerID: "ana"},
+		{WorkItemID: "wi", FileName: "a.jsonl", ToolCallID: "toolu_0", Decision: NeedsFollowup, ReviewerID: "bo"},
 		{WorkItemID: "wi", FileName: "a.jsonl", Decision: Reviewed, Note: "fine after all", ReviewerID: "bo"},
 	}
 	for _, d := range steps {
@@ -72,7 +72,7 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 	for _, d := range full[0].Decisions {
 		got[d.TurnID+"|"+d.ToolCallID] = d.Decision + " by " + d.ReviewerID
 	}
-	if len(got) != 2 || got["t3|"] != "ignored by ana" || got["|toolu_01"] != "needs_followup by bo" {
+	if len(got) != 2 || got["t1|"] != "ignored by ana" || got["|toolu_0"] != "needs_followup by bo" {
 		t.Fatalf("full listing decisions = %+v", full[0].Decisions)
 	}
 	if flagged[0].Decisions != nil {

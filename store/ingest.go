@@ -75,6 +75,9 @@ type ImportResult struct {
 	// Ignored counts files under a folder whose names are not stream
 	// captures (.jsonl, .ndjson, .log, .txt).
 	Ignored int
+	// Purged counts files of sessions removed with Purge: they are
+	// never imported again.
+	Purged int
 	// Failed lists the files that could not be read or summarized. The
 	// import goes on past them.
 	Failed  []Failure
@@ -220,9 +223,17 @@ func (s *Store) importFiles(ctx context.Context, cands []candidate, res ImportRe
 	if err != nil {
 		return finish(err)
 	}
+	purged, err := s.purgedFiles(ctx)
+	if err != nil {
+		return finish(err)
+	}
 	var todo []candidate
 	var p Progress
 	for _, c := range cands {
+		if purged[c.path] {
+			res.Purged++
+			continue
+		}
 		if running[c.layout.WorkItemID] {
 			res.Deferred++
 			continue

@@ -9,40 +9,26 @@ import (
 )
 
 // Rebuild drops everything derived from the stream files (summaries,
-// review events, the ingest index and the cost rows the importer inserted)
-// and re-imports the files it knew plus the given roots. Decisions,
-// recorded invocations and work items are kept; until the rebuild has
-// completed, sweeps leave decisions alone even though their summaries are
-// missing.
+// review events and the cost rows the importer inserted) and re-imports
+// the files of the ingest index plus the given roots. Decisions, recorded
+// invocations and work items are kept; until the rebuild has completed,
+// sweeps leave decisions alone even though their summaries are missing.
+//
+// It is safe to kill at any point. The ingest index is what remembers the
+// files of every root ever imported, so it is not dropped up front: its
+// rows are marked unread (size -1) and a row is only forgotten once a
+// rebuild has run to its end without reading that file again (the file is
+// gone or cannot be read). A rebuild cancelled or killed midway leaves the
+// unread rows behind; the next rebuild finds every file through them, and
+// a plain import re-reads those of its roots.
 func (s *Store) Rebuild(ctx context.Context, roots []string, opts ImportOptions, progress func(Progress)) (ImportResult, error) {
 	start := time.Now()
 	known, err := s.knownFiles(ctx)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return ImportResult{}, fmt.Errorf("rebuild: %w", wrapError(err))
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, metaRebuilding, s.now().UnixMilli()); err != nil {
-		return ImportResult{}, fmt.Errorf("rebuild: %w", wrapError(err))
-	}
-	for _, q := range []string{
-		`DELETE FROM review_events`,
-		`DELETE FROM agent_stream_summaries`,
-		`DELETE FROM stream_files`,
-		`DELETE FROM work_item_costs WHERE json_extract(raw_metadata_json, '$.source') = '` + SourceStreamAnalyser + `'`,
-		`UPDATE work_items SET state = 'terminal' WHERE state = 'running' AND NOT EXISTS (SELECT 1 FROM work_item_costs c
-			WHERE c.work_item_id = work_items.id AND c.ended_at IS NULL)`,
-	} {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return ImportResult{}, fmt.Errorf("rebuild: %w", wrapError(err))
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return ImportResult{}, fmt.Errorf("rebuild: %w", wrapError(err))
+	if err := s.beginRebuild(ctx); err != nil {
+		return ImportResult{}, err
 	}
 	paths := append([]string{}, roots...)
 	for _, p := range known {
@@ -56,11 +42,48 @@ func (s *Store) Rebuild(ctx context.Context, roots []string, opts ImportOptions,
 	if err != nil {
 		return res, err
 	}
-	// Only a completed rebuild lets sweeps touch decisions again.
-	if _, err := s.w.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, metaRebuilding); err != nil {
-		return res, fmt.Errorf("rebuild: %w", wrapError(err))
+	// Only a completed rebuild forgets the files it could not read again
+	// (but not those of a running work item, which the import deferred)
+	// and lets sweeps touch decisions again.
+	for _, q := range []string{
+		`DELETE FROM stream_files WHERE size = -1 AND work_item_id NOT IN (SELECT id FROM work_items WHERE state = 'running')`,
+		`DELETE FROM meta WHERE key = '` + metaRebuilding + `'`,
+	} {
+		if _, err := s.w.ExecContext(ctx, q); err != nil {
+			return res, fmt.Errorf("rebuild: %w", wrapError(err))
+		}
 	}
 	return res, nil
+}
+
+// beginRebuild sets the rebuilding mark, drops the derived rows and marks
+// every file of the ingest index unread.
+func (s *Store) beginRebuild(ctx context.Context) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("rebuild: %w", wrapError(err))
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, metaRebuilding, s.now().UnixMilli()); err != nil {
+		return fmt.Errorf("rebuild: %w", wrapError(err))
+	}
+	for _, q := range []string{
+		`DELETE FROM review_events`,
+		`DELETE FROM agent_stream_summaries`,
+		`UPDATE stream_files SET size = -1`,
+		`DELETE FROM work_item_costs WHERE json_extract(raw_metadata_json, '$.source') = '` + SourceStreamAnalyser + `'`,
+		`UPDATE work_items SET state = 'terminal' WHERE state = 'running' AND NOT EXISTS (SELECT 1 FROM work_item_costs c
+			WHERE c.work_item_id = work_items.id AND c.ended_at IS NULL)`,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("rebuild: %w", wrapError(err))
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("rebuild: %w", wrapError(err))
+	}
+	return nil
 }
 
 // knownFiles lists the ingest index's paths.

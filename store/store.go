@@ -199,6 +199,12 @@ func Open(path string) (*Store, error) {
 	n := max(4, runtime.NumCPU())
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
+	// A `sift run` killed before it recorded its end left its work item
+	// running; end such runs now, so that their files import.
+	if _, err := s.ReapStaleRuns(context.Background()); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open store %s: %w", abs, err)
+	}
 	return s, nil
 }
 

@@ -44,6 +44,10 @@ type Invocation struct {
 	// Cwd is the agent's working directory, made absolute; empty when
 	// unknown. The inbox resolves the paths a session names against it.
 	Cwd string
+	// Owner is the process that runs the invocation (sift run itself),
+	// so that a later sift can mark the run stale once that process is
+	// gone (ReapStaleRuns). The zero Owner is never judged.
+	Owner Owner
 }
 
 // RecordInvocation records the start of an agent run: its work item
@@ -71,7 +75,7 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 		}
 		cwd = sql.NullString{String: abs, Valid: true}
 	}
-	meta, err := json.Marshal(map[string]string{"source": SourceSiftRun, "path": file})
+	meta, err := json.Marshal(invocationMeta(file, inv.Owner))
 	if err != nil {
 		return 0, err
 	}

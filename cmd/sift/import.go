@@ -163,6 +163,9 @@ func importLine(r store.ImportResult) string {
 	if r.Ignored > 0 {
 		fmt.Fprintf(&b, ", %d ignored (not stream files)", r.Ignored)
 	}
+	if r.Purged > 0 {
+		fmt.Fprintf(&b, ", %d purged (sift purge)", r.Purged)
+	}
 	fmt.Fprintf(&b, ", %d failed", len(r.Failed))
 	return b.String()
 }

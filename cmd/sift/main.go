@@ -53,6 +53,8 @@ func commands() []command {
 		{"decide", "decide SESSION --decision reviewed|needs_followup|ignored [--turn T] [--tool-call C] [--note N] [--reviewer R]", runDecide},
 		{"sweep", "sweep [--status] [--retained-days N] [--max-total-size-mb N]   one retention pass", runSweep},
 		{"rebuild", "rebuild [PATH…]   re-import everything from the stream files, keeping decisions", runRebuild},
+		{"purge", purgeUsage, runPurge},
+		{"redact", redactUsage, runRedact},
 		{"workitem", "workitem retry|done ID   invalidate or complete a work item's summaries", runWorkItem},
 		{"usage", "usage [--by day|session|project|model] [--since D] [--agent K] [--json]   token totals of the imported agent histories", runUsageCmd},
 		{"demo", "demo [--db PATH] [--theme T] [--operator]   the inbox on a store of sample streams (plain `sift [--db PATH]` opens yours)", runDemo},

@@ -189,6 +189,9 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 	id, err := r.st.RecordInvocation(context.Background(), store.Invocation{
 		WorkItemID: r.workItem, Phase: r.phase, Iteration: r.iteration,
 		AgentKind: string(r.cli.Kind), File: file, Start: start, Cwd: dir,
+		// This process's identity: should it die before recording the
+		// end, the next sift to open the store ends the run.
+		Owner: store.CurrentOwner(),
 	})
 	if err != nil {
 		r.warn("%v", err)

@@ -186,6 +186,8 @@ func paramFail(w http.ResponseWriter, err error) {
 // request was cancelled or the disk is full) without the driver's text.
 func (s *Server) storeError(w http.ResponseWriter, what string, err error) {
 	switch {
+	case errors.Is(err, store.ErrUnknownTarget):
+		writeError(w, http.StatusNotFound, CodeNotFound, "the session has no such turn or tool call, or the tool call is not the turn's")
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, CodeNotFound, "no such session")
 	case errors.Is(err, store.ErrAmbiguous):

@@ -151,6 +151,10 @@ func TestDecisions(t *testing.T) {
 	decode[decisionJSON](t, post(`{"workItemId":"wi-1","fileName":"work-1-a1b2c3.jsonl","turnId":"t1","decision":"reviewed","reviewerId":"ana"}`), 201)
 	decode[decisionJSON](t, post(`{"session":"wi-1/work-1-a1b2c3.jsonl","decision":"reviewed","reviewerId":"ana"}`), 201)
 	e.wantError(post(`{"session":"nope","decision":"reviewed"}`), 404, CodeNotFound)
+	// A turn or tool call the session does not have is refused, and
+	// nothing is written (the history below has three decisions).
+	e.wantError(post(`{"session":"wi-1/work-1-a1b2c3.jsonl","turnId":"t999","decision":"reviewed"}`), 404, CodeNotFound)
+	e.wantError(post(`{"session":"wi-1/work-1-a1b2c3.jsonl","toolCallId":"toolu_nope","decision":"reviewed"}`), 404, CodeNotFound)
 	// rework-2 and ... share no prefix, but every file starts with a
 	// letter another shares: "r" is unique, "" is not a reference.
 	e.copyFixture("codex/vincent-turn-failed-model-400.jsonl", "wi-3", "work-1-999999.jsonl")

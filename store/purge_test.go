@@ -1,0 +1,223 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+)
+
+// rowsOf counts a session's rows in every table that has work_item_id and
+// file_name columns, so that a table added later is checked too.
+func rowsOf(t *testing.T, s *Store, key SessionKey) map[string]int {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := s.r.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		tables = append(tables, n)
+	}
+	rows.Close()
+	out := map[string]int{}
+	for _, tbl := range tables {
+		var has int
+		s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info(?) WHERE name IN ('work_item_id', 'file_name')`, tbl).Scan(&has)
+		if has != 2 || tbl == "purged_files" {
+			continue
+		}
+		var n int
+		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM "`+tbl+`" WHERE work_item_id = ? AND file_name = ?`,
+			key.WorkItemID, key.FileName).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			out[tbl] = n
+		}
+	}
+	return out
+}
+
+// purgeEnv is a store with a capture file in the logs folder (recorded by
+// a finished invocation), a stream imported from another folder, a
+// capture-named link in the logs folder to a file that is not a capture,
+// and an agent history session; each has decisions.
+type purgeEnv struct {
+	s                        *Store
+	logs, other              string
+	capture, foreign, link   SessionKey
+	capturePath, foreignPath string
+	linkTarget               string
+	history                  SessionKey
+	historyPath              string
+	historyRoots             []HistoryRoot
+}
+
+func newPurgeEnv(t *testing.T) *purgeEnv {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	e := &purgeEnv{s: newTestStore(t), logs: filepath.Join(dir, "logs"), other: filepath.Join(dir, "elsewhere")}
+	e.capturePath = copyFile(t, filepath.Join(fixtures, auditFixture), filepath.Join(e.logs, "wi-1", "work-1-a1b2c3.jsonl"))
+	copyFile(t, filepath.Join(fixtures, "claude", "evolve-2.0.65-oauth-write.jsonl"), filepath.Join(e.logs, "wi-1", "work-2-d4e5f6.jsonl"))
+	e.foreignPath = copyFile(t, filepath.Join(fixtures, "claude", "evolve-2.0.65-oauth-write.jsonl"), filepath.Join(e.other, "proj", "run.jsonl"))
+	// The link stays inside the logs folder: an import follows no link
+	// out of it.
+	e.linkTarget = copyFile(t, filepath.Join(fixtures, auditFixture), filepath.Join(e.logs, "keep", "notes.jsonl"))
+	if err := os.MkdirAll(filepath.Join(e.logs, "wi-2"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(e.linkTarget, filepath.Join(e.logs, "wi-2", "work-1-0a0b0c.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	e.capture = SessionKey{"wi-1", "work-1-a1b2c3.jsonl"}
+	e.foreign = SessionKey{"proj", "run.jsonl"}
+	e.link = SessionKey{"wi-2", "work-1-0a0b0c.jsonl"}
+	id, err := e.s.RecordInvocation(ctx, Invocation{WorkItemID: "wi-1", Phase: "work", Iteration: 1, AgentKind: "claude",
+		File: e.capturePath, Start: time.Now().Add(-time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.FinishInvocation(ctx, id, time.Now(), 0); err != nil {
+		t.Fatal(err)
+	}
+	mustImport(t, e.s, e.logs, e.other)
+
+	claude := filepath.Join(dir, "claude", "projects")
+	e.historyPath = copyFile(t, filepath.Join(historyFixtures, "claude", "spotter-2.1.38-short-session.jsonl"),
+		filepath.Join(claude, "-home-marco-projects-spotter", spotterSession+".jsonl"))
+	e.historyRoots = []HistoryRoot{{Agent: agents.ClaudeHistory, Dir: claude}}
+	importHistory(t, e.s, e.historyRoots)
+	files, err := e.s.StreamFiles(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Path == e.historyPath {
+			e.history = SessionKey{f.WorkItemID, f.FileName}
+		}
+	}
+	for _, k := range []SessionKey{e.capture, e.foreign, e.link, e.history} {
+		if err := e.s.Decide(ctx, Decision{WorkItemID: k.WorkItemID, FileName: k.FileName, Decision: NeedsFollowup, Note: "x"}); err != nil {
+			t.Fatalf("decide %s: %v", k, err)
+		}
+	}
+	if rows := rowsOf(t, e.s, e.history); rows["usage_files"] != 1 {
+		t.Fatalf("history session rows %v, want a usage row", rows)
+	}
+	return e
+}
+
+// purge plans and runs the purge of one session and checks it is gone
+// from every table.
+func (e *purgeEnv) purge(t *testing.T, key SessionKey) PurgeResult {
+	t.Helper()
+	ctx := context.Background()
+	plan, err := e.s.PlanPurge(ctx, key, e.logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Summaries != 1 || plan.Decisions != 1 || plan.IndexRows != 1 || plan.CostRows == 0 || len(plan.Files) != 1 {
+		t.Fatalf("plan for %s: %+v", key, plan)
+	}
+	if rows := rowsOf(t, e.s, key); len(rows) == 0 {
+		t.Fatal("the plan removed rows")
+	}
+	res, err := e.s.Purge(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := rowsOf(t, e.s, key); len(rows) != 0 {
+		t.Fatalf("rows of %s left after the purge: %v", key, rows)
+	}
+	return res
+}
+
+func TestPurgeDeletesOnlyCaptureFiles(t *testing.T) {
+	t.Parallel()
+	e := newPurgeEnv(t)
+	ctx := context.Background()
+
+	res := e.purge(t, e.capture)
+	if res.Deleted != 1 || !res.Files[0].Delete {
+		t.Fatalf("capture purge: %+v", res)
+	}
+	if _, err := os.Stat(e.capturePath); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the capture file is still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.logs, "wi-1", "work-2-d4e5f6.jsonl")); err != nil {
+		t.Fatalf("the work item's other file went too: %v", err)
+	}
+
+	for _, k := range []SessionKey{e.foreign, e.link} {
+		res := e.purge(t, k)
+		if res.Deleted != 0 || res.Kept != 1 || res.Files[0].Delete || res.Files[0].Why == "" {
+			t.Fatalf("purge of %s: %+v", k, res)
+		}
+	}
+	if _, err := os.Stat(e.foreignPath); err != nil {
+		t.Fatalf("a file outside the logs folder was deleted: %v", err)
+	}
+	if _, err := os.Stat(e.linkTarget); err != nil {
+		t.Fatalf("the target of a link in the logs folder was deleted: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(e.logs, "wi-2", "work-1-0a0b0c.jsonl")); err != nil {
+		t.Fatalf("the link was deleted: %v", err)
+	}
+	res = e.purge(t, e.history)
+	if res.Deleted != 0 || res.Kept != 1 {
+		t.Fatalf("history purge: %+v", res)
+	}
+	if _, err := os.Stat(e.historyPath); err != nil {
+		t.Fatalf("an agent's history file was deleted: %v", err)
+	}
+
+	// No import brings the purged sessions back.
+	imp := mustImport(t, e.s, e.logs, e.other)
+	if imp.Purged != 2 {
+		t.Fatalf("re-import: %+v, want the 2 kept files skipped as purged", imp)
+	}
+	if imp := importHistory(t, e.s, e.historyRoots); imp.Purged != 1 {
+		t.Fatalf("history re-import: %+v", imp)
+	}
+	if _, err := e.s.Rebuild(ctx, []string{e.logs, e.other}, ImportOptions{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []SessionKey{e.capture, e.foreign, e.link, e.history} {
+		if rows := rowsOf(t, e.s, k); len(rows) != 0 {
+			t.Fatalf("%s came back: %v", k, rows)
+		}
+	}
+	if n, _ := e.s.CountSessions(ctx, Query{}); n != 2 {
+		t.Fatalf("%d sessions left, want the two not purged", n)
+	}
+}
+
+func TestPurgeRefuses(t *testing.T) {
+	t.Parallel()
+	e := newPurgeEnv(t)
+	ctx := context.Background()
+	if _, err := e.s.PlanPurge(ctx, SessionKey{"wi-1", "nope.jsonl"}, e.logs); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("purge of an unknown session: %v", err)
+	}
+	if _, err := e.s.RecordInvocation(ctx, Invocation{WorkItemID: "wi-1", Phase: "work", Iteration: 2, AgentKind: "claude"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.s.PlanPurge(ctx, e.capture, e.logs); err == nil || !strings.Contains(err.Error(), "running") {
+		t.Fatalf("purge in a running work item: %v", err)
+	}
+	// Without a logs folder nothing is sift's to delete.
+	plan, err := e.s.PlanPurge(ctx, e.foreign, "")
+	if err != nil || plan.Files[0].Delete {
+		t.Fatalf("plan without a logs folder: %+v %v", plan, err)
+	}
+}

@@ -1,0 +1,265 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/agentsift/sift/core/redact"
+)
+
+// valueKind says how a stored value is redacted.
+type valueKind uint8
+
+const (
+	// textValue is plain text: redact.String.
+	textValue valueKind = iota
+	// jsonValue is JSON text: redact.JSONLine, which keeps it valid JSON.
+	jsonValue
+	// packedValue is JSON stored packed or plain (pack.go): unpacked,
+	// redacted as JSON and packed again.
+	packedValue
+)
+
+// redactTable names the columns of one table that hold text from the
+// streams or from reviewers.
+type redactTable struct {
+	name string
+	cols []string
+	kind []valueKind
+	// appendOnly names the trigger that keeps the table append-only; it
+	// is dropped and re-created inside the reapply's transaction.
+	appendOnly string
+}
+
+// redactTables lists every stored value that text from a stream or a
+// reviewer reaches: the summaries (final message, the list row's JSON,
+// tool calls, stalls, packed turns, model and harness session id), the
+// review events, the usage rows' model names and session ids, and the
+// decisions' notes.
+func redactTables() []redactTable {
+	return []redactTable{
+		{name: "agent_stream_summaries",
+			cols: []string{"final_assistant_message", "brief_json", "tool_calls_json", "stalls_json", "turns_json", "model", "session_id"},
+			kind: []valueKind{textValue, jsonValue, jsonValue, jsonValue, packedValue, textValue, textValue}},
+		{name: "review_events", cols: []string{"events_json"}, kind: []valueKind{packedValue}},
+		{name: "usage_files", cols: []string{"models", "session_id"}, kind: []valueKind{textValue, textValue}},
+		{name: "review_decisions", cols: []string{"note"}, kind: []valueKind{textValue}, appendOnly: "review_decisions_no_update"},
+	}
+}
+
+// RedactCount is what ReapplyRedaction changed in one table.
+type RedactCount struct {
+	Table string
+	// Values counts the values (cells) changed; Rows the rows holding
+	// them.
+	Values, Rows int
+}
+
+// reapplyBatchBytes bounds the values one batch holds in memory.
+const reapplyBatchBytes = 16 << 20
+
+// ReapplyRedaction applies today's redaction rules (core/redact) to what
+// is already stored (see redactTables) and reports, per table, how many
+// values changed. Running it again changes nothing.
+//
+// It writes in batches of rows, each its own transaction, with
+// secure_delete on, so that the replaced text is overwritten in the file
+// rather than left in free space, and checkpoints the WAL at the end.
+// review_decisions is append-only through a trigger: the notes are
+// rewritten in one transaction that drops the trigger and re-creates it
+// from its own stored SQL before committing, so no other writer ever sees
+// the table without it.
+func (s *Store) ReapplyRedaction(ctx context.Context) ([]RedactCount, error) {
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reapply redaction: %w", wrapError(err))
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
+		return nil, fmt.Errorf("reapply redaction: %w", wrapError(err))
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA secure_delete = OFF")
+	var out []RedactCount
+	for _, t := range redactTables() {
+		c, err := reapplyTable(ctx, conn, t)
+		if err != nil {
+			return out, fmt.Errorf("reapply redaction to %s: %w", t.name, err)
+		}
+		out = append(out, c)
+	}
+	if _, err := conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return out, fmt.Errorf("reapply redaction: checkpoint: %w", wrapError(err))
+	}
+	return out, nil
+}
+
+// reapplyTable redacts one table's columns, in batches by rowid; an
+// append-only table in one transaction.
+func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable) (RedactCount, error) {
+	c := RedactCount{Table: t.name}
+	var tx *sql.Tx
+	var trigger string
+	begin := func() error {
+		var err error
+		if tx, err = conn.BeginTx(ctx, nil); err != nil {
+			return wrapError(err)
+		}
+		if t.appendOnly == "" {
+			return nil
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`,
+			t.appendOnly).Scan(&trigger); err != nil {
+			return fmt.Errorf("trigger %s: %w", t.appendOnly, wrapError(err))
+		}
+		_, err = tx.ExecContext(ctx, `DROP TRIGGER "`+t.appendOnly+`"`)
+		return wrapError(err)
+	}
+	commit := func() error {
+		if t.appendOnly != "" {
+			if _, err := tx.ExecContext(ctx, trigger); err != nil {
+				return fmt.Errorf("re-create trigger %s: %w", t.appendOnly, wrapError(err))
+			}
+		}
+		return wrapError(tx.Commit())
+	}
+	if err := begin(); err != nil {
+		return c, err
+	}
+	defer func() { tx.Rollback() }()
+	sel := "SELECT rowid, " + strings.Join(t.cols, ", ") + " FROM " + t.name + " WHERE rowid > ? ORDER BY rowid"
+	var after int64
+	for {
+		batch, err := readBatch(ctx, tx, sel, after, len(t.cols))
+		if err != nil {
+			return c, err
+		}
+		if len(batch) == 0 {
+			break
+		}
+		after = batch[len(batch)-1].rowid
+		for _, r := range batch {
+			var set []string
+			var args []any
+			for i, v := range r.vals {
+				nv, changed, err := redactValue(v, t.kind[i])
+				if err != nil {
+					return c, fmt.Errorf("row %d %s: %w", r.rowid, t.cols[i], err)
+				}
+				if changed {
+					set = append(set, t.cols[i]+" = ?")
+					args = append(args, nv)
+				}
+			}
+			if len(set) == 0 {
+				continue
+			}
+			args = append(args, r.rowid)
+			if _, err := tx.ExecContext(ctx, "UPDATE "+t.name+" SET "+strings.Join(set, ", ")+" WHERE rowid = ?", args...); err != nil {
+				return c, wrapError(err)
+			}
+			c.Values += len(set)
+			c.Rows++
+		}
+		if t.appendOnly == "" {
+			if err := commit(); err != nil {
+				return c, err
+			}
+			if err := begin(); err != nil {
+				return c, err
+			}
+		}
+	}
+	return c, commit()
+}
+
+// storedRow is one row's rowid and values, as the driver returned them
+// (string for TEXT, []byte for BLOB, nil for NULL).
+type storedRow struct {
+	rowid int64
+	vals  []any
+}
+
+// readBatch reads the rows after rowid `after`, up to reapplyBatchBytes of
+// values.
+func readBatch(ctx context.Context, tx *sql.Tx, sel string, after int64, ncols int) ([]storedRow, error) {
+	rows, err := tx.QueryContext(ctx, sel, after)
+	if err != nil {
+		return nil, wrapError(err)
+	}
+	defer rows.Close()
+	var out []storedRow
+	size := 0
+	for size < reapplyBatchBytes && rows.Next() {
+		r := storedRow{vals: make([]any, ncols)}
+		dst := []any{&r.rowid}
+		for i := range r.vals {
+			dst = append(dst, &r.vals[i])
+		}
+		if err := rows.Scan(dst...); err != nil {
+			return nil, err
+		}
+		for i, v := range r.vals {
+			switch v := v.(type) {
+			case []byte:
+				r.vals[i] = bytes.Clone(v)
+				size += len(v)
+			case string:
+				size += len(v)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, wrapError(rows.Err())
+}
+
+// redactValue redacts one stored value, keeping its storage type (a
+// BLOB stays a BLOB, TEXT stays TEXT), and reports whether it changed.
+func redactValue(v any, kind valueKind) (any, bool, error) {
+	var b []byte
+	switch v := v.(type) {
+	case []byte:
+		b = v
+	case string:
+		b = []byte(v)
+	default:
+		return v, false, nil // NULL or a number: no text
+	}
+	var nb []byte
+	switch kind {
+	case textValue:
+		nb = redact.Bytes(b)
+	case jsonValue:
+		nb = redact.JSONLine(b)
+	case packedValue:
+		j, err := unpackJSON(b)
+		if err != nil {
+			return nil, false, err
+		}
+		r := redact.JSONLine(j)
+		if bytes.Equal(r, j) {
+			return v, false, nil
+		}
+		nb = packRaw(r)
+	}
+	if bytes.Equal(nb, b) {
+		return v, false, nil
+	}
+	if _, ok := v.(string); ok {
+		return string(nb), true, nil
+	}
+	return nb, true, nil
+}
+
+// packRaw returns the stored form of JSON text, as encodePacked would
+// store the value it encodes.
+func packRaw(j []byte) []byte {
+	if len(j) < packMin {
+		return bytes.Clone(j)
+	}
+	sc := scratch.Get().(*packScratch)
+	defer scratch.Put(sc)
+	return sc.pack(j)
+}

@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// invocationMeta is the raw_metadata_json of a recorded invocation: who
+// wrote it, the stream file, and the process that runs it (pid, start
+// time, host, pid namespace, boot).
+func invocationMeta(file string, o Owner) map[string]any {
+	m := map[string]any{"source": SourceSiftRun, "path": file}
+	if o.PID > 0 {
+		m["pid"] = o.PID
+		m["pidStart"] = o.Start
+		m["host"] = o.Host
+		m["pidNamespace"] = o.PIDNamespace
+		m["boot"] = o.Boot
+	}
+	return m
+}
+
+// StaleRun is an invocation whose process died without recording its end.
+type StaleRun struct {
+	ID         int64
+	WorkItemID string
+	PID        int
+	// File is the stream file the run wrote, when known.
+	File string
+}
+
+// openRunsSQL lists the invocations of sift run that have not ended and
+// carry an owner.
+const openRunsSQL = `SELECT id, work_item_id, COALESCE(json_extract(raw_metadata_json, '$.path'), ''),
+	json_extract(raw_metadata_json, '$.pid'), COALESCE(json_extract(raw_metadata_json, '$.pidStart'), ''),
+	COALESCE(json_extract(raw_metadata_json, '$.host'), ''), COALESCE(json_extract(raw_metadata_json, '$.pidNamespace'), ''),
+	COALESCE(json_extract(raw_metadata_json, '$.boot'), '')
+	FROM work_item_costs WHERE ended_at IS NULL AND json_extract(raw_metadata_json, '$.source') = ?
+	AND json_extract(raw_metadata_json, '$.pid') IS NOT NULL ORDER BY id`
+
+// ReapStaleRuns finds the invocations recorded by this host whose process
+// is gone (see Owner) and ends them: ended_at is the stream file's last
+// write (else now), the exit code stays unknown (NULL), and
+// raw_metadata_json gets `"stale": true` with the reason. A work item left
+// with no running invocation is then completed, so that its files import
+// (CompleteWorkItem) instead of being deferred forever. Rows of another
+// host or pid namespace, and rows without an owner, are left alone. Open
+// calls it, so every command that opens the store heals what a killed
+// `sift run` left behind.
+func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
+	rows, err := s.w.QueryContext(ctx, openRunsSQL, SourceSiftRun)
+	if err != nil {
+		return nil, fmt.Errorf("stale runs: %w", wrapError(err))
+	}
+	var stale []StaleRun
+	var here *Owner // read from /proc only when there is an open run to judge
+	for rows.Next() {
+		var r StaleRun
+		var pid sql.NullString
+		var o Owner
+		if err := rows.Scan(&r.ID, &r.WorkItemID, &r.File, &pid, &o.Start, &o.Host, &o.PIDNamespace, &o.Boot); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("stale runs: %w", err)
+		}
+		n, err := strconv.Atoi(pid.String)
+		if err != nil || n <= 0 {
+			continue
+		}
+		o.PID, r.PID = n, n
+		if here == nil {
+			cur := CurrentOwner()
+			here = &cur
+		}
+		if o.sameMachine(*here) && o.gone(*here) {
+			stale = append(stale, r)
+		}
+	}
+	err = rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stale runs: %w", wrapError(err))
+	}
+	if len(stale) == 0 {
+		return nil, nil
+	}
+	items := map[string]bool{}
+	var order []string
+	for _, r := range stale {
+		end := s.now()
+		if fi, err := os.Stat(r.File); err == nil && r.File != "" {
+			end = fi.ModTime()
+		}
+		// The guard on ended_at leaves a run another sift ended meanwhile
+		// alone; started_at bounds the end from below.
+		if _, err := s.w.ExecContext(ctx, `UPDATE work_item_costs SET ended_at = MAX(COALESCE(started_at, ?1), ?1),
+			raw_metadata_json = json_set(raw_metadata_json, '$.stale', json('true'),
+				'$.staleReason', 'process ' || ?2 || ' is gone: sift run was killed before it recorded the end',
+				'$.staleAt', ?3)
+			WHERE id = ?4 AND ended_at IS NULL`, end.UnixMilli(), r.PID, s.now().UnixMilli(), r.ID); err != nil {
+			return nil, fmt.Errorf("mark run %d stale: %w", r.ID, wrapError(err))
+		}
+		if !items[r.WorkItemID] {
+			items[r.WorkItemID] = true
+			order = append(order, r.WorkItemID)
+		}
+	}
+	for _, wi := range order {
+		var open int
+		if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*) FROM work_item_costs WHERE work_item_id = ? AND ended_at IS NULL
+			AND json_extract(raw_metadata_json, '$.source') = ?`, wi, SourceSiftRun).Scan(&open); err != nil {
+			return nil, fmt.Errorf("stale runs of %s: %w", wi, wrapError(err))
+		}
+		if open > 0 {
+			continue
+		}
+		// A file that cannot be summarized is the import's to report;
+		// only the store's own failures stop here.
+		if _, err := s.CompleteWorkItem(ctx, wi, nil); err != nil {
+			return nil, err
+		}
+	}
+	return stale, nil
+}
