@@ -86,18 +86,14 @@ type ReviewRetention struct {
 	SummariesDays int `yaml:"SummariesDays"`
 }
 
-// FullEvents is FullEventsHours as a duration.
-func (r ReviewRetention) FullEvents() time.Duration {
-	return time.Duration(r.FullEventsHours) * time.Hour
-}
+// FullEvents is FullEventsHours as a duration (saturating, see Days).
+func (r ReviewRetention) FullEvents() time.Duration { return Hours(r.FullEventsHours) }
 
-// Flagged is FlaggedDays as a duration.
-func (r ReviewRetention) Flagged() time.Duration { return days(r.FlaggedDays) }
+// Flagged is FlaggedDays as a duration (saturating, see Days).
+func (r ReviewRetention) Flagged() time.Duration { return Days(r.FlaggedDays) }
 
-// Summaries is SummariesDays as a duration.
-func (r ReviewRetention) Summaries() time.Duration { return days(r.SummariesDays) }
-
-func days(n int) time.Duration { return time.Duration(n) * 24 * time.Hour }
+// Summaries is SummariesDays as a duration (saturating, see Days).
+func (r ReviewRetention) Summaries() time.Duration { return Days(r.SummariesDays) }
 
 // Agent overrides how one agent CLI is launched.
 type Agent struct {
@@ -127,19 +123,20 @@ func Default() Config {
 // defaults.
 func (c Config) File() string { return c.file }
 
-// MaxFileBytes is MaxFileSizeMb in bytes.
-func (c Config) MaxFileBytes() int64 { return int64(c.MaxFileSizeMb) << 20 }
+// MaxFileBytes is MaxFileSizeMb in bytes (saturating, see MiB).
+func (c Config) MaxFileBytes() int64 { return MiB(c.MaxFileSizeMb) }
 
-// MaxTotalBytes is MaxTotalSizeMb in bytes; 0 means no cap.
-func (c Config) MaxTotalBytes() int64 { return int64(c.MaxTotalSizeMb) << 20 }
+// MaxTotalBytes is MaxTotalSizeMb in bytes (saturating, see MiB); 0 means
+// no cap.
+func (c Config) MaxTotalBytes() int64 { return MiB(c.MaxTotalSizeMb) }
 
-// Retention is RetainedDays as a duration; 0 means keep forever.
-func (c Config) Retention() time.Duration { return days(c.RetainedDays) }
+// Retention is RetainedDays as a duration (saturating, see Days); 0 means
+// keep forever.
+func (c Config) Retention() time.Duration { return Days(c.RetainedDays) }
 
-// StallThreshold is StallThresholdSeconds as a duration.
-func (c Config) StallThreshold() time.Duration {
-	return time.Duration(c.StallThresholdSeconds * float64(time.Second))
-}
+// StallThreshold is StallThresholdSeconds as a duration (saturating, see
+// Seconds).
+func (c Config) StallThreshold() time.Duration { return Seconds(c.StallThresholdSeconds) }
 
 // Agent returns the override for an agent kind (zero when none).
 func (c Config) Agent(kind string) Agent { return c.Agents[kind] }
@@ -192,8 +189,12 @@ func Load(path string) (Config, error) {
 }
 
 // Parse decodes YAML over the defaults. An empty document is the
-// defaults. Errors are one line.
+// defaults. Errors are one line. An integer key whose value is not an
+// integer (`1.5`, `.inf`) is an error naming the key.
 func Parse(data []byte) (Config, error) {
+	if err := checkIntegers(data); err != nil {
+		return Config{}, err
+	}
 	c := Default()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -242,22 +243,44 @@ func (c Config) Validate() error {
 		return bad("Path", "must not be empty")
 	case c.MaxFileSizeMb < 1:
 		return bad("MaxFileSizeMb", "must be at least 1 (got %d)", c.MaxFileSizeMb)
+	case c.MaxFileSizeMb > FileSizeMbMax:
+		return bad("MaxFileSizeMb", "must be at most %d (1 TiB; got %d)", FileSizeMbMax, c.MaxFileSizeMb)
 	case c.RetainedDays < 0:
 		return bad("RetainedDays", "must not be negative (got %d; 0 keeps files forever)", c.RetainedDays)
+	case c.RetainedDays > RetainedDaysMax:
+		return bad("RetainedDays", "must be at most %d (100 years; got %d; 0 keeps files forever)", RetainedDaysMax, c.RetainedDays)
 	case c.MaxTotalSizeMb < 0:
 		return bad("MaxTotalSizeMb", "must not be negative (got %d; 0 disables the cap)", c.MaxTotalSizeMb)
+	case c.MaxTotalSizeMb > TotalSizeMbMax:
+		return bad("MaxTotalSizeMb", "must be at most %d (1 PiB; got %d; 0 disables the cap)", TotalSizeMbMax, c.MaxTotalSizeMb)
+	case !finite(c.StallThresholdSeconds):
+		return bad("StallThresholdSeconds", "must be a finite number (got %g)", c.StallThresholdSeconds)
 	case c.StallThresholdSeconds <= 0:
 		return bad("StallThresholdSeconds", "must be positive (got %g)", c.StallThresholdSeconds)
+	case c.StallThresholdSeconds > StallSecondsMax:
+		return bad("StallThresholdSeconds", "must be at most %d (a year; got %g)", StallSecondsMax, c.StallThresholdSeconds)
+	case !finite(c.TokenSpikeFactor):
+		return bad("TokenSpikeFactor", "must be a finite number (got %g)", c.TokenSpikeFactor)
 	case c.TokenSpikeFactor < 1:
 		return bad("TokenSpikeFactor", "must be at least 1 (got %g)", c.TokenSpikeFactor)
 	case c.TokenSpikeMin < 0:
 		return bad("TokenSpikeMin", "must not be negative (got %d)", c.TokenSpikeMin)
-	case c.Review.FullEventsHours < 0:
-		return bad("Review.FullEventsHours", "must not be negative (got %d)", c.Review.FullEventsHours)
-	case c.Review.FlaggedDays < 0:
-		return bad("Review.FlaggedDays", "must not be negative (got %d)", c.Review.FlaggedDays)
-	case c.Review.SummariesDays < 0:
-		return bad("Review.SummariesDays", "must not be negative (got %d)", c.Review.SummariesDays)
+	}
+	for _, t := range []struct {
+		key      string
+		n, limit int
+		unit     string
+	}{
+		{"Review.FullEventsHours", c.Review.FullEventsHours, EventsHoursMax, "hours"},
+		{"Review.FlaggedDays", c.Review.FlaggedDays, RetainedDaysMax, "days"},
+		{"Review.SummariesDays", c.Review.SummariesDays, RetainedDaysMax, "days"},
+	} {
+		switch {
+		case t.n < 0:
+			return bad(t.key, "must not be negative (got %d)", t.n)
+		case t.n > t.limit:
+			return bad(t.key, "must be at most %d (100 years in %s; got %d)", t.limit, t.unit, t.n)
+		}
 	}
 	for kind, a := range c.Agents {
 		if strings.TrimSpace(a.Binary) == "" && len(a.Env) == 0 {

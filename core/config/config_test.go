@@ -72,7 +72,8 @@ func TestParseErrorsAreOneLine(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ name, body, want string }{
 		{"unknown key", "MaxFileSize: 3\n", "field MaxFileSize not found"},
-		{"wrong type", "MaxFileSizeMb: lots\n", "cannot unmarshal"},
+		{"wrong type", "MaxFileSizeMb: lots\n", "MaxFileSizeMb must be a whole number (got lots, line 1)"},
+		{"wrong type of float", "TokenSpikeFactor: lots\n", "cannot unmarshal"},
 		{"bad number", "StallThresholdSeconds: soon\n", "cannot unmarshal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
