@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/config"
 )
 
 // Retention says how long sift keeps what. Raw stream files under LogsRoot
@@ -185,8 +187,11 @@ func (s *Store) sweepFiles(ctx context.Context, r Retention, now time.Time, res 
 	var del []logFile
 	var keep []logFile
 	var total int64
+	// Both limits saturate: 106,752 days or 1<<44 MiB wrapped negative
+	// here once, and swept fresh files.
+	limit := config.Days(r.RetainedDays)
 	for _, f := range files {
-		limit := time.Duration(r.RetainedDays) * 24 * time.Hour
+		limit := limit
 		if r.RetainedDays > 0 && flagged[f.path] && r.FlaggedFor > limit {
 			limit = r.FlaggedFor
 		}
@@ -197,7 +202,7 @@ func (s *Store) sweepFiles(ctx context.Context, r Retention, now time.Time, res 
 		keep = append(keep, f)
 		total += f.size
 	}
-	if capB := int64(r.MaxTotalSizeMb) << 20; r.MaxTotalSizeMb > 0 {
+	if capB := config.MiB(r.MaxTotalSizeMb); r.MaxTotalSizeMb > 0 {
 		i := 0
 		for ; i < len(keep) && total > capB; i++ {
 			total -= keep[i].size

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -327,4 +329,52 @@ func TestSweepShrinksTheFile(t *testing.T) {
 	if _, err := s.GetSummary(ctx, "w", "fresh"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestSweepOverflowKeepsFreshFiles pins #3: RetainedDays from 106,752
+// wrapped the age limit negative and MaxTotalSizeMb from 1<<44 wrapped the
+// byte cap to 0; both swept a fresh file (one with an open follow-up).
+func TestSweepOverflowKeepsFreshFiles(t *testing.T) {
+	t.Parallel()
+	for _, r := range []Retention{
+		{RetainedDays: 106752},
+		{RetainedDays: math.MaxInt},
+		{MaxTotalSizeMb: 1 << 43},
+		{MaxTotalSizeMb: 1 << 44},
+		{MaxTotalSizeMb: math.MaxInt},
+		{RetainedDays: 106752, MaxTotalSizeMb: 1 << 44, FlaggedFor: math.MaxInt64},
+		{RetainedDays: 1, FlaggedFor: math.MaxInt64},
+	} {
+		t.Run(fmt.Sprintf("%d days %d MB", r.RetainedDays, r.MaxTotalSizeMb), func(t *testing.T) {
+			t.Parallel()
+			s := newTestStore(t)
+			ctx := context.Background()
+			root := markedRoot(t)
+			fresh := logFileAt(t, root, "wi", "work-1-00000a.jsonl", 100, time.Minute)
+			followup := logFileAt(t, root, "wi", "work-1-00000b.jsonl", 100, time.Minute)
+			row := fakeRow(t, fake{wi: "wi", file: filepath.Base(followup)}, 0)
+			row.c.path = followup
+			if err := s.writeBatch(ctx, []*sessionRow{row}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: filepath.Base(followup), Decision: NeedsFollowup}); err != nil {
+				t.Fatal(err)
+			}
+			r.LogsRoot = root
+			res, err := s.Sweep(ctx, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !exists(fresh) || !exists(followup) || res.FilesDeleted != 0 {
+				t.Fatalf("fresh kept=%v, follow-up kept=%v: %+v", exists(fresh), exists(followup), res)
+			}
+		})
+	}
+}
+
+// markedRoot is a logs folder sift created and marked as its own.
+func markedRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	return root
 }
