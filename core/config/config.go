@@ -6,8 +6,8 @@
 // Every key, with its default:
 //
 //	Enabled: true              # false: agents run without stream flags, no files
-//	Path: $XDG_DATA_HOME/sift/logs  # capture root, else ~/.local/share/sift/logs;
-//	                           # a relative one is next to this file; pinned
+//	Path: /srv/sift/logs       # capture root (default: DefaultLogsPath); a
+//	                           # relative one is next to this file; pinned
 //	MaxFileSizeMb: 32          # per file (≤ 1 TiB); later lines dropped, one marker line
 //	RetainedDays: 14           # sweep files older than this (last write, ≤ 36500); 0 keeps
 //	MaxTotalSizeMb: 2048       # sweep oldest files above this total (≤ 1 PiB); 0 disables
