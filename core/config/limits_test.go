@@ -176,3 +176,26 @@ func TestDurationsSaturate(t *testing.T) {
 			c.StallThreshold(), c.Review.FullEvents(), c.Review.Flagged(), c.Review.Summaries())
 	}
 }
+
+// TestReloadRejectsOverflow checks the path the inbox and `sift serve`
+// reload through: a file changed to a value that once wrapped is an
+// error, and the running settings stay.
+func TestReloadRejectsOverflow(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	touch(t, p, "RetainedDays: 14\n", 0)
+	start, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWatcher(p, start, time.Millisecond)
+	for i, body := range []string{"RetainedDays: 106752\n", "MaxTotalSizeMb: 17592186044416\n", "RetainedDays: 1.5\n",
+		"StallThresholdSeconds: .inf\n", "Review: {FlaggedDays: 106752}\n"} {
+		touch(t, p, body, i+1)
+		u, ok := w.Poll()
+		if !ok || u.Err == nil || !strings.Contains(u.Err.Error(), "keeping the current settings") ||
+			strings.Contains(u.Err.Error(), "\n") {
+			t.Errorf("%q reloaded: %+v", body, u)
+		}
+	}
+}
