@@ -2,8 +2,9 @@ package store
 
 import (
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/agentsift/sift/core/capture"
 )
 
 // fileLayout is what a stream file's path says about its session.
@@ -15,49 +16,19 @@ type fileLayout struct {
 	Iteration *int
 }
 
-// parseLayout reads `<root>/<workItemId>/<phase>-<iteration>-<hex6>.jsonl`.
-// The phase may itself contain dashes and colons
+// parseLayout reads `<root>/<workItemId>/<phase>-<iteration>-<hex>.jsonl`,
+// the capture layout that core/capture names and matches
+// (capture.ParseStreamName; the retention sweep deletes nothing else). The
+// phase may itself contain dashes and colons
 // (`audit-llm-security:llm-review-3-d4e5f6.jsonl`). Any other file gets its
 // parent folder as work item and phase "work".
 func parseLayout(path string) fileLayout {
 	name := filepath.Base(path)
 	l := fileLayout{WorkItemID: filepath.Base(filepath.Dir(path)), FileName: name, Phase: "work"}
-	if phase, iter, ok := splitStreamName(name); ok {
+	if phase, iter, ok := capture.ParseStreamName(name); ok {
 		l.Phase, l.Iteration = phase, &iter
 	}
 	return l
-}
-
-// splitStreamName splits `<phase>-<iteration>-<hex6>.jsonl`.
-func splitStreamName(name string) (phase string, iteration int, ok bool) {
-	stem, found := strings.CutSuffix(name, ".jsonl")
-	if !found {
-		return "", 0, false
-	}
-	i := strings.LastIndexByte(stem, '-')
-	if i < 0 || len(stem)-i-1 != 6 || !isLowerHex(stem[i+1:]) {
-		return "", 0, false
-	}
-	stem = stem[:i]
-	j := strings.LastIndexByte(stem, '-')
-	if j <= 0 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(stem[j+1:])
-	if err != nil || n < 0 || stem[j+1] == '+' {
-		return "", 0, false
-	}
-	return stem[:j], n, true
-}
-
-func isLowerHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // canonicalPhase strips an auditor's detail: `audit-llm-security:llm-review`

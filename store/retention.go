@@ -12,13 +12,19 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/config"
 )
 
 // Retention says how long sift keeps what. Raw stream files under LogsRoot
 // are aged by last-write time; review data by the session's last activity.
 type Retention struct {
-	// LogsRoot is the folder of captured stream files. Only files under it
-	// are ever deleted; empty skips the file pass.
+	// LogsRoot is the folder of captured stream files; empty skips the
+	// file pass. Only files of the capture layout directly in its work
+	// item folders are ever deleted, and only when it is a folder sift
+	// owns (capture.CheckSweepRoot); any other root is refused, with
+	// SweepResult.LogsRefused saying why.
 	LogsRoot string
 	// RetainedDays deletes stream files older than this many days; 0 keeps
 	// them forever.
@@ -74,8 +80,13 @@ type SweepResult struct {
 	// Failures lists what could not be deleted; Sweep also returns them
 	// as its error.
 	Failures []Failure
-	Started  time.Time
-	Elapsed  time.Duration
+	// LogsRefused is the *capture.RootError of a logs root the file pass
+	// refused (not sift's own, /, the home folder, a link, a file). The
+	// pass skipped it; that is not a failure, and the rest of the sweep
+	// ran.
+	LogsRefused error
+	Started     time.Time
+	Elapsed     time.Duration
 }
 
 // Meta keys.
@@ -145,38 +156,35 @@ func (s *Store) LastSweep(ctx context.Context) (time.Time, error) {
 	return time.UnixMilli(n).UTC(), nil
 }
 
-// logFile is a stream file under the logs root.
+// logFile is a stream file of the capture layout under the logs root.
 type logFile struct {
-	path  string
-	size  int64
-	mtime time.Time
+	path     string // absolute, as the ingest index holds it
+	workItem string // the folder under the root
+	name     string // the file's name in it
+	size     int64
+	mtime    time.Time
 }
 
 // sweepFiles deletes stream files by age (flagged ones kept longer) and
-// then, oldest first, by the size cap.
+// then, oldest first, by the size cap. It deletes nothing but files of the
+// capture layout, `<root>/<workItem>/<phase>-<iter>-<hex>.jsonl`, under a
+// root sift owns (capture.CheckSweepRoot): never a file at another depth or
+// of another name, never in a hidden folder, never through a link. A
+// refused root skips the pass and is reported in res.LogsRefused.
 func (s *Store) sweepFiles(ctx context.Context, r Retention, now time.Time, res *SweepResult) error {
-	var files []logFile
-	err := filepath.WalkDir(r.LogsRoot, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && path == r.LogsRoot {
-				return fs.SkipAll
-			}
-			res.Failures = append(res.Failures, Failure{path, reason(err)})
-			return nil
-		}
-		if d.IsDir() || !d.Type().IsRegular() || !streamExt(d.Name()) {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil // gone meanwhile
-		}
-		files = append(files, logFile{path: path, size: info.Size(), mtime: info.ModTime()})
+	rt, err := openLogsRoot(r.LogsRoot)
+	var refused *capture.RootError
+	switch {
+	case errors.As(err, &refused):
+		res.LogsRefused = refused
 		return nil
-	})
-	if err != nil {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // nothing captured yet
+	case err != nil:
 		return err
 	}
+	defer rt.Close()
+	files := layoutFiles(rt, r.LogsRoot, res)
 	sort.Slice(files, func(i, j int) bool { return files[i].mtime.Before(files[j].mtime) })
 	flagged, err := s.flaggedPaths(ctx)
 	if err != nil {
@@ -185,8 +193,11 @@ func (s *Store) sweepFiles(ctx context.Context, r Retention, now time.Time, res 
 	var del []logFile
 	var keep []logFile
 	var total int64
+	// Both limits saturate: 106,752 days or 1<<44 MiB wrapped negative
+	// here once, and swept fresh files.
+	limit := config.Days(r.RetainedDays)
 	for _, f := range files {
-		limit := time.Duration(r.RetainedDays) * 24 * time.Hour
+		limit := limit
 		if r.RetainedDays > 0 && flagged[f.path] && r.FlaggedFor > limit {
 			limit = r.FlaggedFor
 		}
@@ -197,7 +208,7 @@ func (s *Store) sweepFiles(ctx context.Context, r Retention, now time.Time, res 
 		keep = append(keep, f)
 		total += f.size
 	}
-	if capB := int64(r.MaxTotalSizeMb) << 20; r.MaxTotalSizeMb > 0 {
+	if capB := config.MiB(r.MaxTotalSizeMb); r.MaxTotalSizeMb > 0 {
 		i := 0
 		for ; i < len(keep) && total > capB; i++ {
 			total -= keep[i].size
@@ -210,6 +221,7 @@ func (s *Store) sweepFiles(ctx context.Context, r Retention, now time.Time, res 
 		res.FilesKept++
 		res.BytesKept += f.size
 	}
+	emptied := map[string]bool{}
 	for start := 0; start < len(del); start += r.BatchSize {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -217,24 +229,136 @@ func (s *Store) sweepFiles(ctx context.Context, r Retention, now time.Time, res 
 		batch := del[start:min(start+r.BatchSize, len(del))]
 		var gone []string
 		for _, f := range batch {
-			if err := s.remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := s.removeLayoutFile(rt, f); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				res.Failures = append(res.Failures, Failure{f.path, reason(err)})
 				continue
 			}
 			res.FilesDeleted++
 			res.BytesDeleted += f.size
 			gone = append(gone, f.path)
-			// A work item folder left empty goes too.
-			if dir := filepath.Dir(f.path); dir != filepath.Clean(r.LogsRoot) {
-				os.Remove(dir) // fails harmlessly unless empty
-			}
+			emptied[f.workItem] = true
 		}
 		if err := s.forgetFiles(ctx, gone); err != nil {
 			return err
 		}
 		res.Batches++
 	}
+	// A work item folder left empty goes too; rmdir fails harmlessly on
+	// one that is not empty, and a link is never removed.
+	for wi := range emptied {
+		if fi, err := rt.Lstat(wi); err == nil && fi.IsDir() {
+			rt.Remove(wi)
+		}
+	}
 	return nil
+}
+
+// openLogsRoot opens a logs root the sweep may work in, after
+// capture.CheckSweepRoot, and checks that what it opened is the folder it
+// checked (not a link swapped in meanwhile). Every later access goes
+// through the *os.Root, which cannot leave the folder.
+func openLogsRoot(dir string) (*os.Root, error) {
+	if err := capture.CheckSweepRoot(dir); err != nil {
+		return nil, err
+	}
+	rt, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	li, err1 := os.Lstat(dir)
+	fi, err2 := rt.Stat(".")
+	if err1 != nil || err2 != nil || !li.IsDir() || !os.SameFile(li, fi) {
+		rt.Close()
+		return nil, &capture.RootError{Dir: dir, Problem: capture.RootSymlink}
+	}
+	return rt, nil
+}
+
+// layoutFiles lists the capture-layout files under the root: regular
+// files with a stream file's name, in a work item folder (not hidden, not
+// a link) directly under it. Nothing else is looked at, and no link is
+// followed. A folder that cannot be read is a failure in res.
+func layoutFiles(rt *os.Root, root string, res *SweepResult) []logFile {
+	top, err := readDir(rt, ".")
+	if err != nil {
+		res.Failures = append(res.Failures, Failure{root, reason(err)})
+		return nil
+	}
+	var files []logFile
+	for _, d := range top {
+		if d.Type() != fs.ModeDir || !capture.IsWorkItemDir(d.Name()) {
+			continue
+		}
+		wr, err := openWorkItem(rt, d.Name())
+		if err != nil {
+			res.Failures = append(res.Failures, Failure{filepath.Join(root, d.Name()), reason(err)})
+			continue
+		}
+		entries, err := readDir(wr, ".")
+		wr.Close()
+		if err != nil {
+			res.Failures = append(res.Failures, Failure{filepath.Join(root, d.Name()), reason(err)})
+			continue
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !capture.IsLayoutPath(d.Name()+"/"+e.Name()) {
+				continue
+			}
+			info, err := e.Info()
+			if err != nil || !info.Mode().IsRegular() {
+				continue // gone or replaced meanwhile
+			}
+			files = append(files, logFile{path: filepath.Join(root, d.Name(), e.Name()), workItem: d.Name(),
+				name: e.Name(), size: info.Size(), mtime: info.ModTime()})
+		}
+	}
+	return files
+}
+
+// openWorkItem opens a work item folder under the root as a root of its
+// own, refusing it unless it is a real folder (not a link) there.
+func openWorkItem(rt *os.Root, name string) (*os.Root, error) {
+	wr, err := rt.OpenRoot(name)
+	if err != nil {
+		return nil, err
+	}
+	li, err1 := rt.Lstat(name)
+	fi, err2 := wr.Stat(".")
+	if err1 != nil || err2 != nil || !li.IsDir() || !os.SameFile(li, fi) {
+		wr.Close()
+		return nil, fmt.Errorf("%s is not a folder of its own", name)
+	}
+	return wr, nil
+}
+
+// removeLayoutFile deletes one listed file: in its work item folder,
+// opened afresh and checked, by name, so that the removal cannot follow a
+// link whatever changed since the listing; a name that is no longer a
+// regular file is left alone.
+func (s *Store) removeLayoutFile(rt *os.Root, f logFile) error {
+	wr, err := openWorkItem(rt, f.workItem)
+	if err != nil {
+		return err
+	}
+	defer wr.Close()
+	fi, err := wr.Lstat(f.name)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("no longer a regular file")
+	}
+	return s.remove(wr, f.name)
+}
+
+// readDir lists a folder of a root.
+func readDir(rt *os.Root, name string) ([]fs.DirEntry, error) {
+	f, err := rt.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 // flaggedPaths returns the indexed stream files of flagged sessions.

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/capture"
 )
 
 // logFileAt writes a stream file of size bytes last written age ago.
@@ -30,7 +34,7 @@ func TestSweepFilesByAgeAndFlags(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	ctx := context.Background()
-	root := t.TempDir()
+	root := markedRoot(t)
 	day := 24 * time.Hour
 	fresh := logFileAt(t, root, "wi-1", "work-1-000001.jsonl", 100, 2*day)
 	old := logFileAt(t, root, "wi-1", "work-1-000002.jsonl", 100, 20*day)
@@ -81,7 +85,7 @@ func TestSweepFilesBySizeInBatches(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	ctx := context.Background()
-	root := t.TempDir()
+	root := markedRoot(t)
 	var files []string
 	for i := range 10 { // 10 files of 256 KiB, file 0 the oldest
 		files = append(files, logFileAt(t, root, "wi", "work-1-00000"+string(rune('0'+i))+".jsonl", 256<<10, time.Duration(10-i)*time.Hour))
@@ -198,21 +202,21 @@ func TestSweepFailureIsLoud(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	ctx := context.Background()
-	root := t.TempDir()
+	root := markedRoot(t)
 	a := logFileAt(t, root, "wi", "work-1-00000a.jsonl", 10, 30*24*time.Hour)
 	b := logFileAt(t, root, "wi", "work-1-00000b.jsonl", 10, 30*24*time.Hour)
-	if _, err := s.Sweep(ctx, Retention{LogsRoot: t.TempDir()}); err != nil {
+	if _, err := s.Sweep(ctx, Retention{LogsRoot: markedRoot(t)}); err != nil {
 		t.Fatal(err)
 	}
 	last, err := s.LastSweep(ctx)
 	if err != nil || last.IsZero() {
 		t.Fatalf("LastSweep after a clean pass: %v, %v", last, err)
 	}
-	s.remove = func(p string) error {
-		if p == a {
-			return &os.PathError{Op: "remove", Path: p, Err: syscall.EROFS}
+	s.remove = func(dir *os.Root, name string) error {
+		if filepath.Join(dir.Name(), name) == a {
+			return &os.PathError{Op: "remove", Path: name, Err: syscall.EROFS}
 		}
-		return os.Remove(p)
+		return dir.Remove(name)
 	}
 	s.now = func() time.Time { return time.Now().Add(time.Hour) }
 	res, err := s.Sweep(ctx, Retention{LogsRoot: root, RetainedDays: 1})
@@ -267,12 +271,15 @@ func TestSweepWorkItems(t *testing.T) {
 	}
 }
 
-// TestSweepRelativeLogsRoot runs a sweep on a relative logs folder (the
-// default, logs/agents): flagged files are still recognised by their
-// indexed absolute paths.
+// TestSweepRelativeLogsRoot runs a sweep on a relative logs folder (a
+// relative --logs): flagged files are still recognised by their indexed
+// absolute paths.
 func TestSweepRelativeLogsRoot(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
+	if _, err := capture.MakeRoot(filepath.Join(dir, "logs")); err != nil {
+		t.Fatal(err)
+	}
 	s := newTestStore(t)
 	ctx := context.Background()
 	flagged := logFileAt(t, dir, "logs/wi", "work-1-00000f.jsonl", 10, 20*24*time.Hour)
@@ -327,4 +334,55 @@ func TestSweepShrinksTheFile(t *testing.T) {
 	if _, err := s.GetSummary(ctx, "w", "fresh"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestSweepOverflowKeepsFreshFiles pins #3: RetainedDays from 106,752
+// wrapped the age limit negative and MaxTotalSizeMb from 1<<44 wrapped the
+// byte cap to 0; both swept a fresh file (one with an open follow-up).
+func TestSweepOverflowKeepsFreshFiles(t *testing.T) {
+	t.Parallel()
+	for _, r := range []Retention{
+		{RetainedDays: 106752},
+		{RetainedDays: math.MaxInt},
+		{MaxTotalSizeMb: 1 << 43},
+		{MaxTotalSizeMb: 1 << 44},
+		{MaxTotalSizeMb: math.MaxInt},
+		{RetainedDays: 106752, MaxTotalSizeMb: 1 << 44, FlaggedFor: math.MaxInt64},
+		{RetainedDays: 1, FlaggedFor: math.MaxInt64},
+	} {
+		t.Run(fmt.Sprintf("%d days %d MB", r.RetainedDays, r.MaxTotalSizeMb), func(t *testing.T) {
+			t.Parallel()
+			s := newTestStore(t)
+			ctx := context.Background()
+			root := markedRoot(t)
+			fresh := logFileAt(t, root, "wi", "work-1-00000a.jsonl", 100, time.Minute)
+			followup := logFileAt(t, root, "wi", "work-1-00000b.jsonl", 100, time.Minute)
+			row := fakeRow(t, fake{wi: "wi", file: filepath.Base(followup)}, 0)
+			row.c.path = followup
+			if err := s.writeBatch(ctx, []*sessionRow{row}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: filepath.Base(followup), Decision: NeedsFollowup}); err != nil {
+				t.Fatal(err)
+			}
+			r.LogsRoot = root
+			res, err := s.Sweep(ctx, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !exists(fresh) || !exists(followup) || res.FilesDeleted != 0 {
+				t.Fatalf("fresh kept=%v, follow-up kept=%v: %+v", exists(fresh), exists(followup), res)
+			}
+		})
+	}
+}
+
+// markedRoot is a logs folder sift created and marked as its own.
+func markedRoot(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "logs")
+	if _, err := capture.MakeRoot(root); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }

@@ -42,9 +42,9 @@ type Store struct {
 	// analyze summarizes one stream: summary.Analyze, replaced by tests
 	// that need a summarizer that fails on purpose.
 	analyze func(io.Reader, summary.Options) (*summary.Summary, []summary.ReviewEvent, error)
-	// remove deletes a stream file: os.Remove, replaced by tests that need
-	// a deletion to fail.
-	remove func(string) error
+	// remove deletes a stream file by name in its folder:
+	// (*os.Root).Remove, replaced by tests that need a deletion to fail.
+	remove func(dir *os.Root, name string) error
 }
 
 // busyTimeout is how long a connection waits for another process's lock.
@@ -180,7 +180,7 @@ func Open(path string) (*Store, error) {
 	if err := create(abs); err != nil {
 		return nil, openError(abs, err)
 	}
-	s := &Store{path: abs, now: time.Now, analyze: summary.Analyze, remove: os.Remove}
+	s := &Store{path: abs, now: time.Now, analyze: summary.Analyze, remove: (*os.Root).Remove}
 	if s.w, err = sql.Open("sqlite", dsnWAL(abs, false, walCheckpointPages(abs))); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}

@@ -100,6 +100,9 @@ type SweepMsg struct {
 	// Deleted counts the stream files removed.
 	Deleted int
 	Err     error
+	// Warning is one line about a logs folder the sweep refused to
+	// touch (not sift's own, a link, the home folder); "" when none.
+	Warning string
 }
 
 // App is the root model: it owns the screens and overlays, handles the
@@ -443,6 +446,9 @@ func (m *App) handleSweep(msg SweepMsg) tea.Cmd {
 	case msg.Err != nil:
 		slog.Error("Retention sweep failed", "err", msg.Err)
 		return m.setStatus("retention sweep failed: "+msg.Err.Error(), true)
+	case msg.Warning != "":
+		slog.Warn("Retention sweep skipped the logs folder", "why", msg.Warning)
+		return m.setStatus(msg.Warning, false)
 	case msg.Deleted > 0:
 		return m.setStatus("retention: removed "+plural(msg.Deleted, "old stream file"), false)
 	}

@@ -499,4 +499,8 @@ func TestSweepFailureShowsInTheStatusLine(t *testing.T) {
 	if v := m.View().Content; !strings.Contains(v, "retention: removed 3 old stream files") {
 		t.Fatalf("status line lacks the sweep report:\n%s", v)
 	}
+	send(t, m, SweepMsg{Warning: "logs folder /x not swept: sift did not create it"})
+	if v := m.View().Content; !strings.Contains(v, "logs folder /x not swept: sift did not create it") {
+		t.Fatalf("status line lacks the sweep's warning:\n%s", v)
+	}
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -32,6 +34,9 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 	f := &storeFlags{logs: config.Default().Path, cfg: config.Default()}
 	fs.StringVar(&f.db, "db", "", "database file (default $XDG_DATA_HOME/sift/sift.db)")
 	fs.Func("logs", "folder of captured stream files (default: the configuration's Path, "+f.logs+")", func(v string) error {
+		if strings.TrimSpace(v) == "" {
+			return errors.New("must not be empty")
+		}
 		f.logs, f.logsSet = v, true
 		return nil
 	})
@@ -40,7 +45,9 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 }
 
 // loadConfig reads the configuration and takes the logs folder from it
-// unless --logs was given.
+// unless --logs was given. A relative --logs is relative to the working
+// folder (the user typed it there); the configuration's Path is already
+// absolute.
 func (f *storeFlags) loadConfig() error {
 	cfg, err := config.Resolve(f.config)
 	if err != nil {
@@ -50,6 +57,13 @@ func (f *storeFlags) loadConfig() error {
 	if !f.logsSet && cfg.Path != "" {
 		f.logs = cfg.Path
 	}
+	if f.logsSet {
+		abs, err := filepath.Abs(f.logs)
+		if err != nil {
+			return fmt.Errorf("--logs %s: %w", f.logs, err)
+		}
+		f.logs = abs
+	}
 	return nil
 }
 
@@ -58,15 +72,19 @@ func (f *storeFlags) open() (*store.Store, error) {
 	if err := f.loadConfig(); err != nil {
 		return nil, err
 	}
-	path := f.db
-	if path == "" {
-		p, err := store.DefaultPath()
-		if err != nil {
-			return nil, err
-		}
-		path = p
+	path, err := f.dbPath()
+	if err != nil {
+		return nil, err
 	}
 	return store.Open(path)
+}
+
+// dbPath is the database file the flags name: --db, else the default.
+func (f *storeFlags) dbPath() (string, error) {
+	if f.db != "" {
+		return f.db, nil
+	}
+	return store.DefaultPath()
 }
 
 // retention is the configuration's retention for the logs folder.

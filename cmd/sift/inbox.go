@@ -95,7 +95,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	bg := newBackground(sf, st, nil, slog.Default())
 	bg.report = func(res store.SweepResult, err error) {
 		ad.invalidate()
-		p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err})
+		p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err, Warning: sweepWarning(res)})
 	}
 	go bg.watchConfig(ctx)
 	go func() {

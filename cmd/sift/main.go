@@ -52,6 +52,8 @@ func commands() []command {
 		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json]   the inbox", runList},
 		{"decide", "decide SESSION --decision reviewed|needs_followup|ignored [--turn T] [--tool-call C] [--note N] [--reviewer R]", runDecide},
 		{"sweep", "sweep [--status] [--retained-days N] [--max-total-size-mb N]   one retention pass", runSweep},
+		{"init-logs", initLogsUsage, runInitLogs},
+		{"doctor", doctorUsage, runDoctor},
 		{"rebuild", "rebuild [PATH…]   re-import everything from the stream files, keeping decisions", runRebuild},
 		{"purge", purgeUsage, runPurge},
 		{"redact", redactUsage, runRedact},

@@ -158,8 +158,12 @@ func (r *invocationRun) sweep(ctx context.Context) <-chan struct{} {
 	}
 	go func() {
 		defer close(done)
-		if _, err := r.st.Sweep(ctx, r.sf.retention()); err != nil {
+		res, err := r.st.Sweep(ctx, r.sf.retention())
+		if err != nil {
 			r.warn("retention sweep: %v", err)
+		}
+		if w := sweepWarning(res); w != "" {
+			r.warn("%s", w)
 		}
 	}()
 	return done

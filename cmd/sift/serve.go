@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/cmd/sift/internal/httpapi"
+	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/store"
 )
@@ -52,7 +53,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "serve", err)
 	}
 	defer st.Close()
-	if err := os.MkdirAll(sf.logs, 0o755); err != nil {
+	// A logs folder serve creates is sift's own: MakeRoot marks it.
+	if _, err := capture.MakeRoot(sf.logs); err != nil {
 		return fail(stderr, "serve", fmt.Errorf("logs folder: %w", err))
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -112,6 +114,9 @@ type background struct {
 	report  func(store.SweepResult, error)
 	cfg     atomic.Pointer[config.Config]
 	resweep chan struct{}
+	// refused is the last warning about a logs folder the sweep refused,
+	// logged once rather than daily; only retention touches it.
+	refused string
 }
 
 func newBackground(sf *storeFlags, st *store.Store, api *httpapi.Server, log *slog.Logger) *background {
@@ -133,6 +138,10 @@ func (b *background) retention(ctx context.Context) {
 		if b.report != nil && ctx.Err() == nil {
 			b.report(res, err)
 		}
+		if w := sweepWarning(res); w != "" && w != b.refused {
+			b.log.Warn(w)
+		}
+		b.refused = sweepWarning(res)
 		switch {
 		case ctx.Err() != nil:
 			return

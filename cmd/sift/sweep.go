@@ -2,12 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/store"
 )
 
 // runSweep implements `sift sweep [--status]`: one retention pass.
@@ -16,8 +23,10 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	sf := addStoreFlags(fs)
 	status := fs.Bool("status", false, "print when the last successful sweep ran, and sweep nothing")
-	days := fs.Int("retained-days", -1, "delete stream files older than this many days, 0 keeps them (default: the configuration's RetainedDays)")
-	maxMb := fs.Int("max-total-size-mb", -1, "delete the oldest stream files until under this size, 0 disables (default: the configuration's MaxTotalSizeMb)")
+	days := boundedInt(fs, "retained-days", config.RetainedDaysMax,
+		"delete stream files older than this many days, 0 keeps them (default: the configuration's RetainedDays)")
+	maxMb := boundedInt(fs, "max-total-size-mb", config.TotalSizeMbMax,
+		"delete the oldest stream files until under this size, 0 disables (default: the configuration's MaxTotalSizeMb)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "sweep", err)
 	}
@@ -42,19 +51,25 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		n, size := logsUsage(r.LogsRoot)
 		fmt.Fprintf(stdout, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), r.LogsRoot,
 			orZero(r.RetainedDays, "days", "forever"), orZero(r.MaxTotalSizeMb, "MB", "none"))
+		if w := rootWarning(capture.CheckSweepRoot(r.LogsRoot)); w != "" {
+			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", w)
+		}
 		return 0
 	}
 	r := sf.retention()
-	if *days >= 0 {
-		r.RetainedDays = *days
+	if days.set {
+		r.RetainedDays = days.n
 	}
-	if *maxMb >= 0 {
-		r.MaxTotalSizeMb = *maxMb
+	if maxMb.set {
+		r.MaxTotalSizeMb = maxMb.n
 	}
 	res, err := st.Sweep(ctx, r)
 	fmt.Fprintf(stdout, "swept %d files (%s, %d by the size cap), kept %d (%s); review events %d, summaries %d, decisions %d; %d batches in %s\n",
 		res.FilesDeleted, mb(res.BytesDeleted), res.FilesBySize, res.FilesKept, mb(res.BytesKept),
 		res.EventsDeleted, res.SummariesSwept, res.DecisionsSwept, res.Batches, res.Elapsed.Round(time.Millisecond))
+	if w := sweepWarning(res); w != "" {
+		fmt.Fprintf(stderr, "sift sweep: warning: %s\n", w)
+	}
 	if err != nil {
 		for _, f := range res.Failures {
 			fmt.Fprintf(stderr, "sift sweep: FAILED: %s\n", f)
@@ -64,20 +79,95 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// logsUsage counts the stream files under the logs folder and their size.
+// intFlag is an integer flag that knows whether it was given.
+type intFlag struct {
+	n   int
+	set bool
+}
+
+// boundedInt registers an integer flag that must be from 0 to limit: the
+// same ranges the configuration file has, so that a flag cannot wrap a
+// duration or a byte count either.
+func boundedInt(fs *flag.FlagSet, name string, limit int, usage string) *intFlag {
+	f := &intFlag{}
+	fs.Func(name, usage, func(v string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return errors.New("must be a whole number")
+		}
+		if n < 0 || n > limit {
+			return fmt.Errorf("must be from 0 to %d", limit)
+		}
+		f.n, f.set = n, true
+		return nil
+	})
+	return f
+}
+
+// sweepWarning is the one line to show when a sweep skipped the logs
+// folder, or "".
+func sweepWarning(res store.SweepResult) string { return rootWarning(res.LogsRefused) }
+
+// rootWarning says why a logs folder is not swept and what to do about
+// it, in one line; "" when err is not a refusal.
+func rootWarning(err error) string {
+	var re *capture.RootError
+	if !errors.As(err, &re) {
+		return ""
+	}
+	var hint string
+	switch re.Problem {
+	case capture.RootUnmarked:
+		hint = "run `sift init-logs " + quoteArg(re.Dir) + "` to let sift sweep it"
+	case capture.RootSymlink:
+		hint = "point Path (or --logs) at the folder itself, not a link to it"
+	default:
+		hint = "set Path in the configuration (or --logs) to a folder of its own"
+	}
+	return fmt.Sprintf("logs folder %s not swept: %s; %s", quoteArg(re.Dir), re.Reason(), hint)
+}
+
+// quoteArg quotes a path for a command line a user may paste: as it is
+// when it needs no quoting, else in single quotes, or Go-quoted when it
+// holds characters that are not printable.
+func quoteArg(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" {
+		return s
+	}
+	if !strconv.CanBackquote(s) || strings.ContainsRune(s, '`') {
+		return strconv.Quote(s)
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// logsUsage counts the stream files of the capture layout under the logs
+// folder (the files the sweep manages) and their size. It follows no
+// link.
 func logsUsage(root string) (int, int64) {
 	var n int
 	var size int64
-	filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
-			return nil
+	top, err := os.ReadDir(root)
+	if err != nil {
+		return 0, 0
+	}
+	for _, d := range top {
+		if d.Type() != os.ModeDir || !capture.IsWorkItemDir(d.Name()) {
+			continue
 		}
-		if info, err := d.Info(); err == nil {
-			n++
-			size += info.Size()
+		entries, err := os.ReadDir(filepath.Join(root, d.Name()))
+		if err != nil {
+			continue
 		}
-		return nil
-	})
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !capture.IsLayoutPath(d.Name()+"/"+e.Name()) {
+				continue
+			}
+			if info, err := e.Info(); err == nil {
+				n++
+				size += info.Size()
+			}
+		}
+	}
 	return n, size
 }
 

@@ -39,6 +39,10 @@ func CreateFile(root, workItem, phase string, iteration int) (*os.File, error) {
 	if err := CheckName("phase", phase); err != nil {
 		return nil, err
 	}
+	// A root this call creates is sift's own: MakeRoot marks it.
+	if _, err := MakeRoot(root); err != nil {
+		return nil, err
+	}
 	dir := filepath.Join(root, workItem)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err

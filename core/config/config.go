@@ -6,11 +6,12 @@
 // Every key, with its default:
 //
 //	Enabled: true              # false: agents run without stream flags, no files
-//	Path: logs/agents          # capture root; must be writable; pinned until restart
-//	MaxFileSizeMb: 32          # per file; later lines dropped, one marker line
-//	RetainedDays: 14           # sweep files older than this (last write); 0 keeps
-//	MaxTotalSizeMb: 2048       # sweep oldest files above this total; 0 disables
-//	StallThresholdSeconds: 30  # a gap between events longer than this is a stall
+//	Path: /srv/sift/logs       # capture root (default: DefaultLogsPath); a
+//	                           # relative one is next to this file; pinned
+//	MaxFileSizeMb: 32          # per file (≤ 1 TiB); later lines dropped, one marker line
+//	RetainedDays: 14           # sweep files older than this (last write, ≤ 36500); 0 keeps
+//	MaxTotalSizeMb: 2048       # sweep oldest files above this total (≤ 1 PiB); 0 disables
+//	StallThresholdSeconds: 30  # a gap between events longer than this is a stall (≤ a year)
 //	TokenSpikeFactor: 3        # a turn using 3x the session's usual turn …
 //	TokenSpikeMin: 20000       # … and at least this many tokens is a spike
 //	Review:
@@ -21,6 +22,11 @@
 //	  claude:                  # antigravity, opencode, copilot, qwen, kimi, droid
 //	    Binary: /opt/claude/bin/claude
 //	    Env: {ANTHROPIC_BASE_URL: "http://127.0.0.1:8080"}
+//
+// Integer keys take integer literals only (`1.5`, `.inf` are errors) and
+// every number is bounded (limits.go), so that no duration or byte count
+// derived from one overflows. The sweep deletes only capture-layout files
+// under a Path sift created (or `sift init-logs` marked).
 //
 // Long-lived processes reload the file with a Watcher: the numeric knobs
 // take effect, a changed Path is reported and ignored until restart.
@@ -37,6 +43,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentsift/sift/core/capture"
 )
 
 // Config is sift's configuration. The YAML keys are the field names.
@@ -44,9 +52,10 @@ type Config struct {
 	// Enabled turns capture on; false runs agents without stream flags and
 	// writes no file.
 	Enabled bool `yaml:"Enabled"`
-	// Path is the root directory of captured streams. It is pinned for the
-	// life of a process: a changed Path is reported and ignored until
-	// restart.
+	// Path is the root directory of captured streams, by default
+	// DefaultLogsPath. A relative Path in a file is relative to the file's
+	// folder (Load makes it absolute). It is pinned for the life of a
+	// process: a changed Path is reported and ignored until restart.
 	Path string `yaml:"Path"`
 	// MaxFileSizeMb caps one stream file; later lines are dropped.
 	MaxFileSizeMb int `yaml:"MaxFileSizeMb"`
@@ -86,18 +95,14 @@ type ReviewRetention struct {
 	SummariesDays int `yaml:"SummariesDays"`
 }
 
-// FullEvents is FullEventsHours as a duration.
-func (r ReviewRetention) FullEvents() time.Duration {
-	return time.Duration(r.FullEventsHours) * time.Hour
-}
+// FullEvents is FullEventsHours as a duration (saturating, see Days).
+func (r ReviewRetention) FullEvents() time.Duration { return Hours(r.FullEventsHours) }
 
-// Flagged is FlaggedDays as a duration.
-func (r ReviewRetention) Flagged() time.Duration { return days(r.FlaggedDays) }
+// Flagged is FlaggedDays as a duration (saturating, see Days).
+func (r ReviewRetention) Flagged() time.Duration { return Days(r.FlaggedDays) }
 
-// Summaries is SummariesDays as a duration.
-func (r ReviewRetention) Summaries() time.Duration { return days(r.SummariesDays) }
-
-func days(n int) time.Duration { return time.Duration(n) * 24 * time.Hour }
+// Summaries is SummariesDays as a duration (saturating, see Days).
+func (r ReviewRetention) Summaries() time.Duration { return Days(r.SummariesDays) }
 
 // Agent overrides how one agent CLI is launched.
 type Agent struct {
@@ -108,11 +113,14 @@ type Agent struct {
 	Env map[string]string `yaml:"Env"`
 }
 
-// Default returns the configuration used when no file is given.
+// Default returns the configuration used when no file is given. Its Path
+// is DefaultLogsPath, or empty when there is no home folder to put it in
+// (Validate then says so).
 func Default() Config {
+	logs, _ := DefaultLogsPath()
 	return Config{
 		Enabled:               true,
-		Path:                  "logs/agents",
+		Path:                  logs,
 		MaxFileSizeMb:         32,
 		RetainedDays:          14,
 		MaxTotalSizeMb:        2048,
@@ -127,22 +135,42 @@ func Default() Config {
 // defaults.
 func (c Config) File() string { return c.file }
 
-// MaxFileBytes is MaxFileSizeMb in bytes.
-func (c Config) MaxFileBytes() int64 { return int64(c.MaxFileSizeMb) << 20 }
+// MaxFileBytes is MaxFileSizeMb in bytes (saturating, see MiB).
+func (c Config) MaxFileBytes() int64 { return MiB(c.MaxFileSizeMb) }
 
-// MaxTotalBytes is MaxTotalSizeMb in bytes; 0 means no cap.
-func (c Config) MaxTotalBytes() int64 { return int64(c.MaxTotalSizeMb) << 20 }
+// MaxTotalBytes is MaxTotalSizeMb in bytes (saturating, see MiB); 0 means
+// no cap.
+func (c Config) MaxTotalBytes() int64 { return MiB(c.MaxTotalSizeMb) }
 
-// Retention is RetainedDays as a duration; 0 means keep forever.
-func (c Config) Retention() time.Duration { return days(c.RetainedDays) }
+// Retention is RetainedDays as a duration (saturating, see Days); 0 means
+// keep forever.
+func (c Config) Retention() time.Duration { return Days(c.RetainedDays) }
 
-// StallThreshold is StallThresholdSeconds as a duration.
-func (c Config) StallThreshold() time.Duration {
-	return time.Duration(c.StallThresholdSeconds * float64(time.Second))
-}
+// StallThreshold is StallThresholdSeconds as a duration (saturating, see
+// Seconds).
+func (c Config) StallThreshold() time.Duration { return Seconds(c.StallThresholdSeconds) }
 
 // Agent returns the override for an agent kind (zero when none).
 func (c Config) Agent(kind string) Agent { return c.Agents[kind] }
+
+// DefaultLogsPath returns the default capture root, in the data folder
+// the store's default database also lives in: $XDG_DATA_HOME/sift/logs
+// when XDG_DATA_HOME is an absolute path, else ~/.local/share/sift/logs.
+// It is absolute, so that which folder sift writes and sweeps never
+// depends on where it runs.
+func DefaultLogsPath() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "sift", "logs"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("default logs path: %w", err)
+	}
+	if !filepath.IsAbs(home) {
+		return "", fmt.Errorf("default logs path: home folder %q is not absolute", home)
+	}
+	return filepath.Join(home, ".local", "share", "sift", "logs"), nil
+}
 
 // DefaultPath returns the default configuration file,
 // `<user config dir>/sift/config.yaml`.
@@ -177,7 +205,8 @@ func Resolve(flagPath string) (Config, error) {
 }
 
 // Load reads a configuration file over the defaults: keys it does not set
-// keep their default. It rejects unknown keys. It does not validate.
+// keep their default. It rejects unknown keys. A relative Path is made
+// absolute against the file's folder. It does not validate.
 func Load(path string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -188,12 +217,26 @@ func Load(path string) (Config, error) {
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
 	c.file = path
+	if strings.TrimSpace(c.Path) != "" {
+		if !filepath.IsAbs(c.Path) {
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return Config{}, fmt.Errorf("config %s: %w", path, err)
+			}
+			c.Path = filepath.Join(filepath.Dir(abs), c.Path)
+		}
+		c.Path = filepath.Clean(c.Path)
+	}
 	return c, nil
 }
 
 // Parse decodes YAML over the defaults. An empty document is the
-// defaults. Errors are one line.
+// defaults. Errors are one line. An integer key whose value is not an
+// integer (`1.5`, `.inf`) is an error naming the key.
 func Parse(data []byte) (Config, error) {
+	if err := checkIntegers(data); err != nil {
+		return Config{}, err
+	}
 	c := Default()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -242,22 +285,44 @@ func (c Config) Validate() error {
 		return bad("Path", "must not be empty")
 	case c.MaxFileSizeMb < 1:
 		return bad("MaxFileSizeMb", "must be at least 1 (got %d)", c.MaxFileSizeMb)
+	case c.MaxFileSizeMb > FileSizeMbMax:
+		return bad("MaxFileSizeMb", "must be at most %d (1 TiB; got %d)", FileSizeMbMax, c.MaxFileSizeMb)
 	case c.RetainedDays < 0:
 		return bad("RetainedDays", "must not be negative (got %d; 0 keeps files forever)", c.RetainedDays)
+	case c.RetainedDays > RetainedDaysMax:
+		return bad("RetainedDays", "must be at most %d (100 years; got %d; 0 keeps files forever)", RetainedDaysMax, c.RetainedDays)
 	case c.MaxTotalSizeMb < 0:
 		return bad("MaxTotalSizeMb", "must not be negative (got %d; 0 disables the cap)", c.MaxTotalSizeMb)
+	case c.MaxTotalSizeMb > TotalSizeMbMax:
+		return bad("MaxTotalSizeMb", "must be at most %d (1 PiB; got %d; 0 disables the cap)", TotalSizeMbMax, c.MaxTotalSizeMb)
+	case !finite(c.StallThresholdSeconds):
+		return bad("StallThresholdSeconds", "must be a finite number (got %g)", c.StallThresholdSeconds)
 	case c.StallThresholdSeconds <= 0:
 		return bad("StallThresholdSeconds", "must be positive (got %g)", c.StallThresholdSeconds)
+	case c.StallThresholdSeconds > StallSecondsMax:
+		return bad("StallThresholdSeconds", "must be at most %d (a year; got %g)", StallSecondsMax, c.StallThresholdSeconds)
+	case !finite(c.TokenSpikeFactor):
+		return bad("TokenSpikeFactor", "must be a finite number (got %g)", c.TokenSpikeFactor)
 	case c.TokenSpikeFactor < 1:
 		return bad("TokenSpikeFactor", "must be at least 1 (got %g)", c.TokenSpikeFactor)
 	case c.TokenSpikeMin < 0:
 		return bad("TokenSpikeMin", "must not be negative (got %d)", c.TokenSpikeMin)
-	case c.Review.FullEventsHours < 0:
-		return bad("Review.FullEventsHours", "must not be negative (got %d)", c.Review.FullEventsHours)
-	case c.Review.FlaggedDays < 0:
-		return bad("Review.FlaggedDays", "must not be negative (got %d)", c.Review.FlaggedDays)
-	case c.Review.SummariesDays < 0:
-		return bad("Review.SummariesDays", "must not be negative (got %d)", c.Review.SummariesDays)
+	}
+	for _, t := range []struct {
+		key      string
+		n, limit int
+		unit     string
+	}{
+		{"Review.FullEventsHours", c.Review.FullEventsHours, EventsHoursMax, "hours"},
+		{"Review.FlaggedDays", c.Review.FlaggedDays, RetainedDaysMax, "days"},
+		{"Review.SummariesDays", c.Review.SummariesDays, RetainedDaysMax, "days"},
+	} {
+		switch {
+		case t.n < 0:
+			return bad(t.key, "must not be negative (got %d)", t.n)
+		case t.n > t.limit:
+			return bad(t.key, "must be at most %d (100 years in %s; got %d)", t.limit, t.unit, t.n)
+		}
 	}
 	for kind, a := range c.Agents {
 		if strings.TrimSpace(a.Binary) == "" && len(a.Env) == 0 {
@@ -277,12 +342,15 @@ func (c Config) CheckWritable() error {
 }
 
 // CheckDirWritable creates dir when needed and checks that a file can be
-// created in it. The error reads "DIR is not writable: REASON".
+// created in it. A folder it creates is marked as sift's own logs root
+// (capture.MakeRoot), so that the retention sweep may work in it; an
+// existing folder is left unmarked. The error reads "DIR is not writable:
+// REASON".
 func CheckDirWritable(dir string) error {
 	fail := func(err error) error {
 		return fmt.Errorf("%s is not writable: %v", dir, unwrapPath(err))
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if _, err := capture.MakeRoot(dir); err != nil {
 		return fail(err)
 	}
 	f, err := os.CreateTemp(dir, ".sift-write-check-*")

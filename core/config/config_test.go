@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/capture"
 )
 
 func writeFile(t *testing.T, path, body string) {
@@ -26,7 +28,8 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Enabled || c.Path != "logs/agents" || c.MaxFileSizeMb != 32 || c.RetainedDays != 14 ||
+	logs, _ := DefaultLogsPath()
+	if !c.Enabled || c.Path != logs || !filepath.IsAbs(logs) || c.MaxFileSizeMb != 32 || c.RetainedDays != 14 ||
 		c.MaxTotalSizeMb != 2048 || c.StallThreshold() != 30*time.Second ||
 		c.TokenSpikeFactor != 3 || c.TokenSpikeMin != 20000 ||
 		c.Review.FullEvents() != 48*time.Hour || c.Review.Flagged() != 30*24*time.Hour ||
@@ -60,7 +63,7 @@ Agents:
 	if c.Enabled || c.MaxFileSizeMb != 4 || c.StallThreshold() != 2*time.Second || c.Review.Flagged() != 7*24*time.Hour {
 		t.Errorf("parsed: %+v", c)
 	}
-	if c.Path != "logs/agents" || c.RetainedDays != 14 || c.Review.FullEvents() != 48*time.Hour {
+	if c.Path != Default().Path || c.RetainedDays != 14 || c.Review.FullEvents() != 48*time.Hour {
 		t.Errorf("defaults lost: %+v", c)
 	}
 	if a := c.Agent("claude"); a.Binary != "/opt/claude/bin/claude" || a.Env["ANTHROPIC_BASE_URL"] != "http://127.0.0.1:9999" {
@@ -72,7 +75,8 @@ func TestParseErrorsAreOneLine(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ name, body, want string }{
 		{"unknown key", "MaxFileSize: 3\n", "field MaxFileSize not found"},
-		{"wrong type", "MaxFileSizeMb: lots\n", "cannot unmarshal"},
+		{"wrong type", "MaxFileSizeMb: lots\n", "MaxFileSizeMb must be a whole number (got lots, line 1)"},
+		{"wrong type of float", "TokenSpikeFactor: lots\n", "cannot unmarshal"},
 		{"bad number", "StallThresholdSeconds: soon\n", "cannot unmarshal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -170,8 +174,8 @@ func TestCheckWritable(t *testing.T) {
 		t.Fatalf("Path not created: %v", err)
 	}
 	entries, _ := os.ReadDir(c.Path)
-	if len(entries) != 0 {
-		t.Errorf("check left files behind: %v", entries)
+	if len(entries) != 1 || entries[0].Name() != capture.MarkerName {
+		t.Errorf("check left files behind (or no marker): %v", entries)
 	}
 	// A regular file in the way cannot be made a directory, even as root.
 	blocker := filepath.Join(dir, "file")
@@ -259,7 +263,7 @@ func TestWatcherRunDelivers(t *testing.T) {
 	touch(t, p, "RetainedDays: 9\n", 0)
 	select {
 	case u := <-got:
-		if u.Err != nil || u.Config.RetainedDays != 9 || u.Config.Path != "logs/agents" {
+		if u.Err != nil || u.Config.RetainedDays != 9 || u.Config.Path != Default().Path {
 			t.Errorf("delivered %+v", u)
 		}
 	case <-ctx.Done():

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/config"
+)
+
+// doctorUsage is the help line of `sift doctor`.
+const doctorUsage = "doctor [--db PATH] [--logs DIR] [--config PATH]   print the effective configuration and check the database, logs and history folders"
+
+// runDoctor implements `sift doctor`: it prints the effective
+// configuration and where it came from, then the database, the logs folder
+// and the agent CLIs' history folders, one line each, with whether each
+// exists, its permissions and, for the logs folder, whether sift may sweep
+// it. Anything wrong is listed at the end, one `problem:` line each, and
+// the exit status is 1; 0 when all is well. It creates nothing.
+func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	sf := addStoreFlags(fset)
+	if _, err := parseArgs(fset, args, 0); err != nil {
+		return fail(stderr, "doctor", err)
+	}
+	d := &doctor{w: stdout}
+	if err := sf.loadConfig(); err != nil {
+		d.problem("configuration: %v (the lines below use the defaults)", err)
+	}
+	d.config(sf.cfg)
+	if db, err := sf.dbPath(); err != nil {
+		d.problem("database: %v", err)
+	} else {
+		d.path("database", db, false)
+	}
+	d.logs(sf.logs)
+	for _, h := range historyRoots(os.Getenv) {
+		d.path("history "+string(h.Agent), h.Dir, true)
+	}
+	if len(d.problems) == 0 {
+		fmt.Fprintln(stdout, "no problems found")
+		return 0
+	}
+	for _, p := range d.problems {
+		fmt.Fprintln(stdout, "problem: "+p)
+	}
+	return 1
+}
+
+// doctor collects the report's lines and problems.
+type doctor struct {
+	w        io.Writer
+	problems []string
+}
+
+func (d *doctor) line(format string, args ...any) { fmt.Fprintf(d.w, format+"\n", args...) }
+
+func (d *doctor) problem(format string, args ...any) {
+	d.problems = append(d.problems, fmt.Sprintf(format, args...))
+}
+
+// config prints the effective configuration, one key a line. An agent's
+// Env shows its variable names only: their values may be secrets.
+func (d *doctor) config(c config.Config) {
+	from := c.File()
+	if from == "" {
+		from = "(defaults)"
+		if p, err := config.DefaultPath(); err == nil {
+			from += "; no file at " + quoteArg(p)
+		}
+	} else {
+		from = quoteArg(from)
+	}
+	d.line("config: %s", from)
+	d.line("config Enabled: %t", c.Enabled)
+	d.line("config Path: %s", quoteArg(c.Path))
+	d.line("config MaxFileSizeMb: %d", c.MaxFileSizeMb)
+	d.line("config RetainedDays: %d", c.RetainedDays)
+	d.line("config MaxTotalSizeMb: %d", c.MaxTotalSizeMb)
+	d.line("config StallThresholdSeconds: %g", c.StallThresholdSeconds)
+	d.line("config TokenSpikeFactor: %g", c.TokenSpikeFactor)
+	d.line("config TokenSpikeMin: %d", c.TokenSpikeMin)
+	d.line("config Review.FullEventsHours: %d", c.Review.FullEventsHours)
+	d.line("config Review.FlaggedDays: %d", c.Review.FlaggedDays)
+	d.line("config Review.SummariesDays: %d", c.Review.SummariesDays)
+	kinds := make([]string, 0, len(c.Agents))
+	for k := range c.Agents {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		a := c.Agents[k]
+		var env []string
+		for name := range a.Env {
+			env = append(env, name)
+		}
+		slices.Sort(env)
+		bin, names := "(none)", "(none)"
+		if a.Binary != "" {
+			bin = quoteArg(a.Binary)
+		}
+		if len(env) > 0 {
+			names = strings.Join(env, " ")
+		}
+		d.line("config Agents.%s: Binary %s, Env %s", quoteArg(k), bin, quoteArg(names))
+	}
+}
+
+// path prints one path's line: whether it exists, what it is and its
+// permissions. Every path doctor checks holds agents' prompts and
+// outputs, so one that others can read is a problem; dir says it must be
+// a folder.
+func (d *doctor) path(what, p string, dir bool) {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.line("%s: %s: absent", what, quoteArg(p))
+		return
+	case err != nil:
+		d.line("%s: %s: %v", what, quoteArg(p), unwrapPathErr(err))
+		d.problem("%s %s: %v", what, quoteArg(p), unwrapPathErr(err))
+		return
+	}
+	d.line("%s: %s: exists, %s", what, quoteArg(p), fi.Mode())
+	if dir && !fi.IsDir() {
+		d.problem("%s %s is not a folder", what, quoteArg(p))
+		return
+	}
+	if who := exposedTo(p, fi); who != "" {
+		mode := "600"
+		if fi.IsDir() {
+			mode = "700"
+		}
+		d.problem("%s %s can be read by %s (%s): it holds agents' prompts and outputs; chmod %s it",
+			what, quoteArg(p), who, fi.Mode(), mode)
+	}
+}
+
+// logs prints the logs folder's line: its path and permissions, and
+// whether it is marked as sift's own, and says what keeps the sweep out
+// of it.
+func (d *doctor) logs(p string) {
+	d.path("logs", p, true)
+	fi, err := os.Lstat(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			d.line("logs marked: no; sift creates and marks the folder at the first `sift run` or `sift serve`")
+		}
+		return
+	}
+	marked, _ := capture.Marked(p)
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		marked = false
+	}
+	d.line("logs marked: %s", map[bool]string{true: "yes (" + capture.MarkerName + ")", false: "no"}[marked])
+	if w := rootWarning(capture.CheckSweepRoot(p)); w != "" {
+		d.problem("%s", w)
+	}
+}
+
+// exposedTo names who besides the owner can read p ("group", "others",
+// "group and others"), or "": a class can read it when p grants it read
+// and every folder above grants it passage.
+func exposedTo(p string, fi fs.FileInfo) string {
+	var who []string
+	for _, c := range []struct {
+		name        string
+		read, enter fs.FileMode
+	}{{"group", 0o040, 0o010}, {"others", 0o004, 0o001}} {
+		if fi.Mode().Perm()&c.read != 0 && reachable(p, c.enter) {
+			who = append(who, c.name)
+		}
+	}
+	return strings.Join(who, " and ")
+}
+
+// reachable reports whether every folder above p grants the permission
+// bit enter.
+func reachable(p string, enter fs.FileMode) bool {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return true
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		fi, err := os.Stat(dir)
+		if err == nil && fi.Mode().Perm()&enter == 0 {
+			return false
+		}
+		if dir == filepath.Dir(dir) {
+			return true
+		}
+	}
+}
+
+// unwrapPathErr drops a *PathError's path, which the line names already.
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
