@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agentsift/sift/core/capture"
 )
 
 // PurgeFile is a stream file of a purged session and what happens to it.
@@ -124,7 +126,11 @@ func ownsCapture(logsRoot string, key SessionKey, path string) (bool, string) {
 	if filepath.Dir(filepath.Dir(path)) != root {
 		return false, "not in the logs folder " + root
 	}
-	if _, _, ok := splitStreamName(filepath.Base(path)); !ok {
+	if err := capture.CheckSweepRoot(root); err != nil {
+		return false, err.Error()
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || !capture.IsLayoutPath(rel) {
 		return false, "not named as a sift capture file"
 	}
 	if filepath.Base(path) != key.FileName || filepath.Base(filepath.Dir(path)) != key.WorkItemID ||
@@ -144,6 +150,17 @@ func ownsCapture(logsRoot string, key SessionKey, path string) (bool, string) {
 		return false, "not a regular file"
 	}
 	return true, ""
+}
+
+// removeIn deletes one file by name inside dir, opened as an os.Root so
+// that no link in the path is followed.
+func (s *Store) removeIn(dir, name string) error {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return s.remove(r, name)
 }
 
 // PurgeResult is what Purge removed.
@@ -222,7 +239,7 @@ func (s *Store) Purge(ctx context.Context, p PurgePlan) (PurgeResult, error) {
 			res.Kept++
 			continue
 		}
-		if err := s.remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := s.removeIn(filepath.Dir(f.Path), filepath.Base(f.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			f.Err = errors.New(reason(err))
 			errs = append(errs, fmt.Errorf("purge %s: delete %s: %s", key, f.Path, reason(err)))
 			continue

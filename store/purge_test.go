@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/capture"
 )
 
 // rowsOf counts a session's rows in every table that has work_item_id and
@@ -91,6 +92,9 @@ func newPurgeEnv(t *testing.T) *purgeEnv {
 		t.Fatal(err)
 	}
 	mustImport(t, e.s, e.logs, e.other)
+	if _, err := capture.MarkRoot(e.logs); err != nil {
+		t.Fatal(err)
+	}
 
 	claude := filepath.Join(dir, "claude", "projects")
 	e.historyPath = copyFile(t, filepath.Join(historyFixtures, "claude", "spotter-2.1.38-short-session.jsonl"),
@@ -219,5 +223,20 @@ func TestPurgeRefuses(t *testing.T) {
 	plan, err := e.s.PlanPurge(ctx, e.foreign, "")
 	if err != nil || plan.Files[0].Delete {
 		t.Fatalf("plan without a logs folder: %+v %v", plan, err)
+	}
+}
+
+func TestPurgeKeepsFilesOfAnUnmarkedLogsFolder(t *testing.T) {
+	t.Parallel()
+	e := newPurgeEnv(t)
+	if err := os.Remove(filepath.Join(e.logs, capture.MarkerName)); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := e.s.PlanPurge(context.Background(), e.capture, e.logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Files) != 1 || plan.Files[0].Delete || !strings.Contains(plan.Files[0].Why, "marker") {
+		t.Fatalf("a capture file in an unmarked logs folder is planned for deletion: %+v", plan.Files)
 	}
 }
