@@ -53,7 +53,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "serve", err)
 	}
 	defer st.Close()
-	if err := os.MkdirAll(sf.logs, 0o755); err != nil {
+	// The logs folder holds captured prompts and outputs: the user's only.
+	if err := os.MkdirAll(sf.logs, 0o700); err != nil {
 		return fail(stderr, "serve", fmt.Errorf("logs folder: %w", err))
 	}
 	ln, err := net.Listen("tcp", *addr)

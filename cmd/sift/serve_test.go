@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -233,5 +234,38 @@ func TestServeOffLoopback(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+}
+
+// TestServeCreatesPrivateFolders starts `sift serve` under umask 0 with a
+// database and a logs folder that do not exist yet: it creates them
+// readable by the user only.
+func TestServeCreatesPrivateFolders(t *testing.T) {
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	db := filepath.Join(dir, "data", "sift.db")
+	logs := filepath.Join(dir, "logs")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	exit := make(chan int, 1)
+	go func() {
+		exit <- serve(ctx, []string{"--addr", "127.0.0.1:0", "--db", db, "--logs", logs}, &stdout, &stderr)
+	}()
+	waitFor(t, "the listening line", 10*time.Second, func() bool { return strings.Contains(stdout.String(), "listening on") })
+	cancel()
+	if code := <-exit; code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, stderr.String())
+	}
+	for path, want := range map[string]os.FileMode{filepath.Dir(db): 0o700, db: 0o600, logs: 0o700} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", path, fi.Mode().Perm(), want)
+		}
 	}
 }
