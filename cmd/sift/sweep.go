@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"time"
+
+	"github.com/agentsift/sift/core/textsafe"
 )
 
 // runSweep implements `sift sweep [--status]`: one retention pass.
@@ -40,7 +42,7 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		r := sf.retention()
 		n, size := logsUsage(r.LogsRoot)
-		fmt.Fprintf(stdout, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), r.LogsRoot,
+		fmt.Fprintf(stdout, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), textsafe.Inert(r.LogsRoot),
 			orZero(r.RetainedDays, "days", "forever"), orZero(r.MaxTotalSizeMb, "MB", "none"))
 		return 0
 	}
@@ -57,7 +59,7 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		res.EventsDeleted, res.SummariesSwept, res.DecisionsSwept, res.Batches, res.Elapsed.Round(time.Millisecond))
 	if err != nil {
 		for _, f := range res.Failures {
-			fmt.Fprintf(stderr, "sift sweep: FAILED: %s\n", f)
+			fmt.Fprintf(stderr, "sift sweep: FAILED: %s\n", textsafe.Inert(f.String()))
 		}
 		return fail(stderr, "sweep", fmt.Errorf("%d failure(s); the last successful sweep stays recorded as before", len(res.Failures)))
 	}
