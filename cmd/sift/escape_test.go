@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -223,4 +224,19 @@ func TestNoEscapeSequencesReachTheTerminal(t *testing.T) {
 	}
 	checkInert(t, "serve (stdout)", stdout.String())
 	checkInert(t, "serve (stderr)", stderr.String())
+}
+
+// TestServeLogLinesAreInert logs hostile values and errors the way sift
+// serve logs a failed request: the log line is inert.
+func TestServeLogLinesAreInert(t *testing.T) {
+	var buf strings.Builder
+	log := serveLogger(&buf)
+	for _, v := range []string{evilWI, evilFile, evilNote, evilUser, evilStream, evilText, "raw \x9b byte"} {
+		log.Error("Request failed", "op", "summary", "err", errors.New("open "+v+": denied"), "file", v)
+		log.Info(v)
+	}
+	checkInert(t, "serve log", buf.String())
+	if !strings.Contains(buf.String(), `\x1b]0;WI\a\u009b31m`) {
+		t.Errorf("the hostile name is not in the log as text:\n%s", buf.String())
+	}
 }

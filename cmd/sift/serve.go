@@ -67,7 +67,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "serve", fmt.Errorf("%s is not a loopback address: set a bearer token ($%s or --token-file), "+
 			"which every request will need, or listen on 127.0.0.1", textsafe.Inert(*addr), tokenEnv))
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	logger := serveLogger(stderr)
 	api, err := httpapi.New(httpapi.Options{
 		Store: st, LogsDir: sf.logs, Token: token, Loopback: loopback,
 		Reviewer: osUser(), Logger: logger, Summary: sf.importOptions().Summary,
@@ -101,6 +101,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// serveLogger is the log of sift serve: slog's text format, which quotes
+// any value holding a control, a C1 or a bidirectional character and
+// escapes it there, so a path or stream text in a logged error stays
+// inert (TestServeLogLinesAreInert).
+func serveLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
 // background is the work a long-lived sift process (`sift serve`, the
