@@ -72,7 +72,8 @@ func (s *Store) ImportCollected(ctx context.Context, h *History, opts ImportOpti
 }
 
 // collectHistory lists the session files of one history root. A missing
-// root is no failure: that CLI is simply not installed.
+// root is no failure: that CLI is simply not installed. Symlinks are
+// followed only within the root (walkRoot).
 func collectHistory(r HistoryRoot, parents *parentCalls) ([]candidate, []Failure) {
 	var out []candidate
 	var fails []Failure
@@ -83,11 +84,15 @@ func collectHistory(r HistoryRoot, parents *parentCalls) ([]candidate, []Failure
 	if _, err := os.Stat(root); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	w, err := newWalkRoot(root)
+	if err != nil {
+		return nil, []Failure{{root, reason(err)}}
+	}
 	var projects map[string]string
 	if r.Agent == agents.GeminiHistory {
-		projects = geminiProjects(root)
+		projects = geminiProjects(w.dir)
 	}
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(w.dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			fails = append(fails, Failure{path, reason(err)})
 			if d != nil && d.IsDir() {
@@ -98,23 +103,25 @@ func collectHistory(r HistoryRoot, parents *parentCalls) ([]candidate, []Failure
 		if d.IsDir() {
 			return nil
 		}
-		l, ok := historyLayout(r.Agent, root, path)
-		if !ok {
+		l, ok := historyLayout(r.Agent, w.dir, path)
+		link := d.Type()&fs.ModeSymlink != 0
+		if !ok && !link {
+			return nil
+		}
+		rel, info, err := w.entry(path, d)
+		switch {
+		case err != nil && (ok || errors.Is(err, errLinkOutside) && linkToDir(path)):
+			fails = append(fails, Failure{path, reason(err)})
+			return nil
+		case err != nil, !ok, !info.Mode().IsRegular():
+			// A link to a folder inside is walked as itself.
 			return nil
 		}
 		if cwd, ok := projects[l.WorkItemID]; ok {
 			l.WorkItemID = ProjectID(cwd)
 		}
-		info, err := d.Info()
-		if err != nil {
-			fails = append(fails, Failure{path, reason(err)})
-			return nil
-		}
-		if !info.Mode().IsRegular() {
-			return nil
-		}
 		out = append(out, candidate{path: path, size: info.Size(), mtime: info.ModTime().UnixMilli(),
-			layout: l, history: r.Agent, parents: parents})
+			layout: l, history: r.Agent, parents: parents, root: w.real, rel: rel})
 		return nil
 	})
 	if err != nil {
@@ -292,7 +299,7 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 	u := &usageFile{}
 	var cwd string
 	if kind == agents.ClaudeHistory {
-		u.parentCall = c.parents.lookup(c.path)
+		u.parentCall = c.parents.lookup(c)
 	}
 	br.Reset(f)
 	var rd io.Reader = br
@@ -357,34 +364,39 @@ type parentCalls struct {
 // lookup returns the call that started the subagent whose transcript is at
 // path, or "" when path is no subagent transcript or nothing links it. A
 // nil cache reads the parent every time.
-func (p *parentCalls) lookup(path string) string {
-	dir := filepath.Dir(path)
+func (p *parentCalls) lookup(c candidate) string {
+	dir := filepath.Dir(c.path)
 	if filepath.Base(dir) != "subagents" {
 		return ""
 	}
-	id, ok := strings.CutPrefix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), "agent-")
+	id, ok := strings.CutPrefix(strings.TrimSuffix(filepath.Base(c.path), ".jsonl"), "agent-")
 	if !ok || id == "" {
 		return ""
 	}
-	parent := filepath.Dir(dir) + ".jsonl"
+	// The parent transcript is opened as the file itself is: within the
+	// folder walked, when it was found by a walk.
+	parent := candidate{path: filepath.Dir(dir) + ".jsonl", root: c.root}
+	if c.root != "" {
+		parent.rel = filepath.Dir(filepath.Dir(c.rel)) + ".jsonl"
+	}
 	if p == nil {
 		return agentCalls(parent)[id]
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	calls, ok := p.byFile[parent]
+	calls, ok := p.byFile[parent.path]
 	if !ok {
 		calls = agentCalls(parent)
-		p.byFile[parent] = calls
+		p.byFile[parent.path] = calls
 	}
 	return calls[id]
 }
 
 // agentCalls reads a parent transcript's agent_progress lines: agent id →
 // Task call id.
-func agentCalls(parent string) map[string]string {
+func agentCalls(parent candidate) map[string]string {
 	out := map[string]string{}
-	f, err := os.Open(parent)
+	f, err := openCandidate(parent)
 	if err != nil {
 		return out
 	}

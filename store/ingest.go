@@ -102,6 +102,10 @@ type candidate struct {
 	// parents the import's cache of Claude subagent links (history.go).
 	history agents.Kind
 	parents *parentCalls
+	// root and rel, for a file found by walking a folder, are the folder
+	// with symlinks resolved and the file's path in it, which
+	// openCandidate opens it by; a file named by the user has neither.
+	root, rel string
 }
 
 // Import ingests stream files and folders of them. Unchanged files (same
@@ -118,69 +122,160 @@ func (s *Store) Import(ctx context.Context, roots []string, opts ImportOptions, 
 }
 
 // collect walks the roots. A root that is a file is read whatever its
-// name; in folders only stream captures are, hidden entries skipped.
+// name; in folders only stream captures are, hidden entries skipped, and
+// symlinks followed only within the folder (walkRoot).
 func collect(roots []string) ([]candidate, ImportResult) {
-	var res ImportResult
-	var out []candidate
-	seen := map[string]bool{}
-	add := func(path string, info fs.FileInfo) {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			abs = path
-		}
-		if seen[abs] {
-			return
-		}
-		seen[abs] = true
-		out = append(out, candidate{path: abs, size: info.Size(), mtime: info.ModTime().UnixMilli(), layout: parseLayout(abs)})
-	}
+	return collectKnown(roots, nil)
+}
+
+// collectKnown is collect, then the files the store already knows of (its
+// ingest index, its invocations' files) that the walk did not meet.
+// Nobody named those just now, so each is read only if it lies, links
+// resolved, inside its own folder, and through an os.Root on it: a
+// capture replaced by a link to a file elsewhere is not read.
+func collectKnown(roots, known []string) ([]candidate, ImportResult) {
+	c := collector{seen: map[string]bool{}}
 	for _, root := range roots {
-		info, err := os.Stat(root)
+		c.root(root)
+	}
+	for _, p := range known {
+		c.known(p)
+	}
+	c.res.Files = len(c.out)
+	return c.out, c.res
+}
+
+// collector gathers an import's candidates, each path once.
+type collector struct {
+	out  []candidate
+	res  ImportResult
+	seen map[string]bool
+}
+
+// add takes a candidate unless its path was met before.
+func (cl *collector) add(c candidate) {
+	if cl.met(c.path) {
+		return
+	}
+	c.path = absPath(c.path)
+	c.layout = parseLayout(c.path)
+	cl.out = append(cl.out, c)
+}
+
+// met reports whether a path was met before, and marks it met.
+func (cl *collector) met(path string) bool {
+	abs := absPath(path)
+	if cl.seen[abs] {
+		return true
+	}
+	cl.seen[abs] = true
+	return false
+}
+
+func (cl *collector) fail(path string, err error) {
+	cl.res.Failed = append(cl.res.Failed, Failure{path, reason(err)})
+}
+
+// root adds a root the user named: a file as it is, a folder walked.
+func (cl *collector) root(root string) {
+	info, err := os.Stat(root)
+	if err != nil {
+		cl.fail(root, err)
+		return
+	}
+	if !info.IsDir() {
+		cl.add(candidate{path: root, size: info.Size(), mtime: info.ModTime().UnixMilli()})
+		return
+	}
+	w, err := newWalkRoot(root)
+	if err != nil {
+		cl.fail(root, err)
+		return
+	}
+	err = filepath.WalkDir(w.dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			res.Failed = append(res.Failed, Failure{root, reason(err)})
-			continue
-		}
-		if !info.IsDir() {
-			add(root, info)
-			continue
-		}
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				res.Failed = append(res.Failed, Failure{path, reason(err)})
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if path != root && strings.HasPrefix(d.Name(), ".") {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				return nil
-			}
-			if !streamExt(d.Name()) {
-				res.Ignored++
-				return nil
-			}
-			info, err := os.Stat(path) // follows symlinks
-			if err != nil {
-				res.Failed = append(res.Failed, Failure{path, reason(err)})
-				return nil
-			}
-			if info.Mode().IsRegular() {
-				add(path, info)
+			cl.fail(path, err)
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
 			}
 			return nil
-		})
-		if err != nil {
-			res.Failed = append(res.Failed, Failure{root, reason(err)})
 		}
+		if path != w.dir && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink == 0 && !streamExt(d.Name()) {
+			cl.res.Ignored++
+			return nil
+		}
+		cl.entry(w, path, d)
+		return nil
+	})
+	if err != nil {
+		cl.fail(root, err)
 	}
-	res.Files = len(out)
-	return out, res
+}
+
+// entry adds a file or symlink met in a walk of w.
+func (cl *collector) entry(w walkRoot, path string, d fs.DirEntry) {
+	rel, info, err := w.entry(path, d)
+	switch {
+	case err != nil && (streamExt(d.Name()) || errors.Is(err, errLinkOutside) && linkToDir(path)):
+		// A refused path stays refused if the store knows it too.
+		cl.met(path)
+		cl.fail(path, err)
+	case err != nil, info.IsDir():
+		// A link to a folder inside is walked as itself; a link that
+		// is not a stream file is not read.
+	case !streamExt(d.Name()):
+		cl.res.Ignored++
+	case info.Mode().IsRegular():
+		cl.add(candidate{path: path, size: info.Size(), mtime: info.ModTime().UnixMilli(), root: w.real, rel: rel})
+	}
+}
+
+// known adds a file the store knows of, within its own folder.
+func (cl *collector) known(path string) {
+	if cl.seen[absPath(path)] {
+		return
+	}
+	w, err := newWalkRoot(filepath.Dir(path))
+	if err != nil {
+		cl.fail(path, err)
+		return
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		cl.fail(path, err)
+		return
+	}
+	rel, info, err := w.entry(path, fs.FileInfoToDirEntry(fi))
+	switch {
+	case err != nil:
+		cl.met(path)
+		cl.fail(path, err)
+	case info.Mode().IsRegular():
+		cl.add(candidate{path: path, size: info.Size(), mtime: info.ModTime().UnixMilli(), root: w.real, rel: rel})
+	}
+}
+
+// absPath is path made absolute, or path when it cannot be.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
+// linkToDir reports whether a symlink leads to a folder.
+func linkToDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // reason is an error as a failure's reason, without the path os errors
@@ -430,7 +525,7 @@ func (s *Store) summarizeFile(c candidate, inv *invocation, base summary.Options
 			row, err = nil, fmt.Errorf("summarizer failed: %v", r)
 		}
 	}()
-	f, err := os.Open(c.path)
+	f, err := openCandidate(c)
 	if err != nil {
 		return nil, errors.New(reason(err))
 	}

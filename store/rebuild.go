@@ -30,13 +30,13 @@ func (s *Store) Rebuild(ctx context.Context, roots []string, opts ImportOptions,
 	if err := s.beginRebuild(ctx); err != nil {
 		return ImportResult{}, err
 	}
-	paths := append([]string{}, roots...)
+	var files []string
 	for _, p := range known {
 		if _, err := os.Stat(p); err == nil {
-			paths = append(paths, p)
+			files = append(files, p)
 		}
 	}
-	cands, res := collect(paths)
+	cands, res := collectKnown(roots, files)
 	opts.Force = true
 	res, err = s.importFiles(ctx, cands, res, opts, progress, start)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -162,6 +163,26 @@ func walCheckpointPages(path string) int {
 	return max(1, walCheckpointBytes/size)
 }
 
+// createPrivate creates a missing database file, and the folders above it,
+// readable by its owner only (0600 and 0700, whatever the umask): the
+// database holds prompts, outputs and any secret redaction missed.
+// SQLite's unix VFS gives the -wal and -shm files the database file's
+// mode. An existing file or folder keeps its mode: changing it silently
+// could break a setup someone chose; sift doctor reports it.
+func createPrivate(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
 // Open opens (creating when missing) the database at path, switches it to
 // WAL, and applies the pending migrations in one transaction. A file that is
 // not a sift database, or is corrupt, is one error naming the file and what
@@ -174,7 +195,7 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := createPrivate(abs); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
 	if err := create(abs); err != nil {

@@ -191,21 +191,23 @@ func (s *Store) CompleteWorkItem(ctx context.Context, id string, roots []string)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	// The folders of its known files hold the files written since.
+	// The folders of its known files hold the files written since. They
+	// are walked first, so that a known file is read as the walk reads it.
 	dirs := map[string]bool{}
+	var walk []string
 	for _, p := range paths {
-		dirs[filepath.Dir(p)] = true
-	}
-	for d := range dirs {
-		paths = append(paths, d)
+		if d := filepath.Dir(p); !dirs[d] {
+			dirs[d] = true
+			walk = append(walk, d)
+		}
 	}
 	for _, r := range roots {
 		d := filepath.Join(r, id)
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			paths = append(paths, d)
+			walk = append(walk, d)
 		}
 	}
-	cands, ir := collect(paths)
+	cands, ir := collectKnown(walk, paths)
 	var mine []candidate
 	for _, c := range cands {
 		if c.layout.WorkItemID == id {

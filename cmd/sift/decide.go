@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/user"
 
+	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
 
@@ -55,7 +56,7 @@ func runDecide(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *call != "" {
 		target += " tool call " + *call
 	}
-	fmt.Fprintf(stdout, "recorded %s on %s by %s\n", kind, target, *reviewer)
+	fmt.Fprintf(stdout, "recorded %s on %s by %s\n", kind, textsafe.Inert(target), textsafe.Inert(*reviewer))
 	return 0
 }
 

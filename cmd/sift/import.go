@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
 
@@ -159,7 +160,8 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 func reportImport(stdout, stderr io.Writer, cmd string, res store.ImportResult, err error) int {
 	fmt.Fprintln(stdout, importLine(res))
 	for _, f := range res.Failed {
-		fmt.Fprintf(stderr, "sift %s: failed: %s\n", cmd, f)
+		// The path and the reason may quote a hostile file name.
+		fmt.Fprintf(stderr, "sift %s: failed: %s\n", cmd, textsafe.Inert(f.String()))
 	}
 	if err != nil {
 		return fail(stderr, cmd, err)

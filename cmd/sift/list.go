@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
 
@@ -62,8 +62,7 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if rows == nil {
 			rows = []summary.Summary{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
+		enc := textsafe.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rows); err != nil {
 			return fail(stderr, "list", err)
@@ -105,7 +104,9 @@ func parseSince(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// writeTable prints the inbox as aligned columns.
+// writeTable prints the inbox as aligned columns. Ids, names and kinds come
+// from folder and file names and from streams: every cell is inert, which
+// also keeps a tab in a name from breaking the columns.
 func writeTable(w io.Writer, rows []summary.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tAGENT\tSTARTED\tDURATION\tCOST\tTOKENS\tTOOLS\tSTALLS\tERRORS\tAPPROVALS\tFLAGS\tDECISION")
@@ -144,9 +145,9 @@ func writeTable(w io.Writer, rows []summary.Summary) {
 		if r.Decision != nil {
 			decision = r.Decision.Decision
 		}
-		fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", r.WorkItemID, r.FileName, r.AgentKind,
-			started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,
-			orDash(strings.Join(flags, ",")), decision)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", textsafe.Inert(r.WorkItemID+"/"+r.FileName),
+			textsafe.Inert(r.AgentKind), started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,
+			textsafe.Inert(orDash(strings.Join(flags, ","))), textsafe.Inert(decision))
 	}
 	tw.Flush()
 }

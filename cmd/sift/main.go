@@ -20,7 +20,7 @@ func profiled(f func() int) int {
 	if path == "" {
 		return f()
 	}
-	out, err := os.Create(path)
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "sift: SIFT_CPUPROFILE: %v\n", err)
 		return 2

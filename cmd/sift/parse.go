@@ -2,15 +2,16 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/textsafe"
 )
 
 // runParse implements `sift parse FILE [--agent KIND] [--stats]`.
@@ -37,8 +38,7 @@ func runParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	defer w.Flush()
 	counts := map[event.Kind]int{}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	enc := textsafe.NewEncoder(w)
 	var encErr error
 	st, err := reg.Parse(f, agents.Options{Agent: agents.Kind(*agent)}, func(ev *event.Event) {
 		counts[ev.Update.SessionUpdate]++
@@ -77,8 +77,13 @@ func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(out)
+				// Defaults may name paths from the environment.
+				var help strings.Builder
+				fs.SetOutput(&help)
 				fs.Usage()
+				for _, l := range textsafe.InertLines(strings.TrimSuffix(help.String(), "\n")) {
+					fmt.Fprintln(out, l)
+				}
 			}
 			return nil, err
 		}
@@ -96,11 +101,12 @@ func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
 }
 
 // fail prints one error line and returns exit status 2; a request for help
-// (already printed) is exit status 0.
+// (already printed) is exit status 0. The error may quote a file name or
+// stream text: it is printed inert, on one line.
 func fail(stderr io.Writer, cmd string, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	fmt.Fprintf(stderr, "sift %s: %v\n", cmd, err)
+	fmt.Fprintf(stderr, "sift %s: %s\n", cmd, textsafe.Inert(err.Error()))
 	return 2
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
 
@@ -125,7 +126,7 @@ func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout i
 	res, err := capture.Run(ctx, spec)
 	if err != nil {
 		<-sweepDone
-		fmt.Fprintf(r.stderr, "sift run: %v\n", err)
+		fmt.Fprintf(r.stderr, "sift run: %s\n", textsafe.Inert(err.Error()))
 		return exitNoAgent
 	}
 	sum := r.finish(ctx, res)
@@ -136,7 +137,7 @@ func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout i
 
 // warn prints one warning line; the run goes on.
 func (r *invocationRun) warn(format string, args ...any) {
-	fmt.Fprintf(r.stderr, "sift run: warning: "+format+"\n", args...)
+	fmt.Fprintf(r.stderr, "sift run: warning: %s\n", textsafe.Inert(fmt.Sprintf(format, args...)))
 }
 
 // openStore opens the store; without one the agent still runs, unrecorded.

@@ -19,6 +19,7 @@ import (
 	"github.com/agentsift/sift/cmd/sift/internal/httpapi"
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
 
@@ -39,8 +40,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sf := addStoreFlags(fs)
-	addr := fs.String("addr", httpapi.DefaultAddr, "listen address; anything but loopback needs a token for writes")
-	tokenFile := fs.String("token-file", "", "file holding the bearer token POST /decisions requires (default: $"+tokenEnv+")")
+	addr := fs.String("addr", httpapi.DefaultAddr, "listen address; anything but loopback needs a token, for every request")
+	tokenFile := fs.String("token-file", "", "file holding the bearer token (default: $"+tokenEnv+")")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "serve", err)
 	}
@@ -61,9 +62,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "serve", err)
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	loopback := httpapi.IsLoopbackListener(ln)
+	if !loopback && token == "" {
+		ln.Close()
+		return fail(stderr, "serve", fmt.Errorf("%s is not a loopback address: set a bearer token ($%s or --token-file), "+
+			"which every request will need, or listen on 127.0.0.1", textsafe.Inert(*addr), tokenEnv))
+	}
+	logger := serveLogger(stderr)
 	api, err := httpapi.New(httpapi.Options{
-		Store: st, LogsDir: sf.logs, Token: token, Loopback: httpapi.IsLoopbackListener(ln),
+		Store: st, LogsDir: sf.logs, Token: token, Loopback: loopback,
 		Reviewer: osUser(), Logger: logger, Summary: sf.importOptions().Summary,
 	})
 	if err != nil {
@@ -71,10 +78,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "serve", err)
 	}
 	defer api.Close()
-	if !api.WritesAllowed() {
-		fmt.Fprintf(stderr, "sift serve: writes are disabled: %s is not a loopback address and no token is set ($%s or --token-file)\n",
-			ln.Addr(), tokenEnv)
-	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -99,6 +102,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// serveLogger is the log of sift serve: slog's text format, which quotes
+// any value holding a control, a C1 or a bidirectional character and
+// escapes it there, so a path or stream text in a logged error stays
+// inert (TestServeLogLinesAreInert).
+func serveLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
 // background is the work a long-lived sift process (`sift serve`, the

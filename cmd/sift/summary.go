@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/pricing"
 	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/textsafe"
 )
 
 // runSummary implements `sift summary FILE… [--agent K] [--start T --end T]
@@ -61,8 +61,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	defer w.Flush()
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	enc := textsafe.NewEncoder(w)
 	for i, path := range paths {
 		s, _, err := summary.AnalyzeFile(path, opt)
 		if err != nil {
@@ -105,10 +104,12 @@ func window(start, end string) (time.Time, time.Time, error) {
 	return s, e, nil
 }
 
-// writeSummary prints the readable block of one summary.
+// writeSummary prints the readable block of one summary. Everything in it
+// but the labels comes from the stream or the file system, so every value
+// is printed inert.
 func writeSummary(w io.Writer, path string, s *summary.Summary) {
-	row := func(k, v string) { fmt.Fprintf(w, "  %-13s %s\n", k, v) }
-	fmt.Fprintf(w, "%s\n", path)
+	row := func(k, v string) { fmt.Fprintf(w, "  %-13s %s\n", k, textsafe.Inert(v)) }
+	fmt.Fprintf(w, "%s\n", textsafe.Inert(path))
 	row("agent", s.AgentKind+optional(" · model ", s.Model)+optional(" · session ", s.SessionID))
 	row("status", string(s.Status)+optional(" · flags ", joinFlags(s.Flags)))
 	if s.StartedAt != nil {
@@ -207,14 +208,12 @@ func fmtIntp(p *int) string {
 	return fmt.Sprintf("%d", *p)
 }
 
-// oneLine flattens text to its first line of at most 100 runes.
+// oneLine flattens text to its first line, made inert and cut to at most
+// 100 runes without splitting a rune or an escape.
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
-	if r := []rune(s); len(r) > 100 {
-		s = string(r[:100]) + "…"
-	}
-	return s
+	return textsafe.Truncate(s, 100)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
 
@@ -49,10 +50,10 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		r := sf.retention()
 		n, size := logsUsage(r.LogsRoot)
-		fmt.Fprintf(stdout, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), r.LogsRoot,
+		fmt.Fprintf(stdout, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), textsafe.Inert(r.LogsRoot),
 			orZero(r.RetainedDays, "days", "forever"), orZero(r.MaxTotalSizeMb, "MB", "none"))
 		if w := rootWarning(capture.CheckSweepRoot(r.LogsRoot)); w != "" {
-			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", w)
+			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 		}
 		return 0
 	}
@@ -68,11 +69,11 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		res.FilesDeleted, mb(res.BytesDeleted), res.FilesBySize, res.FilesKept, mb(res.BytesKept),
 		res.EventsDeleted, res.SummariesSwept, res.DecisionsSwept, res.Batches, res.Elapsed.Round(time.Millisecond))
 	if w := sweepWarning(res); w != "" {
-		fmt.Fprintf(stderr, "sift sweep: warning: %s\n", w)
+		fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 	}
 	if err != nil {
 		for _, f := range res.Failures {
-			fmt.Fprintf(stderr, "sift sweep: FAILED: %s\n", f)
+			fmt.Fprintf(stderr, "sift sweep: FAILED: %s\n", textsafe.Inert(f.String()))
 		}
 		return fail(stderr, "sweep", fmt.Errorf("%d failure(s); the last successful sweep stays recorded as before", len(res.Failures)))
 	}

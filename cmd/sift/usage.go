@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
 
@@ -43,7 +43,7 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "usage", err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
+		enc := textsafe.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
 			return fail(stderr, "usage", err)
@@ -67,14 +67,15 @@ func sinceDate(s string) (string, error) {
 	return "", fmt.Errorf("--since %q: want a date, YYYY-MM-DD or YYYYMMDD", s)
 }
 
-// printUsage prints the report as a table with a total line.
+// printUsage prints the report as a table with a total line. Projects,
+// sessions and models come from the histories: they are printed inert.
 func printUsage(w io.Writer, rep store.UsageReport) {
 	if len(rep.Rows) == 0 {
 		fmt.Fprintln(w, "no usage recorded: import the agents' histories with `sift import --history`")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tinput\toutput\tcache create\tcache read\ttotal tokens\tcost USD\tmodels\t\n", strings.ToUpper(string(rep.By)))
+	fmt.Fprintf(tw, "%s\tinput\toutput\tcache create\tcache read\ttotal tokens\tcost USD\tmodels\t\n", textsafe.Inert(strings.ToUpper(string(rep.By))))
 	var unpriced []string
 	seen := map[string]bool{}
 	line := func(key string, t store.UsageTotals, models, missing []string) {
@@ -82,8 +83,8 @@ func printUsage(w io.Writer, rep store.UsageReport) {
 		if len(missing) > 0 {
 			cost += "*"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", key, t.InputTokens, t.OutputTokens,
-			t.CacheCreationTokens, t.CacheReadTokens, t.TotalTokens, cost, strings.Join(models, ","))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", textsafe.Inert(key), t.InputTokens, t.OutputTokens,
+			t.CacheCreationTokens, t.CacheReadTokens, t.TotalTokens, cost, textsafe.Inert(strings.Join(models, ",")))
 	}
 	for _, r := range rep.Rows {
 		line(r.Key, r.UsageTotals, r.Models, r.Unpriced)
@@ -97,6 +98,6 @@ func printUsage(w io.Writer, rep store.UsageReport) {
 	line("total", rep.Totals, nil, unpriced)
 	tw.Flush()
 	if len(unpriced) > 0 {
-		fmt.Fprintf(w, "* without the calls of models the price table does not know: %s\n", strings.Join(unpriced, ", "))
+		fmt.Fprintf(w, "* without the calls of models the price table does not know: %s\n", textsafe.Inert(strings.Join(unpriced, ", ")))
 	}
 }

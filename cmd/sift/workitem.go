@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/agentsift/sift/core/textsafe"
 )
 
 // runWorkItem implements `sift workitem retry|done ID`.
@@ -30,10 +32,11 @@ func runWorkItem(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err := st.RetryWorkItem(ctx, id); err != nil {
 			return fail(stderr, "workitem", err)
 		}
-		fmt.Fprintf(stdout, "work item %s: summaries invalidated; they are recomputed at `sift workitem done %s`\n", id, id)
+		fmt.Fprintf(stdout, "work item %s: summaries invalidated; they are recomputed at `sift workitem done %s`\n",
+			textsafe.Inert(id), textsafe.Inert(id))
 		return 0
 	}
 	res, err := st.CompleteWorkItem(ctx, id, []string{sf.logs})
-	fmt.Fprintf(stdout, "work item %s done: ", id)
+	fmt.Fprintf(stdout, "work item %s done: ", textsafe.Inert(id))
 	return reportImport(stdout, stderr, "workitem", res, err)
 }

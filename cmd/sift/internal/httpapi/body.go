@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -26,15 +27,34 @@ func (s *Server) authorizeWrite(w http.ResponseWriter, r *http.Request) bool {
 		}
 		return true
 	}
-	const prefix = "Bearer "
-	auth := r.Header.Get("Authorization")
-	if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) ||
-		subtle.ConstantTimeCompare([]byte(strings.TrimSpace(auth[len(prefix):])), []byte(s.token)) != 1 {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="sift"`)
-		writeError(w, http.StatusUnauthorized, CodeUnauthorized, "a valid bearer token is required")
+	if !s.bearerOK(r) {
+		unauthorized(w)
 		return false
 	}
 	return true
+}
+
+// bearerOK reports whether the request carries the configured token as
+// `Authorization: Bearer TOKEN` (the scheme in any case). The comparison
+// is of SHA-256 digests in constant time, so that neither the token's
+// bytes nor its length can be learnt from how long a refusal takes.
+func (s *Server) bearerOK(r *http.Request) bool {
+	if s.token == "" {
+		return false
+	}
+	const prefix = "Bearer "
+	auth := r.Header.Get("Authorization")
+	if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(auth[len(prefix):])))
+	return subtle.ConstantTimeCompare(got[:], s.tokenSum[:]) == 1
+}
+
+// unauthorized answers 401 with the challenge a client expects.
+func unauthorized(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="sift"`)
+	writeError(w, http.StatusUnauthorized, CodeUnauthorized, "a valid bearer token is required")
 }
 
 // decodeBody reads a JSON request body into v and answers when it cannot:

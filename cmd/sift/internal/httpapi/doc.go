@@ -14,7 +14,7 @@
 //	     its size when opened.
 //	GET  /workitems/{id}/agent-streams/{fileName}/summary
 //	     The summary, the same JSON as `sift summary --json`: from the
-//	     store, or analysed on demand and stored.
+//	     store, or analysed on demand in memory (a GET never writes).
 //	GET  /sessions[?sort=&asc=&flagged=&undecided=&agent=&workItem=&since=&text=&full=&limit=&offset=]
 //	     The inbox, with the filters and sorts of `sift list`.
 //	GET  /sessions/{ref}/decisions, /sessions/{workItemId}/{fileName}/decisions
@@ -39,9 +39,13 @@
 // backslashes, raw backslashes, NUL or empty segments are refused before
 // routing; work item ids and file names must be single safe path elements;
 // a file is served only if, symlinks followed, it lies under the logs root,
-// and it is opened through an os.Root. Writes need the configured bearer
-// token; with none they are allowed only on a loopback listener, which
-// also answers only to loopback host names (against DNS rebinding), and
-// cross-origin browser writes are refused. Each write to a client has its
-// own deadline, so a client that stops reading is dropped.
+// and it is opened through an os.Root. On a listener that is not
+// loopback-only the server needs a bearer token to start, and every request
+// but GET /healthz must carry it (401 unauthorized otherwise, before
+// routing); the token is compared as a SHA-256 digest in constant time. On
+// loopback, reads need no token, the server answers only to loopback host
+// names (against DNS rebinding), and writes need the token when one is
+// configured. Cross-origin browser writes are refused. A GET never writes
+// to the store. Each write to a client has its own deadline, so a client
+// that stops reading is dropped.
 package httpapi

@@ -2,8 +2,9 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
+
+	"github.com/agentsift/sift/core/textsafe"
 )
 
 // Code is the stable, machine-readable kind of an API error. Clients match
@@ -44,18 +45,18 @@ func writeError(w http.ResponseWriter, status int, code Code, msg string) {
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	b, _ := json.Marshal(apiError{Code: code, Message: msg})
+	b, _ := textsafe.Marshal(apiError{Code: code, Message: msg})
 	_, _ = w.Write(append(b, '\n'))
 }
 
 // writeJSON writes v as a JSON body with the given status, encoded as
 // `sift summary --json` and `sift list --json` encode it (no HTML
-// escaping), so that the same summary is the same bytes everywhere.
+// escaping; DEL, C1 and bidirectional controls escaped by textsafe), so
+// that the same summary is the same bytes everywhere and a client that
+// prints a field raw prints nothing a terminal acts on.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := textsafe.NewEncoder(&buf).Encode(v); err != nil {
 		writeError(w, http.StatusInternalServerError, CodeInternal, "could not encode the response")
 		return
 	}

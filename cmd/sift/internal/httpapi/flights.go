@@ -1,6 +1,10 @@
 package httpapi
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/agentsift/sift/core/summary"
+)
 
 // flights makes concurrent on-demand analyses of one file share a single
 // run: the first caller does the work, the others wait for its result.
@@ -11,12 +15,13 @@ type flights struct {
 
 type flight struct {
 	done chan struct{}
+	sum  *summary.Summary
 	err  error
 }
 
-// do runs fn once for key among concurrent callers and returns its error
-// to each of them.
-func (f *flights) do(key string, fn func() error) error {
+// do runs fn once for key among concurrent callers and returns its result
+// to each of them. The summary is shared: callers must not change it.
+func (f *flights) do(key string, fn func() (*summary.Summary, error)) (*summary.Summary, error) {
 	f.mu.Lock()
 	if f.m == nil {
 		f.m = make(map[string]*flight)
@@ -24,7 +29,7 @@ func (f *flights) do(key string, fn func() error) error {
 	if c, ok := f.m[key]; ok {
 		f.mu.Unlock()
 		<-c.done
-		return c.err
+		return c.sum, c.err
 	}
 	c := &flight{done: make(chan struct{})}
 	f.m[key] = c
@@ -35,6 +40,6 @@ func (f *flights) do(key string, fn func() error) error {
 		f.mu.Unlock()
 		close(c.done)
 	}()
-	c.err = fn()
-	return c.err
+	c.sum, c.err = fn()
+	return c.sum, c.err
 }

@@ -8,6 +8,8 @@ import (
 )
 
 // Store is what the API needs of the session store; *store.Store has it.
+// Decide is its only write, and only POST /decisions calls it: a GET
+// never writes.
 type Store interface {
 	ListSessions(ctx context.Context, q store.Query) ([]summary.Summary, error)
 	GetSummary(ctx context.Context, workItemID, fileName string) (*summary.Summary, error)
@@ -16,7 +18,6 @@ type Store interface {
 	Decisions(ctx context.Context, workItemID, fileName string) ([]store.Decision, error)
 	LatestDecisions(ctx context.Context, workItemID, fileName string) ([]store.Decision, error)
 	StreamFiles(ctx context.Context, workItemID string) ([]store.StreamFile, error)
-	Import(ctx context.Context, roots []string, opts store.ImportOptions, progress func(store.Progress)) (store.ImportResult, error)
 }
 
 var _ Store = (*store.Store)(nil)

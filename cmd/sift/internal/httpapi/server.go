@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"crypto/sha256"
 	"errors"
 	"log/slog"
 	"net"
@@ -35,11 +36,14 @@ type Options struct {
 	// LogsDir is the root the captured streams live under. Required; it
 	// must exist.
 	LogsDir string
-	// Token, when set, is the bearer token POST /decisions requires.
+	// Token is the bearer token. Off loopback it is required, and every
+	// request but GET /healthz must carry it; on loopback, when set, POST
+	// /decisions requires it.
 	Token string
-	// Loopback says the listener is bound to a loopback address only.
-	// Without a token, writes are allowed only then, and requests must
-	// name a loopback host (a defence against DNS rebinding).
+	// Loopback says the listener is bound to a loopback address only:
+	// reads need no token then, and requests must name a loopback host
+	// (a defence against DNS rebinding). Without Loopback, New refuses an
+	// empty Token.
 	Loopback bool
 	// WriteTimeout bounds each write to a client; 0 means
 	// DefaultWriteTimeout.
@@ -60,6 +64,7 @@ type Server struct {
 	store        Store
 	logs         *logsRoot
 	token        string
+	tokenSum     [sha256.Size]byte
 	loopback     bool
 	writeTimeout time.Duration
 	reviewer     string
@@ -78,6 +83,10 @@ func New(opt Options) (*Server, error) {
 	if opt.Store == nil {
 		return nil, errors.New("httpapi: no store")
 	}
+	opt.Token = strings.TrimSpace(opt.Token)
+	if !opt.Loopback && opt.Token == "" {
+		return nil, ErrNeedToken
+	}
 	logs, err := openLogsRoot(opt.LogsDir)
 	if err != nil {
 		return nil, err
@@ -86,6 +95,7 @@ func New(opt Options) (*Server, error) {
 		store:        opt.Store,
 		logs:         logs,
 		token:        opt.Token,
+		tokenSum:     sha256.Sum256([]byte(opt.Token)),
 		loopback:     opt.Loopback,
 		writeTimeout: opt.WriteTimeout,
 		reviewer:     opt.Reviewer,
@@ -110,6 +120,11 @@ func (s *Server) SetSummaryOptions(o summary.Options) { s.summaryOpts.Store(&o) 
 
 // Close releases the logs root.
 func (s *Server) Close() error { return s.logs.Close() }
+
+// ErrNeedToken is New's error for a listener that is not loopback-only
+// and no token: such a server would hand every prompt, output and note to
+// whoever can reach it.
+var ErrNeedToken = errors.New("a server on an address other than loopback needs a bearer token")
 
 // WritesAllowed reports whether POST /decisions can ever succeed: a token
 // is configured, or the listener is loopback-only.
@@ -138,6 +153,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.loopback && !loopbackHost(r.Host) {
 		writeError(w, http.StatusForbidden, CodeForbidden, "this server answers to loopback host names only")
+		return
+	}
+	// Off loopback every request but the health check carries the token,
+	// checked before routing so that a client without it learns nothing,
+	// not even which paths exist.
+	if !s.loopback && r.URL.Path != "/healthz" && !s.bearerOK(r) {
+		unauthorized(w)
 		return
 	}
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.writeTimeout))

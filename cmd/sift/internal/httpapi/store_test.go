@@ -28,7 +28,8 @@ func cliSummaryJSON(t *testing.T, path, workItem, phase string, iteration int) [
 }
 
 // TestSummaryOnDemand asks for the summary of a file the store has never
-// seen: it is analysed, stored, and the same JSON as `sift summary --json`.
+// seen: it is analysed in memory, not stored, and the same JSON as `sift
+// summary --json`. Once imported, it comes from the store.
 func TestSummaryOnDemand(t *testing.T) {
 	e := newEnv(t, Options{Loopback: true})
 	ctx := context.Background()
@@ -45,14 +46,17 @@ func TestSummaryOnDemand(t *testing.T) {
 	if !bytes.Equal(r.body, want) {
 		t.Errorf("API summary differs from sift summary --json:\n api %s\n cli %s", r.body, want)
 	}
-	if _, err := e.store.GetSummary(ctx, "wi-1", "work-1-a1b2c3.jsonl"); err != nil {
-		t.Fatalf("the on-demand summary was not stored: %v", err)
+	if _, err := e.store.GetSummary(ctx, "wi-1", "work-1-a1b2c3.jsonl"); err == nil {
+		t.Fatal("a GET stored the on-demand summary")
 	}
-	// The second request is served from the store, byte for byte the same.
+	// Imported, the file is served from the store, byte for byte the same.
+	e.importAll()
 	if again := e.get(target); !bytes.Equal(again.body, r.body) {
 		t.Errorf("stored summary differs:\n%s\n%s", again.body, r.body)
 	}
-	// A grown file is summarized afresh.
+	// A grown file is summarized afresh, keeping the stored decision.
+	must(t, e.store.Decide(ctx, store.Decision{WorkItemID: "wi-1", FileName: "work-1-a1b2c3.jsonl",
+		Decision: store.NeedsFollowup, Note: "look again", ReviewerID: "ana"}))
 	path := filepath.Join(e.logs, "wi-1", "work-1-a1b2c3.jsonl")
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	must(t, err)
@@ -62,6 +66,9 @@ func TestSummaryOnDemand(t *testing.T) {
 	grown := decode[summary.Summary](t, e.get(target), 200)
 	if grown.LineCount != 6 {
 		t.Errorf("after growing: lineCount %d, want 6", grown.LineCount)
+	}
+	if grown.Decision == nil || grown.Decision.Note != "look again" {
+		t.Errorf("after growing: decision %+v, want the stored one", grown.Decision)
 	}
 	e.wantError(e.get("/workitems/wi-1/agent-streams/none-1-000000.jsonl/summary"), 404, CodeNotFound)
 }

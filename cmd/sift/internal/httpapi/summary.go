@@ -13,8 +13,7 @@ import (
 
 // handleSummary serves GET /workitems/{id}/agent-streams/{fileName}/summary:
 // the summary JSON of `sift summary --json`, from the store when it holds
-// the file as it is now, else analysed on demand and stored, so the next
-// request reads it from the store.
+// the file as it is now, else analysed on demand in memory.
 func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) {
 	wi, name := r.PathValue("id"), r.PathValue("fileName")
 	f, fi, err := s.logs.openFile(wi, name)
@@ -39,37 +38,35 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) {
 // A summary the store holds is current when it covers the file's size, or
 // when the store's ingest index has the file at its current size and
 // mtime (the store's own test for skipping a file). Otherwise the file is
-// imported, once however many requests ask at the same time, and read
-// back; a file the import defers (its work item is still running) is
-// analysed without being stored.
+// analysed in memory, once however many requests ask at the same time,
+// and nothing is stored: a GET never writes, so that neither a client
+// nor a page in a browser that can make one (an <img> pointing at a
+// loopback server needs no CORS) can change the store. The inbox's
+// import and `sift import` store the file. The decisions of an older
+// stored summary of the file go with the fresh one.
 func (s *Server) summaryOf(ctx context.Context, wi, name string, fi fs.FileInfo) (*summary.Summary, error) {
-	sum, err := s.store.GetSummary(ctx, wi, name)
+	stored, err := s.store.GetSummary(ctx, wi, name)
 	switch {
-	case err == nil && sum.ByteCount == fi.Size():
-		return sum, nil
+	case err == nil && stored.ByteCount == fi.Size():
+		return stored, nil
 	case err == nil:
 		if ok, err := s.indexedAsIs(ctx, wi, name, fi); err != nil || ok {
-			return sum, err
+			return stored, err
 		}
-	case !errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, store.ErrNotFound):
+		stored = nil
+	default:
 		return nil, err
 	}
-	path := s.logs.joined(wi, name)
-	err = s.flights.do(wi+"/"+name, func() error {
-		// The import outlives a client that hangs up: another may be
-		// waiting for it, and its result is stored for the next one.
-		_, err := s.store.Import(context.WithoutCancel(ctx), []string{path},
-			store.ImportOptions{Workers: 1, Summary: *s.summaryOpts.Load()}, nil)
-		return err
-	})
+	fresh, err := s.flights.do(wi+"/"+name, func() (*summary.Summary, error) { return s.analyzeNow(wi, name) })
 	if err != nil {
 		return nil, err
 	}
-	sum, err = s.store.GetSummary(ctx, wi, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return s.analyzeNow(wi, name)
+	out := *fresh
+	if stored != nil {
+		out.Decision, out.Decisions = stored.Decision, stored.Decisions
 	}
-	return sum, err
+	return &out, nil
 }
 
 // indexedAsIs reports whether the store's ingest index has the file at its
