@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentsift/sift/core/textsafe"
+
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 )
@@ -50,7 +52,7 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	for _, p := range d.problems {
-		fmt.Fprintln(stdout, "problem: "+p)
+		fmt.Fprintln(stdout, "problem: "+textsafe.Inert(p))
 	}
 	return 1
 }
@@ -61,7 +63,10 @@ type doctor struct {
 	problems []string
 }
 
-func (d *doctor) line(format string, args ...any) { fmt.Fprintf(d.w, format+"\n", args...) }
+// line prints one line; paths and config values in it are made inert.
+func (d *doctor) line(format string, args ...any) {
+	fmt.Fprintln(d.w, textsafe.Inert(fmt.Sprintf(format, args...)))
+}
 
 func (d *doctor) problem(format string, args ...any) {
 	d.problems = append(d.problems, fmt.Sprintf(format, args...))

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/agentsift/sift/core/textsafe"
+
 	"github.com/agentsift/sift/core/capture"
 )
 
@@ -42,10 +44,10 @@ func runInitLogs(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "init-logs", err)
 	}
 	if already {
-		fmt.Fprintf(stdout, "%s is already marked as a sift logs folder\n", dir)
+		fmt.Fprintf(stdout, "%s is already marked as a sift logs folder\n", textsafe.Inert(dir))
 		return 0
 	}
 	fmt.Fprintf(stdout, "marked %s as a sift logs folder: the retention sweep may now delete "+
-		"old <workItem>/<phase>-<iter>-<hex>.jsonl files in it, and nothing else\n", dir)
+		"old <workItem>/<phase>-<iter>-<hex>.jsonl files in it, and nothing else\n", textsafe.Inert(dir))
 	return 0
 }

@@ -6,9 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"unicode"
+
+	"github.com/agentsift/sift/core/textsafe"
 
 	"github.com/agentsift/sift/store"
 )
@@ -47,13 +47,13 @@ func runPurge(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "purge", err)
 	}
 	if !*yes {
-		fmt.Fprintf(stdout, "sift purge would remove %s:\n", printable(key.String()))
+		fmt.Fprintf(stdout, "sift purge would remove %s:\n", textsafe.Inert(key.String()))
 		printPlan(stdout, plan, nil)
 		fmt.Fprintln(stdout, "nothing was removed; run again with --yes to remove it")
 		return 1
 	}
 	res, err := st.Purge(ctx, plan)
-	fmt.Fprintf(stdout, "purged %s:\n", printable(key.String()))
+	fmt.Fprintf(stdout, "purged %s:\n", textsafe.Inert(key.String()))
 	printPlan(stdout, res.PurgePlan, &res)
 	if err != nil {
 		return fail(stderr, "purge", err)
@@ -82,20 +82,8 @@ func printPlan(w io.Writer, p store.PurgePlan, res *store.PurgeResult) {
 		case f.Delete:
 			what = "deleted (sift's own capture file)"
 		default:
-			what = "kept on disk (" + f.Why + "): sift did not create it; remembered as purged, so imports skip it"
+			what = "kept on disk (" + textsafe.Inert(f.Why) + "); remembered as purged, so imports skip it"
 		}
-		fmt.Fprintf(w, "  file %s: %s\n", printable(f.Path), what)
+		fmt.Fprintf(w, "  file %s: %s\n", textsafe.Inert(f.Path), what)
 	}
-}
-
-// printable returns s as it is when every character is printable, else
-// quoted, so that a folder or file name cannot reach the terminal as an
-// escape sequence.
-func printable(s string) string {
-	for _, r := range s {
-		if !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }

@@ -24,6 +24,9 @@ func TestPurgeCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if out, errOut, code := siftCmd(t, "init-logs", logs); code != 0 {
+		t.Fatalf("init-logs: %d %q %q", code, out, errOut)
+	}
 	if out, errOut, code := siftCmd(t, "import", "--db", db, logs, other); code != 0 {
 		t.Fatalf("import: %d %q %q", code, out, errOut)
 	}
