@@ -71,6 +71,7 @@ func TestSniffAfterMillionsOfBlankLines(t *testing.T) {
 	if st.Bytes != blank+int64(len(data)) {
 		t.Errorf("bytes %d", st.Bytes)
 	}
+	t.Logf("%d MiB of blank lines: peak heap in use %.1f MB, allocated %.1f MB", blank>>20, float64(peak)/(1<<20), float64(alloc)/(1<<20))
 	if peak > 64<<20 || alloc > 64<<20 {
 		t.Errorf("peak heap in use %d MB, allocated %d MB over %d MiB of blank lines; want < 64 MB", peak>>20, alloc>>20, blank>>20)
 	}
@@ -106,6 +107,7 @@ func TestSniffPastAHugeFirstLine(t *testing.T) {
 			// JSON decoder asked by the sniffer copies it once, and the
 			// sniffer keeps none of it.
 			kept := uint64(min(tc.size, DefaultMaxLine))
+			t.Logf("peak heap in use %.1f MB, allocated %.1f MB", float64(peak)/(1<<20), float64(alloc)/(1<<20))
 			if alloc > 4*kept+8<<20 || peak > 4*kept {
 				t.Errorf("allocated %d MB, peak heap in use %d MB, for a line of %d MB", alloc>>20, peak>>20, tc.size>>20)
 			}
