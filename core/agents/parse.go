@@ -3,6 +3,7 @@ package agents
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -47,6 +48,9 @@ type Options struct {
 	// scribble, with Borrow, overwrites each line's events once the line
 	// is done (tests: see eventPool).
 	scribble bool
+	// windowLines and windowBytes, when set, replace the sniff window's
+	// bounds (tests: a fuzzer's small inputs then overflow it).
+	windowLines, windowBytes int
 }
 
 // Stats describes a parsed stream as a whole.
@@ -73,7 +77,8 @@ type Stats struct {
 // agent it sniffs the first JSON lines (at most SniffLines of them). It
 // returns an error only when the reader fails; bad lines are data.
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
-	d := &driver{reg: r, emit: emit, sniffing: opt.Agent == ""}
+	d := &driver{reg: r, emit: emit, sniffing: opt.Agent == "",
+		windowLines: cmp.Or(opt.windowLines, sniffWindowLines), windowBytes: cmp.Or(opt.windowBytes, sniffWindowBytes)}
 	d.pool.scribble = opt.scribble
 	if opt.Borrow {
 		d.lendFrom(&d.pool)
@@ -130,14 +135,16 @@ type driver struct {
 	owner owner
 	// sniffing is true until the harness is known or given up on. While
 	// it is, pending holds the lines of the sniff window that carry text
-	// (blank lines yield nothing), and windowLines counts every line of
-	// the window. Once the window is full, stream is the unknown parser's
+	// (blank lines yield nothing), and seenLines counts every line of the
+	// window. Once the window is full, stream is the unknown parser's
 	// until a later line names the harness.
 	sniffing     bool
 	pending      []pendingLine
 	pendingBytes int
-	windowLines  int
+	seenLines    int
 	jsonSeen     int
+	// windowLines and windowBytes bound the sniff window.
+	windowLines, windowBytes int
 }
 
 type pendingLine struct {
@@ -170,8 +177,8 @@ func (d *driver) line(l Line, cut bool) {
 		}
 	}
 	if d.stream == nil {
-		d.windowLines++
-		if d.windowLines > sniffWindowLines || d.pendingBytes+len(l.Bytes) > sniffWindowBytes {
+		d.seenLines++
+		if d.seenLines > d.windowLines || d.pendingBytes+len(l.Bytes) > d.windowBytes {
 			// The window is full: what it held, and every line until
 			// the harness is known, is read as unknown.
 			d.replay(unknownParser{})
