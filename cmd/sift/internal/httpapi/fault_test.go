@@ -16,7 +16,7 @@ const orphanParentStream = `{"type":"user","message":{"role":"user","content":[{
 `
 
 // TestSummaryOfAStreamThatCrashedTheSummarizer: the summary route answers
-// (it reset the connection), and the session is stored and listed.
+// (it reset the connection), and once imported the session is listed.
 func TestSummaryOfAStreamThatCrashedTheSummarizer(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{Loopback: true})
@@ -30,6 +30,9 @@ func TestSummaryOfAStreamThatCrashedTheSummarizer(t *testing.T) {
 	sum := decode[summary.Summary](t, e.get("/workitems/wi-9/agent-streams/work-1-abcdef.jsonl/summary"), 200)
 	if sum.AgentKind != "claude" || sum.LineCount != 2 || sum.ToolCallCount != 1 {
 		t.Errorf("summary %+v", sum)
+	}
+	if res, err := e.store.Import(t.Context(), []string{dir}, storeImportOptions(), nil); err != nil || len(res.Failed) > 0 {
+		t.Fatalf("import: %+v, %v", res, err)
 	}
 	list := decode[sessionList](t, e.get("/sessions?workItem=wi-9"), 200)
 	if len(list.Sessions) != 1 || list.Sessions[0].FileName != "work-1-abcdef.jsonl" {

@@ -76,10 +76,11 @@ func fuzzGet(t testing.TB, c *http.Client, url, contentType string) []byte {
 }
 
 // FuzzHandlers serves mutated real streams, each as a new capture file of
-// its own work item, from a real store: the summary, the raw stream, the
-// work item's file list (with line counts) and the session list each
-// answer 200 with what the file holds, and the session stored before the
-// fuzzed files is served unchanged.
+// its own work item, from a real store: the summary (analysed on demand,
+// then stored by an import), the raw stream, the work item's file list
+// (with line counts) and the session list each answer 200 with what the
+// file holds, and the session stored before the fuzzed files is served
+// unchanged.
 func FuzzHandlers(f *testing.F) {
 	addStreamSeeds(f, func(b []byte) { f.Add(b) })
 	f.Add([]byte(orphanParentStream))
@@ -141,6 +142,11 @@ func FuzzHandlers(f *testing.F) {
 		if len(files.Files) != 1 || files.Files[0].Size != int64(len(data)) || files.Files[0].LineCount == nil ||
 			*files.Files[0].LineCount != sum.LineCount {
 			t.Fatalf("file list %+v, summary has %d lines", files, sum.LineCount)
+		}
+		if res, err := st.Import(context.Background(), []string{filepath.Join(logs, wi)}, store.ImportOptions{Workers: 1}, nil); err != nil {
+			t.Fatalf("import: %v", err)
+		} else if binary := bytes.IndexByte(data[:min(len(data), 4096)], 0) >= 0; len(res.Failed) > 0 && !binary {
+			t.Fatalf("import: %v", res.Failed)
 		}
 		var list sessionList
 		if err := json.Unmarshal(fuzzGet(t, c, srv.URL+"/sessions?full=true&workItem="+wi, "application/json"), &list); err != nil {
