@@ -129,10 +129,23 @@ func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout i
 		fmt.Fprintf(r.stderr, "sift run: %s\n", textsafe.Inert(err.Error()))
 		return exitNoAgent
 	}
-	sum := r.finish(ctx, res)
+	sum := r.summarize(ctx, res)
 	<-sweepDone
 	fmt.Fprintln(r.stderr, summaryLine(r.cli, res, sum))
 	return res.ExitCode
+}
+
+// summarize is finish, except that a fault met on the way (stream content
+// is untrusted) is one warning line: once the agent has run, sift run
+// exits with the agent's status whatever its stream held.
+func (r *invocationRun) summarize(ctx context.Context, res capture.Result) (sum *summary.Summary) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.warn("summarize: internal error: %s", strings.Join(strings.Fields(fmt.Sprint(p)), " "))
+			sum = nil
+		}
+	}()
+	return r.finish(ctx, res)
 }
 
 // warn prints one warning line; the run goes on.

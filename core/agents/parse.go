@@ -3,6 +3,7 @@ package agents
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,15 @@ const (
 	MaxRawText = 64 << 10
 	// SniffLines is how many JSON lines the sniffer looks at.
 	SniffLines = 20
+	// sniffWindowLines and sniffWindowBytes bound the window of lines the
+	// sniffer holds back, to give them to the harness's parser once it is
+	// known. Every line counts, blank, non-JSON and huge ones too. Past the
+	// window the lines held are kept as raw events and each further line
+	// as it comes, while the sniffer goes on asking the JSON lines: a
+	// harness found later reads the rest of the stream. Memory is then
+	// bounded by the window and the longest line, never by the file.
+	sniffWindowLines = 4096
+	sniffWindowBytes = 4 << 20
 )
 
 // Options says how to parse a stream.
@@ -38,6 +48,9 @@ type Options struct {
 	// scribble, with Borrow, overwrites each line's events once the line
 	// is done (tests: see eventPool).
 	scribble bool
+	// windowLines and windowBytes, when set, replace the sniff window's
+	// bounds (tests: a fuzzer's small inputs then overflow it).
+	windowLines, windowBytes int
 }
 
 // Stats describes a parsed stream as a whole.
@@ -61,10 +74,11 @@ type Stats struct {
 }
 
 // Parse reads a stream line by line and emits its events. With no declared
-// agent it sniffs the first JSON lines. It returns an error only when the
-// reader fails; bad lines are data.
+// agent it sniffs the first JSON lines (at most SniffLines of them). It
+// returns an error only when the reader fails; bad lines are data.
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
-	d := &driver{reg: r, emit: emit}
+	d := &driver{reg: r, emit: emit, sniffing: opt.Agent == "",
+		windowLines: cmp.Or(opt.windowLines, sniffWindowLines), windowBytes: cmp.Or(opt.windowBytes, sniffWindowBytes)}
 	d.pool.scribble = opt.scribble
 	if opt.Borrow {
 		d.lendFrom(&d.pool)
@@ -89,7 +103,7 @@ func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
 		}
 		if err != nil {
 			d.stats.Bytes = lr.offset
-			if d.stream == nil {
+			if d.sniffing {
 				d.decide(Unknown)
 			}
 			d.stream.Finish(d.stampFn)
@@ -119,10 +133,18 @@ type driver struct {
 	session string
 	// owner copies what emitted events still refer to of the line.
 	owner owner
-	// pending holds the lines read while sniffing.
+	// sniffing is true until the harness is known or given up on. While
+	// it is, pending holds the lines of the sniff window that carry text
+	// (blank lines yield nothing), and seenLines counts every line of the
+	// window. Once the window is full, stream is the unknown parser's
+	// until a later line names the harness.
+	sniffing     bool
 	pending      []pendingLine
 	pendingBytes int
+	seenLines    int
 	jsonSeen     int
+	// windowLines and windowBytes bound the sniff window.
+	windowLines, windowBytes int
 }
 
 type pendingLine struct {
@@ -141,37 +163,61 @@ func (d *driver) use(p Parser, sniffed bool) {
 
 // line handles one line: sniffing first when no parser is chosen yet.
 func (d *driver) line(l Line, cut bool) {
+	if !d.sniffing {
+		d.handle(l, cut)
+		return
+	}
+	body := stripPrefix(l.Bytes)
+	if len(body) > 0 && body[0] == '{' && !cut && !isEnvelope(body) {
+		d.jsonSeen++
+		if k := d.reg.Sniff([][]byte{body}); k != Unknown || d.jsonSeen >= SniffLines {
+			d.decide(k)
+			d.handle(l, cut)
+			return
+		}
+	}
+	if d.stream == nil {
+		d.seenLines++
+		if d.seenLines > d.windowLines || d.pendingBytes+len(l.Bytes) > d.windowBytes {
+			// The window is full: what it held, and every line until
+			// the harness is known, is read as unknown.
+			d.replay(unknownParser{})
+		}
+	}
 	if d.stream != nil {
 		d.handle(l, cut)
 		return
 	}
-	b := bytes.Clone(l.Bytes)
-	d.pending = append(d.pending, pendingLine{Line{Bytes: b, No: l.No, Offset: l.Offset}, cut})
-	d.pendingBytes += len(b)
-	body := stripPrefix(b)
-	if len(body) > 0 && body[0] == '{' && !cut && !isEnvelope(body) {
-		d.jsonSeen++
-		if k := d.reg.Sniff([][]byte{body}); k != Unknown {
-			d.decide(k)
-			return
-		}
-	}
-	if d.jsonSeen >= SniffLines || d.pendingBytes >= DefaultMaxLine {
-		d.decide(Unknown)
+	if len(body) > 0 {
+		b := bytes.Clone(l.Bytes)
+		d.pending = append(d.pending, pendingLine{Line{Bytes: b, No: l.No, Offset: l.Offset}, cut})
+		d.pendingBytes += len(b)
 	}
 }
 
-// decide picks the parser and replays the lines read while sniffing.
+// decide picks the parser for the rest of the stream and ends sniffing.
 func (d *driver) decide(k Kind) {
+	d.sniffing = false
+	if k == Unknown && d.stream != nil {
+		return // the window overflowed: the unknown parser reads already
+	}
 	p, err := d.reg.Lookup(k)
 	if err != nil {
 		p = unknownParser{}
 	}
+	if d.stream != nil {
+		d.stream.Finish(d.stampFn)
+	}
+	d.replay(p)
+}
+
+// replay starts a parser and gives it the lines held while sniffing.
+func (d *driver) replay(p Parser) {
 	d.use(p, true)
 	for _, pl := range d.pending {
 		d.handle(pl.line, pl.cut)
 	}
-	d.pending = nil
+	d.pending, d.pendingBytes = nil, 0
 }
 
 // handle gives one line to the chosen parser, after sift's own lines.
@@ -333,33 +379,41 @@ func (lr *lineReader) next() (line []byte, cut bool, err error) {
 	lr.start = lr.offset
 	frag, err := lr.br.ReadSlice('\n')
 	lr.offset += int64(len(frag))
-	if err == nil {
+	switch {
+	case err == nil && len(frag)-1 <= lr.max:
 		return frag[:len(frag)-1], false, nil
-	}
-	if !errors.Is(err, bufio.ErrBufferFull) {
+	case err != nil && !errors.Is(err, bufio.ErrBufferFull) && len(frag) <= lr.max:
 		return frag, false, err
 	}
-	lr.buf = append(lr.buf[:0], frag...)
+	// A line longer than the reader's buffer or the cap: gather its
+	// pieces, keeping at most the cap.
+	lr.buf = lr.buf[:0]
 	for {
-		frag, err = lr.br.ReadSlice('\n')
-		lr.offset += int64(len(frag))
-		room := lr.max - len(lr.buf)
-		if room > 0 {
-			lr.buf = append(lr.buf, frag[:min(room, len(frag))]...)
+		piece := frag
+		if err == nil {
+			piece = frag[:len(frag)-1]
 		}
-		if len(frag) > room {
-			cut = true
+		if room := lr.max - len(lr.buf); len(piece) > room {
+			piece, cut = piece[:room], true
 		}
-		switch {
-		case err == nil:
-			if !cut {
-				return lr.buf[:len(lr.buf)-1], false, nil
-			}
-			return lr.buf, true, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		default:
+		lr.keep(piece)
+		if !errors.Is(err, bufio.ErrBufferFull) {
 			return lr.buf, cut, err
 		}
+		frag, err = lr.br.ReadSlice('\n')
+		lr.offset += int64(len(frag))
 	}
+}
+
+// keep appends a piece of a long line to the buffer, doubling it as it
+// grows (never past the cap): a line of n bytes allocates less than 4n
+// bytes in all, where append's smaller steps for large slices allocate
+// about 5n.
+func (lr *lineReader) keep(piece []byte) {
+	if need := len(lr.buf) + len(piece); need > cap(lr.buf) {
+		nb := make([]byte, len(lr.buf), min(max(2*cap(lr.buf), need), lr.max))
+		copy(nb, lr.buf)
+		lr.buf = nb
+	}
+	lr.buf = append(lr.buf, piece...)
 }

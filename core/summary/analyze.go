@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
@@ -89,15 +90,25 @@ func (o Options) window() bool {
 // Analyze parses a stream and summarizes it. The caller fills the
 // work item, file name, phase and iteration. It streams: memory is bounded
 // by the longest line plus the turns and tool calls the summary lists.
-func Analyze(r io.Reader, opt Options) (*Summary, []ReviewEvent, error) {
+//
+// Stream content is untrusted: should a line still find a fault in a
+// parser or the builder, Analyze returns it as one error line naming the
+// line, so that no stream crashes a command, a server or a run it follows.
+func Analyze(r io.Reader, opt Options) (sum *Summary, rev []ReviewEvent, err error) {
 	b := NewBuilder(opt)
+	defer func() {
+		if p := recover(); p != nil {
+			msg := strings.Join(strings.Fields(fmt.Sprint(p)), " ")
+			sum, rev, err = nil, nil, fmt.Errorf("summarize: internal error after line %d: %s", b.lastLine, msg)
+		}
+	}()
 	// The builder copies what it keeps, so the parse lends it the events.
 	st, err := agents.Default().Parse(r, agents.Options{Agent: opt.Agent, Borrow: true}, b.Add)
 	if err != nil {
 		return nil, nil, err
 	}
-	s, rev := b.Finish(st)
-	return s, rev, nil
+	sum, rev = b.Finish(st)
+	return sum, rev, nil
 }
 
 // AnalyzeFile summarizes the stream file at path and fills its file name.

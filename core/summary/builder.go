@@ -74,6 +74,9 @@ type Builder struct {
 	// maxFinalText bytes); its array is reused from turn to turn.
 	final     []byte
 	finalTurn *turnState
+
+	// lastLine is the line of the last event added, for an error report.
+	lastLine int
 }
 
 // NewBuilder returns a builder for one stream.
@@ -144,6 +147,7 @@ type callState struct {
 // of ev: what it keeps it copies, so a parse may lend it events
 // (agents.Options.Borrow).
 func (b *Builder) Add(ev *event.Event) {
+	b.lastLine = ev.Line
 	u := &ev.Update
 	k := u.SessionUpdate
 	if k != event.Raw && k != event.Stderr {
@@ -297,11 +301,15 @@ func (b *Builder) isTop(ev *event.Event) bool {
 }
 
 // turnFor returns the turn an agent event belongs to, starting a new one
-// when the model begins a new response.
+// when the model begins a new response. A subagent's event belongs to its
+// parent call's turn, which is nil when the call began outside any turn (a
+// result for a call the stream never started): then it belongs to none.
 func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 	if !b.isTop(ev) {
 		t := b.callByID[ev.ParentToolCallID].turn
-		b.touch(t, ev, at)
+		if t != nil {
+			b.touch(t, ev, at)
+		}
 		return t
 	}
 	if !b.firstWork.known() && at.known() {

@@ -1,9 +1,6 @@
 package summary
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -147,43 +144,6 @@ func TestApprovalThenApproved(t *testing.T) {
 	if !hasFlag(sum.Flags, FlagApproval) || hasFlag(sum.Flags, FlagToolFailed) {
 		t.Errorf("flags = %v", sum.Flags)
 	}
-}
-
-// FuzzAnalyze feeds arbitrary bytes to every parser and the summarizer:
-// no panic, and the summary always encodes with its counts in range.
-func FuzzAnalyze(f *testing.F) {
-	paths, _ := filepath.Glob(filepath.Join(streamsDir, "*", "*.jsonl"))
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err == nil && len(data) < 16<<10 {
-			f.Add(data, uint8(0))
-		}
-	}
-	f.Add([]byte("plain text\nError: boom\n{\"type\":\"sift.stderr\",\"text\":\"x\"}\n"), uint8(3))
-	kinds := agents.Default().Kinds()
-	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
-		opt := Options{Agent: kinds[int(k)%len(kinds)], Start: t0, End: at(60)}
-		if k%2 == 0 {
-			opt = Options{}
-		}
-		s, rev, err := Analyze(bytes.NewReader(data), opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.LineCount < 0 || s.ByteCount != int64(len(data)) || s.ToolCallCount != len(s.ToolCalls) ||
-			len(s.Tail) > TailLines || s.StallCount != len(s.Stalls) {
-			t.Errorf("counts out of range: %+v", s)
-		}
-		if s.ThinkingMs != nil && *s.ThinkingMs < 0 {
-			t.Errorf("thinkingMs = %d", *s.ThinkingMs)
-		}
-		if _, err := json.Marshal(s); err != nil {
-			t.Error(err)
-		}
-		if _, err := json.Marshal(rev); err != nil {
-			t.Error(err)
-		}
-	})
 }
 
 func TestProjectedStallsSurvivePruning(t *testing.T) {
