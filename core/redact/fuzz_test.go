@@ -33,7 +33,7 @@ func FuzzJSONLine(f *testing.F) {
 			t.Fatalf("not idempotent:\n 1st: %q\n 2nd: %q", out, again)
 		}
 		_ = Bytes(line)
-		if s := string(line); redactString(s, ^mask(0)) != s && mayContain(s) == 0 {
+		if s := string(line); redactString(s) != s && !mayContain(s) {
 			t.Fatalf("prefilter misses %q", s)
 		}
 	})
