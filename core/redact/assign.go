@@ -74,6 +74,10 @@ func (sc *scanner) valueAt(i, k int, key secretKey) (lo, hi int, c cont, ok bool
 		if hi == p || !bareValueEnds(s, hi) {
 			return 0, 0, cont{}, false
 		}
+		if s[hi-1] == '=' && quoteAt(s, hi) {
+			// `password= token=""`: the next key, not a value.
+			return 0, 0, cont{}, false
+		}
 		if s[i] == ':' && !tokenLike(s[p:hi], 8) && hi-p < 24 {
 			// A header's value in prose ("X-API-Key: required").
 			return 0, 0, cont{}, false
@@ -93,6 +97,14 @@ func (sc *scanner) valueAt(i, k int, key secretKey) (lo, hi int, c cont, ok bool
 		return p, hi, cont{stop: "\n"}, true
 	}
 	return 0, 0, cont{}, false
+}
+
+// quoteAt reports whether a quote, perhaps escaped, starts at s[i].
+func quoteAt(s string, i int) bool {
+	for i < len(s) && s[i] == '\\' {
+		i++
+	}
+	return i < len(s) && (s[i] == '"' || s[i] == '\'')
 }
 
 // bareValueEnds reports whether a bare value ending at s[i] is a whole
@@ -383,13 +395,17 @@ func (sc *scanner) userPassword(lo, hi int) int {
 // a space or a shell operator.
 func (sc *scanner) shellWord(p int) (lo, hi int) {
 	s := sc.s
+	q := p
+	for q < len(s) && s[q] == '\\' {
+		q++ // an escaped quote, in JSON nested in a string
+	}
 	switch {
-	case p >= len(s):
+	case q >= len(s):
 		return p, p
-	case s[p] == '"':
-		return p + 1, sc.stopAt(stopDouble, p+1)
-	case s[p] == '\'':
-		return p + 1, sc.stopAt(stopSingle, p+1)
+	case s[q] == '"':
+		return q + 1, sc.stopAt(stopDouble, q+1)
+	case s[q] == '\'':
+		return q + 1, sc.stopAt(stopSingle, q+1)
 	}
 	return p, sc.stopAt(stopBare, p)
 }

@@ -53,12 +53,12 @@ type scanner struct {
 	inner bool // scanning a secret's value for tokens only
 
 	cs       candState
-	jwtFail  int          // JWT candidates before it cannot match
-	specFail map[int]int  // per token spec: candidates before it cannot match
-	stops    [4]runMemo   // where values end, by stopBare … stopEOL
-	ctx      [5]seenWord  // where curl, mysql, … last appeared
-	markOK   bool         // markFrom and markAt are set:
-	markFrom int          // no marker starts in [markFrom, markAt)
+	jwtFail  int         // JWT candidates before it cannot match
+	specFail map[int]int // per token spec: candidates before it cannot match
+	stops    [4]runMemo  // where values end, by stopBare … stopEOL
+	ctx      [5]seenWord // where curl, mysql, … last appeared
+	markOK   bool        // markFrom and markAt are set:
+	markFrom int         // no marker starts in [markFrom, markAt)
 	markAt   int
 }
 
@@ -313,7 +313,8 @@ const (
 	stopBare   = iota // the end of an unquoted value
 	stopDouble        // the end of a double-quoted value
 	stopSingle        // the end of a single-quoted value
-	stopEOL           // the end of the line
+	stopEOL           // the end of the line, or a backslash (an escaped
+	//                   newline or quote, in JSON nested in a string)
 )
 
 // stopAt returns the first byte at or after p that ends a run of the
@@ -339,10 +340,8 @@ func (sc *scanner) stopAt(class, p int) int {
 			e++
 		}
 	case stopEOL:
-		if j := strings.IndexByte(s[p:], '\n'); j >= 0 {
-			e = p + j
-		} else {
-			e = len(s)
+		for e < len(s) && s[e] != '\n' && s[e] != '\\' {
+			e++
 		}
 	}
 	m.from, m.end = p, e
