@@ -143,7 +143,7 @@ func yamlKey(s string, k int) bool {
 // type annotation (`token: str`, `password: Optional[str] = None`), a
 // TypeScript field (`password: string;`), a dict entry (`"token": tok,`).
 func yamlScalar(v string) bool {
-	if typeName(v) || strings.ContainsAny(v, "[(") || strings.Contains(v, " = ") {
+	if typeName(v) || strings.IndexByte(v, '[') >= 0 || strings.IndexByte(v, '(') >= 0 || strings.Contains(v, " = ") {
 		return false
 	}
 	switch v[len(v)-1] {
@@ -155,12 +155,9 @@ func yamlScalar(v string) bool {
 
 // typeName reports whether v names a type, as an annotation's value does.
 func typeName(v string) bool {
-	switch strings.ToLower(strings.TrimSuffix(v, "?")) {
-	case "str", "string", "int", "integer", "bool", "boolean", "number", "float", "any", "object",
-		"bytes", "secretstr", "secretbytes", "unknown", "optional", "text", "varchar", "char":
-		return true
-	}
-	return false
+	v = strings.TrimSuffix(v, "?")
+	return len(v) <= 11 && equalFoldAny(v, "str", "string", "int", "integer", "bool", "boolean", "number", "float",
+		"any", "object", "bytes", "secretstr", "secretbytes", "unknown", "optional", "text", "varchar", "char")
 }
 
 // secretLike reports whether v, the value of key, may be a secret: not
@@ -220,13 +217,23 @@ func codeRef(v string) bool {
 			continue
 		}
 		p := v[start:i]
-		if p == "" || !ident(p) || (parts == 0 && strings.TrimLeft(p, "abcdefghijklmnopqrstuvwxyz_") != "") {
+		if p == "" || !ident(p) || (parts == 0 && !smallName(p)) {
 			return false
 		}
 		parts++
 		start = i + 1
 	}
 	return parts >= 2
+}
+
+// smallName reports whether p is small letters and '_' only.
+func smallName(p string) bool {
+	for i := range len(p) {
+		if c := p[i]; c != '_' && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
 }
 
 // ident reports whether p is an identifier.
@@ -385,7 +392,7 @@ func (sc *scanner) shortFlagAt(i int) int {
 // userPassword matches the password of user:password in s[lo:hi].
 func (sc *scanner) userPassword(lo, hi int) int {
 	c := strings.IndexByte(sc.s[lo:hi], ':')
-	if c <= 0 || lo+c+1 >= hi || sc.s[lo+c+1] == '$' {
+	if c <= 0 || lo+c+1 >= hi || sc.s[lo+c+1] == '$' || sc.nextMarker(lo) < hi {
 		return 0
 	}
 	return sc.value(lo+c+1, hi, "basic-auth", cont{bare: true})

@@ -136,14 +136,16 @@ func keyAt[T ~string | ~[]byte](b T, k, j int) (secretKey, bool) {
 		}
 		return true
 	}
-	for _, w := range notSecret {
-		if ends(w) {
-			return secretKey{}, false
-		}
-	}
 	for _, kw := range keywords[norm[0]] {
 		if !ends(kw.word) {
 			continue
+		}
+		if kw.word == "token" {
+			for _, w := range notSecret {
+				if ends(w) {
+					return secretKey{}, false
+				}
+			}
 		}
 		if kw.whole && !wordStart(b, k, from[len(kw.word)-1]) {
 			continue

@@ -109,7 +109,7 @@ func (sc *scanner) urlAt(i int) int {
 	for q < len(s) && !stopsPass(s[q]) {
 		q++
 	}
-	if q == p || q >= len(s) || s[q] != '@' {
+	if q == p || q >= len(s) || s[q] != '@' || sc.nextMarker(u) < q {
 		return 0
 	}
 	return sc.value(p, q, "url-password", cont{})

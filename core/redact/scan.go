@@ -227,9 +227,12 @@ func (sc *scanner) failSpec(sp *spec, i int) {
 }
 
 // add records the span s[lo:hi] unless it overlaps the last one or holds
-// a marker.
+// a marker. (No rule starts a match inside a marker: the scan skips
+// markers, keys and prefixes hold no '[', and the two rules that read
+// forward across text, URLs and user:password, check from where they
+// start reading.)
 func (sc *scanner) add(lo, hi int, kind string, c cont) bool {
-	if lo < sc.last || hi <= lo || sc.nextMarker(lo) < hi || sc.inMarker(lo) {
+	if lo < sc.last || hi <= lo || sc.nextMarker(lo) < hi {
 		return false
 	}
 	sc.found++
@@ -253,7 +256,7 @@ func (sc *scanner) add(lo, hi int, kind string, c cont) bool {
 // names of their shapes (password=ghp_… is a github-token); a value with
 // none is replaced whole. It returns hi, or 0 when nothing was recorded.
 func (sc *scanner) value(lo, hi int, kind string, c cont) int {
-	if lo < sc.last || hi <= lo || sc.nextMarker(lo) < hi || sc.inMarker(lo) {
+	if lo < sc.last || hi <= lo || sc.nextMarker(lo) < hi {
 		return 0
 	}
 	if v := sc.s[lo:hi]; mayContain(v) {
@@ -302,19 +305,6 @@ func (sc *scanner) nextMarker(lo int) int {
 		sc.markAt = len(s)
 	}
 	return sc.markAt
-}
-
-// inMarker reports whether s[lo] lies inside a marker that starts before
-// it (a URL's user part may run into one: A://[REDACTED:x]@h). It looks
-// a marker's length back, no more.
-func (sc *scanner) inMarker(lo int) bool {
-	from := max(0, lo-len(Prefix)-40)
-	j := strings.LastIndex(sc.s[from:lo], Prefix)
-	if j < 0 {
-		return false
-	}
-	n := markerLen(sc.s, from+j)
-	return n > 0 && from+j+n > lo
 }
 
 // runMemo remembers the end of the last run scanned to a stop byte: no
