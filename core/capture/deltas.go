@@ -115,7 +115,7 @@ func (d *deltaLines) emit(texts []string) {
 // deltaText recognises a delta line: it returns the message it belongs to
 // and the bounds of its text, a JSON string.
 func deltaText(b []byte) (stream string, lo, hi int, ok bool) {
-	if !bytes.Contains(b, []byte("delta")) && !bytes.Contains(b, []byte(`"timestamp_ms"`)) {
+	if !marksDelta(b[:min(len(b), 256)]) && !marksDelta(b[max(len(b)-64, 0):]) {
 		return "", 0, 0, false
 	}
 	start := 0
@@ -176,6 +176,14 @@ func deltaText(b []byte) (stream string, lo, hi int, ok bool) {
 		}
 	}
 	return "", 0, 0, false
+}
+
+// marksDelta reports whether a line's head or tail names a delta ("delta",
+// "text_delta", …) or a cursor timestamp_ms: every delta line does, near
+// its start or its end, and looking there only costs the same on a line
+// of a megabyte as on a short one.
+func marksDelta(b []byte) bool {
+	return bytes.Contains(b, []byte("delta")) || bytes.Contains(b, []byte("timestamp_ms"))
 }
 
 // deltaOf returns a delta's stream and text when the text is a string.

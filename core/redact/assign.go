@@ -308,7 +308,7 @@ func equalFoldAny(v string, words ...string) bool {
 // flagCand is the test of a command-line flag's "--" at b[i]: a
 // secret-named flag (--password, --api-key, --token) followed by a space
 // and its value, or curl's --user.
-func flagCand[T ~string | ~[]byte](b T, i int) bool {
+func flagCand(b string, i int, st *candState) bool {
 	if !boundaryBefore(b, i) || (i > 0 && b[i-1] == '-') {
 		return false
 	}
@@ -317,7 +317,7 @@ func flagCand[T ~string | ~[]byte](b T, i int) bool {
 		return false // --password=… is an assignment
 	}
 	if e-i-2 == 4 && equalFold(b[i+2:e], "user") {
-		return true
+		return names(st, b, wordCurl)
 	}
 	_, ok := keyAt(b, i+2, e)
 	return ok
@@ -327,7 +327,7 @@ func flagCand[T ~string | ~[]byte](b T, i int) bool {
 // curl's --user user:password.
 func (sc *scanner) flagAt(i int) int {
 	s := sc.s
-	if sc.inner || i+1 >= len(s) || s[i+1] != '-' || !flagCand(s, i) {
+	if sc.inner || i+1 >= len(s) || s[i+1] != '-' || !flagCand(s, i, &sc.cs) {
 		return 0
 	}
 	e := i + 2 + runOf(s, i+2, urlsafe, maxKey)
@@ -352,7 +352,7 @@ func (sc *scanner) flagAt(i int) int {
 
 // shortFlagCand is the test of "-p" (mysql's attached password) and "-u"
 // (curl's user:password) at b[i].
-func shortFlagCand[T ~string | ~[]byte](b T, i int) bool {
+func shortFlagCand(b string, i int) bool {
 	if i+2 >= len(b) || !boundaryBefore(b, i) || (i > 0 && b[i-1] == '-') {
 		return false
 	}
@@ -418,7 +418,7 @@ func (sc *scanner) shellWord(p int) (lo, hi int) {
 }
 
 // netrcCand is the test of .netrc's "password VALUE" at its 'd', b[i].
-func netrcCand[T ~string | ~[]byte](b T, i int) bool {
+func netrcCand(b string, i int) bool {
 	return i+1 < len(b) && b[i+1] == ' ' && hasSuffixFold(b, i+1, "password") && boundaryBefore(b, i-7)
 }
 

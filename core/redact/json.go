@@ -17,7 +17,7 @@ import (
 //
 // It returns line itself (no copy) when nothing was found.
 func JSONLine(line []byte) []byte {
-	if !mayContain(line) {
+	if !mayContain(view(line)) {
 		return line
 	}
 	if !looksJSON(line) {
@@ -122,7 +122,7 @@ func nextNonSpace(b []byte, i int) byte {
 // ends in a keyword ("password", "GITHUB_TOKEN", "apiKey",
 // "authorization").
 func secretName(tok []byte) (secretKey, bool) {
-	name := tok[1 : len(tok)-1]
+	name := view(tok[1 : len(tok)-1])
 	if len(name) == 0 || keywords[lower(name[len(name)-1])] == nil {
 		return secretKey{}, false
 	}
@@ -148,7 +148,7 @@ func redactSecretValue(key secretKey, tok []byte) []byte {
 // redactToken redacts inside one encoded JSON string and returns its new
 // encoding, or nil when nothing changed.
 func redactToken(tok []byte) []byte {
-	if !mayContain(tok) {
+	if !mayContain(view(tok)) {
 		return nil
 	}
 	s, ok := decode(tok)

@@ -53,6 +53,17 @@ var keywords = func() (t [256][]keyword) {
 	return t
 }()
 
+// keyEnding holds the last two letters of the keywords, last first:
+// keyBefore's first test. Filled once, never written after.
+var keyEnding = func() (t [256][256]bool) {
+	for _, list := range keywords {
+		for _, k := range list {
+			t[k.word[len(k.word)-1]][k.word[len(k.word)-2]] = true
+		}
+	}
+	return t
+}()
+
 // notSecret lists key endings that end in a keyword but hold no secret.
 var notSecret = []string{"pagetoken", "nexttoken", "continuationtoken", "synctoken", "paginationtoken", "cursortoken"}
 
@@ -69,9 +80,9 @@ type secretKey struct {
 
 // keyBefore reports whether a secret-named key ends just before the
 // separator at b[i], skipping quotes, backslashes and spaces.
-func keyBefore[T ~string | ~[]byte](b T, i int) bool {
+func keyBefore(b string, i int) bool {
 	j := skipKeyQuotes(b, i)
-	if j == 0 || keywords[lower(b[j-1])] == nil {
+	if j < 2 || !keyEnding[lower(b[j-1])][lower(b[j-2])] {
 		return false
 	}
 	_, ok := keyAt(b, keyStart(b, j), j)
@@ -80,7 +91,7 @@ func keyBefore[T ~string | ~[]byte](b T, i int) bool {
 
 // skipKeyQuotes returns where the key before the separator at b[i] ends:
 // before at most 8 quotes, backslashes and spaces.
-func skipKeyQuotes[T ~string | ~[]byte](b T, i int) int {
+func skipKeyQuotes(b string, i int) int {
 	j := i
 	for k := 0; j > 0 && k < 8; k++ {
 		switch b[j-1] {
@@ -95,7 +106,7 @@ func skipKeyQuotes[T ~string | ~[]byte](b T, i int) int {
 
 // keyStart returns where the key that ends at b[j] starts: after the
 // letters, digits and _ . - before it, at most maxKey of them.
-func keyStart[T ~string | ~[]byte](b T, j int) int {
+func keyStart(b string, j int) int {
 	k := j
 	for k > 0 && j-k < maxKey && (urlsafeDot.has(b[k-1])) {
 		k--
@@ -104,7 +115,7 @@ func keyStart[T ~string | ~[]byte](b T, j int) int {
 }
 
 // keyAt reports whether b[k:j] is a secret-named key.
-func keyAt[T ~string | ~[]byte](b T, k, j int) (secretKey, bool) {
+func keyAt(b string, k, j int) (secretKey, bool) {
 	// The key's letters and digits in lower case, from its end, with
 	// where each came from.
 	var norm [maxKey]byte
@@ -168,7 +179,7 @@ func keyAt[T ~string | ~[]byte](b T, k, j int) (secretKey, bool) {
 // wordStart reports whether a word of the key b[k:] starts at b[p]: at the
 // key's start, after a separator or a digit, or at a capital after a small
 // letter (camelCase).
-func wordStart[T ~string | ~[]byte](b T, k, p int) bool {
+func wordStart(b string, k, p int) bool {
 	if p == k {
 		return true
 	}

@@ -1,5 +1,7 @@
 package redact
 
+import "strings"
+
 // The prefilter decides, in one pass over the bytes, whether a text may
 // hold a secret. It must never say no to a text a rule would change; it
 // may say yes to a text none changes (that text then costs one pass of the
@@ -21,8 +23,8 @@ package redact
 //	':' '='              a secret-named key before it, "://", Telegram
 //	'~'                  Azure client secrets (…Q~…)
 //	'/' '+'              a 40-byte run that may be an AWS secret key
-//	'\\'                 \u and \/ escapes of a JSON line, behind which
-//	                     any anchor may hide
+//	'\\'                 \u0020…\u007f and \/ escapes of a JSON line,
+//	                     behind which any anchor may hide
 
 // Byte classes, one bit each; a set is an OR of them.
 const (
@@ -94,22 +96,196 @@ func isAlnum(c byte) bool { return alnum.has(c) }
 func isWord(c byte) bool  { return word.has(c) }
 
 // mayContain reports whether a rule may change b.
-func mayContain[T ~string | ~[]byte](b T) bool {
+func mayContain(b string) bool {
 	var st candState
 	for i := 0; i < len(b); i++ {
-		if class[b[i]]&bAnchor != 0 && cand(b, i, &st) {
+		gi := gateOf[b[i]]
+		if gi == 0 {
+			continue
+		}
+		// gates[gi].lets(b, i), written out: this loop is the hot path.
+		g := &gates[gi]
+		next := i+1 < len(b) && g.next[b[i+1]]
+		var ok bool
+		switch {
+		case next != g.both:
+			ok = next
+		case i == 0:
+		case g.pairs != nil && i >= 2:
+			k := int(b[i-2])<<8 | int(b[i-1])
+			ok = g.pairs[k/64]&(1<<(k%64)) != 0
+		default:
+			ok = g.prev[b[i-1]]
+		}
+		if ok && cand(b, i, &st) {
 			return true
 		}
 	}
 	return false
 }
 
-// candState keeps cand linear on long runs: the end of the last run a
-// '/' or '+' was measured in.
-type candState struct{ runEnd int }
+// gate is the first, cheapest test at an anchor: which bytes may stand
+// before and after it for some rule to match there. cand says yes only
+// where the gate lets it be asked (TestGateHoldsCand, FuzzJSONLine).
+type gate struct {
+	prev, next [256]bool
+	both       bool // both neighbours must pass, not either one
+	// pairs, when set, holds the two bytes that may stand before the
+	// anchor (token prefixes ending in '_', '-' or '.'), in place of prev.
+	pairs *pairSet
+}
+
+// pairSet is a set of two-byte strings.
+type pairSet [65536 / 64]uint64
+
+func (p *pairSet) add(a, b byte)      { k := int(a)<<8 | int(b); p[k/64] |= 1 << (k % 64) }
+func (p *pairSet) has(a, b byte) bool { k := int(a)<<8 | int(b); return p[k/64]&(1<<(k%64)) != 0 }
+
+// gates holds the gate of each anchor byte, by gateOf; both are filled
+// once from the token table and the rules' own neighbours, never written
+// after.
+var gates, gateOf = func() (g []gate, of [256]uint8) {
+	g = make([]gate, 1, 24) // gates[0]: not an anchor
+	at := func(c byte) *gate {
+		if of[c] == 0 {
+			of[c] = uint8(len(g))
+			g = append(g, gate{})
+		}
+		return &g[of[c]]
+	}
+	for c := range 256 {
+		if class[c]&bAnchor != 0 {
+			at(byte(c))
+		}
+	}
+	for c, t := range byPrev {
+		if t != nil {
+			for p, list := range t {
+				at(byte(c)).prev[p] = at(byte(c)).prev[p] || len(list) > 0
+			}
+		}
+	}
+	for c, t := range byNext {
+		if t != nil {
+			for n, list := range t {
+				at(byte(c)).next[n] = at(byte(c)).next[n] || len(list) > 0
+			}
+		}
+	}
+	set := func(t *[256]bool, bs string) {
+		for i := range len(bs) {
+			t[bs[i]] = true
+		}
+	}
+	// A key before ':' or '=': its last letter, or the quotes and spaces
+	// keyBefore skips.
+	var keyEnds string
+	for c, list := range keywords {
+		if list != nil {
+			keyEnds += string(rune(c)) + string(rune(c-'a'+'A'))
+		}
+	}
+	set(&at(':').prev, keyEnds+"\"'\\ \t0123456789")
+	set(&at(':').next, "/")
+	set(&at('=').prev, keyEnds+"\"'\\ \t")
+	set(&at('\\').next, "u/")
+	set(&at('J').prev, "y")
+	set(&at('B').next, "eE")
+	set(&at('b').next, "eE")
+	set(&at('-').next, "-pu")
+	set(&at('~').prev, "Q")
+	set(&at('.').next, "a")
+	set(&at('d').next, " ")
+	for _, c := range []byte("/+") {
+		gt := at(c)
+		gt.both = true
+		for b := range 256 {
+			gt.prev[b], gt.next[b] = awsSet.has(byte(b)), awsSet.has(byte(b))
+		}
+	}
+	// Separators are common in code and JSON (snake_case, dates, file
+	// names): for them the gate reads the two bytes before.
+	for _, c := range []byte("_-.") {
+		gt := at(c)
+		gt.pairs = new(pairSet)
+		for i := range specs {
+			sp := &specs[i]
+			switch {
+			case sp.pre[sp.at] != c:
+			case sp.at >= 2:
+				gt.pairs.add(sp.pre[sp.at-2], sp.pre[sp.at-1])
+			case sp.at == 1:
+				// One letter before: the byte before it starts a word.
+				for x := range 256 {
+					if !isWord(byte(x)) || strings.IndexByte("ntrbf", byte(x)) >= 0 {
+						gt.pairs.add(byte(x), sp.pre[0])
+					}
+				}
+			}
+		}
+	}
+	return g, of
+}()
+
+// gated reports whether the gate of the anchor b[i] lets cand be asked.
+func gated(b string, i int) bool { return gates[gateOf[b[i]]].lets(b, i) }
+
+// lets reports whether the gate lets cand be asked at b[i].
+func (g *gate) lets(b string, i int) bool {
+	if i+1 < len(b) && g.next[b[i+1]] {
+		if !g.both {
+			return true
+		}
+	} else if g.both {
+		return false
+	}
+	if i == 0 {
+		return false
+	}
+	if g.pairs != nil && i >= 2 {
+		k := int(b[i-2])<<8 | int(b[i-1])
+		return g.pairs[k/64]&(1<<(k%64)) != 0
+	}
+	return g.prev[b[i-1]]
+}
+
+// candState keeps cand linear: the end of the last run a '/' or '+' was
+// measured in, and whether the text names the commands whose flags
+// rules read (found once, when first asked).
+type candState struct {
+	runEnd int
+	words  [3]int8 // by ctxWord: 0 not looked for, 1 present, -1 absent
+}
+
+// Words that give a flag its meaning, by index into candState.words.
+const (
+	wordMySQL   = iota // mysql or mariadb: -pPASSWORD
+	wordCurl           // curl: -u and --user user:password
+	wordMachine        // .netrc: password VALUE
+)
+
+// names reports whether b names the command or file of word anywhere.
+func names(st *candState, b string, word int) bool {
+	if st.words[word] == 0 {
+		found := false
+		switch word {
+		case wordMySQL:
+			found = strings.Contains(b, "mysql") || strings.Contains(b, "mariadb")
+		case wordCurl:
+			found = strings.Contains(b, "curl")
+		default:
+			found = strings.Contains(b, "machine")
+		}
+		st.words[word] = -1
+		if found {
+			st.words[word] = 1
+		}
+	}
+	return st.words[word] > 0
+}
 
 // cand runs the anchor's test at b[i]: whether some rule may match there.
-func cand[T ~string | ~[]byte](b T, i int, st *candState) bool {
+func cand(b string, i int, st *candState) bool {
 	c := b[i]
 	switch c {
 	case ':':
@@ -117,7 +293,7 @@ func cand[T ~string | ~[]byte](b T, i int, st *candState) bool {
 	case '=':
 		return keyBefore(b, i)
 	case '\\':
-		return i+1 < len(b) && (b[i+1] == 'u' || b[i+1] == '/')
+		return escapedASCII(b, i)
 	case 'J':
 		return jwtCand(b, i) || specCand(b, i)
 	case 'B', 'b':
@@ -133,9 +309,13 @@ func cand[T ~string | ~[]byte](b T, i int, st *candState) bool {
 		if i+1 < len(b) {
 			switch b[i+1] {
 			case '-':
-				return hasPrefixAt(b, i, "-----BEGIN") || flagCand(b, i)
-			case 'p', 'u':
-				if shortFlagCand(b, i) {
+				return hasPrefixAt(b, i, "-----BEGIN") || flagCand(b, i, st)
+			case 'p':
+				if shortFlagCand(b, i) && names(st, b, wordMySQL) {
+					return true
+				}
+			case 'u':
+				if shortFlagCand(b, i) && names(st, b, wordCurl) {
 					return true
 				}
 			}
@@ -146,15 +326,29 @@ func cand[T ~string | ~[]byte](b T, i int, st *candState) bool {
 	case '.':
 		return specCand(b, i) || hasPrefixAt(b, i, ".atlasv1.")
 	case 'd':
-		return specCand(b, i) || netrcCand(b, i)
+		return specCand(b, i) || (netrcCand(b, i) && names(st, b, wordMachine))
 	}
 	return specCand(b, i)
+}
+
+// escapedASCII reports whether b[i] starts a JSON escape of a printable
+// ASCII byte, \/ or \u0020 to \u007f, behind which any anchor may hide.
+// Escapes of other characters (\u00e9, \u001b) decode to bytes no rule
+// reads.
+func escapedASCII(b string, i int) bool {
+	if i+1 < len(b) && b[i+1] == '/' {
+		return true
+	}
+	if i+5 >= len(b) || b[i+1] != 'u' || b[i+2] != '0' || b[i+3] != '0' {
+		return false
+	}
+	return '2' <= b[i+4] && b[i+4] <= '7' && hexAny.has(b[i+5])
 }
 
 // boundaryBefore reports whether a word may start at b[k]: the byte
 // before is not a letter, digit or '_', or it is the letter of a JSON
 // escape such as \n, which stands for a space in the decoded text.
-func boundaryBefore[T ~string | ~[]byte](b T, k int) bool {
+func boundaryBefore(b string, k int) bool {
 	if k == 0 || !isWord(b[k-1]) {
 		return true
 	}
@@ -163,7 +357,7 @@ func boundaryBefore[T ~string | ~[]byte](b T, k int) bool {
 
 // escapedAt reports whether b[j] is the letter of a \n, \t, \r, \b or \f
 // escape.
-func escapedAt[T ~string | ~[]byte](b T, j int) bool {
+func escapedAt(b string, j int) bool {
 	switch b[j] {
 	case 'n', 't', 'r', 'b', 'f':
 		// An escaped backslash before the letter (\\n) is not an
@@ -174,29 +368,29 @@ func escapedAt[T ~string | ~[]byte](b T, j int) bool {
 }
 
 // hasSuffixAt reports whether word ends just before b[i].
-func hasSuffixAt[T ~string | ~[]byte](b T, i int, word string) bool {
+func hasSuffixAt(b string, i int, word string) bool {
 	s := i - len(word)
 	return s >= 0 && string(b[s:i]) == word
 }
 
 // hasPrefixAt reports whether b[i:] starts with word.
-func hasPrefixAt[T ~string | ~[]byte](b T, i int, word string) bool {
+func hasPrefixAt(b string, i int, word string) bool {
 	return i >= 0 && len(b)-i >= len(word) && string(b[i:i+len(word)]) == word
 }
 
 // hasPrefixFold is hasPrefixAt ignoring ASCII case; word is lower case.
-func hasPrefixFold[T ~string | ~[]byte](b T, i int, word string) bool {
+func hasPrefixFold(b string, i int, word string) bool {
 	return i >= 0 && len(b)-i >= len(word) && equalFold(b[i:i+len(word)], word)
 }
 
 // hasSuffixFold is hasSuffixAt ignoring ASCII case; word is lower case.
-func hasSuffixFold[T ~string | ~[]byte](b T, i int, word string) bool {
+func hasSuffixFold(b string, i int, word string) bool {
 	s := i - len(word)
 	return s >= 0 && equalFold(b[s:i], word)
 }
 
 // equalFold compares ASCII bytes with a lower-case word.
-func equalFold[T ~string | ~[]byte](b T, word string) bool {
+func equalFold(b string, word string) bool {
 	for k := range len(word) {
 		if lower(b[k]) != word[k] {
 			return false
@@ -213,7 +407,7 @@ func lower(c byte) byte {
 }
 
 // runOf returns how many bytes from b[i] are in m, counting at most limit.
-func runOf[T ~string | ~[]byte](b T, i int, m set, limit int) int {
+func runOf(b string, i int, m set, limit int) int {
 	n := 0
 	for ; i+n < len(b) && n < limit && m.has(b[i+n]); n++ {
 	}
@@ -222,7 +416,7 @@ func runOf[T ~string | ~[]byte](b T, i int, m set, limit int) int {
 
 // runBack returns how many bytes before b[i] are in m, counting at most
 // limit.
-func runBack[T ~string | ~[]byte](b T, i int, m set, limit int) int {
+func runBack(b string, i int, m set, limit int) int {
 	n := 0
 	for ; i-n > 0 && n < limit && m.has(b[i-n-1]); n++ {
 	}

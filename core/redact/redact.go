@@ -18,6 +18,8 @@
 // secret split across two pieces is still found.
 package redact
 
+import "unsafe"
+
 // Prefix starts every replacement; a value that already starts with it is
 // not redacted twice.
 const Prefix = "[REDACTED:"
@@ -37,7 +39,7 @@ func String(s string) string {
 // Bytes returns b with every secret replaced by its marker. It returns b
 // itself (no copy) when nothing was found.
 func Bytes(b []byte) []byte {
-	if !mayContain(b) {
+	if !mayContain(view(b)) {
 		return b
 	}
 	s := string(b)
@@ -46,3 +48,8 @@ func Bytes(b []byte) []byte {
 	}
 	return b
 }
+
+// view returns the bytes of b as a string without copying them, for the
+// scans that read a line and keep nothing of it: the string must not
+// outlive the call it is passed to, and b must not change meanwhile.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -58,7 +58,7 @@ func keyLabel(s string, j int) (int, bool) {
 
 // urlCand is the test of "://" at b[i]: a webhook's host, or a user and
 // password before an '@'.
-func urlCand[T ~string | ~[]byte](b T, i int) bool {
+func urlCand(b string, i int) bool {
 	if !hasPrefixAt(b, i, "://") || i == 0 || !letters.has(b[i-1]) {
 		return false
 	}
@@ -129,7 +129,7 @@ func stopsPass(c byte) bool {
 // webhookLen returns the length of a webhook URL's rest at b[j] (after
 // "://"): Slack, Discord and Microsoft Teams incoming webhooks, whose URL
 // is the credential.
-func webhookLen[T ~string | ~[]byte](b T, j int) int {
+func webhookLen(b string, j int) int {
 	path := urlsafe | set(bSlash)
 	switch {
 	case hasPrefixAt(b, j, "hooks.slack.com/services/"):
@@ -172,7 +172,7 @@ func webhookKind(s string, j int) string {
 // telegramCand is the test of a Telegram bot token's ':' at b[i]: 8 to
 // 10 digits before it (at a word's start, or after "bot" in an API URL),
 // 35 letters, digits, '_' and '-' after it.
-func telegramCand[T ~string | ~[]byte](b T, i int) bool {
+func telegramCand(b string, i int) bool {
 	d := runBack(b, i, set(bDigit), 11)
 	if d < 8 || d > 10 {
 		return false
@@ -199,7 +199,7 @@ func (sc *scanner) telegramAt(i int) int {
 
 // jwtCand is the test of a JWT's 'J' at b[i]: "eyJ" starting a word, and
 // more of the header after it.
-func jwtCand[T ~string | ~[]byte](b T, i int) bool {
+func jwtCand(b string, i int) bool {
 	return i >= 2 && b[i-2] == 'e' && b[i-1] == 'y' && boundaryBefore(b, i-2) &&
 		i+1 < len(b) && urlsafe.has(b[i+1])
 }
@@ -288,7 +288,7 @@ const awsSet = alnum | set(bPlus|bSlash)
 // awsRun returns the run of awsSet bytes around b[i], reading at most 41
 // bytes back (a longer run is not a key). A letter that ends a JSON
 // escape (\n) is not part of it.
-func awsRun[T ~string | ~[]byte](b T, i int) (lo, hi int) {
+func awsRun(b string, i int) (lo, hi int) {
 	lo = i
 	for lo > 0 && i-lo <= awsSecretLen && awsSet.has(b[lo-1]) && !escapedAt(b, lo-1) {
 		lo--
@@ -363,7 +363,7 @@ const azureSet = alnum | set(bUnder|bTilde|bDot|bDash)
 
 // azureCand is the test of an Azure AD client secret's '~' at b[i]: three
 // bytes, a digit and 'Q' before it, 31 to 34 bytes after it.
-func azureCand[T ~string | ~[]byte](b T, i int) bool {
+func azureCand(b string, i int) bool {
 	if i < 5 || b[i-1] != 'Q' || !isDigit(b[i-2]) || runBack(b, i-2, azureSet, 3) != 3 {
 		return false
 	}
@@ -388,7 +388,7 @@ func (sc *scanner) azureAt(i int) int {
 
 // mailchimpCand is the test of a Mailchimp key's '-' at b[i]: 32 hex
 // digits before it, "us" and the data centre's number after it.
-func mailchimpCand[T ~string | ~[]byte](b T, i int) bool {
+func mailchimpCand(b string, i int) bool {
 	if !hasPrefixAt(b, i+1, "us") {
 		return false
 	}

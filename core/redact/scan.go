@@ -92,18 +92,18 @@ func scan(s string, spans []span) []span {
 func (sc *scanner) run(from int) {
 	s := sc.s
 	for i := from; i < len(s); i++ {
-		cl := class[s[i]]
-		if cl&(bAnchor|bMarker) == 0 {
+		c := s[i]
+		if gateOf[c] == 0 && c != '[' {
 			continue
 		}
-		if cl&bMarker != 0 {
+		if c == '[' {
 			// A marker already in the text is kept as it is.
 			if n := markerLen(s, i); n > 0 {
 				i += n - 1
 			}
 			continue
 		}
-		if i < sc.last || !cand(s, i, &sc.cs) {
+		if i < sc.last || !gates[gateOf[s[i]]].lets(s, i) || !cand(s, i, &sc.cs) {
 			continue
 		}
 		if next := sc.at(i); next > i {

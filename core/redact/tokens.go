@@ -230,7 +230,7 @@ var byPrev, byNext = func() (prev, next [256]*bucket) {
 
 // specCand reports whether a token's prefix and enough of its body sit
 // around the anchor at b[i].
-func specCand[T ~string | ~[]byte](b T, i int) bool {
+func specCand(b string, i int) bool {
 	for _, list := range specsAt(b, i) {
 		for _, sp := range list {
 			if _, _, ok := specMatch(sp, b, i, true); ok {
@@ -243,7 +243,7 @@ func specCand[T ~string | ~[]byte](b T, i int) bool {
 
 // specsAt returns the buckets to try at b[i]: by the byte before and by
 // the byte after.
-func specsAt[T ~string | ~[]byte](b T, i int) [2][]*spec {
+func specsAt(b string, i int) [2][]*spec {
 	var out [2][]*spec
 	c := b[i]
 	if t := byPrev[c]; t != nil && i > 0 {
@@ -260,7 +260,7 @@ func specsAt[T ~string | ~[]byte](b T, i int) [2][]*spec {
 // skips the tests the full match makes after them (mixed, the byte after
 // the body): it may say yes where the full match says no, never the
 // reverse.
-func specMatch[T ~string | ~[]byte](sp *spec, b T, i int, quick bool) (lo, hi int, ok bool) {
+func specMatch(sp *spec, b string, i int, quick bool) (lo, hi int, ok bool) {
 	lo = i - sp.at
 	if lo < 0 || !hasPrefixAt(b, lo, sp.pre) || !boundaryBefore(b, lo) {
 		return 0, 0, false
@@ -291,7 +291,7 @@ func specMatch[T ~string | ~[]byte](sp *spec, b T, i int, quick bool) (lo, hi in
 }
 
 // mixedBody reports whether b holds a digit and a letter.
-func mixedBody[T ~string | ~[]byte](b T) bool {
+func mixedBody(b string) bool {
 	digit, letter := false, false
 	for i := 0; i < len(b) && !(digit && letter); i++ {
 		digit = digit || isDigit(b[i])
