@@ -17,14 +17,12 @@ func (sc *scanner) assignAt(i int) int {
 		return 0
 	}
 	s := sc.s
-	j := skipKeyQuotes(s, i)
-	if j == 0 || keywords[lower(s[j-1])] == nil {
+	key, k, j, ok := sc.cs.lastKey(i)
+	if !ok && !sc.cs.keyBefore(s, i) {
 		return 0
 	}
-	k := keyStart(s, j)
-	key, ok := keyAt(s, k, j)
 	if !ok {
-		return 0
+		key, k, j, _ = sc.cs.lastKey(i)
 	}
 	if key.auth {
 		return sc.authAt(i)
@@ -82,7 +80,7 @@ func (sc *scanner) valueAt(i, k int, key secretKey) (lo, hi int, c cont, ok bool
 			// A header's value in prose ("X-API-Key: required").
 			return 0, 0, cont{}, false
 		}
-		return p, hi, cont{bare: true}, !typeName(s[p:hi])
+		return p, hi, cont{bare: true}, s[i] == '=' || !typeName(s[p:hi])
 	case yamlKey(s, k):
 		hi = sc.stopAt(stopEOL, p)
 		if c := strings.Index(s[p:hi], " #"); c >= 0 {

@@ -89,6 +89,29 @@ func keyBefore(b string, i int) bool {
 	return ok
 }
 
+// keyBefore is keyBefore, remembering what it found at i: the scanner's
+// rule at the same separator asks next (lastKey).
+func (st *candState) keyBefore(b string, i int) bool {
+	st.keyAt, st.keyFound = -1, false
+	j := skipKeyQuotes(b, i)
+	if j < 2 || !keyEnding[lower(b[j-1])][lower(b[j-2])] {
+		return false
+	}
+	k := keyStart(b, j)
+	key, ok := keyAt(b, k, j)
+	st.key, st.keyAt, st.keyK, st.keyJ, st.keyFound = key, i, k, j, ok
+	return ok
+}
+
+// lastKey returns the key keyBefore found before the separator at i, if
+// it was the last one asked about.
+func (st *candState) lastKey(i int) (key secretKey, k, j int, ok bool) {
+	if st.keyAt != i || !st.keyFound {
+		return secretKey{}, 0, 0, false
+	}
+	return st.key, st.keyK, st.keyJ, true
+}
+
 // skipKeyQuotes returns where the key before the separator at b[i] ends:
 // before at most 8 quotes, backslashes and spaces.
 func skipKeyQuotes(b string, i int) int {
@@ -116,64 +139,88 @@ func keyStart(b string, j int) int {
 
 // keyAt reports whether b[k:j] is a secret-named key.
 func keyAt(b string, k, j int) (secretKey, bool) {
-	// The key's letters and digits in lower case, from its end, with
-	// where each came from.
-	var norm [maxKey]byte
-	var from [maxKey]int
-	n := 0
-	dash := false
-	for p := j - 1; p >= k; p-- {
-		c := b[p]
-		if c == '-' {
-			dash = true
-		}
-		if isAlnum(c) {
-			norm[n], from[n] = lower(c), p
-			n++
-		}
+	last := j - 1
+	for last >= k && !isAlnum(b[last]) {
+		last--
 	}
-	if n == 0 {
+	if last < k {
 		return secretKey{}, false
 	}
-	// norm is reversed: norm[0] is the last letter.
-	ends := func(w string) bool {
-		if len(w) > n {
-			return false
-		}
-		for q := range len(w) {
-			if norm[q] != w[len(w)-1-q] {
-				return false
-			}
-		}
-		return true
-	}
-	for _, kw := range keywords[norm[0]] {
-		if !ends(kw.word) {
+	for _, kw := range keywords[lower(b[last])] {
+		start, ok := endsIn(b, k, j, kw.word)
+		if !ok {
 			continue
 		}
-		if kw.word == "token" {
-			for _, w := range notSecret {
-				if ends(w) {
-					return secretKey{}, false
-				}
-			}
+		if kw.word == "token" && start > k && notSecretKey(b, k, j) {
+			return secretKey{}, false
 		}
-		if kw.whole && !wordStart(b, k, from[len(kw.word)-1]) {
+		if kw.whole && !wordStart(b, k, start) {
 			continue
 		}
-		key := secretKey{kind: kw.kind, check: kw.check, dash: dash}
-		rev := string(norm[:n])
+		key := secretKey{kind: kw.kind, check: kw.check, dash: strings.IndexByte(b[k:j], '-') >= 0}
 		switch {
 		case kw.kind == "authorization":
 			key.auth = true
-		case (kw.kind == "secret" || kw.kind == "access-key") && strings.Contains(rev, "terces") &&
-			(strings.Contains(rev, "swa") || strings.Contains(rev, "ssecca")):
+		case (kw.kind == "secret" || kw.kind == "access-key") && containsFold(b[k:j], "secret") &&
+			(containsFold(b[k:j], "aws") || containsFold(b[k:j], "access")):
 			// aws_secret_access_key, AWS_SECRET, SecretAccessKey.
 			key.kind = "aws-secret-key"
 		}
 		return key, true
 	}
 	return secretKey{}, false
+}
+
+// endsIn reports whether the key b[k:j] ends in word, its letters and
+// digits compared in lower case and its separators skipped; start is
+// where the word's first letter is.
+func endsIn(b string, k, j int, word string) (start int, ok bool) {
+	p := j - 1
+	for q := len(word) - 1; q >= 0; q-- {
+		for p >= k && !isAlnum(b[p]) {
+			p--
+		}
+		if p < k || lower(b[p]) != word[q] {
+			return 0, false
+		}
+		p--
+	}
+	return p + 1, true
+}
+
+// notSecretKey reports whether a key that ends in "token" names a cursor
+// rather than a credential.
+func notSecretKey(b string, k, j int) bool {
+	p := j - 1
+	for n := 0; n < len("token"); p-- {
+		if isAlnum(b[p]) {
+			n++
+		}
+	}
+	for p >= k && !isAlnum(b[p]) {
+		p--
+	}
+	// The letter before "token": every word of notSecret ends in one of
+	// these before it.
+	if p < k || strings.IndexByte("etncr", lower(b[p])) < 0 {
+		return false
+	}
+	for _, w := range notSecret {
+		if _, ok := endsIn(b, k, j, w); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s holds word (lower case) in any case.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if equalFold(s[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
 }
 
 // wordStart reports whether a word of the key b[k:] starts at b[p]: at the

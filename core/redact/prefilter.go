@@ -255,6 +255,11 @@ func (g *gate) lets(b string, i int) bool {
 type candState struct {
 	runEnd int
 	words  [3]int8 // by ctxWord: 0 not looked for, 1 present, -1 absent
+	// The key keyBefore found last, for the rule that asks next.
+	key         secretKey
+	keyAt, keyK int // the separator, the key's start
+	keyJ        int // the key's end
+	keyFound    bool
 }
 
 // Words that give a flag its meaning, by index into candState.words.
@@ -289,9 +294,9 @@ func cand(b string, i int, st *candState) bool {
 	c := b[i]
 	switch c {
 	case ':':
-		return urlCand(b, i) || keyBefore(b, i) || telegramCand(b, i)
+		return urlCand(b, i) || st.keyBefore(b, i) || telegramCand(b, i)
 	case '=':
-		return keyBefore(b, i)
+		return st.keyBefore(b, i)
 	case '\\':
 		return escapedASCII(b, i)
 	case 'J':
