@@ -110,6 +110,7 @@ func corpus() []secretCase {
 		// Code hosting and package registries.
 		{"github classic pat", "git clone https://x:%s@github.com/a/b", tok("ghp_", aAlnum, 36), "github-token"},
 		{"github oauth token", "token %s", tok("gho_", aAlnum, 36), "github-token"},
+		{"github token as a url user", "git clone https://%s:x-oauth-basic@github.com/o/r", tok("ghp_", aAlnum, 36), "github-token"},
 		{"github user-to-server", "GH=%s", tok("ghu_", aAlnum, 36), "github-token"},
 		{"github server-to-server", "Authorization: token %s", tok("ghs_", aAlnum, 36), "github-token"},
 		{"github refresh token", "refresh with %s now", tok("ghr_", aAlnum, 76), "github-token"},

@@ -309,7 +309,7 @@ func cand(b string, i int, st *candState) bool {
 		}
 		lo, hi := awsRun(b, i)
 		st.runEnd = hi
-		return hi-lo == awsSecretLen || (c == '/' && specCand(b, i))
+		return (hi-lo == awsSecretLen && isAlnum(b[lo]) && isAlnum(b[hi-1])) || (c == '/' && specCand(b, i))
 	case '-':
 		if i+1 < len(b) {
 			switch b[i+1] {

@@ -112,6 +112,8 @@ func (sc *scanner) urlAt(i int) int {
 	if q == p || q >= len(s) || s[q] != '@' || sc.nextMarker(u) < q {
 		return 0
 	}
+	// The user may be a token too (https://ghp_…:x-oauth-basic@github.com).
+	sc.tokensIn(u, j)
 	return sc.value(p, q, "url-password", cont{})
 }
 

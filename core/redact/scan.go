@@ -259,25 +259,35 @@ func (sc *scanner) value(lo, hi int, kind string, c cont) int {
 	if lo < sc.last || hi <= lo || sc.nextMarker(lo) < hi {
 		return 0
 	}
-	if v := sc.s[lo:hi]; mayContain(v) {
-		in := scanner{s: sc.s[:hi], out: sc.out, inner: true, last: lo, spans: sc.spans}
-		in.run(lo)
-		if in.found > 0 {
-			if hi < len(sc.s) {
-				for k := len(sc.spans); k < len(in.spans); k++ {
-					in.spans[k].open = false
-				}
-			}
-			sc.spans = in.spans
-			sc.found += in.found
-			sc.last = hi
-			return hi
-		}
+	if sc.tokensIn(lo, hi) > 0 {
+		return hi
 	}
 	if !sc.add(lo, hi, kind, c) {
 		return 0
 	}
 	return hi
+}
+
+// tokensIn records the tokens in s[lo:hi] by their shapes, and returns
+// how many it found; the scan then resumes at hi.
+func (sc *scanner) tokensIn(lo, hi int) int {
+	if lo < sc.last || !mayContain(sc.s[lo:hi]) {
+		return 0
+	}
+	in := scanner{s: sc.s[:hi], out: sc.out, inner: true, last: lo, spans: sc.spans}
+	in.run(lo)
+	if in.found == 0 {
+		return 0
+	}
+	if hi < len(sc.s) {
+		for k := len(sc.spans); k < len(in.spans); k++ {
+			in.spans[k].open = false
+		}
+	}
+	sc.spans = in.spans
+	sc.found += in.found
+	sc.last = in.last
+	return in.found
 }
 
 // nextMarker returns where the first marker at or after lo starts, or
