@@ -167,3 +167,26 @@ func TestWindowHoldsBoundedText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWindow streams any text cut into pieces (the first byte of the
+// input sets the cut lengths): no piece is lost, and a message that fits
+// in the window comes out as String redacts it whole.
+func FuzzWindow(f *testing.F) {
+	for _, tc := range corpus() {
+		f.Add(byte(7), strings.Replace(tc.text, "%s", tc.secret, 1))
+	}
+	f.Fuzz(func(t *testing.T, step byte, whole string) {
+		size := int(step%32) + 1
+		var pieces []string
+		for p := 0; p < len(whole); p += size {
+			pieces = append(pieces, whole[p:min(p+size, len(whole))])
+		}
+		pieces = append(pieces, "")
+		got := stream(t, pieces)
+		if len(whole) <= DeltaWindow {
+			if want := String(whole); got != want {
+				t.Fatalf("streamed %q, String %q", got, want)
+			}
+		}
+	})
+}
