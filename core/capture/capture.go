@@ -17,8 +17,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"time"
-
-	"github.com/agentsift/sift/core/redact"
 )
 
 // Spec describes one agent run.
@@ -244,6 +242,7 @@ type recorder struct {
 	file           string
 	sink           *Sink
 	stdout, stderr *lineSplitter
+	deltas         *deltaLines // structured stdout lines, deltas held (deltas.go)
 	warned         bool
 	err            error
 }
@@ -292,12 +291,14 @@ func newRecorder(s Spec, mode Mode) *recorder {
 // stdoutLine redacts and writes one stdout line.
 func (r *recorder) stdoutLine(mode Mode) func([]byte, int64) {
 	if mode == Structured {
+		r.deltas = newDeltaLines(r.sink.WriteLine)
 		return func(b []byte, cut int64) {
 			if cut > 0 || r.sink.Room() == 0 {
+				r.deltas.Close()
 				r.sink.Drop(int64(len(b)) + cut + 1)
 				return
 			}
-			r.sink.WriteLine(redact.JSONLine(b))
+			r.deltas.Line(b)
 		}
 	}
 	var kb keyBlock
@@ -330,6 +331,7 @@ func (r *recorder) stderrLine(mode Mode) func([]byte, int64) {
 // close flushes the splitters' last lines and closes the file.
 func (r *recorder) close() (written, dropped int64, err error) {
 	r.stdout.Close()
+	r.deltas.Close()
 	r.stderr.Close()
 	r.sink.Close() //nolint:errcheck // reported through warn and r.err
 	written, dropped = r.sink.Stats()

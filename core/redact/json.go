@@ -2,7 +2,7 @@ package redact
 
 import (
 	"encoding/json"
-	"strings"
+
 	"unicode/utf8"
 )
 
@@ -17,7 +17,7 @@ import (
 //
 // It returns line itself (no copy) when nothing was found.
 func JSONLine(line []byte) []byte {
-	if mayContain(line) == 0 {
+	if !mayContain(view(line)) {
 		return line
 	}
 	if !looksJSON(line) {
@@ -46,14 +46,15 @@ func looksJSON(b []byte) bool {
 // redactJSON walks the string tokens of a JSON text. It reports false when
 // a string does not close.
 func redactJSON(line []byte) ([]byte, bool) {
-	var out []byte // nil until the first change
-	last := 0      // line[last:] is not yet copied to out
-	var key []byte // the secret-named key the next value belongs to
+	var out []byte    // nil until the first change
+	last := 0         // line[last:] is not yet copied to out
+	var key secretKey // the secret-named key the next value belongs to
+	keyed := false
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		if c != '"' {
 			if c > ' ' && c != ':' {
-				key = nil // a value that is not a string
+				keyed = false // a value that is not a string
 			}
 			continue
 		}
@@ -66,14 +67,11 @@ func redactJSON(line []byte) ([]byte, bool) {
 		var repl []byte
 		switch {
 		case isKey:
-			key = nil
-			if secretName(tok) {
-				key = tok
-			}
+			key, keyed = secretName(tok)
 			repl = redactToken(tok) // a token used as a map key
-		case key != nil:
+		case keyed:
 			repl = redactSecretValue(key, tok)
-			key = nil
+			keyed = false
 		default:
 			repl = redactToken(tok)
 		}
@@ -120,48 +118,44 @@ func nextNonSpace(b []byte, i int) byte {
 	return 0
 }
 
-// secretName reports whether an encoded JSON key names a secret: it ends
-// in one of keyWords or "authorization", in any case ("password", "GITHUB_TOKEN", "apiKey").
-func secretName(tok []byte) bool {
-	name := tok[1 : len(tok)-1]
-	return len(name) > 0 && keyKindBefore(name, len(name)) != 0
+// secretName returns the secret-named key an encoded JSON key names: it
+// ends in a keyword ("password", "GITHUB_TOKEN", "apiKey",
+// "authorization").
+func secretName(tok []byte) (secretKey, bool) {
+	name := view(tok[1 : len(tok)-1])
+	if len(name) == 0 || keywords[lower(name[len(name)-1])] == nil {
+		return secretKey{}, false
+	}
+	return keyAt(name, keyStart(name, len(name)), len(name))
 }
 
-// redactSecretValue replaces the whole value of a secret-named key. Empty
-// values, already redacted values and `$VAR` references are kept; the
-// value's own patterns still apply.
-func redactSecretValue(key, tok []byte) []byte {
+// redactSecretValue replaces the whole value of a secret-named key. Values
+// that are no secret (empty, already redacted, a `$VAR` reference, a
+// literal, see secretLike) and values the key's check refuses (an auth
+// that is not user:password in base64) are kept; the value's own patterns
+// still apply.
+func redactSecretValue(key secretKey, tok []byte) []byte {
 	s, ok := decode(tok)
 	if !ok {
 		return nil
 	}
-	if s == "" || strings.HasPrefix(s, Prefix) || strings.HasPrefix(s, "$") {
+	if !secretLike(s, "") || (key.check != nil && !key.check(s)) {
 		return redactToken(tok)
 	}
-	return encode(marker(keyKind(key)))
-}
-
-// keyKind names the secret by its encoded JSON key, like an assignment.
-func keyKind(key []byte) string {
-	name := string(key[1 : len(key)-1])
-	if strings.HasSuffix(strings.ToLower(name), "authorization") {
-		return "authorization"
-	}
-	return assignmentKind(name)
+	return encode(marker(key.kind))
 }
 
 // redactToken redacts inside one encoded JSON string and returns its new
 // encoding, or nil when nothing changed.
 func redactToken(tok []byte) []byte {
-	m := mayContain(tok)
-	if m == 0 {
+	if !mayContain(view(tok)) {
 		return nil
 	}
 	s, ok := decode(tok)
 	if !ok {
 		return nil
 	}
-	r := redactString(s, m|mayContain(s))
+	r := redactString(s)
 	if r == s {
 		return nil
 	}

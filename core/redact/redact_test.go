@@ -99,7 +99,7 @@ func TestPrefilterAgreesWithRules(t *testing.T) {
 	for _, tc := range corpus() {
 		in := strings.Replace(tc.text, "%s", tc.secret, 1)
 		for _, s := range []string{in, strings.ToUpper(in), strings.ToLower(in)} {
-			if redactString(s, ^mask(0)) != s && mayContain(s) == 0 {
+			if redactString(s) != s && !mayContain(s) {
 				t.Errorf("%s: prefilter misses %q", tc.name, s)
 			}
 		}
@@ -122,11 +122,11 @@ func TestPrefilterAtLengthLimits(t *testing.T) {
 		"github_pat_" + strings.Repeat("a", 21),
 		"A=ghp_; B=AKIA; echo token ${A}Zq8T4mNcY2vR7wXkLp3sB9dF6hJ1gA5eU0iO",
 	} {
-		changed := redactString(s, ^mask(0)) != s
-		if changed && mayContain(s) == 0 {
+		changed := redactString(s) != s
+		if changed && !mayContain(s) {
 			t.Errorf("prefilter misses %q", s)
 		}
-		if !changed && mayContain(s)&(mAWS|mGitHub) != 0 {
+		if !changed && mayContain(s) {
 			t.Errorf("prefilter sends %q to a rule that cannot match it", s)
 		}
 	}

@@ -298,7 +298,7 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 		tt := Turn{
 			TurnID: t.id(), MessageID: t.msgID, StartedAt: p.ptr(t.start), Model: t.model,
 			ToolCallIDs: []string{}, Flags: t.flags.list(), Line: t.line, EndLine: t.endLine,
-			Text: redactText(firstLine(t.text.String())),
+			Text: redactLine(t.text.String()),
 		}
 		if d, ok := p.ms(t.start, t.end); ok {
 			tt.DurationMs = ms64(max(d, 0))
@@ -417,8 +417,8 @@ func (b *Builder) text(s *Summary) {
 
 // responseSummary is the one-line summary of a model response.
 func responseSummary(t *turnState) string {
-	if s := firstLine(t.text.String()); s != "" {
-		return redactText(s)
+	if s := redactLine(t.text.String()); s != "" {
+		return s
 	}
 	switch n := len(t.calls); n {
 	case 0:

@@ -18,6 +18,33 @@ const (
 // redactText removes secrets from text a summary shows.
 func redactText(s string) string { return redact.String(s) }
 
+// redactMargin is how much of a line past maxLine redactLine reads: more
+// than the longest secret a rule recognises whole.
+const redactMargin = 4 << 10
+
+// redactLine returns the first line of s as firstLine does, redacted
+// before it is cut: a secret that straddles the cut is replaced whole,
+// where redacting after the cut would leave the part before it, which no
+// rule may recognise (a token shorter than its shape).
+func redactLine(s string) string {
+	t := strings.TrimLeft(s, " \t\r\n")
+	line, more := t, false
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		line, more = t[:i], strings.TrimSpace(t[i:]) != ""
+	}
+	if len(line) > maxLine+redactMargin {
+		line, more = cut(line, maxLine+redactMargin), true
+	}
+	red := strings.TrimRight(redactText(line), " \t\r")
+	switch {
+	case len(red) > maxLine:
+		return strings.Clone(cut(red, maxLine)) + "…"
+	case more:
+		return red + " …"
+	}
+	return strings.Clone(red)
+}
+
 // firstLine returns the first non-empty line of s, cut at maxLine bytes on
 // a rune boundary, with "…" marking what was left out. The result is a
 // copy: keeping it does not keep a large event text alive.

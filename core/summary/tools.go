@@ -111,7 +111,7 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 		if msg == "" {
 			msg = "approval required"
 		}
-		c.approvalAt, c.approvalLine, c.approvalMsg = at, ev.Line, redactText(firstLine(msg))
+		c.approvalAt, c.approvalLine, c.approvalMsg = at, ev.Line, redactLine(msg)
 	}
 	if !u.Status.IsTerminal() {
 		return
@@ -247,7 +247,7 @@ func inputSummary(u *event.Update) string {
 	if s == "" && len(u.Locations) > 0 {
 		s = u.Locations[0].Path
 	}
-	return redactText(firstLine(s))
+	return redactLine(s)
 }
 
 // fields walks the top level of a JSON object: each key and the raw bytes
