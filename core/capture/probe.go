@@ -182,15 +182,19 @@ func writeProbeCache(file, version string, ok bool) {
 	}
 	m[version] = ok
 	data, _ := json.MarshalIndent(m, "", "  ")
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+	dir := filepath.Dir(file)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return
 	}
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	// CreateTemp makes a new 0600 file; a fixed temporary name could be
+	// an older, wider file whose mode WriteFile would keep.
+	tmp, err := os.CreateTemp(dir, ".agy-probe-*.tmp")
+	if err != nil {
 		return
 	}
-	if err := os.Rename(tmp, file); err != nil {
-		os.Remove(tmp)
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
 	}
 }
 
