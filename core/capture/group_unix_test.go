@@ -278,3 +278,28 @@ while :; do sleep 0.05; done
 		t.Errorf("file:\n%.400s", data)
 	}
 }
+
+// TestProbeDoesNotWaitForHeldPipe checks that a probe whose CLI leaves a
+// process holding its output pipe (a daemon it started) returns once the
+// CLI itself has exited, instead of waiting for that process.
+func TestProbeDoesNotWaitForHeldPipe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "daemon.pid")
+	bin := fakeBin(t, dir, "gemini", `[ "$1" = "--help" ] || exit 9
+sleep 300 &
+echo $! > `+pidFile+`
+echo "  -o, --output-format  [choices: \"text\", \"json\", \"stream-json\"]"
+`)
+	t.Cleanup(func() { syscall.Kill(readPid(t, pidFile), syscall.SIGKILL) }) //nolint:errcheck
+	got := make(chan Mode, 1)
+	go func() { got <- (Prober{}).Mode(context.Background(), mustCLI(t, "gemini"), bin) }()
+	select {
+	case m := <-got:
+		if m != Structured {
+			t.Errorf("mode %v, want structured", m)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the probe waited for the process holding its pipe")
+	}
+}
