@@ -67,7 +67,7 @@ func TestHelperSiftRun(t *testing.T) {
 
 // startHelper starts the test binary as `sift run` on an agent and
 // returns it with a reader of its stdout.
-func startHelper(t testing.TB, h helperSpec) (*exec.Cmd, *bufio.Reader) {
+func startHelper(t testing.TB, h helperSpec, stderr io.Writer) (*exec.Cmd, *bufio.Reader) {
 	t.Helper()
 	spec, _ := json.Marshal(h)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSiftRun$")
@@ -76,7 +76,7 @@ func startHelper(t testing.TB, h helperSpec) (*exec.Cmd, *bufio.Reader) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = os.Stderr
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ echo $$ > `+agentPid+`
 echo '{"type":"ready"}'
 wait
 `)
-			cmd, out := startHelper(t, helperSpec{CLI: "claude", Bin: bin, Root: filepath.Join(dir, "logs")})
+			cmd, out := startHelper(t, helperSpec{CLI: "claude", Bin: bin, Root: filepath.Join(dir, "logs")}, os.Stderr)
 			readUntil(t, out, `{"type":"ready"}`, 20*time.Second)
 			agent, tool := readPid(t, agentPid), readPid(t, toolPid)
 			t.Cleanup(func() {
@@ -249,7 +249,7 @@ echo '{"type":"ready"}'
 while :; do sleep 0.05; done
 `)
 	root := filepath.Join(dir, "logs")
-	cmd, out := startHelper(t, helperSpec{CLI: "claude", Bin: bin, Root: root, Slow: true})
+	cmd, out := startHelper(t, helperSpec{CLI: "claude", Bin: bin, Root: root, Slow: true}, os.Stderr)
 	readUntil(t, out, `{"type":"ready"}`, 20*time.Second)
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
