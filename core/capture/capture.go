@@ -3,9 +3,15 @@
 // (JSON lines stay JSON), into <Path>/<workItem>/<phase>-<iteration>-<hex6>.jsonl,
 // up to a size cap; stderr teed into the same file (verbatim for plaintext
 // agents, as sift.stderr envelopes for structured ones). The agent's own
-// output still reaches sift's stdout and stderr. Capture is best effort: a
-// disk error is one warning and the run goes on. The file is closed on
-// every path, signals included (forwarded to the agent's process group).
+// output still reaches sift's stdout and stderr at once: the readers of
+// its pipes only pass bytes on and queue lines, and one redactor goroutine
+// redacts and writes them in order, so a slow line never blocks the agent.
+// Lines that would leave the redactor more than 8 MiB behind, or that it
+// has not reached when the run ends, are replaced by a marker, never
+// written unredacted. Capture is best effort: a disk error is one warning
+// and the run goes on. The file is closed on every path, signals included
+// (forwarded to the agent's process group), and that group ends when sift
+// dies.
 package capture
 
 import (

@@ -140,14 +140,21 @@ func (r *recorder) started() {
 	}
 }
 
+// pipeLinger bounds how long a run waits for the agent's pipes to reach
+// their end once the agent has exited: a tool it left running may hold
+// them open.
+const pipeLinger = 5 * time.Second
+
 // close finishes the capture once the agent has exited. It waits up to
-// wait for the pipes to reach their end and up to wait again for the
-// redactor to catch up; when either takes longer, or abort is closed
-// first, it stops waiting: the lines not yet written are replaced by a
-// skip marker, and the file is closed. A redactor still busy on a line
-// then finishes it in the background and writes nothing.
+// wait (pipeLinger at most) for the pipes to reach their end and up to
+// wait for the redactor to catch up; when either takes longer, or abort
+// is closed first, it stops waiting: the lines not yet written are
+// replaced by a skip marker, and the file is closed. A redactor still busy
+// on a line then finishes it in the background and writes nothing; a
+// reader stuck passing output to sift's own stdout returns once that write
+// does.
 func (r *recorder) close(wait time.Duration, abort <-chan struct{}) {
-	t := time.NewTimer(wait)
+	t := time.NewTimer(min(wait, pipeLinger))
 	defer t.Stop()
 	timedOut := false
 	for _, p := range r.pipes {
