@@ -93,12 +93,18 @@ func newLineQueue(onSkip func(p *pending)) *lineQueue {
 func (q *lineQueue) push(s stream, b []byte, cut int64, owned bool) {
 	cost := int64(len(b)) + 1 + lineCost
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	if q.closed {
+		q.mu.Unlock()
 		return
 	}
 	if q.behind > 0 && q.behind+cost > maxBehind {
-		q.skip(s, b, cut)
+		q.mu.Unlock()
+		// The scan of a long line runs unlocked; the lines of one stream
+		// come from one reader, so their order holds.
+		step := keyStepOf(b)
+		q.mu.Lock()
+		q.skip(s, int64(len(b))+cut+1, step)
+		q.mu.Unlock()
 		return
 	}
 	if !owned {
@@ -107,21 +113,25 @@ func (q *lineQueue) push(s stream, b []byte, cut int64, owned bool) {
 	q.items = append(q.items, pending{s: s, b: b, cut: cut})
 	q.behind += cost
 	q.cond.Signal()
+	q.mu.Unlock()
 }
 
-// skip adds a line to the run of skipped lines at the end of the queue.
-// The line's effect on its stream's key-block state is kept, so a private
-// key whose BEGIN line was skipped is still redacted on the lines that
-// follow.
-func (q *lineQueue) skip(s stream, b []byte, cut int64) {
-	if n := len(q.items); n == q.head || q.items[n-1].skipLines == 0 {
+// skip adds a line of n bytes to the run of skipped lines at the end of
+// the queue, with its effect on its stream's key-block state, so that a
+// private key whose BEGIN line was skipped is still redacted on the lines
+// that follow.
+func (q *lineQueue) skip(s stream, n int64, step keyStep) {
+	if q.closed {
+		return
+	}
+	if i := len(q.items); i == q.head || q.items[i-1].skipLines == 0 {
 		q.items = append(q.items, pending{})
 		q.cond.Signal()
 	}
 	last := &q.items[len(q.items)-1]
 	last.skipLines++
-	last.skipBytes += int64(len(b)) + cut + 1
-	last.keys[s] = last.keys[s].then(keyStepOf(b))
+	last.skipBytes += n
+	last.keys[s] = last.keys[s].then(step)
 }
 
 // next waits for the next line, handing the runs of skipped lines before
