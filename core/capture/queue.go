@@ -71,6 +71,8 @@ type lineQueue struct {
 	head  int
 	// behind is the cost of the lines queued or being redacted.
 	behind int64
+	// slab is the buffer short lines are copied into (see copyLine).
+	slab []byte
 	// current is the line being redacted (skipLines 0) or nothing.
 	current   *pending
 	closed    bool // no more lines: the redactor stops once drained
@@ -108,12 +110,31 @@ func (q *lineQueue) push(s stream, b []byte, cut int64, owned bool) {
 		return
 	}
 	if !owned {
-		b = append([]byte(nil), b...)
+		b = q.copyLine(b)
 	}
 	q.items = append(q.items, pending{s: s, b: b, cut: cut})
 	q.behind += cost
 	q.cond.Signal()
 	q.mu.Unlock()
+}
+
+// slabSize is the size of the buffers short lines are copied into, so
+// that queuing a line costs no allocation of its own. Lines are redacted
+// in order, so a slab is released once its last line is: the slabs hold
+// at most one slab more than the backlog.
+const slabSize = 64 << 10
+
+// copyLine copies a line the caller does not own into the current slab.
+func (q *lineQueue) copyLine(b []byte) []byte {
+	if len(b) > slabSize/4 {
+		return append([]byte(nil), b...)
+	}
+	if cap(q.slab)-len(q.slab) < len(b) {
+		q.slab = make([]byte, 0, slabSize)
+	}
+	start := len(q.slab)
+	q.slab = append(q.slab, b...)
+	return q.slab[start:len(q.slab):len(q.slab)]
 }
 
 // skip adds a line of n bytes to the run of skipped lines at the end of
