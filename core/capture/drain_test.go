@@ -265,3 +265,39 @@ func TestRunRedactorFarBehind(t *testing.T) {
 		})
 	}
 }
+
+// TestRunIgnoredSIGTERMIsFollowedByKill checks that an agent that ignores
+// a forwarded SIGTERM cannot keep sift running: its group gets SIGKILL
+// after KillDelay, as after a cancelled ctx.
+func TestRunIgnoredSIGTERMIsFollowedByKill(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := fakeBin(t, dir, "claude", `trap '' TERM; echo '{"ready":1}'; while :; do sleep 0.05; done`)
+	s, out, _ := spec(t, mustCLI(t, "claude"), bin)
+	s.KillDelay = 200 * time.Millisecond
+	sigs := make(chan os.Signal, 1)
+	s.Signals = sigs
+	go func() {
+		for !strings.Contains(out.String(), "ready") {
+			time.Sleep(5 * time.Millisecond)
+		}
+		sigs <- syscall.SIGTERM
+	}()
+	done := make(chan Result, 1)
+	go func() {
+		res, err := Run(context.Background(), s)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if res.ExitCode != 128+int(syscall.SIGKILL) {
+			t.Errorf("exit %d, want SIGKILL's", res.ExitCode)
+		}
+	case <-time.After(30 * time.Second):
+		sigs <- os.Kill
+		t.Fatal("an agent ignoring SIGTERM kept the run going")
+	}
+}
