@@ -28,11 +28,13 @@ const EnvelopeType = "sift.stderr"
 // at max bytes: of a longer line, line gets the first max bytes and the
 // count of bytes cut. line must not block (it queues the line for the
 // redactor): the agent's pipe is drained whatever the redactor does. line
-// may keep b only when owned is true.
+// may keep b only when owned is true. wake, when set, is called after the
+// lines of each write.
 type lineSplitter struct {
 	pass io.Writer
 	max  int
 	line func(b []byte, cut int64, owned bool)
+	wake func()
 
 	// mu guards the pending line against Close: exec stops waiting for
 	// a copy stuck writing to pass (sift's own stdout not read) after its
@@ -72,6 +74,9 @@ func (l *lineSplitter) Write(p []byte) (int, error) {
 		l.add(seg)
 		l.emit()
 	}
+	if l.wake != nil {
+		l.wake()
+	}
 	return len(p), nil
 }
 
@@ -105,6 +110,9 @@ func (l *lineSplitter) Close() {
 	defer l.mu.Unlock()
 	if len(l.buf) > 0 || l.over > 0 {
 		l.emit()
+		if l.wake != nil {
+			l.wake()
+		}
 	}
 	l.closed = true
 }

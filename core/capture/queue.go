@@ -90,8 +90,8 @@ func newLineQueue(onSkip func(p *pending)) *lineQueue {
 }
 
 // push queues a complete line of stream s, or skips it when the redactor
-// is more than maxBehind behind. b may be kept only when owned; otherwise
-// it is copied.
+// is more than maxBehind behind; wake then tells the redactor. b may be
+// kept only when owned; otherwise it is copied.
 func (q *lineQueue) push(s stream, b []byte, cut int64, owned bool) {
 	cost := int64(len(b)) + 1 + lineCost
 	q.mu.Lock()
@@ -114,8 +114,18 @@ func (q *lineQueue) push(s stream, b []byte, cut int64, owned bool) {
 	}
 	q.items = append(q.items, pending{s: s, b: b, cut: cut})
 	q.behind += cost
-	q.cond.Signal()
 	q.mu.Unlock()
+}
+
+// wake tells the redactor that lines are queued. The readers call it once
+// per read from the pipe rather than per line, so that a redactor that
+// keeps up is woken once per read.
+func (q *lineQueue) wake() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.head < len(q.items) {
+		q.cond.Signal()
+	}
 }
 
 // slabSize is the size of the buffers short lines are copied into, so
@@ -147,7 +157,6 @@ func (q *lineQueue) skip(s stream, n int64, step keyStep) {
 	}
 	if i := len(q.items); i == q.head || q.items[i-1].skipLines == 0 {
 		q.items = append(q.items, pending{})
-		q.cond.Signal()
 	}
 	last := &q.items[len(q.items)-1]
 	last.skipLines++

@@ -70,8 +70,8 @@ func newRecorder(s Spec, mode Mode) *recorder {
 	}
 	r.queue = newLineQueue(r.skipped)
 	r.lines = [2]func([]byte, int64){r.stdoutLine(mode), r.stderrLine(mode)}
-	r.stdout = &lineSplitter{pass: s.Stdout, max: maxLine, line: r.push(outStream)}
-	r.stderr = &lineSplitter{pass: s.Stderr, max: MaxStderrLine, line: r.push(errStream)}
+	r.stdout = &lineSplitter{pass: s.Stdout, max: maxLine, line: r.push(outStream), wake: r.queue.wake}
+	r.stderr = &lineSplitter{pass: s.Stderr, max: MaxStderrLine, line: r.push(errStream), wake: r.queue.wake}
 	go r.redact()
 	return r
 }
