@@ -309,6 +309,9 @@ func summaryLine(cli capture.CLI, res capture.Result, s *summary.Summary) string
 	if res.Dropped > 0 {
 		parts = append(parts, fmt.Sprintf("file truncated by %d bytes", res.Dropped))
 	}
+	if res.SkippedLines > 0 {
+		parts = append(parts, plural(int(res.SkippedLines), "line")+" not redacted in time, left out of the file")
+	}
 	if res.File != "" {
 		parts = append(parts, res.File)
 	} else {

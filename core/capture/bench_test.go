@@ -6,11 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // BenchmarkCapture measures the structured stdout path: 32 KiB pipe reads
-// split into lines, each redacted with JSON preserved, through the capped
-// buffered sink into a real file. The input is every recorded JSON stream
+// split into lines and queued, each redacted with JSON preserved by the
+// redactor goroutine, through the capped buffered sink into a real file. The input is every recorded JSON stream
 // in testdata/streams.
 func BenchmarkCapture(b *testing.B) {
 	files, _ := filepath.Glob("../../testdata/streams/*/*.jsonl")
@@ -36,16 +37,17 @@ func BenchmarkCapture(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := &recorder{sink: NewSink(f, 1<<30, func(err error) { b.Fatal(err) })}
-		sp := &lineSplitter{pass: io.Discard, max: 1 << 30, line: r.stdoutLine(Structured), flush: r.sink.Flush, flushSoon: r.sink.FlushSoon}
+		r := newRecorder(Spec{Stdout: io.Discard, MaxFileBytes: 1 << 30, create: func() (io.WriteCloser, string, error) {
+			return f, f.Name(), nil
+		}}, Structured)
 		for rest := input; len(rest) > 0; {
 			n := min(32<<10, len(rest))
-			sp.Write(rest[:n])
+			r.stdout.Write(rest[:n])
 			rest = rest[n:]
 		}
-		sp.Close()
-		if err := r.sink.Close(); err != nil {
-			b.Fatal(err)
+		r.close(time.Minute, nil)
+		if r.err != nil {
+			b.Fatal(r.err)
 		}
 	}
 }

@@ -3,9 +3,15 @@
 // (JSON lines stay JSON), into <Path>/<workItem>/<phase>-<iteration>-<hex6>.jsonl,
 // up to a size cap; stderr teed into the same file (verbatim for plaintext
 // agents, as sift.stderr envelopes for structured ones). The agent's own
-// output still reaches sift's stdout and stderr. Capture is best effort: a
-// disk error is one warning and the run goes on. The file is closed on
-// every path, signals included (forwarded to the agent's process group).
+// output still reaches sift's stdout and stderr at once: the readers of
+// its pipes only pass bytes on and queue lines, and one redactor goroutine
+// redacts and writes them in order, so a slow line never blocks the agent.
+// Lines that would leave the redactor more than 8 MiB behind, or that it
+// has not reached when the run ends, are replaced by a marker, never
+// written unredacted. Capture is best effort: a disk error is one warning
+// and the run goes on. The file is closed on every path, signals included
+// (forwarded to the agent's process group), and that group ends when sift
+// dies.
 package capture
 
 import (
@@ -15,7 +21,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
+	"runtime"
 	"time"
 )
 
@@ -59,13 +65,19 @@ type Spec struct {
 	// stream file ("" when none) and the start time: the moment to record
 	// the invocation. The agent's output is captured meanwhile.
 	OnStart func(file string, start time.Time)
-	// KillDelay is how long after a cancelled ctx the agent's process
-	// group gets SIGKILL; 0 means 10 s.
+	// KillDelay is how long after a cancelled ctx, or a forwarded
+	// SIGTERM or SIGHUP, the agent's process group gets SIGKILL; 0 means
+	// 10 s.
 	KillDelay time.Duration
 
 	// create opens the stream file; nil means CreateFile (tests swap in
 	// failing writers).
 	create func() (io.WriteCloser, string, error)
+	// redactDelay, when set, is called by the redactor before each line
+	// it redacts (tests: a slow redactor).
+	redactDelay func(line []byte)
+	// drainWait, when set, replaces drainWait and drainGrace (tests).
+	drainWait time.Duration
 }
 
 // Result describes a finished run.
@@ -84,6 +96,11 @@ type Result struct {
 	// Written and Dropped count the bytes of lines written to the file
 	// and dropped past the cap.
 	Written, Dropped int64
+	// SkippedLines and Skipped count the lines, and their bytes, that
+	// were not written because the redactor did not get to them in time
+	// (it was more than 8 MiB behind, or the run ended first); markers in
+	// the file stand for them.
+	SkippedLines, Skipped int64
 	// FileErr is the capture error a warning reported, if any.
 	FileErr error
 }
@@ -126,24 +143,32 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	// arguments; its binary and environment come from the flags and the
 	// user's configuration. Nothing read from a stream or the store (a
 	// summary, a path, a resume hint) may ever become an argument here.
+	grp, err := newGroup()
+	if err != nil {
+		warn(s.Stderr, "%v; the agent's tools may outlive a killed sift", err)
+	}
+	defer grp.release()
 	newCmd := func() *exec.Cmd {
 		cmd := exec.Command(path, argv...)
 		cmd.Env = env
 		cmd.Dir = s.Dir
 		cmd.Stdin = s.Stdin
-		// A tool the agent left running may hold the pipes open; stop
-		// waiting for them a while after the agent itself exits.
+		// Stop waiting for the copy of a Stdin that is not a file a
+		// while after the agent exits.
 		cmd.WaitDelay = 5 * time.Second
-		setGroup(cmd, tty)
+		setGroup(cmd, tty, grp.id())
 		if rec != nil {
-			cmd.Stdout, cmd.Stderr = rec.stdout, rec.stderr
+			rec.attach(cmd)
 		} else {
 			cmd.Stdout, cmd.Stderr = s.Stdout, s.Stderr
 		}
 		return cmd
 	}
 	res.Start = time.Now()
-	cmd, err := start(newCmd)
+	agent, err := startAgent(newCmd)
+	if rec != nil {
+		rec.started()
+	}
 	if err != nil {
 		restoreForeground(tty)
 		if rec != nil {
@@ -151,22 +176,80 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		}
 		return Result{}, fmt.Errorf("%w %s: %v", ErrStart, bin, unwrapExec(err))
 	}
-	stop := forward(ctx, s, cmd.Process.Pid)
+	fw := forward(ctx, s, grp.leader(agent.cmd.Process.Pid))
+	defer fw.stop()
 	if s.OnStart != nil {
 		s.OnStart(res.File, res.Start)
 	}
-	werr := cmd.Wait()
+	werr := <-agent.waited
 	res.End = time.Now()
 	restoreForeground(tty)
-	stop()
-	res.ExitCode = exitCode(cmd.ProcessState)
+	res.ExitCode = exitCode(agent.cmd.ProcessState)
 	if werr != nil && !isExit(werr) {
 		warn(s.Stderr, "waiting for %s: %v", bin, werr)
 	}
 	if rec != nil {
-		res.Written, res.Dropped, res.FileErr = rec.close()
+		// Once the agent has exited, sift waits only a while for its
+		// pipes and the redactor, and less after a signal; a new signal
+		// ends the wait.
+		wait := s.drainTime(fw.count() > 0 || killed(agent.cmd.ProcessState))
+		rec.close(wait, fw.next())
+		res.Written, res.Dropped = rec.sink.Stats()
+		res.SkippedLines, res.Skipped = rec.sink.Skipped()
+		res.FileErr = rec.err
 	}
 	return res, nil
+}
+
+// The waits of a run whose agent has exited, for its pipes to close (a
+// tool it left running may hold them) and then for the redactor to catch
+// up: drainWait after a normal exit, drainGrace after a signal.
+const (
+	drainWait  = 10 * time.Second
+	drainGrace = 2 * time.Second
+)
+
+// drainTime is how long a run waits for each of the agent's pipes and the
+// redactor once the agent has exited.
+func (s Spec) drainTime(signaled bool) time.Duration {
+	switch {
+	case s.drainWait > 0:
+		return s.drainWait
+	case signaled:
+		return drainGrace
+	default:
+		return drainWait
+	}
+}
+
+// agentProc is the running agent. It is started and waited for on one
+// locked OS thread: Linux sends the death signal (Pdeathsig) when the
+// thread that started the child exits, which must not happen before the
+// agent does.
+type agentProc struct {
+	cmd    *exec.Cmd
+	waited chan error
+}
+
+// startAgent starts the agent (see start) and waits for it on its own
+// goroutine; waited gets Wait's error.
+func startAgent(newCmd func() *exec.Cmd) (*agentProc, error) {
+	a := &agentProc{waited: make(chan error, 1)}
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cmd, err := start(newCmd)
+		a.cmd = cmd
+		started <- err
+		if err == nil {
+			a.waited <- cmd.Wait()
+		}
+	}()
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // start starts a command, retrying while the executable is busy (ETXTBSY:
@@ -183,115 +266,10 @@ func start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	}
 }
 
-// forward passes signals to the agent's process group until stop is
-// called (the third interrupt as SIGKILL), and turns a cancelled ctx into
-// SIGTERM, then SIGKILL.
-func forward(ctx context.Context, s Spec, pid int) (stop func()) {
-	sigs := s.Signals
-	var ch chan os.Signal
-	if sigs == nil {
-		ch = make(chan os.Signal, 4)
-		signal.Notify(ch, forwarded()...)
-		sigs = ch
-	}
-	kill := s.KillDelay
-	if kill <= 0 {
-		kill = 10 * time.Second
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		var killC <-chan time.Time
-		cancelled := ctx.Done()
-		interrupts := 0
-		for {
-			select {
-			case <-done:
-				return
-			case sig := <-sigs:
-				// An agent that ignores interrupts is killed on the third.
-				if sig == os.Interrupt {
-					interrupts++
-				}
-				if interrupts >= 3 {
-					sig = os.Kill
-				}
-				signalGroup(pid, sig) //nolint:errcheck // the group may be gone
-			case <-cancelled:
-				cancelled = nil
-				signalGroup(pid, terminate()) //nolint:errcheck
-				killC = time.After(kill)
-			case <-killC:
-				signalGroup(pid, os.Kill) //nolint:errcheck
-			}
-		}
-	}()
-	return func() {
-		if ch != nil {
-			signal.Stop(ch)
-		}
-		close(done)
-		<-finished
-	}
-}
-
-// recorder is the capture side of one run: the file, its sink and the two
-// line splitters.
-type recorder struct {
-	file           string
-	sink           *Sink
-	stdout, stderr *lineSplitter
-	deltas         *deltaLines // structured stdout lines, deltas held (deltas.go)
-	warned         bool
-	err            error
-}
-
-// newRecorder creates the file and the writers the agent's stdout and
-// stderr are copied to. When the file cannot be created it warns and the
-// writers only pass output through.
-func newRecorder(s Spec, mode Mode) *recorder {
-	r := &recorder{}
-	create := s.create
-	if create == nil {
-		create = func() (io.WriteCloser, string, error) {
-			f, err := CreateFile(s.Root, s.WorkItem, s.Phase, Iteration(s.Phase, s.Iteration))
-			if err != nil {
-				return nil, "", err
-			}
-			return f, f.Name(), nil
-		}
-	}
-	f, name, err := create()
-	var w io.Writer = io.Discard
-	if err != nil {
-		r.err = err
-		r.warned = true
-		warn(s.Stderr, "capture: %v; running the agent without a stream file", err)
-	} else {
-		r.file = name
-		w = f
-	}
-	r.sink = NewSink(w, s.MaxFileBytes, func(err error) {
-		r.err = err
-		if !r.warned {
-			r.warned = true
-			warn(s.Stderr, "capture %s: %v; the agent keeps running, the file is incomplete", r.file, err)
-		}
-	})
-	maxLine := int(s.MaxFileBytes)
-	if maxLine <= 0 {
-		maxLine = 1 << 30
-	}
-	r.stdout = &lineSplitter{pass: s.Stdout, max: maxLine, line: r.stdoutLine(mode), flush: r.sink.Flush, flushSoon: r.sink.FlushSoon}
-	r.stderr = &lineSplitter{pass: s.Stderr, max: MaxStderrLine, line: r.stderrLine(mode), flush: r.sink.Flush, flushSoon: r.sink.FlushSoon}
-	return r
-}
-
 // stdoutLine redacts and writes one stdout line.
 func (r *recorder) stdoutLine(mode Mode) func([]byte, int64) {
 	if mode == Structured {
-		r.deltas = newDeltaLines(r.sink.WriteLine)
+		r.deltas = newDeltaLines(r.sink.WriteLine, &r.keys[outStream])
 		return func(b []byte, cut int64) {
 			if cut > 0 || r.sink.Room() == 0 {
 				r.deltas.Close()
@@ -301,21 +279,21 @@ func (r *recorder) stdoutLine(mode Mode) func([]byte, int64) {
 			r.deltas.Line(b)
 		}
 	}
-	var kb keyBlock
+	kb := &r.keys[outStream]
 	return func(b []byte, cut int64) {
-		red := kb.line(b) // keep the key-block state even past the cap
 		if cut > 0 || r.sink.Room() == 0 {
+			kb.skip(b) // keep the key-block state even past the cap
 			r.sink.Drop(int64(len(b)) + cut + 1)
 			return
 		}
-		r.sink.WriteLine(red)
+		r.sink.WriteLine(kb.line(b))
 	}
 }
 
 // stderrLine redacts and writes one stderr line: verbatim for plaintext
 // agents, in an envelope for structured ones; a cut line is stamped.
 func (r *recorder) stderrLine(mode Mode) func([]byte, int64) {
-	var kb keyBlock
+	kb := &r.keys[errStream]
 	return func(b []byte, cut int64) {
 		if cut > 0 {
 			b = cutText(b)
@@ -325,24 +303,6 @@ func (r *recorder) stderrLine(mode Mode) func([]byte, int64) {
 			red = Envelope(red)
 		}
 		r.sink.WriteLine(red)
-	}
-}
-
-// close flushes the splitters' last lines and closes the file.
-func (r *recorder) close() (written, dropped int64, err error) {
-	r.stdout.Close()
-	r.deltas.Close()
-	r.stderr.Close()
-	r.sink.Close() //nolint:errcheck // reported through warn and r.err
-	written, dropped = r.sink.Stats()
-	return written, dropped, r.err
-}
-
-// abandon closes and removes the file of a run that never started.
-func (r *recorder) abandon() {
-	r.sink.Close() //nolint:errcheck
-	if r.file != "" {
-		os.Remove(r.file)
 	}
 }
 

@@ -33,7 +33,7 @@ type deltaLines struct {
 	stream    string // the message the held lines belong to
 	held      []heldDelta
 	heldBytes int
-	kb        keyBlock // a key block printed on lines that are not JSON
+	kb        *keyBlock // stdout's key-block state, for lines that are not JSON
 }
 
 // heldDelta is a delta line waiting for its text to leave the window.
@@ -44,8 +44,8 @@ type heldDelta struct {
 
 // newDeltaLines returns the writer of one run's structured stdout lines;
 // write gets each line once, redacted.
-func newDeltaLines(write func([]byte)) *deltaLines {
-	return &deltaLines{write: write}
+func newDeltaLines(write func([]byte), kb *keyBlock) *deltaLines {
+	return &deltaLines{write: write, kb: kb}
 }
 
 // Line takes the next structured stdout line. A delta line may be held;

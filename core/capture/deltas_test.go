@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentsift/sift/core/redact"
 )
@@ -53,8 +54,9 @@ func captureLines(t *testing.T, dir string, lines []string) []string {
 	for _, l := range lines {
 		r.stdout.Write([]byte(l + "\n"))
 	}
-	if _, _, err := r.close(); err != nil {
-		t.Fatal(err)
+	r.close(time.Minute, nil)
+	if r.err != nil {
+		t.Fatal(r.err)
 	}
 	return readLines(t, path)
 }
@@ -217,7 +219,7 @@ func TestDeltaOrderKept(t *testing.T) {
 func TestDeltaHeldBounded(t *testing.T) {
 	t.Parallel()
 	var written int
-	d := newDeltaLines(func(b []byte) { written++ })
+	d := newDeltaLines(func(b []byte) { written++ }, &keyBlock{})
 	unit := "Then I set password=hunter2-hunter2 and moved on. "
 	n := 0
 	for k := range 20000 {

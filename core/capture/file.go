@@ -11,6 +11,12 @@ import (
 	"strings"
 )
 
+// The modes of what capture creates: private to the user.
+const (
+	fileMode = 0o600
+	dirMode  = 0o700
+)
+
 // Iteration returns the iteration a phase's file is named with: work and
 // merge always use 1; other phases use it (at least 1).
 func Iteration(phase string, it int) int {
@@ -31,7 +37,9 @@ func CheckName(what, s string) error {
 
 // CreateFile creates the stream file of one invocation,
 // <root>/<workItem>/<phase>-<iteration>-<hex6>.jsonl, with six random
-// lowercase hex digits so a retry never overwrites an earlier attempt.
+// lowercase hex digits so a retry never overwrites an earlier attempt. The
+// file is created 0600 and the folders it needs 0700 (before the umask):
+// a stream holds prompts, outputs and any secret redaction missed.
 func CreateFile(root, workItem, phase string, iteration int) (*os.File, error) {
 	if err := CheckName("work item", workItem); err != nil {
 		return nil, err
@@ -44,7 +52,7 @@ func CreateFile(root, workItem, phase string, iteration int) (*os.File, error) {
 		return nil, err
 	}
 	dir := filepath.Join(root, workItem)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return nil, err
 	}
 	for range 16 {
@@ -53,7 +61,7 @@ func CreateFile(root, workItem, phase string, iteration int) (*os.File, error) {
 			return nil, err
 		}
 		name := phase + "-" + strconv.Itoa(iteration) + "-" + hex.EncodeToString(b[:]) + ".jsonl"
-		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 		if errors.Is(err, os.ErrExist) {
 			continue
 		}

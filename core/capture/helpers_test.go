@@ -13,7 +13,7 @@ import (
 
 // fakeBin writes an executable shell script name into dir and returns its
 // path.
-func fakeBin(t *testing.T, dir, name, body string) string {
+func fakeBin(t testing.TB, dir, name, body string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
@@ -71,7 +71,7 @@ func spec(t *testing.T, cli CLI, bin string, args ...string) (Spec, *syncBuffer,
 	}, &out, &errb
 }
 
-func mustCLI(t *testing.T, name string) CLI {
+func mustCLI(t testing.TB, name string) CLI {
 	t.Helper()
 	c, err := LookupCLI(name)
 	if err != nil {

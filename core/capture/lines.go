@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/agentsift/sift/core/redact"
@@ -25,20 +26,24 @@ const EnvelopeType = "sift.stderr"
 // It passes every byte on to pass (sift's own stdout or stderr) as it
 // arrives, and hands each complete line to line, bounding the pending line
 // at max bytes: of a longer line, line gets the first max bytes and the
-// count of bytes cut.
+// count of bytes cut. line must not block (it queues the line for the
+// redactor): the agent's pipe is drained whatever the redactor does. line
+// may keep b only when owned is true. wake, when set, is called after the
+// lines of each write.
 type lineSplitter struct {
 	pass io.Writer
 	max  int
-	buf  []byte
-	over int64
-	line func(b []byte, cut int64)
-	// flush is called after each write that drained the pipe; soon after
-	// one that filled the copy buffer (more output is on its way).
-	flush, flushSoon func()
-}
+	line func(b []byte, cut int64, owned bool)
+	wake func()
 
-// pipeChunk is the buffer size of exec's copy from the agent's pipes.
-const pipeChunk = 32 << 10
+	// mu guards the pending line against Close: exec stops waiting for
+	// a copy stuck writing to pass (sift's own stdout not read) after its
+	// WaitDelay, and the run then closes the splitter under it.
+	mu     sync.Mutex
+	buf    []byte
+	over   int64
+	closed bool
+}
 
 // Write implements io.Writer. It never fails: a pass-through error (sift's
 // own stdout closed) must not stop the capture nor the agent.
@@ -47,6 +52,11 @@ func (l *lineSplitter) Write(p []byte) (int, error) {
 		if _, err := l.pass.Write(p); err != nil {
 			l.pass = nil // a closed pipe stays closed
 		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return len(p), nil
 	}
 	rest := p
 	for len(rest) > 0 {
@@ -58,17 +68,14 @@ func (l *lineSplitter) Write(p []byte) (int, error) {
 		seg := rest[:i]
 		rest = rest[i+1:]
 		if len(l.buf) == 0 && l.over == 0 && len(seg) <= l.max {
-			l.line(seg, 0) // the common case: no copy
+			l.line(seg, 0, false) // the common case: no pending part
 			continue
 		}
 		l.add(seg)
 		l.emit()
 	}
-	switch {
-	case len(p) >= pipeChunk && l.flushSoon != nil:
-		l.flushSoon()
-	case l.flush != nil:
-		l.flush()
+	if l.wake != nil {
+		l.wake()
 	}
 	return len(p), nil
 }
@@ -89,20 +96,25 @@ func (l *lineSplitter) add(b []byte) {
 	l.buf = append(l.buf, b...)
 }
 
+// emit hands the pending line over with its buffer.
 func (l *lineSplitter) emit() {
-	l.line(l.buf, l.over)
-	l.buf = l.buf[:0]
+	l.line(l.buf, l.over, true)
+	l.buf = nil
 	l.over = 0
 }
 
-// Close hands over a last line that had no newline.
+// Close hands over a last line that had no newline; later writes are
+// only passed through.
 func (l *lineSplitter) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if len(l.buf) > 0 || l.over > 0 {
 		l.emit()
+		if l.wake != nil {
+			l.wake()
+		}
 	}
-	if l.flush != nil {
-		l.flush()
-	}
+	l.closed = true
 }
 
 // keyBlock redacts the lines of a text stream, carrying a private-key
@@ -121,19 +133,58 @@ const (
 // line returns the redacted line.
 func (k *keyBlock) line(b []byte) []byte {
 	if k.inside {
-		i := bytes.Index(b, []byte(pemEnd))
-		if i < 0 || !bytes.Contains(b[i:], []byte(pemKey)) {
+		if !closesKey(b) {
 			return []byte(keyMarker)
 		}
 		k.inside = false
+		i := bytes.Index(b, []byte(pemEnd))
 		j := i + bytes.Index(b[i:], []byte(pemKey)) + len(pemKey)
 		return append([]byte(keyMarker), redact.Bytes(b[j:])...)
 	}
-	if i := bytes.LastIndex(b, []byte(pemBegin)); i >= 0 && bytes.Contains(b[i:], []byte(pemKey)) &&
-		!bytes.Contains(b[i:], []byte(pemEnd)) {
-		k.inside = true
-	}
+	k.inside = opensKey(b)
 	return redact.Bytes(b)
+}
+
+// skip keeps the state across a line that is not written.
+func (k *keyBlock) skip(b []byte) { k.inside = keyStepOf(b).after(k.inside) }
+
+// opensKey reports whether a line outside a key block leaves one open: its
+// last BEGIN … PRIVATE KEY has no END after it.
+func opensKey(b []byte) bool {
+	i := bytes.LastIndex(b, []byte(pemBegin))
+	return i >= 0 && bytes.Contains(b[i:], []byte(pemKey)) && !bytes.Contains(b[i:], []byte(pemEnd))
+}
+
+// closesKey reports whether a line inside a key block ends it: an END …
+// PRIVATE KEY.
+func closesKey(b []byte) bool {
+	i := bytes.Index(b, []byte(pemEnd))
+	return i >= 0 && bytes.Contains(b[i:], []byte(pemKey))
+}
+
+// keyStep is what one line, or a run of lines, does to a keyBlock's
+// state: whether it opens a block when met outside one, and whether it
+// closes the block when met inside one. The zero step is that of no line.
+// The queue keeps the step of the lines it skips, so that the state stays
+// right without redacting them.
+type keyStep struct{ opens, closes bool }
+
+// keyStepOf is the step of one line.
+func keyStepOf(b []byte) keyStep {
+	return keyStep{opens: opensKey(b), closes: closesKey(b)}
+}
+
+// after is the state after the step, from inside or outside a block.
+func (k keyStep) after(inside bool) bool {
+	if inside {
+		return !k.closes
+	}
+	return k.opens
+}
+
+// then is the step of k's lines followed by n's.
+func (k keyStep) then(n keyStep) keyStep {
+	return keyStep{opens: n.after(k.after(false)), closes: !n.after(k.after(true))}
 }
 
 // cutText returns a cut stderr line with its marker, trimmed back to a

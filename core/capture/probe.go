@@ -26,6 +26,11 @@ type Prober struct {
 	Timeout time.Duration
 }
 
+// probeWaitDelay bounds how long a probe waits for its output pipe once
+// the CLI has exited: a process the CLI left running (a daemon) may hold
+// it open for good.
+const probeWaitDelay = 2 * time.Second
+
 // agyProbePrompt is the trivial prompt of agy's functional probe.
 const agyProbePrompt = "Reply with the single word OK."
 
@@ -89,9 +94,12 @@ func (p Prober) agyRuns(ctx context.Context, bin string) bool {
 	out, err := retryBusy(func() ([]byte, error) {
 		cmd := exec.CommandContext(ctx, bin, "--print", "--output-format", "stream-json", agyProbePrompt)
 		cmd.Env = p.Env
+		cmd.WaitDelay = probeWaitDelay
 		return cmd.Output()
 	})
-	if err != nil {
+	// ErrWaitDelay: it exited 0 but left its pipe held (see
+	// probeWaitDelay); what it printed until then is the verdict.
+	if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
 		return false
 	}
 	lines := 0
@@ -119,6 +127,7 @@ func (p Prober) output(ctx context.Context, d time.Duration, bin string, args ..
 	return retryBusy(func() ([]byte, error) {
 		cmd := exec.CommandContext(ctx, bin, args...)
 		cmd.Env = p.Env
+		cmd.WaitDelay = probeWaitDelay
 		return cmd.CombinedOutput()
 	})
 }
@@ -183,15 +192,19 @@ func writeProbeCache(file, version string, ok bool) {
 	}
 	m[version] = ok
 	data, _ := json.MarshalIndent(m, "", "  ")
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+	dir := filepath.Dir(file)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return
 	}
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	// CreateTemp makes a new 0600 file; a fixed temporary name could be
+	// an older, wider file whose mode WriteFile would keep.
+	tmp, err := os.CreateTemp(dir, ".agy-probe-*.tmp")
+	if err != nil {
 		return
 	}
-	if err := os.Rename(tmp, file); err != nil {
-		os.Remove(tmp)
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
 	}
 }
 

@@ -13,7 +13,25 @@ import (
 func foregroundTTY(io.Reader) int { return -1 }
 
 // setGroup is a no-op where process groups do not exist.
-func setGroup(*exec.Cmd, int) {}
+func setGroup(*exec.Cmd, int, int) {}
+
+// group is nothing where process groups do not exist.
+type group struct{}
+
+// newGroup returns no group.
+func newGroup() (*group, error) { return nil, nil }
+
+// id is 0: no group to join.
+func (*group) id() int { return 0 }
+
+// leader is the agent's pid, which signalGroup signals.
+func (*group) leader(agent int) int { return agent }
+
+// release is a no-op.
+func (*group) release() {}
+
+// killed reports no signal: there are none to end a process with.
+func killed(*os.ProcessState) bool { return false }
 
 // restoreForeground is a no-op.
 func restoreForeground(int) {}

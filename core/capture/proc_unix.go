@@ -28,16 +28,19 @@ func foregroundTTY(stdin io.Reader) int {
 	return fd
 }
 
-// setGroup starts the agent in its own process group, so a forwarded
-// signal reaches the tools it spawned too. At a terminal (tty >= 0) that
-// group becomes the terminal's foreground group: the agent may read the
-// terminal, and ctrl+c reaches it straight from the terminal.
-func setGroup(cmd *exec.Cmd, tty int) {
+// setGroup starts the agent in the process group pgid (0: a new group it
+// leads), apart from sift's, so a forwarded signal reaches the tools it
+// spawned too. At a terminal (tty >= 0) that group becomes the terminal's
+// foreground group: the agent may read the terminal, and ctrl+c reaches it
+// straight from the terminal. Where the system has one, the agent gets
+// SIGKILL when sift dies (see deathSignal).
+func setGroup(cmd *exec.Cmd, tty, pgid int) {
+	attr := &syscall.SysProcAttr{Setpgid: true, Pgid: pgid}
 	if tty >= 0 {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: tty}
-		return
+		attr.Foreground, attr.Ctty = true, tty
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	deathSignal(attr)
+	cmd.SysProcAttr = attr
 }
 
 // restoreForeground gives the terminal back to sift's process group after
@@ -74,6 +77,12 @@ func exitCode(ps *os.ProcessState) int {
 // forwarded are the signals sift passes on to the agent.
 func forwarded() []os.Signal {
 	return []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+}
+
+// killed reports whether a signal ended the agent.
+func killed(ps *os.ProcessState) bool {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
 }
 
 // terminate is the signal a cancelled run sends first.

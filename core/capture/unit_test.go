@@ -91,7 +91,7 @@ func TestSinkWriteErrorWarnsOnce(t *testing.T) {
 // collect returns a splitter that records its lines.
 func collect(max int) (*lineSplitter, *[]string) {
 	var got []string
-	l := &lineSplitter{max: max, line: func(b []byte, cut int64) {
+	l := &lineSplitter{max: max, line: func(b []byte, cut int64, _ bool) {
 		s := string(b)
 		if cut > 0 {
 			s += "|cut " + itoa(cut)
@@ -125,7 +125,8 @@ func TestStderrBoundedBuffer(t *testing.T) {
 	t.Parallel()
 	var file bytes.Buffer
 	r := &recorder{sink: NewSink(&file, 0, nil)}
-	sp := &lineSplitter{max: MaxStderrLine, line: r.stderrLine(Structured), flush: r.sink.Flush}
+	line := r.stderrLine(Structured)
+	sp := &lineSplitter{max: MaxStderrLine, line: func(b []byte, cut int64, _ bool) { line(b, cut) }}
 	// 1 MiB without a newline, in pipe-sized chunks, then a short line.
 	chunk := bytes.Repeat([]byte("é"), 16<<10) // 32 KiB of two-byte runes
 	for range 32 {
