@@ -127,6 +127,7 @@ const (
 	pemBegin  = "-----BEGIN"
 	pemEnd    = "-----END"
 	pemKey    = "PRIVATE KEY-----"
+	pgpKey    = "PRIVATE KEY BLOCK-----"
 	keyMarker = redact.Prefix + "private-key]"
 )
 
@@ -138,7 +139,7 @@ func (k *keyBlock) line(b []byte) []byte {
 		}
 		k.inside = false
 		i := bytes.Index(b, []byte(pemEnd))
-		j := i + bytes.Index(b[i:], []byte(pemKey)) + len(pemKey)
+		j := i + keyTailEnd(b[i:])
 		return append([]byte(keyMarker), redact.Bytes(b[j:])...)
 	}
 	k.inside = opensKey(b)
@@ -152,14 +153,27 @@ func (k *keyBlock) skip(b []byte) { k.inside = keyStepOf(b).after(k.inside) }
 // last BEGIN … PRIVATE KEY has no END after it.
 func opensKey(b []byte) bool {
 	i := bytes.LastIndex(b, []byte(pemBegin))
-	return i >= 0 && bytes.Contains(b[i:], []byte(pemKey)) && !bytes.Contains(b[i:], []byte(pemEnd))
+	return i >= 0 && keyTailEnd(b[i:]) >= 0 && !bytes.Contains(b[i:], []byte(pemEnd))
 }
 
 // closesKey reports whether a line inside a key block ends it: an END …
 // PRIVATE KEY.
 func closesKey(b []byte) bool {
 	i := bytes.Index(b, []byte(pemEnd))
-	return i >= 0 && bytes.Contains(b[i:], []byte(pemKey))
+	return i >= 0 && keyTailEnd(b[i:]) >= 0
+}
+
+// keyTailEnd returns where the first tail of a private key's BEGIN or END
+// line ends in b (PEM's "PRIVATE KEY-----" or PGP's "PRIVATE KEY
+// BLOCK-----"), or -1 when b has none.
+func keyTailEnd(b []byte) int {
+	end := -1
+	for _, tail := range [...]string{pemKey, pgpKey} {
+		if i := bytes.Index(b, []byte(tail)); i >= 0 && (end < 0 || i+len(tail) < end) {
+			end = i + len(tail)
+		}
+	}
+	return end
 }
 
 // keyStep is what one line, or a run of lines, does to a keyBlock's

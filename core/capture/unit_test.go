@@ -329,3 +329,22 @@ func TestSplitterSurvivesClosedPassThrough(t *testing.T) {
 		t.Errorf("lines %q, pass-through tried %d times", *got, fw.calls)
 	}
 }
+
+// TestKeyBlockPGPAcrossLines pins that a PGP private key block printed on
+// plain lines is redacted on every line up to its END, like a PEM block.
+func TestKeyBlockPGPAcrossLines(t *testing.T) {
+	var k keyBlock
+	in := []string{"-----BEGIN PGP PRIVATE KEY BLOCK-----", "", "lQOYBGXkEXAMPLEbodyline0123456789abcdef", "=AbCd",
+		"-----END PGP PRIVATE KEY BLOCK----- after", "next"}
+	var out []string
+	for _, l := range in {
+		out = append(out, string(k.line([]byte(l))))
+	}
+	got := strings.Join(out, "|")
+	if strings.Contains(got, "lQOYBG") || strings.Contains(got, "AbCd") {
+		t.Errorf("body of a PGP key block kept: %s", got)
+	}
+	if !strings.HasSuffix(got, " after|next") {
+		t.Errorf("the lines after the block are not kept: %s", got)
+	}
+}
