@@ -28,8 +28,8 @@ type ToolCallSpec struct {
 // its tool_result, a short text reply every eight calls, and the result
 // line. Most results are a line; every BigOutputEvery-th is a few KB, and
 // every FailEvery-th fails with a long, multi-line error. The lines have
-// the keys and sizes claude prints, about 900 bytes a call: 300,000 calls
-// make about 270 MB (issue #12 measured a more compact 140 MB stream of
+// the keys and sizes claude prints, about 1 KB a call: 300,000 calls make
+// about 320 MB (issue #12 measured a more compact 140 MB stream of
 // as many calls; what grows with calls, not bytes, is what this measures).
 func ToolCallStream(w io.Writer, s ToolCallSpec) (Result, error) {
 	big, fail := s.BigOutputEvery, s.FailEvery

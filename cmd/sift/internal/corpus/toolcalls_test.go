@@ -88,7 +88,7 @@ func TestToolCallStreamParses(t *testing.T) {
 	if failed != calls/80 || big != calls/100-calls/400 {
 		t.Errorf("%d failed and %d big results, want %d and %d", failed, big, calls/80, calls/100-calls/400)
 	}
-	if per := res.Bytes / calls; per < 700 || per > 1100 {
-		t.Errorf("%d bytes a call, want about 900", per)
+	if per := res.Bytes / calls; per < 800 || per > 1300 {
+		t.Errorf("%d bytes a call, want about 1 KB", per)
 	}
 }
