@@ -16,7 +16,10 @@ import (
 	"github.com/agentsift/sift/store"
 )
 
-// runList implements `sift list`: the inbox as a table or JSON.
+// runList implements `sift list`: the inbox as a table or JSON. The JSON
+// rows are the sessions' summaries without their tool calls, stalls and
+// turns, which grow with the session (a session of 300,000 tool calls is
+// 100 MB of them); --full adds them.
 func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -31,12 +34,17 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	limit := fs.Int("limit", 50, "at most this many rows (0: all)")
 	offset := fs.Int("offset", 0, "skip this many rows")
 	text := fs.String("text", "", "only sessions whose ids, model or final message contain this")
-	asJSON := fs.Bool("json", false, "print a JSON array of summaries")
+	asJSON := fs.Bool("json", false, "print a JSON array of summaries (without toolCalls, stalls and turns)")
+	full := fs.Bool("full", false, "with --json: include each summary's toolCalls, stalls and turns")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "list", err)
 	}
+	if *full && !*asJSON {
+		return fail(stderr, "list", fmt.Errorf("--full needs --json"))
+	}
 	q := store.Query{Sort: store.SortKey(*sort), Asc: *asc, Flagged: *flagged, Undecided: *undecided,
-		Agent: *agent, WorkItem: *workItem, Limit: *limit, Offset: *offset, Text: *text, Full: *asJSON}
+		Agent: *agent, WorkItem: *workItem, Limit: *limit, Offset: *offset, Text: *text,
+		Full: *full, Decisions: *asJSON}
 	if !validSort(q.Sort) {
 		return fail(stderr, "list", fmt.Errorf("unknown --sort %q (want %s)", *sort, sortNames()))
 	}
