@@ -22,11 +22,11 @@ type ToolCallSpec struct {
 }
 
 // ToolCallStream writes a `claude -p --output-format stream-json` stream of
-// one long session with many tool calls: the init line, then per call an
-// assistant line with one tool_use (Bash, Read, Edit, Grep, Glob, Write or
-// TodoWrite, with inputs of the size real calls have) and a user line with
-// its tool_result, a short text reply every eight calls, and the result
-// line. Most results are a line; every BigOutputEvery-th is a few KB, and
+// one long session with many tool calls: the init line; assistant
+// messages of one to three tool_use lines (Bash, Read, Edit, Grep, Glob,
+// Write or TodoWrite, with inputs of the size real calls have), every
+// third with a line of text first, each followed by a user line per call
+// with its tool_result; and the result line. Most results are a line; every BigOutputEvery-th is a few KB, and
 // every FailEvery-th fails with a long, multi-line error. The lines have
 // the keys and sizes claude prints, about 1 KB a call: 300,000 calls make
 // about 320 MB (issue #12 measured a more compact 140 MB stream of
@@ -44,26 +44,36 @@ func ToolCallStream(w io.Writer, s ToolCallSpec) (Result, error) {
 	g := &callGen{rng: rand.New(rand.NewPCG(s.Seed, s.Seed^0x7001)), bw: bw}
 	g.session = randUUID(g.rng)
 	fmt.Fprintf(bw, `{"type":"system","subtype":"init","cwd":"/home/user/project","session_id":"%s","tools":["Task","Bash","Glob","Grep","Read","Edit","Write","TodoWrite","WebFetch"],"mcp_servers":[],"model":"claude-sonnet-4-5-20250929","permissionMode":"bypassPermissions","apiKeySource":"ANTHROPIC_API_KEY","claude_code_version":"2.1.7","output_style":"default","uuid":"%s"}`+"\n", g.session, randUUID(g.rng))
-	msg := ""
-	for i := range s.Calls {
-		if i%8 == 0 {
-			msg = "msg_01" + randString(g.rng, alnum, 22)
+	// Messages of one to three parallel calls (1.6 on average), every
+	// third opening with a line of text; the results follow the calls.
+	msgs := 0
+	var ids []string
+	for i := 0; i < s.Calls; msgs++ {
+		msg := "msg_01" + randString(g.rng, alnum, 22)
+		if msgs%3 == 0 {
 			g.assistant(msg, `{"type":"text","text":"Next I will check `+g.file(i)+` and run the tests for the package it belongs to."}`)
 		}
-		id := "toolu_01" + randString(g.rng, alnum, 22)
-		name, input := g.input(i)
-		g.assistant(msg, `{"type":"tool_use","id":"`+id+`","name":"`+name+`","input":`+input+`}`)
-		switch {
-		case (i+1)%fail == 0:
-			g.result(id, g.errorText(i), true)
-		case (i+1)%big == 0:
-			g.result(id, g.output(i, 2048+g.rng.IntN(4096)), false)
-		default:
-			g.result(id, g.output(i, 20+g.rng.IntN(80)), false)
+		ids = ids[:0]
+		for range min([5]int{1, 1, 1, 2, 3}[g.rng.IntN(5)], s.Calls-i) {
+			id := "toolu_01" + randString(g.rng, alnum, 22)
+			name, input := g.input(i + len(ids))
+			g.assistant(msg, `{"type":"tool_use","id":"`+id+`","name":"`+name+`","input":`+input+`}`)
+			ids = append(ids, id)
+		}
+		for _, id := range ids {
+			switch {
+			case (i+1)%fail == 0:
+				g.result(id, g.errorText(i), true)
+			case (i+1)%big == 0:
+				g.result(id, g.output(i, 2048+g.rng.IntN(4096)), false)
+			default:
+				g.result(id, g.output(i, 20+g.rng.IntN(80)), false)
+			}
+			i++
 		}
 	}
 	fmt.Fprintf(bw, `{"type":"result","subtype":"success","is_error":false,"duration_ms":%d,"duration_api_ms":%d,"num_turns":%d,"result":"Done: the changes are in and the tests pass.","session_id":"%s","total_cost_usd":%.4f,"usage":{"input_tokens":%d,"cache_creation_input_tokens":0,"cache_read_input_tokens":%d,"output_tokens":%d},"uuid":"%s"}`+"\n",
-		s.Calls*900, s.Calls*700, s.Calls/8+1, g.session, float64(s.Calls)*0.0031, s.Calls*3, s.Calls*20000, s.Calls*60, randUUID(g.rng))
+		s.Calls*900, s.Calls*700, msgs, g.session, float64(s.Calls)*0.0031, s.Calls*3, s.Calls*20000, s.Calls*60, randUUID(g.rng))
 	if err := bw.Flush(); err != nil {
 		return Result{}, err
 	}
