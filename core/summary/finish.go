@@ -34,7 +34,7 @@ func (b *Builder) FinishEvents(st agents.Stats) (*Summary, *ReviewEvents) {
 		ErrorLineCount: b.errorLines, RawLineCount: b.rawLines,
 		Truncated: st.TruncatedBytes != nil,
 		Plaintext: !b.structured,
-		Stalls: []Stall{}, Flags: []Flag{},
+		Stalls:    []Stall{}, Flags: []Flag{},
 	}
 	if b.opt.Agent != "" {
 		s.AgentKind = string(b.opt.Agent)

@@ -11,9 +11,9 @@ import (
 
 // Caps on the text a summary keeps.
 const (
-	maxLine      = 160
-	maxTailLine  = 1 << 10
-	maxTurnText  = 240
+	maxLine     = 160
+	maxTailLine = 1 << 10
+	maxTurnText = 240
 )
 
 // redactText removes secrets from text a summary shows.
