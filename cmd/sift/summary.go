@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -36,7 +35,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		return fail(stderr, "summary", fmt.Errorf("want at least one FILE"))
 	}
-	opt := summary.Options{Agent: agents.Kind(*agent), StallThreshold: *stall, Model: *model}
+	opt := summary.Options{Agent: agents.Kind(*agent), StallThreshold: *stall, Model: *model, NoReviewEvents: true}
 	if *agent != "" {
 		if _, err := agents.Default().Lookup(opt.Agent); err != nil {
 			return fail(stderr, "summary", err)
@@ -61,8 +60,6 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	defer w.Flush()
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
 	for i, path := range paths {
 		s, _, err := summary.AnalyzeFile(path, opt)
 		if err != nil {
@@ -70,7 +67,8 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "summary", err)
 		}
 		if *asJSON {
-			if err := enc.Encode(s); err != nil {
+			// Streamed: a summary of many calls is never held as JSON.
+			if err := summary.WriteJSON(w, s); err != nil {
 				return fail(stderr, "summary", err)
 			}
 			continue

@@ -62,6 +62,10 @@ type Options struct {
 	// whether to build its review events at all: the store skips those
 	// its retention would delete at once. Nil builds them.
 	WantReviewEvents func(*Summary) bool
+	// NoReviewEvents says the caller wants no review events (sift
+	// summary): the builder then keeps nothing only they need (each
+	// call's one-line outcome), and Finish returns none.
+	NoReviewEvents bool
 }
 
 // withDefaults fills the zero options.

@@ -49,7 +49,7 @@ func (b *Builder) FinishEvents(st agents.Stats) (*Summary, *ReviewEvents) {
 	session |= b.turnsAndStalls(s, p)
 	b.outcome(s, session)
 	b.text(s)
-	if b.opt.WantReviewEvents != nil && !b.opt.WantReviewEvents(s) {
+	if b.opt.NoReviewEvents || b.opt.WantReviewEvents != nil && !b.opt.WantReviewEvents(s) {
 		return s, nil
 	}
 	return s, b.reviewEvents(s, p)

@@ -293,7 +293,9 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 		b.closeTurn()
 	}
 	if ok {
-		c.outcome = b.outcomeSummary(c, u)
+		if !b.opt.NoReviewEvents {
+			c.outcome = b.outcomeSummary(c, u)
+		}
 		return
 	}
 	msg := u.Message
@@ -307,7 +309,9 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 	if c.is(callApproval) {
 		return
 	}
-	c.outcome = b.outcomeSummary(c, u)
+	if !b.opt.NoReviewEvents {
+		c.outcome = b.outcomeSummary(c, u)
+	}
 	c.set(callToolError, true)
 	if c.is(callHasExit) && c.exit != 0 {
 		c.set(callExitError, true)
