@@ -94,13 +94,20 @@ func (o Options) window() bool {
 // work item, file name, phase and iteration. It streams: memory is bounded
 // by the longest line plus the turns and tool calls the summary lists.
 func Analyze(r io.Reader, opt Options) (*Summary, []ReviewEvent, error) {
+	s, rev, err := AnalyzeEvents(r, opt)
+	return s, rev.List(), err
+}
+
+// AnalyzeEvents is Analyze with the review events made as they are read
+// (Builder.FinishEvents), for a caller that writes them out one at a time.
+func AnalyzeEvents(r io.Reader, opt Options) (*Summary, *ReviewEvents, error) {
 	b := NewBuilder(opt)
 	// The builder copies what it keeps, so the parse lends it the events.
 	st, err := agents.Default().Parse(r, agents.Options{Agent: opt.Agent, Borrow: true}, b.Add)
 	if err != nil {
 		return nil, nil, err
 	}
-	s, rev := b.Finish(st)
+	s, rev := b.FinishEvents(st)
 	return s, rev, nil
 }
 
