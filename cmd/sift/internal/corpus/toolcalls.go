@@ -24,13 +24,15 @@ type ToolCallSpec struct {
 // ToolCallStream writes a `claude -p --output-format stream-json` stream of
 // one long session with many tool calls: the init line; assistant
 // messages of one to three tool_use lines (Bash, Read, Edit, Grep, Glob,
-// Write or TodoWrite, with inputs of the size real calls have), every
+// Write or TodoWrite, with inputs of the size real calls have; now and
+// then a command is one long line, or a script of many lines), every
 // third with a line of text first, each followed by a user line per call
-// with its tool_result; and the result line. Most results are a line; every BigOutputEvery-th is a few KB, and
-// every FailEvery-th fails with a long, multi-line error. The lines have
-// the keys and sizes claude prints, about 1 KB a call: 300,000 calls make
-// about 320 MB (issue #12 measured a more compact 140 MB stream of
-// as many calls; what grows with calls, not bytes, is what this measures).
+// with its tool_result; and the result line. Most results are a line;
+// every BigOutputEvery-th is a few KB, and every FailEvery-th fails with
+// a long, multi-line error. The lines have the keys and sizes claude
+// prints, about 1.1 KB a call: 300,000 calls make about 340 MB (issue #12
+// measured a more compact 140 MB stream of as many calls; what grows with
+// calls, not bytes, is what this measures).
 func ToolCallStream(w io.Writer, s ToolCallSpec) (Result, error) {
 	big, fail := s.BigOutputEvery, s.FailEvery
 	if big <= 0 {
@@ -116,6 +118,14 @@ func (g *callGen) input(i int) (string, string) {
 	switch i % 9 {
 	case 0, 1, 2:
 		cmd := "cd /home/user/project && go test ./" + pkgs[i%len(pkgs)] + "/... -run Test" + verbs[i%len(verbs)] + " -count=1 2>&1 | tail -40"
+		switch i % 99 {
+		case 0:
+			// A script written by a heredoc: a command of many lines.
+			cmd = "cat > /tmp/check.sh <<'EOF'\n" + g.output(i, 1500) + "EOF\nsh /tmp/check.sh"
+		case 1:
+			// One long line: a generated query.
+			cmd = "psql -c \"SELECT " + strings.Repeat("id, name, created_at, updated_at, owner_id, ", 20) + "status FROM accounts\""
+		}
 		return "Bash", `{"command":` + quote(cmd) + `,"description":"Run the ` + verbs[i%len(verbs)] + ` tests"}`
 	case 3, 4:
 		return "Read", `{"file_path":` + f + `}`
