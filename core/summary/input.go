@@ -43,7 +43,7 @@ func inputRank(key []byte) int {
 }
 
 // inputSummary returns a redacted one-line summary of a call's input, a
-// copy of at most maxInputSummary bytes (and a marker). The
+// copy of at most MaxInputSummary bytes (and a marker). The
 // input's top-level fields are scanned, not decoded: a call writing a
 // whole file costs no copy of it.
 func inputSummary(u *event.Update) string {
@@ -81,7 +81,7 @@ func inputSummary(u *event.Update) string {
 	if s == "" && len(u.Locations) > 0 {
 		s = u.Locations[0].Path
 	}
-	return clipLine(s, maxInputSummary)
+	return clipLine(s, MaxInputSummary)
 }
 
 // fields walks the top level of a JSON object: each key and the raw bytes

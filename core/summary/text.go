@@ -76,20 +76,20 @@ func clip(s string, n int, more bool) string {
 }
 
 // idKey returns the form an id from the stream is kept in: the id itself
-// (sharing its memory), or for one longer than maxCallID bytes its start,
+// (sharing its memory), or for one longer than MaxCallID bytes its start,
 // "…" and 16 hex digits of its SHA-256, so that ids that differ stay
 // different.
 func idKey(s string) string {
-	if len(s) <= maxCallID {
+	if len(s) <= MaxCallID {
 		return s
 	}
 	sum := sha256.Sum256([]byte(s))
-	return cut(s, maxCallID-len("…")-16) + "…" + hex.EncodeToString(sum[:8])
+	return cut(s, MaxCallID-len("…")-16) + "…" + hex.EncodeToString(sum[:8])
 }
 
 // keepID returns a kept copy of idKey(s).
 func keepID(s string) string {
-	if len(s) <= maxCallID {
+	if len(s) <= MaxCallID {
 		return strings.Clone(s)
 	}
 	return idKey(s)

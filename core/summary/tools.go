@@ -9,25 +9,31 @@ import (
 
 // A session may list hundreds of thousands of tool calls, and everything a
 // call keeps comes from the stream: so each text field is cut to a cap (on
-// a rune boundary, after redaction, with "…" marking the cut), an output
-// is counted and never kept, repeated strings (names, kinds) are kept once,
-// and what only an open call needs is dropped when it ends.
+// a rune boundary, after redaction), an output is counted and never kept,
+// repeated strings (names, kinds) are kept once, and what only an open
+// call needs is dropped when it ends. A cut field ends with "…" past its
+// cap; a one-line field whose text went on ends with " …": so a field is
+// at most its cap plus len(" …") bytes.
 const (
-	// maxInputSummary caps the one-line summary of a call's input, and
-	// maxOutcome the one line that says how it ended (a review event's).
-	maxInputSummary = maxLine
-	maxOutcome      = maxLine
-	// maxTitle caps a call's title; the parsers' are shorter, but some
+	// MaxInputSummary caps the one-line summary of a call's input.
+	MaxInputSummary = maxLine
+	// MaxTitle caps a call's title; the parsers' are shorter, but some
 	// harnesses print their own.
-	maxTitle = 2 * maxLine
-	// maxErrorText caps a failed call's error text.
-	maxErrorText = 2 << 10
-	// maxToolName caps a tool's name and kind; maxCallID caps a call id
-	// (and the session id a call records): a longer one keeps its start
-	// and a hash of the whole (idKey), so that distinct ids stay
-	// distinct. Real ids are under 64 bytes.
-	maxToolName = 128
-	maxCallID   = 256
+	MaxTitle = 2 * maxLine
+	// MaxErrorText caps a failed call's error text.
+	MaxErrorText = 2 << 10
+	// MaxToolName caps a tool's name and kind.
+	MaxToolName = 128
+	// MaxCallID caps a call id (and the session id a call records): a
+	// longer one keeps its start, "…" and a hash of the whole, so that
+	// distinct ids stay distinct. Real ids are under 64 bytes.
+	MaxCallID = 256
+)
+
+const (
+	// maxOutcome caps the one line that says how a call ended, which a
+	// review event shows.
+	maxOutcome = maxLine
 	// maxInterned bounds the strings kept once per builder: a stream that
 	// names more distinct tools than that gets copies, not a bigger table.
 	maxInterned = 1024
@@ -178,7 +184,7 @@ func (b *Builder) describe(c *callState, u *event.Update) {
 		c.kind = b.intern(string(u.ToolKind))
 	}
 	if u.Title != "" {
-		c.title = clipText(u.Title, maxTitle)
+		c.title = clipText(u.Title, MaxTitle)
 		if strings.HasSuffix(c.title, c.input) {
 			// The input summary was the title's end (a title names what
 			// the call works on): keep it pointing there.
@@ -196,14 +202,17 @@ func (b *Builder) describe(c *callState, u *event.Update) {
 }
 
 // intern returns a kept copy of a short string a summary repeats (a tool's
-// name or kind, a model), cut at maxToolName bytes: the same copy for each
-// call, as long as the table has room.
+// name or kind): the same copy for each call, as long as the table has
+// room. A string over MaxToolName bytes is cut, and not kept in the table.
 func (b *Builder) intern(s string) string {
 	if v, ok := b.interned[s]; ok {
 		return v
 	}
-	v := capText(s, maxToolName)
-	if len(s) <= maxToolName && len(b.interned) < maxInterned {
+	if len(s) > MaxToolName {
+		return cut(s, MaxToolName) + "…"
+	}
+	v := strings.Clone(s)
+	if len(b.interned) < maxInterned {
 		if b.interned == nil {
 			b.interned = map[string]string{}
 		}
@@ -303,7 +312,7 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 		msg = contentText(u.Content)
 	}
 	if msg != "" {
-		e := clipText(strings.TrimSpace(msg), maxErrorText)
+		e := clipText(strings.TrimSpace(msg), MaxErrorText)
 		c.err = &e
 	}
 	if c.is(callApproval) {
