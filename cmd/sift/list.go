@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -67,19 +68,44 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	if *asJSON {
-		if rows == nil {
-			rows = []summary.Summary{}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rows); err != nil {
+		if err := writeRowsJSON(w, rows); err != nil {
 			return fail(stderr, "list", err)
 		}
 		return 0
 	}
 	writeTable(w, rows)
 	return 0
+}
+
+// writeRowsJSON writes the rows as an indented JSON array, the bytes an
+// Encoder with SetIndent("", "  ") writes for the slice, one row at a
+// time: with --full a row can be tens of MB of JSON, and the array's is
+// never held whole.
+func writeRowsJSON(w io.Writer, rows []summary.Summary) error {
+	if len(rows) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	sep := "[\n  "
+	for i := range rows {
+		buf.Reset()
+		if err := enc.Encode(&rows[i]); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); err != nil {
+			return err
+		}
+		sep = ",\n  "
+	}
+	_, err := io.WriteString(w, "\n]\n")
+	return err
 }
 
 func validSort(k store.SortKey) bool {

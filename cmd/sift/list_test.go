@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/cmd/sift/internal/corpus"
+	"github.com/agentsift/sift/core/summary"
 )
 
 // writeToolCallStream writes a generated claude stream of calls tool calls
@@ -95,5 +97,34 @@ func TestListJSONLeavesOutPerCallLists(t *testing.T) {
 
 	if _, errOut, code := siftCmd(t, "list", "--db", db, "--config", cfg, "--full"); code == 0 || !strings.Contains(errOut, "--full needs --json") {
 		t.Errorf("list --full without --json: %d %q", code, errOut)
+	}
+}
+
+// TestWriteRowsJSON: the rows are written one at a time, as the Encoder
+// writes the whole slice.
+func TestWriteRowsJSON(t *testing.T) {
+	t.Parallel()
+	msg := "<b>&\u001b[31m"
+	two := 2
+	for _, rows := range [][]summary.Summary{nil, {{WorkItemID: "wi"}}, {
+		{WorkItemID: "wi-1", FileName: "a.jsonl", Iteration: &two, FinalAssistantMessage: &msg, Tail: []string{"x"}},
+		{WorkItemID: "wi-2", ToolCalls: []summary.ToolCall{{ID: "c1", Name: "Bash"}}, Turns: []summary.Turn{}, Stalls: []summary.Stall{}},
+	}} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if rows == nil {
+			enc.Encode([]summary.Summary{})
+		} else {
+			enc.Encode(rows)
+		}
+		var got bytes.Buffer
+		if err := writeRowsJSON(&got, rows); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("rows written one at a time:\n%s\nwant\n%s", got.String(), want.String())
+		}
 	}
 }
