@@ -382,10 +382,10 @@ func (b *Builder) usage(ev *event.Event) {
 	}
 	t := b.turnOf(ev)
 	if t == nil {
-		b.orphan.add(ev.MessageID, tk)
+		b.orphan.add(ev.MessageID, "", tk)
 		return
 	}
-	t.usage.add(ev.MessageID, tk)
+	t.usage.add(ev.MessageID, t.msgID, tk)
 }
 
 // contentText returns the text of a content block, if any.

@@ -209,19 +209,20 @@ func (b *Builder) tokens(s *Summary) {
 			return
 		}
 	}
-	s.InputTokens, s.OutputTokens, s.CachedInputTokens, s.CacheWriteTokens = t.in, t.out, t.cached, t.write
+	s.InputTokens, s.OutputTokens = t.get(hasIn), t.get(hasOut)
+	s.CachedInputTokens, s.CacheWriteTokens = t.get(hasCached), t.get(hasWrite)
 }
 
 // cost fills the cost and says where it came from.
 func (b *Builder) cost(s *Summary) {
 	s.CostSource = CostUnknown
-	if b.run != nil && b.run.cost != nil {
-		s.EstimatedUSD, s.CostSource, s.CostBasis = b.run.cost, CostHarness, "harness run total"
+	if b.run != nil && b.run.has&hasCost != 0 {
+		s.EstimatedUSD, s.CostSource, s.CostBasis = b.run.costUSD(), CostHarness, "harness run total"
 		return
 	}
 	var sum *float64
 	for _, tu := range append([]*turnState{{usage: b.orphan}}, b.turns...) {
-		if c := tu.usage.total().cost; c != nil {
+		if c := tu.usage.total().costUSD(); c != nil {
 			v := *c
 			if sum != nil {
 				v += *sum
@@ -244,7 +245,7 @@ func (b *Builder) cost(s *Summary) {
 		return table.Lookup(model)
 	}
 	usage := func(t tokens) pricing.Usage {
-		return pricing.Usage{Input: val(t.in), Output: val(t.out), CacheRead: val(t.cached), CacheWrite: val(t.write)}
+		return pricing.Usage{Input: t.in, Output: t.out, CacheRead: t.cached, CacheWrite: t.write}
 	}
 	var usd float64
 	keys := []string{}
@@ -278,13 +279,6 @@ func (b *Builder) cost(s *Summary) {
 	}
 	s.EstimatedUSD, s.CostSource = &usd, CostEstimate
 	s.CostBasis = "price table " + table.Date + ": " + strings.Join(keys, ", ")
-}
-
-func val(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
 }
 
 func ms64(v int64) *int64 { return &v }
@@ -343,7 +337,12 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 		}
 		if t.usage.any {
 			u := t.usage.total()
-			tt.InputTokens, tt.OutputTokens = u.in, u.out
+			if u.has&hasIn != 0 {
+				tt.InputTokens = slab.int64(u.in)
+			}
+			if u.has&hasOut != 0 {
+				tt.OutputTokens = slab.int64(u.out)
+			}
 		}
 		from := len(ids)
 		for _, c := range t.calls {
@@ -361,10 +360,10 @@ func (t *turnState) size() (int64, bool) {
 		return 0, false
 	}
 	u := t.usage.total()
-	if u.in == nil && u.out == nil {
+	if u.has&(hasIn|hasOut) == 0 {
 		return 0, false
 	}
-	return val(u.in) + val(u.out), true
+	return u.in + u.out, true
 }
 
 func median(v []int64) int64 {

@@ -155,10 +155,8 @@ func (r *ReviewEvents) event(i int, ev *ReviewEvent, at *time.Time) {
 			Type: ReviewResponse, SessionID: session(t.session), TurnID: t.id(), Actor: "agent",
 			Summary: responseSummary(t), Time: when(t.start), Line: t.line, Model: t.model,
 		}
-		if t.usage.any {
-			u := t.usage.total()
-			ev.InputTokens, ev.OutputTokens = u.in, u.out
-		}
+		// The turn's own counts, which the summary lists.
+		ev.InputTokens, ev.OutputTokens = r.s.Turns[k.src].InputTokens, r.s.Turns[k.src].OutputTokens
 	default:
 		c := b.calls[k.src]
 		*ev = ReviewEvent{

@@ -6,11 +6,26 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// tokens is one usage report; a counter the harness did not print is nil.
+// tokens is one usage report, or a sum of them: values, not pointers, so
+// that a turn's reports keep nothing of the events they came from. A
+// counter the harness did not print is absent (its bit in has unset) and
+// reads as 0.
 type tokens struct {
-	in, out, cached, write *int64
-	cost                   *float64
+	in, out, cached, write int64
+	cost                   float64
+	has                    tokenBits
 }
+
+// tokenBits says which counters a report has.
+type tokenBits uint8
+
+const (
+	hasIn tokenBits = 1 << iota
+	hasOut
+	hasCached
+	hasWrite
+	hasCost
+)
 
 // cacheWriteKeys are the harnesses' names for the cache-written share of
 // the prompt, as parsers keep them in UsageExtra.
@@ -20,41 +35,65 @@ var cacheWriteKeys = []string{
 }
 
 func tokensOf(u *event.Update) tokens {
-	t := tokens{in: u.PromptTokens, out: u.CompletionTokens, cached: u.CachedTokens, cost: u.CostUSD}
+	var t tokens
+	for _, c := range [...]struct {
+		dst *int64
+		src *int64
+		bit tokenBits
+	}{{&t.in, u.PromptTokens, hasIn}, {&t.out, u.CompletionTokens, hasOut}, {&t.cached, u.CachedTokens, hasCached}} {
+		if c.src != nil {
+			*c.dst = *c.src
+			t.has |= c.bit
+		}
+	}
+	if u.CostUSD != nil {
+		t.cost, t.has = *u.CostUSD, t.has|hasCost
+	}
 	for _, k := range cacheWriteKeys {
 		if v, ok := u.UsageExtra[k]; ok {
-			t.write = &v
+			t.write, t.has = v, t.has|hasWrite
 			break
 		}
 	}
 	return t
 }
 
-// add sums another report into t, counter by counter; a counter stays nil
-// only when neither side has it.
+// add sums another report into t, counter by counter; a counter stays
+// absent only when neither side has it.
 func (t *tokens) add(o tokens) {
-	t.in = sumPtr(t.in, o.in)
-	t.out = sumPtr(t.out, o.out)
-	t.cached = sumPtr(t.cached, o.cached)
-	t.write = sumPtr(t.write, o.write)
-	if o.cost != nil {
-		v := *o.cost
-		if t.cost != nil {
-			v += *t.cost
-		}
-		t.cost = &v
-	}
+	t.in += o.in
+	t.out += o.out
+	t.cached += o.cached
+	t.write += o.write
+	t.cost += o.cost
+	t.has |= o.has
 }
 
-func sumPtr(a, b *int64) *int64 {
-	switch {
-	case b == nil:
-		return a
-	case a == nil:
-		v := *b
-		return &v
+// get returns a counter for the summary: nil when absent.
+func (t tokens) get(bit tokenBits) *int64 {
+	if t.has&bit == 0 {
+		return nil
 	}
-	v := *a + *b
+	var v int64
+	switch bit {
+	case hasIn:
+		v = t.in
+	case hasOut:
+		v = t.out
+	case hasCached:
+		v = t.cached
+	case hasWrite:
+		v = t.write
+	}
+	return &v
+}
+
+// costUSD returns the cost for the summary: nil when absent.
+func (t tokens) costUSD() *float64 {
+	if t.has&hasCost == 0 {
+		return nil
+	}
+	v := t.cost
 	return &v
 }
 
@@ -73,7 +112,9 @@ type turnUsage struct {
 // manyIDs is the number of message ids past which a turn indexes them.
 const manyIDs = 8
 
-func (u *turnUsage) add(id string, t tokens) {
+// add records a report of message id; kept is a copy of the id to share
+// when equal (the turn's own message id), so that it is not copied again.
+func (u *turnUsage) add(id, kept string, t tokens) {
 	u.any = true
 	if id == "" {
 		u.noID.add(t)
@@ -84,7 +125,11 @@ func (u *turnUsage) add(id string, t tokens) {
 		return
 	}
 	// The id is copied: the event's may point into a line being read.
-	id = strings.Clone(id)
+	if id == kept {
+		id = kept
+	} else {
+		id = strings.Clone(id)
+	}
 	u.ids = append(u.ids, id)
 	u.snap = append(u.snap, t)
 	switch {
