@@ -102,11 +102,18 @@ func (t tokens) costUSD() *float64 {
 // reports that name no message. A turn is mostly one message, so the ids
 // are searched in order; the index is built only for a turn with many.
 type turnUsage struct {
-	ids  []string
-	snap []tokens
+	msgs []msgUsage
 	byID map[string]int
-	noID tokens
+	// noID is the sum of the reports without a message id (rare: most
+	// harnesses name the message), nil when there are none.
+	noID *tokens
 	any  bool
+}
+
+// msgUsage is the last report of one message.
+type msgUsage struct {
+	id string
+	t  tokens
 }
 
 // manyIDs is the number of message ids past which a turn indexes them.
@@ -117,11 +124,14 @@ const manyIDs = 8
 func (u *turnUsage) add(id, kept string, t tokens) {
 	u.any = true
 	if id == "" {
+		if u.noID == nil {
+			u.noID = &tokens{}
+		}
 		u.noID.add(t)
 		return
 	}
 	if i := u.find(id); i >= 0 {
-		u.snap[i] = t
+		u.msgs[i].t = t
 		return
 	}
 	// The id is copied: the event's may point into a line being read.
@@ -130,15 +140,14 @@ func (u *turnUsage) add(id, kept string, t tokens) {
 	} else {
 		id = strings.Clone(id)
 	}
-	u.ids = append(u.ids, id)
-	u.snap = append(u.snap, t)
+	u.msgs = append(u.msgs, msgUsage{id: id, t: t})
 	switch {
 	case u.byID != nil:
-		u.byID[id] = len(u.ids) - 1
-	case len(u.ids) > manyIDs:
-		u.byID = make(map[string]int, 2*len(u.ids))
-		for i, id := range u.ids {
-			u.byID[id] = i
+		u.byID[id] = len(u.msgs) - 1
+	case len(u.msgs) > manyIDs:
+		u.byID = make(map[string]int, 2*len(u.msgs))
+		for i, m := range u.msgs {
+			u.byID[m.id] = i
 		}
 	}
 }
@@ -151,8 +160,8 @@ func (u *turnUsage) find(id string) int {
 		}
 		return -1
 	}
-	for i, x := range u.ids {
-		if x == id {
+	for i, m := range u.msgs {
+		if m.id == id {
 			return i
 		}
 	}
@@ -162,9 +171,12 @@ func (u *turnUsage) find(id string) int {
 // total returns the turn's tokens: the last snapshot of each message
 // added across messages, plus the id-less reports.
 func (u *turnUsage) total() tokens {
-	t := u.noID
-	for _, s := range u.snap {
-		t.add(s)
+	var t tokens
+	if u.noID != nil {
+		t = *u.noID
+	}
+	for _, m := range u.msgs {
+		t.add(m.t)
 	}
 	return t
 }
