@@ -77,8 +77,23 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// rowEncoder is what writeRowsJSON encodes each row with; the indent is
+// that of an array's element.
+type rowEncoder interface {
+	Encode(v any) error
+	SetIndent(prefix, indent string)
+}
+
+// newRowEncoder returns the JSON encoder of list rows: encoding/json's,
+// without HTML escaping.
+func newRowEncoder(w io.Writer) rowEncoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
 // writeRowsJSON writes the rows as an indented JSON array, the bytes an
-// Encoder with SetIndent("", "  ") writes for the slice, one row at a
+// encoder with SetIndent("", "  ") writes for the slice, one row at a
 // time: with --full a row can be tens of MB of JSON, and the array's is
 // never held whole.
 func writeRowsJSON(w io.Writer, rows []summary.Summary) error {
@@ -87,8 +102,7 @@ func writeRowsJSON(w io.Writer, rows []summary.Summary) error {
 		return err
 	}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc := newRowEncoder(&buf)
 	enc.SetIndent("  ", "  ")
 	sep := "[\n  "
 	for i := range rows {

@@ -68,7 +68,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		if *asJSON {
 			// Streamed: a summary of many calls is never held as JSON.
-			if err := summary.WriteJSON(w, s); err != nil {
+			if err := summary.WriteJSON(w, s, nil); err != nil {
 				return fail(stderr, "summary", err)
 			}
 			continue

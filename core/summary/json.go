@@ -13,15 +13,33 @@ import (
 // a string every quote is escaped).
 const listsJSON = `"toolCalls":[],"stalls":[],"turns":[]`
 
+// Encoder encodes one JSON value and a newline, as encoding/json's does.
+type Encoder interface {
+	Encode(v any) error
+}
+
+// NewEncoder returns the Encoder WriteJSON uses by default: encoding/json's
+// without HTML escaping.
+func NewEncoder(w io.Writer) Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
 // WriteJSON writes a summary as one line of JSON, byte for byte what
-// encoding/json's Encoder with SetEscapeHTML(false) writes, but one tool
-// call, stall and turn at a time: a summary of 300,000 tool calls is
-// 180 MB of JSON, which an Encoder holds whole before writing any.
-func WriteJSON(w io.Writer, s *Summary) error {
+// newEncoder(w).Encode(s) writes, but one tool call, stall and turn at a
+// time: a summary of 300,000 tool calls is 180 MB of JSON, which an
+// Encoder holds whole before writing any. newEncoder makes the encoder of
+// each part (nil: NewEncoder); one that rewrites characters inside
+// strings, as an output sanitizer does, writes the same when it encodes
+// the parts as when it encodes the whole.
+func WriteJSON(w io.Writer, s *Summary, newEncoder func(io.Writer) Encoder) error {
+	if newEncoder == nil {
+		newEncoder = NewEncoder
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc := newEncoder(&buf)
 	if s.ToolCalls == nil || s.Stalls == nil || s.Turns == nil {
 		// A brief summary (a list's row): nothing grows with the calls.
 		if err := enc.Encode(s); err != nil {
@@ -63,7 +81,7 @@ func WriteJSON(w io.Writer, s *Summary) error {
 
 // writeList writes a JSON array one element at a time, each encoded into
 // buf by enc.
-func writeList[T any](bw *bufio.Writer, buf *bytes.Buffer, enc *json.Encoder, list []T) error {
+func writeList[T any](bw *bufio.Writer, buf *bytes.Buffer, enc Encoder, list []T) error {
 	bw.WriteByte('[')
 	for i := range list {
 		if i > 0 {
