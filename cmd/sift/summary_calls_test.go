@@ -2,9 +2,13 @@ package main
 
 import (
 	"bufio"
+	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 
@@ -32,7 +36,8 @@ func liveHeap() int64 {
 // 1.5 KB (its verdicts pointed into the builder's records, keeping them
 // all), and Finish built every review event besides; now they hold 0.95,
 // 0.55 and, together, 1.35 KB, and the bounds leave a quarter to a half
-// more.
+// more. Then it runs `sift import` and `sift summary --json` on the stream
+// as processes and bounds their peak RSS.
 func TestSummaryOfManyCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and summarizes a 340 MB stream")
@@ -124,4 +129,39 @@ func TestSummaryOfManyCalls(t *testing.T) {
 		t.Errorf("%d failed calls (%d errors cut), %d input summaries cut, %d outputs over 2 KB", failed, cutErrors, cutInputs, bigOutputs)
 	}
 	runtime.KeepAlive(s)
+	s = nil
+
+	// The commands, as real processes: their peak RSS. On main `sift
+	// import` of this stream peaked at 2.7 GB and `sift summary --json`
+	// at 1.5 GB; now about 0.7 and 0.5 GB.
+	if runtime.GOOS != "linux" {
+		t.Skip("peak RSS is read from Linux's rusage")
+	}
+	bin := e2eBuildSift(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("Enabled: true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		limit int64
+	}{
+		{[]string{"import", "--db", filepath.Join(dir, "sift.db"), "--logs", filepath.Join(dir, "logs"), "--config", cfg, path}, 1536 << 20},
+		{[]string{"summary", path, "--json"}, 1 << 30},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "XDG_DATA_HOME="+dir)
+		cmd.Stdout = io.Discard
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("sift %s: %v\n%s", c.args[0], err, stderr.String())
+		}
+		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+		t.Logf("sift %s: peak RSS %d MB", c.args[0], rss>>20)
+		if rss > c.limit {
+			t.Errorf("sift %s of %d tool calls peaked at %d MB, want at most %d", c.args[0], manyCalls, rss>>20, c.limit>>20)
+		}
+	}
 }
