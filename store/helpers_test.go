@@ -144,7 +144,7 @@ func fakeRow(t testing.TB, f fake, i int) *sessionRow {
 	}
 	c := candidate{path: "/fake/" + f.wi + "/" + f.file, size: 100, mtime: end.UnixMilli(),
 		layout: fileLayout{WorkItemID: f.wi, FileName: f.file, Phase: "work", Iteration: &it}}
-	r, err := newSessionRow(c, sum, []summary.ReviewEvent{{Type: summary.ReviewPrompt, Actor: "user", Summary: "go", Line: 1}})
+	r, err := newSessionRow(c, sum, sliceList[summary.ReviewEvent]{{Type: summary.ReviewPrompt, Actor: "user", Summary: "go", Line: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,6 +152,6 @@ func fakeRow(t testing.TB, f fake, i int) *sessionRow {
 }
 
 // failingAnalyze is a summarizer that always fails.
-func failingAnalyze(io.Reader, summary.Options) (*summary.Summary, []summary.ReviewEvent, error) {
+func failingAnalyze(io.Reader, summary.Options) (*summary.Summary, *summary.ReviewEvents, error) {
 	return nil, nil, fmt.Errorf("summarizer says no")
 }

@@ -330,7 +330,7 @@ func (s *Store) summarizeHistory(f *os.File, c candidate, kind agents.Kind, opt 
 	if err != nil {
 		return nil, err
 	}
-	sum, rev := b.Finish(st)
+	sum, rev := b.FinishEvents(st)
 	l := c.layout
 	if c.history == "" {
 		// Recognised by shape (`sift import FILE`, a rebuild): the

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"io"
 	"sync"
 
 	json "github.com/goccy/go-json"
@@ -15,7 +16,10 @@ import (
 // about a tenth of the JSON on the benchmark corpus, a quarter on real
 // transcripts), marked by a leading NUL byte, which JSON text never
 // starts with; short values, and rows written before, are plain JSON.
-// The seed schema's own columns (tool_calls_json, stalls_json) stay JSON.
+// A value whose JSON passes packStreamAt (a session of many thousands of
+// calls) is compressed as it is encoded, into S2's framed stream format,
+// marked by a leading 0x01: its JSON is never held whole. The seed
+// schema's own columns (tool_calls_json, stalls_json) stay JSON.
 
 // packMin is the shortest JSON worth compressing.
 const packMin = 512
@@ -64,12 +68,137 @@ var errPacked = errors.New("malformed compressed column")
 
 // unpackJSON returns the JSON of a stored value.
 func unpackJSON(b []byte) ([]byte, error) {
-	if len(b) == 0 || b[0] != 0 {
+	if len(b) == 0 || b[0] > 1 {
 		return b, nil
+	}
+	if b[0] == 1 {
+		out, err := io.ReadAll(s2.NewReader(bytes.NewReader(b[1:])))
+		if err != nil {
+			return nil, errPacked
+		}
+		return out, nil
 	}
 	out, err := s2.Decode(nil, b[1:])
 	if err != nil {
 		return nil, errPacked
 	}
 	return out, nil
+}
+
+// packStreamAt is the JSON size past which a packed value is compressed
+// as it is encoded: below it a value is encoded whole and compressed in
+// one block, as before.
+const packStreamAt = 4 << 20
+
+// list is a sequence a column is encoded from one element at a time: a
+// slice (sliceList) or a session's review events.
+type list[T any] interface {
+	Len() int
+	Each(func(*T) error) error
+}
+
+// sliceList is a slice as a list.
+type sliceList[T any] []T
+
+func (l sliceList[T]) Len() int { return len(l) }
+
+func (l sliceList[T]) Each(fn func(*T) error) error {
+	for i := range l {
+		if err := fn(&l[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// encodePackedList is encodePacked for a list as a JSON array (an empty
+// one is []), encoding one element at a time: the stored form of a short
+// list is encodePacked's, and a long one's JSON is compressed as it is
+// made, never held whole.
+func encodePackedList[T any](l list[T]) ([]byte, error) {
+	sc := scratch.Get().(*packScratch)
+	defer scratch.Put(sc)
+	sc.json.Reset()
+	sc.json.WriteByte('[')
+	enc := json.NewEncoder(&sc.json)
+	var out bytes.Buffer
+	var zw *s2.Writer
+	n := 0
+	err := l.Each(func(v *T) error {
+		if n > 0 {
+			sc.json.WriteByte(',')
+		}
+		n++
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		sc.json.Truncate(sc.json.Len() - 1) // Encode's newline
+		if zw == nil && sc.json.Len() < packStreamAt {
+			return nil
+		}
+		if zw == nil {
+			out.WriteByte(1)
+			zw = s2.NewWriter(&out, s2.WriterConcurrency(1))
+		}
+		_, err := zw.Write(sc.json.Bytes())
+		sc.json.Reset()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sc.json.WriteByte(']')
+	if zw == nil {
+		b := sc.json.Bytes()
+		if len(b) < packMin {
+			return bytes.Clone(b), nil
+		}
+		return sc.pack(b), nil
+	}
+	if _, err := zw.Write(sc.json.Bytes()); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(out.Bytes()), nil
+}
+
+// encodeList encodes a list as a JSON array (an empty one is []) into a
+// buffer of its exact size. A long list is encoded twice, once to measure
+// it: a growing buffer would hold a 300,000-call list's 130 MB of JSON
+// twice over while it copies.
+func encodeList[T any](l []T) ([]byte, error) {
+	if len(l) < 1024 {
+		b, err := json.Marshal(l)
+		if l == nil {
+			b = []byte("[]")
+		}
+		return b, err
+	}
+	sc := scratch.Get().(*packScratch)
+	defer scratch.Put(sc)
+	enc := json.NewEncoder(&sc.json)
+	size := 2 + len(l) - 1 // the brackets and commas
+	for i := range l {
+		sc.json.Reset()
+		if err := enc.Encode(&l[i]); err != nil {
+			return nil, err
+		}
+		size += sc.json.Len() - 1
+	}
+	out := bytes.NewBuffer(make([]byte, 0, size))
+	out.WriteByte('[')
+	enc = json.NewEncoder(out)
+	for i := range l {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		if err := enc.Encode(&l[i]); err != nil {
+			return nil, err
+		}
+		out.Truncate(out.Len() - 1)
+	}
+	out.WriteByte(']')
+	return out.Bytes(), nil
 }

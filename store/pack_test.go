@@ -120,3 +120,62 @@ func jsonOf(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestPackListStreams: a list is stored as encodePacked stores the whole
+// slice while it is short; past packStreamAt its JSON is compressed as it
+// is encoded (S2's stream format, marked 0x01) and reads back the same.
+// encodeList writes what json.Marshal does, into a buffer of its size.
+func TestPackListStreams(t *testing.T) {
+	t.Parallel()
+	type call struct {
+		ID    string `json:"id"`
+		Input string `json:"inputSummary"`
+		Line  int    `json:"line"`
+	}
+	mk := func(n int) []call {
+		l := make([]call, n)
+		for i := range l {
+			l[i] = call{ID: fmt.Sprintf("toolu_%024d", i), Input: fmt.Sprintf("go test ./pkg%d/... <&>", i%97), Line: 2 * i}
+		}
+		return l
+	}
+	streamed := false
+	for _, n := range []int{0, 1, 20, 2000, 60_000} {
+		l := mk(n)
+		want, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			want = []byte("[]")
+		}
+		got, err := encodePackedList[call](sliceList[call](l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := encodePacked(l, "[]")
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case len(want) < packStreamAt && !bytes.Equal(got, whole):
+			t.Errorf("%d elements: stored %.40q, encodePacked stores %.40q", n, got, whole)
+		case len(want) >= packStreamAt && (got[0] != 1 || len(got) > len(want)/4):
+			t.Errorf("%d elements (%d bytes of JSON): stored %d bytes, first byte %#x", n, len(want), len(got), got[0])
+		}
+		streamed = streamed || len(want) >= packStreamAt
+		if out, err := unpackJSON(got); err != nil || !bytes.Equal(out, want) {
+			t.Errorf("%d elements: read back %d bytes (%v), want %d", n, len(out), err, len(want))
+		}
+		plain, err := encodeList(l)
+		if err != nil || !bytes.Equal(plain, want) || cap(plain) != len(plain) {
+			t.Errorf("%d elements: encodeList gave %d bytes (capacity %d, %v), want %d", n, len(plain), cap(plain), err, len(want))
+		}
+	}
+	if !streamed {
+		t.Error("no list was long enough to stream")
+	}
+	if _, err := unpackJSON([]byte{1, 0xff, 0xff}); err == nil {
+		t.Error("a corrupt streamed value decoded")
+	}
+}

@@ -36,9 +36,16 @@ func (r *sessionRow) weight() int {
 	return len(r.brief) + len(r.calls) + len(r.stalls) + len(r.turns) + len(r.events)
 }
 
-// newSessionRow encodes a summary for the store.
-func newSessionRow(c candidate, sum *summary.Summary, evs []summary.ReviewEvent) (*sessionRow, error) {
-	r := &sessionRow{c: c, sum: sum, nEvents: len(evs), activity: c.mtime}
+// newSessionRow encodes a summary and its review events for the store
+// (evs may be nil: none). It takes the summary's lists: once they are
+// encoded, the row's summary keeps only its figures (ToolCalls, Stalls and
+// Turns are nil), so that a session's calls are not held twice while its
+// batch waits for the writer. The review events are encoded one at a time.
+func newSessionRow(c candidate, sum *summary.Summary, evs list[summary.ReviewEvent]) (*sessionRow, error) {
+	if evs == nil {
+		evs = sliceList[summary.ReviewEvent](nil)
+	}
+	r := &sessionRow{c: c, sum: sum, nEvents: evs.Len(), activity: c.mtime}
 	if t := sum.EndedAt; t != nil && !t.IsZero() {
 		r.activity = t.UnixMilli()
 	} else if t := sum.StartedAt; t != nil && !t.IsZero() {
@@ -56,13 +63,19 @@ func newSessionRow(c candidate, sum *summary.Summary, evs []summary.ReviewEvent)
 		}
 		return b
 	}
-	r.calls = enc(sum.ToolCalls, "[]")
-	r.stalls = enc(sum.Stalls, "[]")
+	// The events first: they are made from the summarizer's records,
+	// which are garbage once they are encoded (the caller keeps no
+	// reference to evs), before the calls' JSON is made.
+	r.events, err = encodePackedList(evs)
+	evs = nil
 	if err == nil {
-		r.turns, err = encodePacked(sum.Turns, "[]")
+		r.turns, err = encodePackedList(sliceList[summary.Turn](sum.Turns))
 	}
 	if err == nil {
-		r.events, err = encodePacked(evs, "[]")
+		r.calls, err = encodeList(sum.ToolCalls)
+	}
+	if err == nil {
+		r.stalls, err = encodeList(sum.Stalls)
 	}
 	brief := *sum
 	brief.ToolCalls, brief.Stalls, brief.Turns, brief.Decision = nil, nil, nil, nil
@@ -70,6 +83,7 @@ func newSessionRow(c candidate, sum *summary.Summary, evs []summary.ReviewEvent)
 	if err != nil {
 		return nil, fmt.Errorf("encode summary: %w", err)
 	}
+	sum.ToolCalls, sum.Stalls, sum.Turns = nil, nil, nil
 	return r, nil
 }
 

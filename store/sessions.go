@@ -78,8 +78,11 @@ type Query struct {
 	// session id or final message contains it (case-insensitive for ASCII).
 	Text string
 	// Full also loads tool calls, stalls and turns; without it those are
-	// nil in the returned summaries.
+	// nil in the returned summaries. Full implies Decisions.
 	Full bool
+	// Decisions fills each summary's current turn and tool-call decisions
+	// (Summary.Decisions), one query per row.
+	Decisions bool
 }
 
 // SessionKey names a session.
@@ -175,7 +178,7 @@ func (s *Store) ListSessions(ctx context.Context, q Query) ([]summary.Summary, e
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list sessions: %w", wrapError(err))
 	}
-	if q.Full {
+	if q.Full || q.Decisions {
 		for i := range out {
 			if err := s.attachDecisions(ctx, &out[i]); err != nil {
 				return nil, fmt.Errorf("list sessions: %w", err)

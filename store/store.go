@@ -40,9 +40,9 @@ type Store struct {
 	r *sql.DB
 	// now is the clock; tests replace it.
 	now func() time.Time
-	// analyze summarizes one stream: summary.Analyze, replaced by tests
-	// that need a summarizer that fails on purpose.
-	analyze func(io.Reader, summary.Options) (*summary.Summary, []summary.ReviewEvent, error)
+	// analyze summarizes one stream: summary.AnalyzeEvents, replaced by
+	// tests that need a summarizer that fails on purpose.
+	analyze func(io.Reader, summary.Options) (*summary.Summary, *summary.ReviewEvents, error)
 	// remove deletes a stream file by name in its folder:
 	// (*os.Root).Remove, replaced by tests that need a deletion to fail.
 	remove func(dir *os.Root, name string) error
@@ -201,7 +201,7 @@ func Open(path string) (*Store, error) {
 	if err := create(abs); err != nil {
 		return nil, openError(abs, err)
 	}
-	s := &Store{path: abs, now: time.Now, analyze: summary.Analyze, remove: (*os.Root).Remove}
+	s := &Store{path: abs, now: time.Now, analyze: summary.AnalyzeEvents, remove: (*os.Root).Remove}
 	if s.w, err = sql.Open("sqlite", dsnWAL(abs, false, walCheckpointPages(abs))); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}

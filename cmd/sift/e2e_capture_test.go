@@ -515,11 +515,12 @@ func e2eCheckStore(t *testing.T, sift string, c e2eCLI, r *e2eRun) {
 	e2eCheckScripted(t, c, s, c.timestamps)
 }
 
-// e2eStored returns the run's summary as `sift list --json` prints it from
-// the store, after checking its agent, phase and iteration.
+// e2eStored returns the run's summary as `sift list --json --full` prints
+// it from the store (with its tool calls and stalls), after checking its
+// agent, phase and iteration.
 func e2eStored(t *testing.T, sift string, c e2eCLI, r *e2eRun) *e2eSummary {
 	t.Helper()
-	out := e2eSift(t, sift, r.work, "list", "--json", "--db", r.db)
+	out := e2eSift(t, sift, r.work, "list", "--json", "--full", "--db", r.db)
 	var all []e2eSummary
 	if err := json.Unmarshal(out, &all); err != nil {
 		t.Fatalf("sift list --json: %v\n%s", err, out)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -16,7 +17,10 @@ import (
 	"github.com/agentsift/sift/store"
 )
 
-// runList implements `sift list`: the inbox as a table or JSON.
+// runList implements `sift list`: the inbox as a table or JSON. The JSON
+// rows are the sessions' summaries without their tool calls, stalls and
+// turns, which grow with the session (a session of 300,000 tool calls is
+// 100 MB of them); --full adds them.
 func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -31,12 +35,17 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	limit := fs.Int("limit", 50, "at most this many rows (0: all)")
 	offset := fs.Int("offset", 0, "skip this many rows")
 	text := fs.String("text", "", "only sessions whose ids, model or final message contain this")
-	asJSON := fs.Bool("json", false, "print a JSON array of summaries")
+	asJSON := fs.Bool("json", false, "print a JSON array of summaries (without toolCalls, stalls and turns)")
+	full := fs.Bool("full", false, "with --json: include each summary's toolCalls, stalls and turns")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "list", err)
 	}
+	if *full && !*asJSON {
+		return fail(stderr, "list", fmt.Errorf("--full needs --json"))
+	}
 	q := store.Query{Sort: store.SortKey(*sort), Asc: *asc, Flagged: *flagged, Undecided: *undecided,
-		Agent: *agent, WorkItem: *workItem, Limit: *limit, Offset: *offset, Text: *text, Full: *asJSON}
+		Agent: *agent, WorkItem: *workItem, Limit: *limit, Offset: *offset, Text: *text,
+		Full: *full, Decisions: *asJSON}
 	if !validSort(q.Sort) {
 		return fail(stderr, "list", fmt.Errorf("unknown --sort %q (want %s)", *sort, sortNames()))
 	}
@@ -59,18 +68,54 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	if *asJSON {
-		if rows == nil {
-			rows = []summary.Summary{}
-		}
-		enc := textsafe.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rows); err != nil {
+		if err := writeRowsJSON(w, rows); err != nil {
 			return fail(stderr, "list", err)
 		}
 		return 0
 	}
 	writeTable(w, rows)
 	return 0
+}
+
+// rowEncoder is what writeRowsJSON encodes each row with; the indent is
+// that of an array's element.
+type rowEncoder interface {
+	Encode(v any) error
+	SetIndent(prefix, indent string)
+}
+
+// newRowEncoder returns the JSON encoder of list rows: textsafe's, which
+// keeps control characters of stream text inert.
+func newRowEncoder(w io.Writer) rowEncoder { return textsafe.NewEncoder(w) }
+
+// writeRowsJSON writes the rows as an indented JSON array, the bytes an
+// encoder with SetIndent("", "  ") writes for the slice, one row at a
+// time: with --full a row can be tens of MB of JSON, and the array's is
+// never held whole.
+func writeRowsJSON(w io.Writer, rows []summary.Summary) error {
+	if len(rows) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	var buf bytes.Buffer
+	enc := newRowEncoder(&buf)
+	enc.SetIndent("  ", "  ")
+	sep := "[\n  "
+	for i := range rows {
+		buf.Reset()
+		if err := enc.Encode(&rows[i]); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); err != nil {
+			return err
+		}
+		sep = ",\n  "
+	}
+	_, err := io.WriteString(w, "\n]\n")
+	return err
 }
 
 func validSort(k store.SortKey) bool {

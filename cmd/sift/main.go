@@ -49,7 +49,7 @@ func commands() []command {
 		{"summary", "summary FILE… [--agent K] [--start T --end T] [--exit-code N] [--model M] [--json] [--pricing FILE] [--stall 30s]   print run summaries", runSummary},
 		{"run", runUsage, runRun},
 		{"import", "import [PATH…] [--force] [--history]   ingest stream files and folders into the store", runImport},
-		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json]   the inbox", runList},
+		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json [--full]]   the inbox (--full: with tool calls, stalls and turns)", runList},
 		{"decide", "decide SESSION --decision reviewed|needs_followup|ignored [--turn T] [--tool-call C] [--note N] [--reviewer R]", runDecide},
 		{"sweep", "sweep [--status] [--retained-days N] [--max-total-size-mb N]   one retention pass", runSweep},
 		{"init-logs", initLogsUsage, runInitLogs},

@@ -51,7 +51,7 @@ func TestStoreCommands(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 2 {
 		t.Fatalf("list --json: %d %q %q", code, out, errOut)
 	}
-	if rows[0]["workItemId"] != "wi-1" || rows[0]["toolCalls"] == nil || rows[0]["decision"] != nil {
+	if _, hasCalls := rows[0]["toolCalls"]; rows[0]["workItemId"] != "wi-1" || hasCalls || rows[0]["decision"] != nil {
 		t.Fatalf("list row %v", rows[0])
 	}
 

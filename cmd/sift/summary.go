@@ -36,7 +36,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		return fail(stderr, "summary", fmt.Errorf("want at least one FILE"))
 	}
-	opt := summary.Options{Agent: agents.Kind(*agent), StallThreshold: *stall, Model: *model}
+	opt := summary.Options{Agent: agents.Kind(*agent), StallThreshold: *stall, Model: *model, NoReviewEvents: true}
 	if *agent != "" {
 		if _, err := agents.Default().Lookup(opt.Agent); err != nil {
 			return fail(stderr, "summary", err)
@@ -61,7 +61,6 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	defer w.Flush()
-	enc := textsafe.NewEncoder(w)
 	for i, path := range paths {
 		s, _, err := summary.AnalyzeFile(path, opt)
 		if err != nil {
@@ -69,7 +68,8 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "summary", err)
 		}
 		if *asJSON {
-			if err := enc.Encode(s); err != nil {
+			// Streamed: a summary of many calls is never held as JSON.
+			if err := summary.WriteJSON(w, s, inertEncoder); err != nil {
 				return fail(stderr, "summary", err)
 			}
 			continue
@@ -217,3 +217,7 @@ func oneLine(s string) string {
 	}
 	return textsafe.Truncate(s, 100)
 }
+
+// inertEncoder is the encoder of each part of a streamed summary:
+// textsafe's, which keeps control characters of stream text inert.
+func inertEncoder(w io.Writer) summary.Encoder { return textsafe.NewEncoder(w) }

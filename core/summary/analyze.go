@@ -63,6 +63,10 @@ type Options struct {
 	// whether to build its review events at all: the store skips those
 	// its retention would delete at once. Nil builds them.
 	WantReviewEvents func(*Summary) bool
+	// NoReviewEvents says the caller wants no review events (sift
+	// summary): the builder then keeps nothing only they need (each
+	// call's one-line outcome), and Finish returns none.
+	NoReviewEvents bool
 }
 
 // withDefaults fills the zero options.
@@ -90,11 +94,19 @@ func (o Options) window() bool {
 // Analyze parses a stream and summarizes it. The caller fills the
 // work item, file name, phase and iteration. It streams: memory is bounded
 // by the longest line plus the turns and tool calls the summary lists.
+func Analyze(r io.Reader, opt Options) (*Summary, []ReviewEvent, error) {
+	s, rev, err := AnalyzeEvents(r, opt)
+	return s, rev.List(), err
+}
+
+// AnalyzeEvents is Analyze with the review events made as they are read
+// (Builder.FinishEvents), for a caller that writes them out one at a time.
 //
 // Stream content is untrusted: should a line still find a fault in a
-// parser or the builder, Analyze returns it as one error line naming the
-// line, so that no stream crashes a command, a server or a run it follows.
-func Analyze(r io.Reader, opt Options) (sum *Summary, rev []ReviewEvent, err error) {
+// parser or the builder, AnalyzeEvents returns it as one error line naming
+// the line, so that no stream crashes a command, a server or a run it
+// follows.
+func AnalyzeEvents(r io.Reader, opt Options) (sum *Summary, rev *ReviewEvents, err error) {
 	b := NewBuilder(opt)
 	defer func() {
 		if p := recover(); p != nil {
@@ -107,7 +119,7 @@ func Analyze(r io.Reader, opt Options) (sum *Summary, rev []ReviewEvent, err err
 	if err != nil {
 		return nil, nil, err
 	}
-	sum, rev = b.Finish(st)
+	sum, rev = b.FinishEvents(st)
 	return sum, rev, nil
 }
 

@@ -29,3 +29,27 @@ func TestWantReviewEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestNoReviewEvents: a builder told that no review events are wanted
+// returns none, and the same summary, for every fixture.
+func TestNoReviewEvents(t *testing.T) {
+	t.Parallel()
+	for _, path := range fixtures(t) {
+		opt := Options{Agent: folderAgent(path)}
+		want, _, err := AnalyzeFile(path, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.NoReviewEvents = true
+		got, rev, err := AnalyzeFile(path, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rev) != 0 {
+			t.Errorf("%s: %d review events with NoReviewEvents", path, len(rev))
+		}
+		if g, w := encoderJSON(t, got), encoderJSON(t, want); !bytes.Equal(g, w) {
+			t.Errorf("%s: the summary differs with NoReviewEvents:\n got %s\nwant %s", path, g, w)
+		}
+	}
+}

@@ -47,6 +47,10 @@ type Builder struct {
 	calls    []*callState
 	callByID map[string]*callState
 	open     int
+	// chunk is the block new call records are taken from (tools.go);
+	// interned holds the tool names and kinds calls share.
+	chunk    []callState
+	interned map[string]string
 
 	prompts []prompt
 	// afterPrompt is true when the last event was a user message chunk.
@@ -95,10 +99,10 @@ func NewBuilder(opt Options) *Builder {
 // that the many records of one session share one copy. Event strings may
 // share an allocation with a large tool output; kept strings are copies.
 func (b *Builder) keepSession(s string) string {
-	if s == b.lastSession {
+	if idKey(s) == b.lastSession {
 		return b.lastSession
 	}
-	b.lastSession = strings.Clone(s)
+	b.lastSession = keepID(s)
 	return b.lastSession
 }
 
@@ -120,27 +124,6 @@ type turnState struct {
 }
 
 func (t *turnState) id() string { return t.tid }
-
-// callState is a tool call while the stream is read.
-type callState struct {
-	tc         ToolCall
-	turn       *turnState
-	start, end instant
-	// hStart and hEnd are the harness's own timings inside the call.
-	hStart, hEnd time.Time
-	explicit     *int64
-	open         bool
-	// What the review events of the call need: where it was first seen,
-	// its approval stop, and the one-line outcome.
-	session      string
-	seen         instant
-	approvalAt   instant
-	approvalLine int
-	approvalMsg  string
-	outcome      string
-	errKind      string
-	success      bool
-}
 
 // Add folds one event into the summary; it has the signature of an
 // agents.Emit, so a parser can feed the builder directly. It keeps nothing
@@ -407,10 +390,10 @@ func (b *Builder) usage(ev *event.Event) {
 	}
 	t := b.turnOf(ev)
 	if t == nil {
-		b.orphan.add(ev.MessageID, tk)
+		b.orphan.add(ev.MessageID, "", tk)
 		return
 	}
-	t.usage.add(ev.MessageID, tk)
+	t.usage.add(ev.MessageID, t.msgID, tk)
 }
 
 // contentText returns the text of a content block, if any.

@@ -15,6 +15,14 @@ import (
 // parser reported about the stream as a whole. The work item, file name,
 // phase and iteration are left to the caller.
 func (b *Builder) Finish(st agents.Stats) (*Summary, []ReviewEvent) {
+	s, rev := b.FinishEvents(st)
+	return s, rev.List()
+}
+
+// FinishEvents is Finish with the review events made as they are read
+// rather than collected (nil when Options.WantReviewEvents declined them):
+// a caller that writes them out one at a time never holds them all.
+func (b *Builder) FinishEvents(st agents.Stats) (*Summary, *ReviewEvents) {
 	p := b.projector(st.Lines, st.Bytes)
 	s := &Summary{
 		AgentKind: string(st.Agent),
@@ -26,7 +34,7 @@ func (b *Builder) Finish(st agents.Stats) (*Summary, []ReviewEvent) {
 		ErrorLineCount: b.errorLines, RawLineCount: b.rawLines,
 		Truncated: st.TruncatedBytes != nil,
 		Plaintext: !b.structured,
-		ToolCalls: []ToolCall{}, Stalls: []Stall{}, Turns: []Turn{}, Flags: []Flag{},
+		Stalls:    []Stall{}, Flags: []Flag{},
 	}
 	if b.opt.Agent != "" {
 		s.AgentKind = string(b.opt.Agent)
@@ -41,10 +49,10 @@ func (b *Builder) Finish(st agents.Stats) (*Summary, []ReviewEvent) {
 	session |= b.turnsAndStalls(s, p)
 	b.outcome(s, session)
 	b.text(s)
-	if b.opt.WantReviewEvents != nil && !b.opt.WantReviewEvents(s) {
+	if b.opt.NoReviewEvents || b.opt.WantReviewEvents != nil && !b.opt.WantReviewEvents(s) {
 		return s, nil
 	}
-	return s, b.reviewEvents(p)
+	return s, b.reviewEvents(s, p)
 }
 
 // times fills the window, total duration and time to first token.
@@ -74,8 +82,11 @@ func (b *Builder) times(s *Summary, p projector) {
 	}
 }
 
-// toolCalls resolves every call's times, fills executing and thinking time
-// and returns the flags of calls that belong to no turn.
+// toolCalls lists the calls with their times resolved, fills executing
+// and thinking time and returns the flags of calls that belong to no turn.
+// The list is allocated once, at its length, and the values its calls
+// point to (times, durations, sizes, verdicts) in one block per kind, not
+// one allocation per call.
 func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 	var (
 		session  flagSet
@@ -84,23 +95,44 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 		timed    bool
 		closed   int
 	)
-	for _, c := range b.calls {
-		start, okS := c.hStart, !c.hStart.IsZero()
+	n := len(b.calls)
+	s.ToolCalls = make([]ToolCall, n)
+	slab := newCallSlab(b.calls)
+	for i, c := range b.calls {
+		tc := &s.ToolCalls[i]
+		*tc = ToolCall{
+			ID: c.id, Name: c.name, Kind: c.kind, Title: c.title, InputSummary: c.input,
+			ApprovalRequired: c.is(callApproval), Error: c.err, Line: c.line, EndLine: c.endLine,
+			ParentToolCallID: c.parent,
+		}
+		if c.is(callHasOutput) {
+			tc.OutputBytes = slab.int64(c.outBytes)
+		}
+		if c.is(callHasExit) {
+			tc.ExitCode = slab.int(c.exit)
+		}
+		if c.is(callJudged) {
+			tc.Success = slab.bool(c.is(callSuccess))
+		}
+		var x callExtra
+		if c.ext != nil {
+			x = *c.ext
+		}
+		start, okS := x.hStart, !x.hStart.IsZero()
 		if !okS {
-			start, okS = p.resolve(c.start)
+			start, okS = p.resolve(c.startAt())
 		}
 		if okS {
-			t := start.UTC()
-			c.tc.StartedAt = &t
+			tc.StartedAt = slab.time(start.UTC())
 		}
 		if c.turn != nil {
-			c.tc.TurnID = c.turn.id()
+			tc.TurnID = c.turn.id()
 		}
-		if c.open {
-			c.tc.Success = nil
+		if c.is(callOpen) {
+			tc.Success = nil
 			f := flagSet(0)
 			f.add(FlagUnfinishedTool)
-			if c.tc.ApprovalRequired {
+			if tc.ApprovalRequired {
 				f.add(FlagApproval)
 			}
 			if c.turn != nil {
@@ -108,38 +140,37 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 			} else {
 				session |= f
 			}
-			s.ToolCalls = append(s.ToolCalls, c.tc)
 			continue
 		}
 		closed++
-		end, okE := c.hEnd, !c.hEnd.IsZero()
+		end, okE := x.hEnd, !x.hEnd.IsZero()
 		if !okE {
 			end, okE = p.resolve(c.end)
 		}
 		if okE {
-			t := end.UTC()
-			c.tc.EndedAt = &t
+			tc.EndedAt = slab.time(end.UTC())
 		}
 		switch {
 		case okS && okE:
 			timed = true
 			iv = append(iv, interval{start.UnixMilli(), max(end.UnixMilli(), start.UnixMilli())})
-			c.tc.DurationMs = ms64(max(end.Sub(start).Milliseconds(), 0))
-			if c.explicit != nil {
-				c.tc.DurationMs = c.explicit
+			d := max(end.Sub(start).Milliseconds(), 0)
+			if x.explicit != nil {
+				d = *x.explicit
 			}
-		case c.explicit != nil:
+			tc.DurationMs = slab.int64(d)
+		case x.explicit != nil:
 			timed = true
-			explicit += *c.explicit
-			c.tc.DurationMs = c.explicit
+			explicit += *x.explicit
+			tc.DurationMs = slab.int64(*x.explicit)
 		}
 		// Judged on the call's final state: a failure that the result
 		// line later lists as a permission denial is an approval stop.
 		var f flagSet
 		switch {
-		case c.tc.ApprovalRequired:
+		case tc.ApprovalRequired:
 			f.add(FlagApproval)
-		case c.tc.Success != nil && !*c.tc.Success:
+		case tc.Success != nil && !*tc.Success:
 			f.add(FlagToolFailed)
 		}
 		if c.turn != nil {
@@ -147,7 +178,6 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 		} else {
 			session |= f
 		}
-		s.ToolCalls = append(s.ToolCalls, c.tc)
 	}
 	if timed || closed == 0 {
 		s.ExecutingMs = ms64(unionMs(iv) + explicit)
@@ -179,19 +209,20 @@ func (b *Builder) tokens(s *Summary) {
 			return
 		}
 	}
-	s.InputTokens, s.OutputTokens, s.CachedInputTokens, s.CacheWriteTokens = t.in, t.out, t.cached, t.write
+	s.InputTokens, s.OutputTokens = t.get(hasIn), t.get(hasOut)
+	s.CachedInputTokens, s.CacheWriteTokens = t.get(hasCached), t.get(hasWrite)
 }
 
 // cost fills the cost and says where it came from.
 func (b *Builder) cost(s *Summary) {
 	s.CostSource = CostUnknown
-	if b.run != nil && b.run.cost != nil {
-		s.EstimatedUSD, s.CostSource, s.CostBasis = b.run.cost, CostHarness, "harness run total"
+	if b.run != nil && b.run.has&hasCost != 0 {
+		s.EstimatedUSD, s.CostSource, s.CostBasis = b.run.costUSD(), CostHarness, "harness run total"
 		return
 	}
 	var sum *float64
 	for _, tu := range append([]*turnState{{usage: b.orphan}}, b.turns...) {
-		if c := tu.usage.total().cost; c != nil {
+		if c := tu.usage.total().costUSD(); c != nil {
 			v := *c
 			if sum != nil {
 				v += *sum
@@ -214,7 +245,7 @@ func (b *Builder) cost(s *Summary) {
 		return table.Lookup(model)
 	}
 	usage := func(t tokens) pricing.Usage {
-		return pricing.Usage{Input: val(t.in), Output: val(t.out), CacheRead: val(t.cached), CacheWrite: val(t.write)}
+		return pricing.Usage{Input: t.in, Output: t.out, CacheRead: t.cached, CacheWrite: t.write}
 	}
 	var usd float64
 	keys := []string{}
@@ -250,13 +281,6 @@ func (b *Builder) cost(s *Summary) {
 	s.CostBasis = "price table " + table.Date + ": " + strings.Join(keys, ", ")
 }
 
-func val(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
 func ms64(v int64) *int64 { return &v }
 
 // turnsAndStalls fills the turns, judges the stall candidates and token
@@ -290,26 +314,41 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 		}
 	}
 	med := median(sizes)
+	// The list at its length; the turns' call ids share one array, and
+	// their times and durations come from a slab.
+	s.Turns = make([]Turn, 0, len(b.turns))
+	ids := make([]string, 0, len(b.calls))
+	slab := &callSlab{block: min(max(len(b.turns), 1), callChunk)}
 	for _, t := range b.turns {
 		if n, ok := t.size(); ok && len(sizes) > 1 &&
 			float64(n) >= b.opt.SpikeFactor*float64(med) && n >= b.opt.SpikeMinTokens {
 			t.flags.add(FlagTokenSpike)
 		}
 		tt := Turn{
-			TurnID: t.id(), MessageID: t.msgID, StartedAt: p.ptr(t.start), Model: t.model,
-			ToolCallIDs: []string{}, Flags: t.flags.list(), Line: t.line, EndLine: t.endLine,
+			TurnID: t.id(), MessageID: t.msgID, Model: t.model,
+			Flags: t.flags.list(), Line: t.line, EndLine: t.endLine,
 			Text: redactLine(t.text.String()),
 		}
+		if at, ok := p.resolve(t.start); ok {
+			tt.StartedAt = slab.time(at.UTC())
+		}
 		if d, ok := p.ms(t.start, t.end); ok {
-			tt.DurationMs = ms64(max(d, 0))
+			tt.DurationMs = slab.int64(max(d, 0))
 		}
 		if t.usage.any {
 			u := t.usage.total()
-			tt.InputTokens, tt.OutputTokens = u.in, u.out
+			if u.has&hasIn != 0 {
+				tt.InputTokens = slab.int64(u.in)
+			}
+			if u.has&hasOut != 0 {
+				tt.OutputTokens = slab.int64(u.out)
+			}
 		}
+		from := len(ids)
 		for _, c := range t.calls {
-			tt.ToolCallIDs = append(tt.ToolCallIDs, c.tc.ID)
+			ids = append(ids, c.id)
 		}
+		tt.ToolCallIDs = ids[from:len(ids):len(ids)]
 		s.Turns = append(s.Turns, tt)
 	}
 	return session
@@ -321,10 +360,10 @@ func (t *turnState) size() (int64, bool) {
 		return 0, false
 	}
 	u := t.usage.total()
-	if u.in == nil && u.out == nil {
+	if u.has&(hasIn|hasOut) == 0 {
 		return 0, false
 	}
-	return val(u.in) + val(u.out), true
+	return u.in + u.out, true
 }
 
 func median(v []int64) int64 {
@@ -424,7 +463,7 @@ func responseSummary(t *turnState) string {
 	case 0:
 		return "(no text)"
 	case 1:
-		return DisplayName(t.calls[0].tc.Name, event.ToolKind(t.calls[0].tc.Kind))
+		return DisplayName(t.calls[0].name, event.ToolKind(t.calls[0].kind))
 	default:
 		return "Called " + itoa(int64(n)) + " tools"
 	}

@@ -9,12 +9,12 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// TestSecretAtTheCutIsRedacted puts a token across the byte where a
+// TestSecretAtTheCutIsRedactedInTurnText puts a token across the byte where a
 // summary cuts a line (maxLine): the turn's text, its review event and a
 // tool call's input summary must show none of it. Cut first and redacted
 // after, the part before the cut is shorter than the token's shape and
 // passed.
-func TestSecretAtTheCutIsRedacted(t *testing.T) {
+func TestSecretAtTheCutIsRedactedInTurnText(t *testing.T) {
 	t.Parallel()
 	body := strings.Repeat("aB3dE5fG7h", 4)[:36]
 	tok := "ghp_" + body

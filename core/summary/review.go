@@ -1,7 +1,9 @@
 package summary
 
 import (
-	"sort"
+	"cmp"
+	"slices"
+	"time"
 
 	"github.com/agentsift/sift/core/event"
 )
@@ -24,12 +26,6 @@ const (
 	rankEnded
 )
 
-// ranked is a review event with its place in the stream.
-type ranked struct {
-	ev   ReviewEvent
-	rank int
-}
-
 // display is DisplayName without the lowercasing copy for names that are
 // already lowercase.
 func display(name string, kind event.ToolKind) string {
@@ -39,86 +35,150 @@ func display(name string, kind event.ToolKind) string {
 	return DisplayName(name, kind)
 }
 
-// reviewKey orders review events: by line, then rank, then the order they
-// were derived in.
-type reviewKey struct{ line, rank, idx int }
+// reviewKey places one review event in the stream: its line, its rank
+// within the line, and the index of its source (a prompt, a turn or a
+// call, by rank) in derivation order.
+type reviewKey struct {
+	line int
+	src  int32
+	rank uint8
+}
 
-// reviewEvents derives the review events from the prompts, turns and tool
-// calls, in stream order. They are built here, once, rather than kept per
-// event while reading, so that the builder holds one record per call.
-func (b *Builder) reviewEvents(p projector) []ReviewEvent {
-	out := make([]ranked, 0, len(b.prompts)+len(b.turns)+2*len(b.calls))
+// ReviewEvents are a finished session's review events. They are derived
+// one at a time, in stream order, from the builder's records rather than
+// held: a session of 300,000 tool calls has over 600,000 of them. A
+// ReviewEvents keeps its builder's records alive until it is dropped.
+type ReviewEvents struct {
+	b    *Builder
+	s    *Summary
+	p    projector
+	keys []reviewKey
+}
+
+// Len returns how many events there are.
+func (r *ReviewEvents) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.keys)
+}
+
+// Each calls fn with each event in stream order and stops at the first
+// error fn returns. The event, and the time it points to, are reused from
+// call to call: fn copies what it keeps.
+func (r *ReviewEvents) Each(fn func(*ReviewEvent) error) error {
+	var ev ReviewEvent
+	var at time.Time
+	for i := range r.Len() {
+		r.event(i, &ev, &at)
+		if err := fn(&ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// List returns the events, in stream order.
+func (r *ReviewEvents) List() []ReviewEvent {
+	if r == nil {
+		return nil
+	}
+	evs := make([]ReviewEvent, len(r.keys))
+	times := make([]time.Time, len(r.keys))
+	for i := range r.keys {
+		r.event(i, &evs[i], &times[i])
+	}
+	return evs
+}
+
+// reviewEvents orders the review events of the prompts, turns and tool
+// calls: only their places are sorted, the events are made as they are
+// read (ReviewEvents.event).
+func (b *Builder) reviewEvents(s *Summary, p projector) *ReviewEvents {
+	keys := make([]reviewKey, 0, len(b.prompts)+len(b.turns)+2*len(b.calls))
+	for i, pr := range b.prompts {
+		keys = append(keys, reviewKey{line: pr.line, rank: rankPrompt, src: int32(i)})
+	}
+	for i, t := range b.turns {
+		keys = append(keys, reviewKey{line: t.line, rank: rankResponse, src: int32(i)})
+	}
+	for i, c := range b.calls {
+		keys = append(keys, reviewKey{line: c.line, rank: rankStarted, src: int32(i)})
+		if c.ext != nil && c.ext.approvalLine > 0 {
+			keys = append(keys, reviewKey{line: c.ext.approvalLine, rank: rankApproval, src: int32(i)})
+		}
+		if ended(c) {
+			keys = append(keys, reviewKey{line: c.endLine, rank: rankEnded, src: int32(i)})
+		}
+	}
+	slices.SortFunc(keys, func(a, b reviewKey) int {
+		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.rank, b.rank), cmp.Compare(a.src, b.src))
+	})
+	return &ReviewEvents{b: b, s: s, p: p, keys: keys}
+}
+
+// ended reports whether a call's end is a review event of its own: not
+// when it is unfinished, or a failure its approval stop already tells.
+func ended(c *callState) bool {
+	kind := c.errKind()
+	return !c.is(callOpen) && (kind != "" || c.is(callJudged) && c.is(callSuccess)) &&
+		(kind == "" || !c.is(callApproval))
+}
+
+// event makes the i-th event into ev, its time into at.
+func (r *ReviewEvents) event(i int, ev *ReviewEvent, at *time.Time) {
+	b, k := r.b, r.keys[i]
 	session := func(s string) string {
 		if s == "" {
 			return b.sessionID
 		}
 		return s
 	}
-	for _, pr := range b.prompts {
-		out = append(out, ranked{rank: rankPrompt, ev: ReviewEvent{
+	when := func(a instant) *time.Time {
+		t, ok := r.p.resolve(a)
+		if !ok {
+			return nil
+		}
+		*at = t.UTC()
+		return at
+	}
+	switch k.rank {
+	case rankPrompt:
+		pr := &b.prompts[k.src]
+		*ev = ReviewEvent{
 			Type: ReviewPrompt, SessionID: session(pr.session), Actor: "user",
-			Summary: redactText(pr.summary), Time: p.ptr(pr.at), Line: pr.line,
-		}})
-	}
-	for _, t := range b.turns {
-		ev := ReviewEvent{
+			Summary: redactText(pr.summary), Time: when(pr.at), Line: pr.line,
+		}
+	case rankResponse:
+		t := b.turns[k.src]
+		*ev = ReviewEvent{
 			Type: ReviewResponse, SessionID: session(t.session), TurnID: t.id(), Actor: "agent",
-			Summary: responseSummary(t), Time: p.ptr(t.start), Line: t.line, Model: t.model,
+			Summary: responseSummary(t), Time: when(t.start), Line: t.line, Model: t.model,
 		}
-		if t.usage.any {
-			u := t.usage.total()
-			ev.InputTokens, ev.OutputTokens = u.in, u.out
-		}
-		out = append(out, ranked{ev: ev, rank: rankResponse})
-	}
-	for _, c := range b.calls {
-		base := ReviewEvent{
-			SessionID: session(c.session), ToolCallID: c.tc.ID, ToolName: c.tc.Name,
-			DisplayName: display(c.tc.Name, event.ToolKind(c.tc.Kind)),
+		// The turn's own counts, which the summary lists.
+		ev.InputTokens, ev.OutputTokens = r.s.Turns[k.src].InputTokens, r.s.Turns[k.src].OutputTokens
+	default:
+		c := b.calls[k.src]
+		*ev = ReviewEvent{
+			SessionID: session(c.session), ToolCallID: c.id, ToolName: c.name,
+			DisplayName: display(c.name, event.ToolKind(c.kind)),
 		}
 		if c.turn != nil {
-			base.TurnID = c.turn.id()
+			ev.TurnID = c.turn.id()
 		}
-		ev := base
-		ev.Type, ev.Actor, ev.Summary, ev.Time, ev.Line = ReviewToolCallStarted, "agent", c.tc.InputSummary, p.ptr(c.seen), c.tc.Line
-		out = append(out, ranked{ev: ev, rank: rankStarted})
-		if c.approvalLine > 0 {
-			ev = base
-			ev.Type, ev.Actor, ev.Summary, ev.Time, ev.Line = ReviewApprovalRequired, "tool", c.approvalMsg, p.ptr(c.approvalAt), c.approvalLine
+		switch k.rank {
+		case rankStarted:
+			ev.Type, ev.Actor, ev.Summary, ev.Time, ev.Line = ReviewToolCallStarted, "agent", c.input, when(c.start), c.line
+		case rankApproval:
+			x := c.ext
+			ev.Type, ev.Actor, ev.Summary, ev.Time, ev.Line = ReviewApprovalRequired, "tool", x.approvalMsg, when(x.approvalAt), x.approvalLine
 			ev.ErrorKind = "approval_required"
-			out = append(out, ranked{ev: ev, rank: rankApproval})
+		case rankEnded:
+			ev.Type, ev.Actor, ev.Summary, ev.Time, ev.Line = ReviewToolCallCompleted, "tool", c.outcome, when(c.end), c.endLine
+			ev.DurationMs = r.s.ToolCalls[k.src].DurationMs
+			if kind := c.errKind(); kind != "" {
+				ev.Type, ev.ErrorKind = ReviewToolCallFailed, kind
+			}
 		}
-		if c.open || (c.errKind == "" && (c.tc.Success == nil || !*c.tc.Success)) ||
-			(c.errKind != "" && c.tc.ApprovalRequired) {
-			// Unfinished, or a failure the approval stop already tells.
-			continue
-		}
-		ev = base
-		ev.Type, ev.Actor, ev.Summary, ev.Time, ev.Line = ReviewToolCallCompleted, "tool", c.outcome, p.ptr(c.end), c.tc.EndLine
-		ev.DurationMs = c.tc.DurationMs
-		if c.errKind != "" {
-			ev.Type, ev.ErrorKind = ReviewToolCallFailed, c.errKind
-		}
-		out = append(out, ranked{ev: ev, rank: rankEnded})
 	}
-	// Sort small keys, not the events themselves.
-	keys := make([]reviewKey, len(out))
-	for i, r := range out {
-		keys[i] = reviewKey{line: r.ev.Line, rank: r.rank, idx: i}
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.line != b.line {
-			return a.line < b.line
-		}
-		if a.rank != b.rank {
-			return a.rank < b.rank
-		}
-		return a.idx < b.idx
-	})
-	evs := make([]ReviewEvent, len(out))
-	for i, k := range keys {
-		evs[i] = out[k.idx].ev
-	}
-	return evs
 }

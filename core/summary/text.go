@@ -1,6 +1,8 @@
 package summary
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"strings"
 
@@ -9,10 +11,9 @@ import (
 
 // Caps on the text a summary keeps.
 const (
-	maxLine      = 160
-	maxTailLine  = 1 << 10
-	maxErrorText = 2 << 10
-	maxTurnText  = 240
+	maxLine     = 160
+	maxTailLine = 1 << 10
+	maxTurnText = 240
 )
 
 // redactText removes secrets from text a summary shows.
@@ -69,6 +70,58 @@ func firstLineOf(s string) string {
 	return s
 }
 
+// clipLine returns the first non-empty line of s, redacted and cut to at
+// most n bytes on a rune boundary: "…" marks a cut, " …" lines left out.
+// The result is a copy. It redacts before it cuts, so that a secret
+// straddling the cut is caught whole, and reads at most 4n bytes of the
+// line: a text that long is cut anyway.
+func clipLine(s string, n int) string {
+	s = strings.TrimLeft(s, " \t\r\n")
+	more := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		more = strings.TrimSpace(s[i:]) != ""
+		s = s[:i]
+	}
+	return clip(strings.TrimRight(s, " \t\r"), n, more)
+}
+
+// clipText returns s redacted and cut to at most n bytes on a rune
+// boundary, "…" marking a cut; a copy. Like clipLine, it redacts at most
+// the first 4n bytes.
+func clipText(s string, n int) string { return clip(s, n, false) }
+
+func clip(s string, n int, more bool) string {
+	long := len(s) > n
+	r := redactText(cut(s, 4*n))
+	switch {
+	case long || len(r) > n:
+		return cut(r, n) + "…"
+	case more:
+		return r + " …"
+	}
+	return strings.Clone(r)
+}
+
+// idKey returns the form an id from the stream is kept in: the id itself
+// (sharing its memory), or for one longer than MaxCallID bytes its start,
+// "…" and 16 hex digits of its SHA-256, so that ids that differ stay
+// different.
+func idKey(s string) string {
+	if len(s) <= MaxCallID {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	return cut(s, MaxCallID-len("…")-16) + "…" + hex.EncodeToString(sum[:8])
+}
+
+// keepID returns a kept copy of idKey(s).
+func keepID(s string) string {
+	if len(s) <= MaxCallID {
+		return strings.Clone(s)
+	}
+	return idKey(s)
+}
+
 // capText returns a copy of s cut at n bytes on a rune boundary.
 func capText(s string, n int) string {
 	if len(s) <= n {
@@ -80,6 +133,9 @@ func capText(s string, n int) string {
 // cut returns the longest prefix of s of at most n bytes that ends on a
 // rune boundary.
 func cut(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
 	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
 		n--
 	}

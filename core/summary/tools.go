@@ -1,24 +1,142 @@
 package summary
 
 import (
-	"bytes"
-	"cmp"
-	"encoding/json"
 	"strings"
-	"unsafe"
-
-	gojson "github.com/goccy/go-json"
+	"time"
 
 	"github.com/agentsift/sift/core/event"
 )
+
+// A session may list hundreds of thousands of tool calls, and everything a
+// call keeps comes from the stream: so each text field is cut to a cap (on
+// a rune boundary, after redaction), an output is counted and never kept,
+// repeated strings (names, kinds) are kept once, and what only an open
+// call needs is dropped when it ends. A cut field ends with "…" past its
+// cap; a one-line field whose text went on ends with " …": so a field is
+// at most its cap plus len(" …") bytes.
+const (
+	// MaxInputSummary caps the one-line summary of a call's input.
+	MaxInputSummary = maxLine
+	// MaxTitle caps a call's title; the parsers' are shorter, but some
+	// harnesses print their own.
+	MaxTitle = 2 * maxLine
+	// MaxErrorText caps a failed call's error text.
+	MaxErrorText = 2 << 10
+	// MaxToolName caps a tool's name and kind.
+	MaxToolName = 128
+	// MaxCallID caps a call id (and the session id a call records): a
+	// longer one keeps its start, "…" and a hash of the whole, so that
+	// distinct ids stay distinct. Real ids are under 64 bytes.
+	MaxCallID = 256
+)
+
+const (
+	// maxOutcome caps the one line that says how a call ended, which a
+	// review event shows.
+	maxOutcome = maxLine
+	// maxInterned bounds the strings kept once per builder: a stream that
+	// names more distinct tools than that gets copies, not a bigger table.
+	maxInterned = 1024
+	// callChunk is how many call records one allocation holds.
+	callChunk = 512
+)
+
+// callState is a tool call while the stream is read: the fields of the
+// ToolCall the summary will list, in values rather than the pointers the
+// ToolCall's JSON needs (Finish makes those, all calls' at once), and what
+// the call's review events need. A call's record is about 250 bytes plus
+// its id, title and outcome text.
+type callState struct {
+	id, name, kind, title, input, parent string
+	// session is the harness session the call ran in; outcome the one
+	// line its completion review event shows.
+	session, outcome string
+	err              *string
+	turn             *turnState
+	// start is when the call was first seen; its flag callNoStart says
+	// that was a result, so the start is unknown.
+	start, end    instant
+	line, endLine int
+	outBytes      int64
+	exit          int
+	ext           *callExtra
+	flags         callFlags
+}
+
+// callExtra is what few calls have: the harness's own timing and an
+// approval stop.
+type callExtra struct {
+	// hStart and hEnd are the harness's own timings inside the call;
+	// explicit its reported duration.
+	hStart, hEnd time.Time
+	explicit     *int64
+	approvalAt   instant
+	approvalLine int
+	approvalMsg  string
+}
+
+// callFlags are a call's yes/no state.
+type callFlags uint16
+
+const (
+	callOpen callFlags = 1 << iota
+	callNoStart
+	// callJudged says success holds a verdict; callSuccess is it.
+	callJudged
+	callSuccess
+	callHasOutput
+	callHasExit
+	callApproval
+	// callToolError and callExitError name a failure's kind.
+	callToolError
+	callExitError
+)
+
+func (c *callState) is(f callFlags) bool { return c.flags&f != 0 }
+
+func (c *callState) set(f callFlags, on bool) {
+	if on {
+		c.flags |= f
+	} else {
+		c.flags &^= f
+	}
+}
+
+// startAt is when the call started, if known.
+func (c *callState) startAt() instant {
+	if c.is(callNoStart) {
+		return instant{}
+	}
+	return c.start
+}
+
+// errKind is the kind of a failure's review event: tool_error, exit_code,
+// or empty for a success or an approval stop.
+func (c *callState) errKind() string {
+	switch {
+	case c.is(callExitError):
+		return "exit_code"
+	case c.is(callToolError):
+		return "tool_error"
+	}
+	return ""
+}
+
+// extra returns the call's rare fields, allocating them on first use.
+func (c *callState) extra() *callExtra {
+	if c.ext == nil {
+		c.ext = &callExtra{}
+	}
+	return c.ext
+}
 
 // toolCall starts a tool call, or completes the description of one that is
 // still open under the same id (harnesses reuse ids across invocations, so a
 // closed call's id starts a new call).
 func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
 	u := &ev.Update
-	c := b.callByID[u.ToolCallID]
-	if c == nil || !c.open || u.ToolCallID == "" {
+	c := b.callByID[idKey(u.ToolCallID)]
+	if c == nil || !c.is(callOpen) || u.ToolCallID == "" {
 		c = b.newCall(ev, at, t)
 	} else {
 		b.describe(c, u)
@@ -26,19 +144,31 @@ func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
 	b.apply(c, ev, at)
 }
 
-// newCall registers a tool call.
+// newCall registers a tool call. Records come from chunks: one allocation
+// per callChunk calls, and none of them moves.
 func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState {
 	u := &ev.Update
-	c := &callState{turn: t, start: at, seen: at, open: true, session: b.keepSession(ev.SessionID), tc: ToolCall{
-		ID: strings.Clone(u.ToolCallID), Line: ev.Line, ParentToolCallID: strings.Clone(ev.ParentToolCallID),
-	}}
+	if len(b.chunk) == cap(b.chunk) {
+		b.chunk = make([]callState, 0, callChunk)
+	}
+	b.chunk = append(b.chunk, callState{turn: t, start: at, flags: callOpen, line: ev.Line,
+		session: b.keepSession(ev.SessionID), id: keepID(u.ToolCallID)})
+	c := &b.chunk[len(b.chunk)-1]
+	if p := ev.ParentToolCallID; p != "" {
+		// The parent's id is mostly a call of this stream: share its copy.
+		if pc := b.callByID[idKey(p)]; pc != nil {
+			c.parent = pc.id
+		} else {
+			c.parent = keepID(p)
+		}
+	}
 	b.describe(c, u)
 	if t != nil {
 		t.calls = append(t.calls, c)
 	}
 	b.calls = append(b.calls, c)
 	if u.ToolCallID != "" {
-		b.callByID[c.tc.ID] = c
+		b.callByID[c.id] = c
 	}
 	b.open++
 	return c
@@ -47,31 +177,59 @@ func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState 
 // describe fills a call's name, kind, title and input summary from an
 // update, where the update names them.
 func (b *Builder) describe(c *callState, u *event.Update) {
-	if u.ToolName != "" && u.ToolName != c.tc.Name {
-		c.tc.Name = strings.Clone(u.ToolName)
+	if u.ToolName != "" && u.ToolName != c.name {
+		c.name = b.intern(u.ToolName)
 	}
-	if u.ToolKind != "" && string(u.ToolKind) != c.tc.Kind {
-		c.tc.Kind = strings.Clone(string(u.ToolKind))
+	if u.ToolKind != "" && string(u.ToolKind) != c.kind {
+		c.kind = b.intern(string(u.ToolKind))
 	}
 	if u.Title != "" {
-		c.tc.Title = strings.Clone(redactText(u.Title))
-	}
-	if len(u.RawInput) > 0 || c.tc.InputSummary == "" {
-		if s := inputSummary(u); s != "" {
-			c.tc.InputSummary = s
+		c.title = clipText(u.Title, MaxTitle)
+		if strings.HasSuffix(c.title, c.input) {
+			// The input summary was the title's end (a title names what
+			// the call works on): keep it pointing there.
+			c.input = c.title[len(c.title)-len(c.input):]
 		}
 	}
+	if len(u.RawInput) > 0 || c.input == "" {
+		if s := inputSummary(u); s != "" {
+			c.input = s
+			if strings.HasSuffix(c.title, s) {
+				c.input = c.title[len(c.title)-len(s):]
+			}
+		}
+	}
+}
+
+// intern returns a kept copy of a short string a summary repeats (a tool's
+// name or kind): the same copy for each call, as long as the table has
+// room. A string over MaxToolName bytes is cut, and not kept in the table.
+func (b *Builder) intern(s string) string {
+	if v, ok := b.interned[s]; ok {
+		return v
+	}
+	if len(s) > MaxToolName {
+		return cut(s, MaxToolName) + "…"
+	}
+	v := strings.Clone(s)
+	if len(b.interned) < maxInterned {
+		if b.interned == nil {
+			b.interned = map[string]string{}
+		}
+		b.interned[v] = v
+	}
+	return v
 }
 
 // toolUpdate applies a tool call update; an update for an unknown id
 // starts the call there (its start is then unknown).
 func (b *Builder) toolUpdate(ev *event.Event, at instant) {
 	u := &ev.Update
-	c := b.callByID[u.ToolCallID]
+	c := b.callByID[idKey(u.ToolCallID)]
 	if c == nil || u.ToolCallID == "" {
 		t := b.turnOf(ev)
-		c = b.newCall(ev, instant{}, t)
-		c.seen = at
+		c = b.newCall(ev, at, t)
+		c.set(callNoStart, true)
 	} else {
 		b.describe(c, u)
 	}
@@ -81,64 +239,72 @@ func (b *Builder) toolUpdate(ev *event.Event, at instant) {
 // apply folds the state an update carries into its call.
 func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 	u := &ev.Update
-	if c.turn != nil && c.open {
+	open := c.is(callOpen)
+	if c.turn != nil && open {
 		// A late verdict on a finished call (a denial listed on the
 		// result line) does not stretch its turn.
 		b.touch(c.turn, ev, at)
 	}
 	if u.ExitCode != nil {
-		c.tc.ExitCode = u.ExitCode
+		c.exit = *u.ExitCode
+		c.set(callHasExit, true)
 	}
 	if !u.StartedAt.IsZero() {
-		c.hStart = u.StartedAt
+		c.extra().hStart = u.StartedAt
 	}
 	if !u.EndedAt.IsZero() {
-		c.hEnd = u.EndedAt
+		c.extra().hEnd = u.EndedAt
 	}
 	if u.Content != nil {
+		// Output is counted, never kept.
 		n := int64(len(u.Content.Text) + len(u.Content.Data))
-		if c.tc.OutputBytes == nil || u.Status.IsTerminal() {
-			c.tc.OutputBytes = &n
+		if !c.is(callHasOutput) || u.Status.IsTerminal() {
+			c.outBytes = n
 		} else {
-			*c.tc.OutputBytes = max(*c.tc.OutputBytes, n)
+			c.outBytes = max(c.outBytes, n)
 		}
+		c.set(callHasOutput, true)
 	}
-	if u.ApprovalRequired && !c.tc.ApprovalRequired {
-		c.tc.ApprovalRequired = true
-		c.success = false
-		c.tc.Success = &c.success
+	if u.ApprovalRequired && !c.is(callApproval) {
+		c.set(callApproval, true)
+		c.set(callJudged, true)
+		c.set(callSuccess, false)
 		msg := u.Message
 		if msg == "" {
 			msg = "approval required"
 		}
-		c.approvalAt, c.approvalLine, c.approvalMsg = at, ev.Line, redactLine(msg)
+		x := c.extra()
+		x.approvalAt, x.approvalLine, x.approvalMsg = at, ev.Line, clipLine(msg, maxOutcome)
 	}
 	if !u.Status.IsTerminal() {
 		return
 	}
-	if u.DurationMs != nil && c.explicit == nil {
-		c.explicit = u.DurationMs
+	if u.DurationMs != nil && (c.ext == nil || c.ext.explicit == nil) {
+		d := *u.DurationMs
+		c.extra().explicit = &d
 	}
-	if !c.open {
+	if !open {
 		// A second verdict (a permission denial reported at the end)
 		// only adds what the first lacked.
 		return
 	}
-	c.open = false
+	c.set(callOpen, false)
 	b.open--
 	c.end = at
-	c.tc.EndLine = ev.Line
+	c.endLine = ev.Line
 	// A call that was asked about and then ran was approved; one that
 	// failed after an approval stop was denied.
 	ok := u.Status == event.StatusCompleted
-	c.success = ok
-	c.tc.Success = &c.success
+	c.set(callJudged, true)
+	c.set(callSuccess, ok)
 	b.waitingLLM = true
-	if c.turn != nil && c.tc.ParentToolCallID == "" && c.turn == b.cur {
+	if c.turn != nil && c.parent == "" && c.turn == b.cur {
 		b.closeTurn()
 	}
 	if ok {
-		c.outcome = outcomeSummary(c, u)
+		if !b.opt.NoReviewEvents {
+			c.outcome = b.outcomeSummary(c, u)
+		}
 		return
 	}
 	msg := u.Message
@@ -146,272 +312,87 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 		msg = contentText(u.Content)
 	}
 	if msg != "" {
-		e := redactText(capText(strings.TrimSpace(msg), maxErrorText))
-		c.tc.Error = &e
+		e := clipText(strings.TrimSpace(msg), MaxErrorText)
+		c.err = &e
 	}
-	if c.tc.ApprovalRequired {
+	if c.is(callApproval) {
 		return
 	}
-	c.outcome = outcomeSummary(c, u)
-	c.errKind = "tool_error"
-	if c.tc.ExitCode != nil && *c.tc.ExitCode != 0 {
-		c.errKind = "exit_code"
+	if !b.opt.NoReviewEvents {
+		c.outcome = b.outcomeSummary(c, u)
+	}
+	c.set(callToolError, true)
+	if c.is(callHasExit) && c.exit != 0 {
+		c.set(callExitError, true)
 	}
 }
 
-// outcomeSummary is the one-line summary of a finished call.
-func outcomeSummary(c *callState, u *event.Update) string {
-	var parts []string
-	if c.tc.ExitCode != nil {
-		parts = append(parts, "exit "+itoa(int64(*c.tc.ExitCode)))
+// outcomeSummary is the one-line summary of a finished call: "exit 1: …",
+// the first line of its error or output, "completed" or "failed".
+func (b *Builder) outcomeSummary(c *callState, u *event.Update) string {
+	var prefix, line string
+	if c.is(callHasExit) {
+		prefix = "exit " + itoa(int64(c.exit))
 	}
-	if c.tc.Error != nil {
-		parts = append(parts, firstLine(*c.tc.Error))
-	} else if s := firstLine(strings.TrimSpace(contentText(u.Content))); s != "" {
-		parts = append(parts, redactText(s))
+	if c.err != nil {
+		line = clipLine(*c.err, maxOutcome)
+	} else {
+		line = clipLine(contentText(u.Content), maxOutcome)
 	}
-	if len(parts) == 0 {
-		if c.tc.Success != nil && *c.tc.Success {
-			return "completed"
-		}
-		return "failed"
-	}
-	return strings.Join(parts, ": ")
-}
-
-// inputKeys are the input fields that best say what a call does, in the
-// order they are tried.
-var inputKeys = [...]string{
-	"command", "cmd", "file_path", "filepath", "path", "notebook_path", "absolute_path",
-	"pattern", "query", "glob", "url", "description", "prompt", "dir_path", "directory_path",
-	"patterns", "folder", "skill", "name", "changes", "todos", "task", "fact",
-}
-
-// inputRank returns the rank of a key in inputKeys (matched ignoring ASCII
-// case, as a JSON decoder matches struct fields), or -1.
-func inputRank(key []byte) int {
-	if len(key) > len("directory_path") {
-		return -1
-	}
-	var low [16]byte
-	for i, c := range key {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[i] = c
-	}
-	k := low[:len(key)]
-	for i, w := range inputKeys {
-		if string(k) == w {
-			return i
-		}
-	}
-	return -1
-}
-
-// inputSummary returns a redacted one-line summary of a call's input. The
-// input's top-level fields are scanned, not decoded: a call writing a
-// whole file costs no copy of it.
-func inputSummary(u *event.Update) string {
-	s := ""
-	if in := u.RawInput; len(in) > 0 && in[0] == '{' {
-		// The last value of each known key, as a decoder would keep it.
-		var vals [len(inputKeys)][]byte
-		var f fields
-		for f.reset(in); f.next(); {
-			if r := inputRank(f.key); r >= 0 {
-				vals[r] = f.val
-			}
-		}
-		if f.ok() {
-			for _, v := range vals {
-				if s = jsonString(v); s != "" {
-					break
-				}
-			}
-		}
-		if s == "" {
-			s = string(in[:min(len(in), 4*maxLine)])
-		}
-	} else if len(in) > 0 {
-		if s = jsonString(in); s == "" {
-			s = string(in[:min(len(in), 4*maxLine)])
-		}
-	}
-	if s == "" && u.Title != "" && u.Title != u.ToolName {
-		s = u.Title
-		if i := strings.Index(s, ": "); i > 0 && i < 12 {
-			s = s[i+2:]
-		}
-	}
-	if s == "" && len(u.Locations) > 0 {
-		s = u.Locations[0].Path
-	}
-	return redactLine(s)
-}
-
-// fields walks the top level of a JSON object: each key and the raw bytes
-// of its value. ok reports, once next is false, whether the object was
-// well formed to its end.
-type fields struct {
-	in       []byte
-	i        int
-	key, val []byte
-	done     bool
-	bad      bool
-}
-
-func (f *fields) reset(in []byte) {
-	*f = fields{in: in}
-	f.i = skipSpace(in, 0)
-	if f.i >= len(in) || in[f.i] != '{' {
-		f.bad = true
-		return
-	}
-	f.i = skipSpace(in, f.i+1)
-	if f.i < len(in) && in[f.i] == '}' {
-		f.done = true
-		f.bad = skipSpace(in, f.i+1) != len(in)
-	}
-}
-
-func (f *fields) ok() bool { return f.done && !f.bad }
-
-// next moves to the next field; false at the end or on malformed input.
-func (f *fields) next() bool {
-	if f.done || f.bad {
-		return false
-	}
-	in, i := f.in, f.i
-	if i >= len(in) || in[i] != '"' {
-		f.bad = true
-		return false
-	}
-	end := skipString(in, i)
-	if end < 0 {
-		f.bad = true
-		return false
-	}
-	f.key = in[i+1 : end-1]
-	i = skipSpace(in, end)
-	if i >= len(in) || in[i] != ':' {
-		f.bad = true
-		return false
-	}
-	i = skipSpace(in, i+1)
-	if end = skipValue(in, i); end < 0 {
-		f.bad = true
-		return false
-	}
-	f.val = in[i:end]
-	i = skipSpace(in, end)
 	switch {
-	case i < len(in) && in[i] == ',':
-		f.i = skipSpace(in, i+1)
-	case i < len(in) && in[i] == '}':
-		f.done = true
-		f.bad = skipSpace(in, i+1) != len(in)
-	default:
-		f.bad = true
-		return false
+	case prefix != "" && line != "":
+		return prefix + ": " + line
+	case prefix != "":
+		return b.intern(prefix)
+	case line != "":
+		return line
+	case c.is(callSuccess):
+		return "completed"
 	}
-	return true
+	return "failed"
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
+// callSlab hands out the values a summary's tool calls point to, from
+// blocks: a call's start, end, duration, output size, exit code and
+// verdict cost no allocation of their own.
+type callSlab struct {
+	block int
+	times []time.Time
+	ints  []int64
+	nums  []int
+	bools []bool
 }
 
-// skipString returns the index after the string that starts at b[i], or -1.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return -1
+// newCallSlab returns a slab for the calls' values, its blocks sized to
+// the calls (up to callChunk values a block).
+func newCallSlab(calls []*callState) *callSlab {
+	return &callSlab{block: min(max(len(calls), 1), callChunk)}
 }
 
-// skipValue returns the index after the value that starts at b[i], or -1.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
+// grow returns a slice with room for one more value: s, or a new block.
+func grow[T any](s []T, block int) []T {
+	if len(s) == cap(s) {
+		return make([]T, 0, block)
 	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				if i = skipString(b, i); i < 0 {
-					return -1
-				}
-				i--
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
+	return s
 }
 
-// jsonString returns a JSON string's value, the words of an array of
-// strings joined by spaces, or for an array of objects (file changes, todo
-// items) their paths or texts joined by commas.
-func jsonString(v json.RawMessage) string {
-	if len(v) == 0 {
-		return ""
-	}
-	switch v[0] {
-	case '"':
-		if len(v) >= 2 && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '\\') < 0 && bytes.IndexByte(v[1:len(v)-1], '"') < 0 {
-			// No escape: the text itself, not copied (the caller keeps
-			// a copy of its first line only).
-			return unsafe.String(unsafe.SliceData(v[1:]), len(v)-2)
-		}
-		var s string
-		if gojson.Unmarshal(v, &s) == nil {
-			return s
-		}
-	case '[':
-		var ss []string
-		if gojson.Unmarshal(v, &ss) == nil {
-			return strings.Join(ss, " ")
-		}
-		var items []struct {
-			Path    string `json:"path"`
-			Content string `json:"content"`
-			Text    string `json:"text"`
-		}
-		if gojson.Unmarshal(v, &items) == nil {
-			parts := make([]string, 0, len(items))
-			for _, it := range items {
-				if p := cmp.Or(it.Path, it.Content, it.Text); p != "" {
-					parts = append(parts, p)
-				}
-			}
-			return strings.Join(parts, ", ")
-		}
-	}
-	return ""
+func (s *callSlab) time(t time.Time) *time.Time {
+	s.times = append(grow(s.times, 2*s.block), t)
+	return &s.times[len(s.times)-1]
+}
+
+func (s *callSlab) int64(v int64) *int64 {
+	s.ints = append(grow(s.ints, 2*s.block), v)
+	return &s.ints[len(s.ints)-1]
+}
+
+func (s *callSlab) int(v int) *int {
+	s.nums = append(grow(s.nums, s.block), v)
+	return &s.nums[len(s.nums)-1]
+}
+
+func (s *callSlab) bool(v bool) *bool {
+	s.bools = append(grow(s.bools, s.block), v)
+	return &s.bools[len(s.bools)-1]
 }

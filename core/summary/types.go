@@ -68,9 +68,13 @@ type Summary struct {
 	ThinkingMs  *int64 `json:"thinkingMs"`
 	ExecutingMs *int64 `json:"executingMs"`
 
-	ToolCalls []ToolCall `json:"toolCalls"`
-	Stalls    []Stall    `json:"stalls"`
-	Turns     []Turn     `json:"turns"`
+	// ToolCalls, Stalls and Turns are never nil in a summary the Builder
+	// made (an empty list is []); they are nil, and left out of the JSON,
+	// in the brief rows of a session list, which leaves them out unless
+	// asked for them (sift list --json --full, GET /sessions?full=true).
+	ToolCalls []ToolCall `json:"toolCalls,omitzero"`
+	Stalls    []Stall    `json:"stalls,omitzero"`
+	Turns     []Turn     `json:"turns,omitzero"`
 
 	Flags   []Flag `json:"flags"`
 	Flagged bool   `json:"flagged"`
@@ -98,8 +102,8 @@ type Summary struct {
 
 	Decision *Decision `json:"decision"`
 	// Decisions are the current decisions on the session's turns and tool
-	// calls, filled where a full summary is served (sift list --json, the
-	// API); each target's latest decision.
+	// calls, filled where a list asks for them (sift list --json, the API
+	// with full=true); each target's latest decision.
 	Decisions []Decision `json:"decisions,omitempty"`
 }
 

@@ -6,11 +6,26 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// tokens is one usage report; a counter the harness did not print is nil.
+// tokens is one usage report, or a sum of them: values, not pointers, so
+// that a turn's reports keep nothing of the events they came from. A
+// counter the harness did not print is absent (its bit in has unset) and
+// reads as 0.
 type tokens struct {
-	in, out, cached, write *int64
-	cost                   *float64
+	in, out, cached, write int64
+	cost                   float64
+	has                    tokenBits
 }
+
+// tokenBits says which counters a report has.
+type tokenBits uint8
+
+const (
+	hasIn tokenBits = 1 << iota
+	hasOut
+	hasCached
+	hasWrite
+	hasCost
+)
 
 // cacheWriteKeys are the harnesses' names for the cache-written share of
 // the prompt, as parsers keep them in UsageExtra.
@@ -20,41 +35,65 @@ var cacheWriteKeys = []string{
 }
 
 func tokensOf(u *event.Update) tokens {
-	t := tokens{in: u.PromptTokens, out: u.CompletionTokens, cached: u.CachedTokens, cost: u.CostUSD}
+	var t tokens
+	for _, c := range [...]struct {
+		dst *int64
+		src *int64
+		bit tokenBits
+	}{{&t.in, u.PromptTokens, hasIn}, {&t.out, u.CompletionTokens, hasOut}, {&t.cached, u.CachedTokens, hasCached}} {
+		if c.src != nil {
+			*c.dst = *c.src
+			t.has |= c.bit
+		}
+	}
+	if u.CostUSD != nil {
+		t.cost, t.has = *u.CostUSD, t.has|hasCost
+	}
 	for _, k := range cacheWriteKeys {
 		if v, ok := u.UsageExtra[k]; ok {
-			t.write = &v
+			t.write, t.has = v, t.has|hasWrite
 			break
 		}
 	}
 	return t
 }
 
-// add sums another report into t, counter by counter; a counter stays nil
-// only when neither side has it.
+// add sums another report into t, counter by counter; a counter stays
+// absent only when neither side has it.
 func (t *tokens) add(o tokens) {
-	t.in = sumPtr(t.in, o.in)
-	t.out = sumPtr(t.out, o.out)
-	t.cached = sumPtr(t.cached, o.cached)
-	t.write = sumPtr(t.write, o.write)
-	if o.cost != nil {
-		v := *o.cost
-		if t.cost != nil {
-			v += *t.cost
-		}
-		t.cost = &v
-	}
+	t.in += o.in
+	t.out += o.out
+	t.cached += o.cached
+	t.write += o.write
+	t.cost += o.cost
+	t.has |= o.has
 }
 
-func sumPtr(a, b *int64) *int64 {
-	switch {
-	case b == nil:
-		return a
-	case a == nil:
-		v := *b
-		return &v
+// get returns a counter for the summary: nil when absent.
+func (t tokens) get(bit tokenBits) *int64 {
+	if t.has&bit == 0 {
+		return nil
 	}
-	v := *a + *b
+	var v int64
+	switch bit {
+	case hasIn:
+		v = t.in
+	case hasOut:
+		v = t.out
+	case hasCached:
+		v = t.cached
+	case hasWrite:
+		v = t.write
+	}
+	return &v
+}
+
+// costUSD returns the cost for the summary: nil when absent.
+func (t tokens) costUSD() *float64 {
+	if t.has&hasCost == 0 {
+		return nil
+	}
+	v := t.cost
 	return &v
 }
 
@@ -63,37 +102,52 @@ func sumPtr(a, b *int64) *int64 {
 // reports that name no message. A turn is mostly one message, so the ids
 // are searched in order; the index is built only for a turn with many.
 type turnUsage struct {
-	ids  []string
-	snap []tokens
+	msgs []msgUsage
 	byID map[string]int
-	noID tokens
+	// noID is the sum of the reports without a message id (rare: most
+	// harnesses name the message), nil when there are none.
+	noID *tokens
 	any  bool
+}
+
+// msgUsage is the last report of one message.
+type msgUsage struct {
+	id string
+	t  tokens
 }
 
 // manyIDs is the number of message ids past which a turn indexes them.
 const manyIDs = 8
 
-func (u *turnUsage) add(id string, t tokens) {
+// add records a report of message id; kept is a copy of the id to share
+// when equal (the turn's own message id), so that it is not copied again.
+func (u *turnUsage) add(id, kept string, t tokens) {
 	u.any = true
 	if id == "" {
+		if u.noID == nil {
+			u.noID = &tokens{}
+		}
 		u.noID.add(t)
 		return
 	}
 	if i := u.find(id); i >= 0 {
-		u.snap[i] = t
+		u.msgs[i].t = t
 		return
 	}
 	// The id is copied: the event's may point into a line being read.
-	id = strings.Clone(id)
-	u.ids = append(u.ids, id)
-	u.snap = append(u.snap, t)
+	if id == kept {
+		id = kept
+	} else {
+		id = strings.Clone(id)
+	}
+	u.msgs = append(u.msgs, msgUsage{id: id, t: t})
 	switch {
 	case u.byID != nil:
-		u.byID[id] = len(u.ids) - 1
-	case len(u.ids) > manyIDs:
-		u.byID = make(map[string]int, 2*len(u.ids))
-		for i, id := range u.ids {
-			u.byID[id] = i
+		u.byID[id] = len(u.msgs) - 1
+	case len(u.msgs) > manyIDs:
+		u.byID = make(map[string]int, 2*len(u.msgs))
+		for i, m := range u.msgs {
+			u.byID[m.id] = i
 		}
 	}
 }
@@ -106,8 +160,8 @@ func (u *turnUsage) find(id string) int {
 		}
 		return -1
 	}
-	for i, x := range u.ids {
-		if x == id {
+	for i, m := range u.msgs {
+		if m.id == id {
 			return i
 		}
 	}
@@ -117,9 +171,12 @@ func (u *turnUsage) find(id string) int {
 // total returns the turn's tokens: the last snapshot of each message
 // added across messages, plus the id-less reports.
 func (u *turnUsage) total() tokens {
-	t := u.noID
-	for _, s := range u.snap {
-		t.add(s)
+	var t tokens
+	if u.noID != nil {
+		t = *u.noID
+	}
+	for _, m := range u.msgs {
+		t.add(m.t)
 	}
 	return t
 }
