@@ -155,7 +155,7 @@ func (b *Builder) Add(ev *event.Event) {
 		b.waitingLLM = false
 		b.afterResult = false
 	case event.UserMessageChunk:
-		if ev.ParentToolCallID == "" || b.callByID[ev.ParentToolCallID] == nil {
+		if ev.ParentToolCallID == "" || b.callByID[idKey(ev.ParentToolCallID)] == nil {
 			b.closeTurn()
 			if !b.afterPrompt {
 				b.prompts = append(b.prompts, prompt{line: ev.Line, at: at, session: b.keepSession(ev.SessionID),
@@ -280,7 +280,7 @@ func (b *Builder) seen(a instant) instant {
 // isTop reports whether an event belongs to the main agent, not a subagent
 // whose parent call sift knows.
 func (b *Builder) isTop(ev *event.Event) bool {
-	return ev.ParentToolCallID == "" || b.callByID[ev.ParentToolCallID] == nil
+	return ev.ParentToolCallID == "" || b.callByID[idKey(ev.ParentToolCallID)] == nil
 }
 
 // turnFor returns the turn an agent event belongs to, starting a new one
@@ -289,7 +289,7 @@ func (b *Builder) isTop(ev *event.Event) bool {
 // result for a call the stream never started): then it belongs to none.
 func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 	if !b.isTop(ev) {
-		t := b.callByID[ev.ParentToolCallID].turn
+		t := b.callByID[idKey(ev.ParentToolCallID)].turn
 		if t != nil {
 			b.touch(t, ev, at)
 		}
@@ -350,7 +350,7 @@ func (b *Builder) closeTurn() {
 // turnOf returns the turn a non-agent event (usage, error) belongs to.
 func (b *Builder) turnOf(ev *event.Event) *turnState {
 	if ev.ParentToolCallID != "" {
-		if c := b.callByID[ev.ParentToolCallID]; c != nil {
+		if c := b.callByID[idKey(ev.ParentToolCallID)]; c != nil {
 			return c.turn
 		}
 	}

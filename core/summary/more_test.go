@@ -2,6 +2,7 @@ package summary
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -261,5 +262,24 @@ func TestZeroUsageTurnNeedsNoPrice(t *testing.T) {
 	sum, _ := s.summarize(t, Options{})
 	if sum.CostSource != CostEstimate || sum.EstimatedUSD == nil || *sum.EstimatedUSD != 1 {
 		t.Errorf("cost %v (%s), want 1 (estimate)", sum.EstimatedUSD, sum.CostSource)
+	}
+}
+
+// TestLongParentIDKeepsTheSubagentInItsTurn pins that a parent call id
+// longer than MaxCallID (kept hashed) still finds its call: the subagent's
+// work stays in the parent's turn instead of starting turns of its own.
+func TestLongParentIDKeepsTheSubagentInItsTurn(t *testing.T) {
+	t.Parallel()
+	long := "task-" + strings.Repeat("x", MaxCallID+40)
+	var s stream
+	s.add(at(0), text("delegating")).MessageID = "m1"
+	s.same(call(long, "Task", `{"description":"find files"}`))
+	sub := s.add(at(1), text("looking"))
+	sub.ParentToolCallID, sub.MessageID = long, "sub1"
+	s.add(at(2), done(long, "a.py"))
+	s.add(at(3), text("There is one file.")).MessageID = "m2"
+	sum, _ := s.summarize(t, Options{})
+	if len(sum.Turns) != 2 {
+		t.Fatalf("turns = %d, want 2: a subagent response under a long parent id became a turn", len(sum.Turns))
 	}
 }

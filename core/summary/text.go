@@ -19,32 +19,14 @@ const (
 // redactText removes secrets from text a summary shows.
 func redactText(s string) string { return redact.String(s) }
 
-// redactMargin is how much of a line past maxLine redactLine reads: more
-// than the longest secret a rule recognises whole.
+// redactMargin is the least of a line past its cut that clip redacts:
+// more than the longest secret a rule recognises whole, so that a secret
+// straddling the cut is replaced whole.
 const redactMargin = 4 << 10
 
-// redactLine returns the first line of s as firstLine does, redacted
-// before it is cut: a secret that straddles the cut is replaced whole,
-// where redacting after the cut would leave the part before it, which no
-// rule may recognise (a token shorter than its shape).
-func redactLine(s string) string {
-	t := strings.TrimLeft(s, " \t\r\n")
-	line, more := t, false
-	if i := strings.IndexByte(t, '\n'); i >= 0 {
-		line, more = t[:i], strings.TrimSpace(t[i:]) != ""
-	}
-	if len(line) > maxLine+redactMargin {
-		line, more = cut(line, maxLine+redactMargin), true
-	}
-	red := strings.TrimRight(redactText(line), " \t\r")
-	switch {
-	case len(red) > maxLine:
-		return strings.Clone(cut(red, maxLine)) + "…"
-	case more:
-		return red + " …"
-	}
-	return strings.Clone(red)
-}
+// redactLine returns the first non-empty line of s, redacted before it is
+// cut at maxLine bytes (see clipLine).
+func redactLine(s string) string { return clipLine(s, maxLine) }
 
 // firstLine returns the first non-empty line of s, cut at maxLine bytes on
 // a rune boundary, with "…" marking what was left out. The result is a
@@ -74,7 +56,7 @@ func firstLineOf(s string) string {
 // most n bytes on a rune boundary: "…" marks a cut, " …" lines left out.
 // The result is a copy. It redacts before it cuts, so that a secret
 // straddling the cut is caught whole, and reads at most 4n bytes of the
-// line: a text that long is cut anyway.
+// line (redactMargin when that is more): a text that long is cut anyway.
 func clipLine(s string, n int) string {
 	s = strings.TrimLeft(s, " \t\r\n")
 	more := false
@@ -87,12 +69,12 @@ func clipLine(s string, n int) string {
 
 // clipText returns s redacted and cut to at most n bytes on a rune
 // boundary, "…" marking a cut; a copy. Like clipLine, it redacts at most
-// the first 4n bytes.
+// the first 4n bytes (or redactMargin).
 func clipText(s string, n int) string { return clip(s, n, false) }
 
 func clip(s string, n int, more bool) string {
 	long := len(s) > n
-	r := redactText(cut(s, 4*n))
+	r := redactText(cut(s, max(4*n, redactMargin)))
 	switch {
 	case long || len(r) > n:
 		return cut(r, n) + "…"
