@@ -265,6 +265,7 @@ func (r *invocationRun) analyze(res capture.Result) *summary.Summary {
 	defer f.Close()
 	opt := r.sf.importOptions().Summary
 	opt.Agent, opt.Start, opt.End, opt.ExitCode = r.cli.Kind, res.Start, res.End, &res.ExitCode
+	opt.NoReviewEvents = true // the summary line needs no review events
 	s, _, err := summary.Analyze(f, opt)
 	if err != nil {
 		r.warn("summarize %s: %v", res.File, err)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 
 	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
 
@@ -31,7 +33,19 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, "summary", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, sum)
+	writeSummaryJSON(w, sum)
+}
+
+// writeSummaryJSON writes a summary with status 200, streamed part by part
+// (summary.WriteJSON): a summary of many calls is never held whole as
+// JSON. Each part goes through textsafe's encoder, as every body does.
+func writeSummaryJSON(w http.ResponseWriter, sum *summary.Summary) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	// An error here is the client hanging up; the status is sent.
+	_ = summary.WriteJSON(w, sum, func(w io.Writer) summary.Encoder { return textsafe.NewEncoder(w) })
 }
 
 // summaryOf returns the summary of a stream file as it is on disk now.
@@ -91,7 +105,9 @@ func (s *Server) analyzeNow(wi, name string) (*summary.Summary, error) {
 		return nil, err
 	}
 	defer f.Close()
-	sum, _, err := summary.Analyze(f, *s.summaryOpts.Load())
+	opt := *s.summaryOpts.Load()
+	opt.NoReviewEvents = true // the route serves the summary only
+	sum, _, err := summary.Analyze(f, opt)
 	if err != nil {
 		return nil, fmt.Errorf("analyze %s/%s: %w", wi, name, err)
 	}
