@@ -22,7 +22,7 @@ type rawProvider struct {
 	APIPattern    json.RawMessage `json:"api_pattern"`
 	PriceComments json.RawMessage `json:"price_comments"`
 	ModelMatch    *snapshot.Match `json:"model_match"`
-	ProviderMatch json.RawMessage `json:"provider_match"`
+	ProviderMatch *snapshot.Match `json:"provider_match"`
 	Extractors    json.RawMessage `json:"extractors"`
 	Fallback      []string        `json:"fallback_model_providers"`
 	Models        []rawModel      `json:"models"`
@@ -82,6 +82,13 @@ func convert(raw []rawProvider) (*snapshot.Catalog, report, error) {
 				return nil, rep, fmt.Errorf("provider %s: model_match: %w", rp.ID, err)
 			}
 			p.Claims, rep.rewritten = &m, rep.rewritten+n
+		}
+		if rp.ProviderMatch != nil {
+			m, n, err := rewrite(*rp.ProviderMatch)
+			if err != nil {
+				return nil, rep, fmt.Errorf("provider %s: provider_match: %w", rp.ID, err)
+			}
+			p.Aliases, rep.rewritten = &m, rep.rewritten+n
 		}
 		for _, rm := range rp.Models {
 			m, kept, err := convertModel(rm, &rep)

@@ -50,6 +50,9 @@ type Provider struct {
 	// Claims are the model names this provider is the first place to look
 	// for (the catalog's model_match), absent when it claims none.
 	Claims *Match `json:"claims,omitempty"`
+	// Aliases are the names a provider prefix may give it besides its id
+	// ("vertex_ai/" is google; the catalog's provider_match).
+	Aliases *Match `json:"aliases,omitempty"`
 	// Fallback lists providers whose models this one also serves
 	// (Vertex serves Anthropic's), searched after its own.
 	Fallback []string `json:"fallback,omitempty"`
