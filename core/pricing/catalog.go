@@ -166,6 +166,9 @@ func (c *catalog) provider(sp snapshot.Provider, src Source, origin string) (*pr
 		if sm.Source != "" {
 			e.model.Origin = sm.Source
 		}
+		if src == FromSupplement {
+			e.model.Provider = "" // its own list, not a seller
+		}
 		var err error
 		if e.rule, err = compile(sm.Match); err != nil {
 			return nil, fmt.Errorf("provider %s: model %s: %w", sp.ID, sm.ID, err)

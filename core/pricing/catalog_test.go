@@ -39,13 +39,13 @@ func TestCatalogProvenance(t *testing.T) {
 	}
 }
 
-// streamModels returns the model names the recorded streams in
-// testdata/streams name.
+// streamModels returns the model names the recorded streams and agent
+// histories in testdata name.
 func streamModels(t *testing.T) []string {
 	t.Helper()
 	re := regexp.MustCompile(`"model(?:Id)?"\s*:\s*"([^"]+)"`)
 	seen := map[string]bool{}
-	err := filepath.WalkDir("../../testdata/streams", func(path string, d os.DirEntry, err error) error {
+	walk := func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jsonl") {
 			return err
 		}
@@ -62,9 +62,11 @@ func streamModels(t *testing.T) []string {
 			}
 		}
 		return sc.Err()
-	})
-	if err != nil {
-		t.Fatal(err)
+	}
+	for _, dir := range []string{"../../testdata/streams", "../../testdata/history"} {
+		if err := filepath.WalkDir(dir, walk); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out := make([]string, 0, len(seen))
 	for m := range seen {

@@ -193,23 +193,27 @@ func (r *rule) hit(whole, variant bool) level {
 }
 
 // extends reports whether rest, which follows lit in a name, goes on
-// with a variant word rather than a version: a literal that ends in a
+// with a variant rather than another version: a literal that ends in a
 // separator ("gemini-3-flash-preview-") opens a namespace; otherwise the
-// rest must start at a separator and not with a number
-// ("-thinking", "@20250929", ":free" extend; "-5", ".1", "o" do not).
+// rest must be a separator and a word (not a separator alone), and a literal ending in a number must
+// not go on with a number ("claude-opus-4-5" goes on with "-thinking",
+// "@20250929" or ":free", not "-1" or ".1"; "…-preview" may go on with
+// "-09-2025").
 func extends(lit, rest string) bool {
 	switch {
 	case rest == "":
 		return true
 	case lit != "" && !alnum(lit[len(lit)-1]):
 		return true
-	case alnum(rest[0]):
+	case alnum(rest[0]) || strings.IndexFunc(rest, func(r rune) bool { return r < 128 && alnum(byte(r)) }) < 0:
 		return false
-	case strings.IndexByte("-._", rest[0]) >= 0 && len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9':
+	case strings.IndexByte("-._", rest[0]) >= 0 && digit(rest[1]) && digit(lit[len(lit)-1]):
 		return false
 	}
 	return true
 }
+
+func digit(c byte) bool { return c >= '0' && c <= '9' }
 
 // bounded reports whether a literal that follows head in a name starts
 // at a word boundary.

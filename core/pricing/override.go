@@ -249,10 +249,10 @@ func (t *Table) With(o Overrides, file string) *Table {
 	n.memo = &memo{}
 	n.over = maps.Clone(t.over)
 	if n.over == nil {
-		n.over = map[string]Model{}
+		n.over = map[string]overEntry{}
 	}
 	for name, v := range o.Models {
-		n.over[overKey(name)] = v.model(name, file)
+		n.over[overKey(name)] = overEntry{v.model(name, file), file}
 	}
 	if o.Date != "" {
 		n.Date = o.Date
@@ -260,12 +260,18 @@ func (t *Table) With(o Overrides, file string) *Table {
 	return &n
 }
 
+// overEntry is one overriding model and the file it was read from.
+type overEntry struct {
+	m    Model
+	file string
+}
+
 // override looks the forms of a name up in the overrides.
-func (t *Table) override(forms []form) (Model, form, bool) {
+func (t *Table) override(forms []form) (overEntry, form, bool) {
 	for _, f := range forms {
-		if m, ok := t.over[overKey(f.name)]; ok {
-			return m, f, true
+		if o, ok := t.over[overKey(f.name)]; ok {
+			return o, f, true
 		}
 	}
-	return Model{}, form{}, false
+	return overEntry{}, form{}, false
 }

@@ -90,7 +90,7 @@ type Table struct {
 
 	cat *catalog
 	// over maps an override's name (overKey) to its model.
-	over map[string]Model
+	over map[string]overEntry
 	// memo remembers resolved names: summaries price every turn, and a
 	// name is read several ways before it resolves.
 	memo *memo
@@ -174,17 +174,17 @@ func (t *Table) resolve(name string) (m Model, mt Match, ok bool) {
 	if len(forms) == 0 {
 		return Model{}, mt, false
 	}
-	if m, f, ok := t.override(forms); ok {
-		mt.Form, mt.Steps, mt.Rule, mt.Source, mt.File = f.name, f.steps, "override "+m.ID, FromOverride, m.Origin
-		return m, mt, true
+	if o, f, ok := t.override(forms); ok {
+		mt.Form, mt.Steps, mt.Rule, mt.Source, mt.File = f.name, f.steps, "override "+o.m.ID, FromOverride, o.file
+		return o.m, mt, true
 	}
 	m, mt, ok = t.cat.resolve(name, forms)
 	if !ok {
 		return m, mt, false
 	}
 	if o, found := t.over[overKey(m.ID)]; found {
-		mt.Rule, mt.Source, mt.File = "override "+o.ID+" of "+m.Provider+"/"+m.ID, FromOverride, o.Origin
-		return o, mt, true
+		mt.Rule, mt.Source, mt.File = "override "+o.m.ID+" of "+m.Provider+"/"+m.ID, FromOverride, o.file
+		return o.m, mt, true
 	}
 	return m, mt, true
 }
@@ -212,7 +212,7 @@ func (t *Table) Models() []Model {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		out = append(out, t.over[k])
+		out = append(out, t.over[k].m)
 	}
 	for _, p := range append(t.cat.providers, t.cat.supplement) {
 		for _, e := range p.models {

@@ -108,7 +108,7 @@ func (c *catalog) decorations(out []form, f form) []form {
 		f = f.with(f.name[:i], "dropped "+f.name[i:])
 		out = append(out, f)
 	}
-	if i := strings.IndexByte(f.name, '@'); i > 0 {
+	if i := strings.IndexByte(f.name, '@'); i > 0 && i < len(f.name)-1 {
 		f = f.with(f.name[:i], "dropped the Vertex version "+f.name[i:])
 		out = append(out, f)
 	}
