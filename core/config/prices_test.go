@@ -89,7 +89,7 @@ func TestLoadPrices(t *testing.T) {
 	dir := t.TempDir()
 	for name, body := range map[string]string{
 		// The JSON price file sift read before the catalog.
-		"old.json": `{"date":"2030-01-01","models":{"gemini-3-flash-preview":{"input":1000,"output":0,"cacheRead":0}}}`,
+		"old.json":  `{"date":"2030-01-01","models":{"gemini-3-flash-preview":{"input":1000,"output":0,"cacheRead":0}}}`,
 		"bare.yaml": "Date: 2030-01-01\nModels:\n  gemini-3-flash-preview: {Input: 1000, Output: 0, CacheRead: 0}\n",
 		// A whole configuration file: its Prices key is read.
 		"config.yaml": "Enabled: true\nPrices:\n  Date: 2030-01-01\n  Models:\n    gemini-3-flash-preview: {Input: 1000, Output: 0, CacheRead: 0}\n",
