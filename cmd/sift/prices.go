@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -276,57 +275,22 @@ func catalogOf(tb *pricing.Table) catalogView {
 
 // modelView is one model's price list in JSON.
 type modelView struct {
-	Provider string               `json:"provider,omitempty"`
-	ID       string               `json:"id"`
-	Name     string               `json:"name,omitempty"`
-	Source   pricing.Source       `json:"source"`
-	Origin   string               `json:"origin,omitempty"`
-	Context  int64                `json:"context,omitempty"`
-	Rates    ratesView            `json:"rates"`
-	Tiers    map[string]ratesView `json:"tiers,omitempty"`
-	Periods  []periodView         `json:"periods,omitempty"`
+	Provider string                   `json:"provider,omitempty"`
+	ID       string                   `json:"id"`
+	Name     string                   `json:"name,omitempty"`
+	Source   pricing.Source           `json:"source"`
+	Origin   string                   `json:"origin,omitempty"`
+	Context  int64                    `json:"context,omitempty"`
+	Rates    pricing.Rates            `json:"rates"`
+	Tiers    map[string]pricing.Rates `json:"tiers,omitempty"`
+	Periods  []periodView             `json:"periods,omitempty"`
 }
 
 // periodView is one price period of a model with several.
 type periodView struct {
-	Since string    `json:"since,omitempty"`
-	Daily string    `json:"daily,omitempty"`
-	Rates ratesView `json:"rates"`
-}
-
-// ratesView is a set of rates in JSON.
-type ratesView struct {
-	Input        rateView `json:"input"`
-	Output       rateView `json:"output"`
-	CacheRead    rateView `json:"cacheRead"`
-	CacheWrite   rateView `json:"cacheWrite"`
-	CacheWrite1h rateView `json:"cacheWrite1h"`
-}
-
-// rateView is a rate: a number, or its base and bands.
-type rateView pricing.Rate
-
-// MarshalJSON writes a rate without bands as a number.
-func (r rateView) MarshalJSON() ([]byte, error) {
-	if len(r.Above) == 0 {
-		return json.Marshal(r.Base)
-	}
-	type band struct {
-		Tokens int64   `json:"tokens"`
-		Price  float64 `json:"price"`
-	}
-	v := struct {
-		Base  float64 `json:"base"`
-		Above []band  `json:"above"`
-	}{Base: r.Base}
-	for _, b := range r.Above {
-		v.Above = append(v.Above, band{b.Tokens, b.Price})
-	}
-	return json.Marshal(v)
-}
-
-func viewRates(rs pricing.Rates) ratesView {
-	return ratesView{rateView(rs.Input), rateView(rs.Output), rateView(rs.CacheRead), rateView(rs.CacheWrite), rateView(rs.CacheWrite1h)}
+	Since string        `json:"since,omitempty"`
+	Daily string        `json:"daily,omitempty"`
+	Rates pricing.Rates `json:"rates"`
 }
 
 func viewModel(m pricing.Model) modelView {
@@ -335,19 +299,19 @@ func viewModel(m pricing.Model) modelView {
 		v.Origin = m.Origin
 	}
 	if rs, err := m.Rates(time.Time{}, pricing.Standard); err == nil {
-		v.Rates = viewRates(rs)
+		v.Rates = rs
 	}
 	for _, t := range m.ServiceTiers() {
 		if rs, err := m.Rates(time.Time{}, t); err == nil {
 			if v.Tiers == nil {
-				v.Tiers = map[string]ratesView{}
+				v.Tiers = map[string]pricing.Rates{}
 			}
-			v.Tiers[string(t)] = viewRates(rs)
+			v.Tiers[string(t)] = rs
 		}
 	}
 	if ps := m.Periods(); len(ps) > 1 {
 		for _, p := range ps {
-			pv := periodView{Rates: viewRates(p.Rates)}
+			pv := periodView{Rates: p.Rates}
 			if !p.Since.IsZero() {
 				pv.Since = p.Since.Format(time.DateOnly)
 			}

@@ -73,7 +73,7 @@ func TestPricesList(t *testing.T) {
 	for _, m := range doc.Models {
 		if m.Provider == "anthropic" && m.ID == "claude-sonnet-4-5" {
 			var b bytes.Buffer
-			if err := json.Compact(&b, m.Rates["input"]); err != nil || b.String() != `{"base":3,"above":[{"tokens":200000,"price":6}]}` {
+			if err := json.Compact(&b, m.Rates["input"]); err != nil || b.String() != `{"base":3,"tiers":[{"start":200000,"price":6}]}` {
 				t.Errorf("sonnet input %s", b.String())
 			}
 		}

@@ -1,11 +1,14 @@
 package pricing
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/pricing/internal/snapshot"
 )
 
 // Rate is a price in USD per million tokens with its context-length
@@ -36,11 +39,25 @@ func (r Rate) At(prompt int64) float64 {
 	return p
 }
 
+// MarshalJSON writes a rate as the catalog does: a number, or
+// {"base": …, "tiers": [{"start": tokens, "price": …}]}.
+func (r Rate) MarshalJSON() ([]byte, error) {
+	s := snapshot.Rate{Base: r.Base}
+	for _, b := range r.Above {
+		s.Tiers = append(s.Tiers, snapshot.Tier{Start: b.Tokens, Price: b.Price})
+	}
+	return json.Marshal(s)
+}
+
 // Rates are one model's rates in one price period and service tier.
 // Every rate is set: a rate the price list lacks is billed as its parent,
 // a 1-hour cache write as a cache write, a cache read or write as input.
 type Rates struct {
-	Input, Output, CacheRead, CacheWrite, CacheWrite1h Rate
+	Input        Rate `json:"input"`
+	Output       Rate `json:"output"`
+	CacheRead    Rate `json:"cacheRead"`
+	CacheWrite   Rate `json:"cacheWrite"`
+	CacheWrite1h Rate `json:"cacheWrite1h"`
 }
 
 // Cost returns the cost of a request at these rates, in USD.
