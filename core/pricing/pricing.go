@@ -108,9 +108,10 @@ const memoMax = 4096
 
 // resolved is one remembered answer of Resolve.
 type resolved struct {
-	m  Model
-	mt Match
-	ok bool
+	m     Model
+	mt    Match
+	ok    bool
+	price Price
 }
 
 // Default returns the embedded catalog.
@@ -146,25 +147,32 @@ func Load(path string) (*Table, error) {
 // an override first, then the catalog, then sift's supplement. ok is
 // false for a name nothing matches.
 func (t *Table) Resolve(name string) (Model, Match, bool) {
+	r := t.remembered(name)
+	// The memo's slices are shared: callers get their own.
+	r.mt.Steps, r.mt.Candidates = slices.Clone(r.mt.Steps), slices.Clone(r.mt.Candidates)
+	return r.m, r.mt, r.ok
+}
+
+// remembered is Resolve through the memo, with the memo's own slices.
+func (t *Table) remembered(name string) resolved {
 	if t == nil || t.cat == nil {
-		return Model{}, Match{Name: name}, false
+		return resolved{mt: Match{Name: name}}
 	}
 	if t.memo == nil {
-		return t.resolve(name)
+		m, mt, ok := t.resolve(name)
+		return resolved{m, mt, ok, m.Price()}
 	}
 	if r, ok := t.memo.m.Load(name); ok {
-		r := r.(resolved)
-		r.mt.Steps, r.mt.Candidates = slices.Clone(r.mt.Steps), slices.Clone(r.mt.Candidates)
-		return r.m, r.mt, r.ok
+		return r.(resolved)
 	}
 	m, mt, ok := t.resolve(name)
+	r := resolved{m, mt, ok, m.Price()}
 	if t.memo.n.Load() < memoMax {
-		if _, loaded := t.memo.m.LoadOrStore(name, resolved{m, mt, ok}); !loaded {
+		if _, loaded := t.memo.m.LoadOrStore(name, r); !loaded {
 			t.memo.n.Add(1)
 		}
 	}
-	mt.Steps, mt.Candidates = slices.Clone(mt.Steps), slices.Clone(mt.Candidates)
-	return m, mt, ok
+	return r
 }
 
 // resolve is Resolve without the memo.
@@ -192,11 +200,11 @@ func (t *Table) resolve(name string) (m Model, mt Match, ok bool) {
 // Lookup returns the first-band standard price of a model and the id of
 // the catalog entry (or override) it matched; see Resolve.
 func (t *Table) Lookup(model string) (Price, string, bool) {
-	m, _, ok := t.Resolve(model)
-	if !ok {
+	r := t.remembered(model)
+	if !r.ok {
 		return Price{}, "", false
 	}
-	return m.Price(), m.ID, true
+	return r.price, r.m.ID, true
 }
 
 // Models returns every priced model: the overrides (by name), then the
