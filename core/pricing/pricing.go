@@ -21,7 +21,6 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -228,10 +227,4 @@ func (t *Table) Models() []Model {
 		}
 	}
 	return out
-}
-
-// String describes the catalog: "npm:@pydantic/genai-prices 0.1.8
-// (2026-12-01)".
-func (t *Table) String() string {
-	return strings.TrimSpace(t.Source+" "+t.Version) + " (" + t.Date + ")"
 }
