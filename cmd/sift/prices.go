@@ -172,17 +172,16 @@ func periodNote(ps []pricing.Period) string {
 
 // writeCharge prints what sift charges for one model and why.
 func writeCharge(w io.Writer, tb *pricing.Table, m pricing.Model, mt pricing.Match, ok bool) {
+	if !ok {
+		fmt.Fprintln(w, textsafe.Inert(mt.Name)+": unknown: no price")
+		if len(mt.Candidates) > 0 {
+			fmt.Fprintln(w, textsafe.Inert("  listed at different prices by "+strings.Join(mt.Candidates, ", ")+": name one (PROVIDER/MODEL)"))
+		}
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	line := func(k, v string) { fmt.Fprintf(tw, "  %s\t%s\n", k, textsafe.Inert(v)) }
 	fmt.Fprintln(tw, textsafe.Inert(mt.Name))
-	if !ok {
-		line("unknown", "no price")
-		if len(mt.Candidates) > 0 {
-			line("listed", "at different prices by "+strings.Join(mt.Candidates, ", ")+": name one (PROVIDER/MODEL)")
-		}
-		tw.Flush()
-		return
-	}
 	id := m.ID
 	if m.Provider != "" {
 		id = m.Provider + "/" + m.ID

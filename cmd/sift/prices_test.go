@@ -120,14 +120,14 @@ func TestPricesUnknown(t *testing.T) {
 	if code != 1 || errs != "" {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
-	if !strings.HasPrefix(out, "claude-opus-9\n  unknown  no price\n\ngpt-5\n") {
+	if !strings.HasPrefix(out, "claude-opus-9: unknown: no price\n\ngpt-5\n") || !strings.HasSuffix(out, ": unknown: no price\n") {
 		t.Errorf("output:\n%s", out)
 	}
 	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `\x1b]0;pwned\x07model`) {
 		t.Errorf("an escape reached the terminal: %q", out)
 	}
 	_, out, _ = runSift(t, "prices", "--config", conf, "davinci")
-	if !strings.Contains(out, "at different prices by azure/davinci, openai/davinci") {
+	if out != "davinci: unknown: no price\n  listed at different prices by azure/davinci, openai/davinci: name one (PROVIDER/MODEL)\n" {
 		t.Errorf("ambiguous name:\n%s", out)
 	}
 }
