@@ -101,6 +101,7 @@ func (f *storeFlags) retention() store.Retention {
 func (f *storeFlags) importOptions() store.ImportOptions {
 	return store.ImportOptions{Summary: summary.Options{
 		StallThreshold: f.cfg.StallThreshold(), SpikeFactor: f.cfg.TokenSpikeFactor, SpikeMinTokens: f.cfg.TokenSpikeMin,
+		Prices: f.cfg.PriceTable(),
 	}, Retention: f.retention()}
 }
 

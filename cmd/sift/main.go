@@ -58,6 +58,7 @@ func commands() []command {
 		{"purge", purgeUsage, runPurge},
 		{"redact", redactUsage, runRedact},
 		{"workitem", "workitem retry|done ID   invalidate or complete a work item's summaries", runWorkItem},
+		{"prices", pricesUsage, runPrices},
 		{"usage", "usage [--by day|session|project|model] [--since D] [--agent K] [--json]   token totals of the imported agent histories", runUsageCmd},
 		{"demo", "demo [--db PATH] [--theme T] [--operator]   the inbox on a store of sample streams (plain `sift [--db PATH]` opens yours)", runDemo},
 		{"serve", "serve [--addr 127.0.0.1:7777] [--token-file F]   the HTTP API (token also from $SIFT_API_TOKEN)", runServe},

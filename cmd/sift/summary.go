@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/pricing"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
@@ -24,7 +25,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	start := fs.String("start", "", "invocation start, RFC 3339 (projects timestamp-less events)")
 	end := fs.String("end", "", "invocation end, RFC 3339")
 	asJSON := fs.Bool("json", false, "print one JSON summary per line")
-	prices := fs.String("pricing", "", "JSON price table laid over the embedded one")
+	prices := fs.String("pricing", "", "prices laid over the catalog: the configuration's Prices form, YAML or JSON, or a configuration file")
 	stall := fs.Duration("stall", summary.DefaultStallThreshold, "gap that counts as a stall")
 	exit := fs.Int("exit-code", -1, "the agent's exit status, when known")
 	byOffset := fs.Bool("by-offset", false, "project timestamp-less events by byte offset, not line")
@@ -55,9 +56,11 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		opt.ExitCode = exit
 	}
 	if *prices != "" {
-		if opt.Prices, err = pricing.Load(*prices); err != nil {
+		o, err := config.LoadPrices(*prices)
+		if err != nil {
 			return fail(stderr, "summary", err)
 		}
+		opt.Prices = pricing.Default().With(o, *prices)
 	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	defer w.Flush()

@@ -38,7 +38,8 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer st.Close()
 	ctx, stop := signalContext()
 	defer stop()
-	rep, err := st.Usage(ctx, store.UsageOptions{By: store.UsageBy(*by), Since: day, Agent: agents.Kind(*agent)})
+	rep, err := st.Usage(ctx, store.UsageOptions{By: store.UsageBy(*by), Since: day, Agent: agents.Kind(*agent),
+		Prices: sf.cfg.PriceTable()})
 	if err != nil {
 		return fail(stderr, "usage", err)
 	}

@@ -22,6 +22,9 @@
 //	  claude:                  # antigravity, opencode, copilot, qwen, kimi, droid
 //	    Binary: /opt/claude/bin/claude
 //	    Env: {ANTHROPIC_BASE_URL: "http://127.0.0.1:8080"}
+//	Prices:                    # model prices over the embedded catalog
+//	  Models:                  # (pricing.Overrides; `sift prices` shows them)
+//	    my-model: {Input: 1, Output: 2, CacheRead: 0.1}   # USD per million tokens
 //
 // Integer keys take integer literals only (`1.5`, `.inf` are errors) and
 // every number is bounded (limits.go), so that no duration or byte count
@@ -79,6 +82,9 @@ type Config struct {
 	// antigravity, opencode, copilot, qwen, kimi, droid), how its CLI is
 	// launched.
 	Agents map[string]Agent `yaml:"Agents"`
+	// Prices overrides or adds model prices, laid over the embedded
+	// catalog (see Prices).
+	Prices Prices `yaml:"Prices"`
 
 	// file is where the configuration was read from; empty for defaults.
 	file string
@@ -329,7 +335,7 @@ func (c Config) Validate() error {
 			return bad("Agents."+kind, "sets neither Binary nor Env")
 		}
 	}
-	return nil
+	return c.Prices.validate(c.file)
 }
 
 // CheckWritable makes sure the capture root exists and a file can be

@@ -9,8 +9,8 @@ import (
 
 func TestDefaultTable(t *testing.T) {
 	t.Parallel()
-	if _, err := Parse(embedded); err != nil {
-		t.Fatalf("embedded table: %v", err)
+	if _, err := parseCatalog(embeddedCatalog, embeddedSupplement); err != nil {
+		t.Fatalf("embedded catalog: %v", err)
 	}
 	tb := Default()
 	if tb.Source == "" || tb.Date == "" {
@@ -42,7 +42,8 @@ func TestLookupNormalises(t *testing.T) {
 		{"provider prefix", "dashscope/qwen3-coder-plus", "qwen3-coder-plus"},
 		{"context suffix", "claude-sonnet-4-5[1m]", "claude-sonnet-4-5"},
 		{"longest prefix", "claude-opus-4-5-thinking", "claude-opus-4-5"},
-		{"not a prefix of a longer name", "gpt-5-codex", "gpt-5-codex"},
+		// The catalog lists gpt-5-codex as a name of gpt-5 (one price).
+		{"a name the catalog lists for another model", "gpt-5-codex", "gpt-5"},
 		{"iso date suffix", "gpt-5-2025-08-07", "gpt-5"},
 	}
 	for _, tc := range tests {
@@ -53,9 +54,15 @@ func TestLookupNormalises(t *testing.T) {
 			}
 		})
 	}
-	for _, m := range []string{"", "Auto", "claude", "gpt-4o", "claude-opus-4-7", "gpt-5.1-codex", "claude-opus-4-"} {
+	for _, m := range []string{"", "Auto", "claude", "claude-opus-4-9", "gpt-5.1-codex-ultra", "claude-opus-4-"} {
 		if _, key, ok := tb.Lookup(m); ok {
 			t.Errorf("Lookup(%q) matched %q", m, key)
+		}
+	}
+	// The hand-typed table lacked these; the catalog prices them.
+	for m, want := range map[string]string{"gpt-4o": "gpt-4o", "claude-opus-4-7": "claude-opus-4-7", "gpt-5.1-codex": "gpt-5.1"} {
+		if _, key, ok := tb.Lookup(m); !ok || key != want {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", m, key, ok, want)
 		}
 	}
 }
