@@ -65,6 +65,12 @@ type Parser interface {
 	Claims(line []byte) bool
 	// NewStream returns the state for reading one stream.
 	NewStream() Stream
+	// EndsWithResult reports whether the harness ends every finished
+	// stream with a result line, so that a structured stream of it
+	// without one did not finish (Stats.EndsWithResult). Harnesses whose
+	// streams may end without one (opencode prints none) and the on-disk
+	// histories say false.
+	EndsWithResult() bool
 }
 
 // Stream reads the lines of one stream in order.

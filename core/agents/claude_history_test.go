@@ -24,7 +24,7 @@ func TestHistoryFixtures(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			evs, st := parseAll(t, f, Options{})
-			if st.Agent != ClaudeHistory || st.Agent.Harness() != Claude {
+			if Kind(st.Agent) != ClaudeHistory || Kind(st.Agent).Harness() != Claude {
 				t.Fatalf("sniffed %s", st.Agent)
 			}
 			assertEveryLine(t, f, mustRead(t, f), evs, st)

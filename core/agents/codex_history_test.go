@@ -37,7 +37,7 @@ func historyFiles(t testing.TB, agent string) []string {
 func checkHistoryFile(t *testing.T, f string, want Kind) []*event.Event {
 	t.Helper()
 	evs, st := parseAll(t, f, Options{})
-	if st.Agent != want {
+	if Kind(st.Agent) != want {
 		t.Fatalf("sniffed %s, want %s", st.Agent, want)
 	}
 	assertEveryLine(t, f, mustRead(t, f), evs, st)

@@ -357,7 +357,7 @@ func TestCodexLegacyShape(t *testing.T) {
 func TestCodexLegacyConfigAndMissingKey(t *testing.T) {
 	t.Parallel()
 	evs, st := parseAll(t, filepath.Join(streamsDir, "codex-legacy", "vibekanban-legacy-msg-missing-api-key.jsonl"), Options{})
-	if st.Agent != Codex {
+	if Kind(st.Agent) != Codex {
 		t.Fatalf("sniffed %s", st.Agent)
 	}
 	want := []event.Kind{event.SessionStart, event.UserMessageChunk, event.Error}

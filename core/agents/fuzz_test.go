@@ -75,7 +75,7 @@ func FuzzParse(f *testing.F) {
 		if st.Lines != want || st.Bytes != int64(len(data)) {
 			t.Fatalf("lines %d bytes %d, want %d %d", st.Lines, st.Bytes, want, len(data))
 		}
-		if opt.Agent != "" && st.Agent != opt.Agent {
+		if opt.Agent != "" && Kind(st.Agent) != opt.Agent {
 			t.Fatalf("declared %s, attributed to %s", opt.Agent, st.Agent)
 		}
 		assertEveryLine(t, string(st.Agent), data, evs, st)

@@ -72,7 +72,7 @@ func TestGeminiLegacyLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs, st := parseBytes(t, lines, Options{})
-	if st.Agent != GeminiHistory {
+	if Kind(st.Agent) != GeminiHistory {
 		t.Fatalf("sniffed %s", st.Agent)
 	}
 	if k := kinds(evs); !equalKinds(k, []event.Kind{event.SessionStart, event.UserMessageChunk, event.AgentMessageChunk, event.Usage}) {

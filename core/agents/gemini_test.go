@@ -253,8 +253,8 @@ func TestGeminiTimeMatchesTimeParse(t *testing.T) {
 		if err != nil {
 			want = time.Time{}
 		}
-		if got := geminiTime(s); !got.Equal(want) {
-			t.Errorf("geminiTime(%q) = %v, time.Parse gives %v", s, got, want)
+		if got := isoTime(s); !got.Equal(want) {
+			t.Errorf("isoTime(%q) = %v, time.Parse gives %v", s, got, want)
 		}
 	}
 }

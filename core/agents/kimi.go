@@ -27,6 +27,10 @@ type kimiParser struct{}
 func (kimiParser) Kind() Kind        { return Kimi }
 func (kimiParser) NewStream() Stream { return &kimiStream{names: map[string]string{}} }
 
+// EndsWithResult implements Parser: only kimi-code prints its resume hint,
+// and a run that did not fail prints no other end.
+func (kimiParser) EndsWithResult() bool { return false }
+
 // Claims implements Parser: a line whose discriminator is a top-level
 // `role` (every other harness's lines name a `type` first), kimi-code's
 // resume hint, or its error line, the only error that says `retryable`.

@@ -9,16 +9,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// decodeLine decodes a line into v with the strings referring to the line's
-// bytes instead of copies: a field a parser only looks at (a type, a
-// timestamp) then costs no allocation. The bytes belong to the driver's read
-// buffer, which the next line overwrites, so a parser that decodes this way
-// keeps no such string past the call (it copies what it keeps in its own
-// state), and the driver copies the ones that reach an event (see owner).
-func decodeLine[T any](b []byte, v *T) error {
-	return json.UnmarshalOf(b, v, json.DecodeNoCopyString())
-}
-
 // owner gives each emitted event its own copy of the strings and bytes that
 // still refer to the line being read. The strings of one event that need a
 // copy share one allocation. The session id, model and message id, which
