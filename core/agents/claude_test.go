@@ -1,9 +1,7 @@
 package agents
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/event"
@@ -172,20 +170,7 @@ func TestToolKindOf(t *testing.T) {
 func FuzzParseClaude(f *testing.F) {
 	for _, dir := range []string{"claude", "cursor", "qwen"} {
 		files, _ := filepath.Glob(filepath.Join(streamsDir, dir, "*.jsonl"))
-		for _, p := range files {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				f.Fatal(err)
-			}
-			for _, l := range strings.Split(string(data), "\n") {
-				f.Add([]byte(l))
-			}
-		}
+		addFileSeeds(f, false, files...)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, k := range []Kind{Claude, Cursor, Qwen} {
-			evs, st := parseBytes(t, data, Options{Agent: k})
-			assertEveryLine(t, string(k), data, evs, st)
-		}
-	})
+	fuzzEveryLine(f, Claude, Cursor, Qwen)
 }

@@ -140,15 +140,8 @@ func (s *codexStream) Line(l Line, emit Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil {
 		return false
 	}
-	if !s.flush(emit, false) {
-		return s.line(l, &ln, emit)
-	}
-	// The flush emitted an event, so the driver would not keep this line
-	// as raw if it is not understood: keep it here.
-	if !s.line(l, &ln, emit) {
-		emit(rawEvent(l.Bytes))
-	}
-	return true
+	held := s.flush(emit, false)
+	return afterHeld(l, held, s.line(l, &ln, emit), emit)
 }
 
 // line handles a decoded line of either shape.

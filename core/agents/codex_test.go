@@ -3,7 +3,6 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -424,20 +423,8 @@ func TestCodexClaimsOnlyItsOwnLines(t *testing.T) {
 func FuzzParseCodex(f *testing.F) {
 	for _, dir := range []string{"codex", "codex-legacy"} {
 		files, _ := filepath.Glob(filepath.Join(streamsDir, dir, "*.jsonl"))
-		for _, p := range files {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(data)
-			for _, l := range strings.Split(string(data), "\n") {
-				f.Add([]byte(l))
-			}
-		}
+		addFileSeeds(f, true, files...)
 	}
 	f.Add([]byte("{\"type\":\"error\",\"message\":\"x\"}\nnot json\n{\"type\":\"item.updated\",\"item\":{\"id\":\"item_0\",\"type\":\"command_execution\"}}"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evs, st := parseBytes(t, data, Options{Agent: Codex})
-		assertEveryLine(t, "codex", data, evs, st)
-	})
+	fuzzEveryLine(f, Codex)
 }

@@ -131,15 +131,7 @@ func (s *droidStream) Line(l Line, emit Emit) bool {
 	// and open calls get their own copies.
 	ok := decodeLine(l.Bytes, &d) == nil
 	held := s.flush(emit, d.explanation())
-	if !ok || !s.line(l, &d, emit) {
-		if held {
-			// The held events were emitted for this line, so the driver
-			// would not keep it as raw: keep it here.
-			emit(rawEvent(l.Bytes))
-		}
-		return held
-	}
-	return true
+	return afterHeld(l, held, ok && s.line(l, &d, emit), emit)
 }
 
 // line emits the events of one decoded line.
@@ -231,10 +223,7 @@ func (s *droidStream) Finish(emit Emit) {
 	}
 	if e := s.lastErr; e != nil {
 		s.lastErr = nil
-		e.Update.Fatal = true
-		emit(e)
-		emit(&event.Event{Line: e.Line, Offset: e.Offset, SessionID: e.SessionID, Timestamp: e.Timestamp,
-			Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Text: e.Update.Message}})
+		fatalEnd(e, "", e.Update.Message, emit)
 	}
 }
 

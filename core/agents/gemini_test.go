@@ -3,7 +3,6 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -225,20 +224,8 @@ func TestGeminiClaimsOnlyItsOwnLines(t *testing.T) {
 
 func FuzzParseGemini(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(streamsDir, "gemini", "*.jsonl"))
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-		for _, l := range strings.Split(string(data), "\n") {
-			f.Add([]byte(l))
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evs, st := parseBytes(t, data, Options{Agent: Gemini})
-		assertEveryLine(t, "gemini", data, evs, st)
-	})
+	addFileSeeds(f, true, files...)
+	fuzzEveryLine(f, Gemini)
 }
 
 func TestGeminiTimeMatchesTimeParse(t *testing.T) {

@@ -104,13 +104,7 @@ func (s *kimiStream) Line(l Line, emit Emit) bool {
 		emit(s.lastErr)
 		s.lastErr, held = nil, true
 	}
-	if !ok || !s.line(l, &k, emit) {
-		if held {
-			emit(rawEvent(l.Bytes))
-		}
-		return held
-	}
-	return true
+	return afterHeld(l, held, ok && s.line(l, &k, emit), emit)
 }
 
 func (s *kimiStream) line(l Line, k *kimiLine, emit Emit) bool {
@@ -206,11 +200,7 @@ func (s *kimiStream) end(k *kimiLine, emit Emit) {
 func (s *kimiStream) Finish(emit Emit) {
 	if e := s.lastErr; e != nil {
 		s.lastErr = nil
-		e.Update.Fatal = true
-		emit(e)
-		emit(&event.Event{Line: e.Line, Offset: e.Offset, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(true), Text: e.Update.Message,
-		}})
+		fatalEnd(e, "", e.Update.Message, emit)
 	}
 }
 

@@ -121,15 +121,8 @@ func (s *opencodeStream) Line(l Line, emit Emit) bool {
 	if ln.SessionID == "" && ln.Part != nil {
 		ln.SessionID = ln.Part.SessionID
 	}
-	if !s.flush(emit, ln.SessionID != "" && ln.SessionID != s.session) {
-		return s.line(l, &ln, emit)
-	}
-	// The flush emitted events, so the driver would not keep this line as
-	// raw if it is not understood: keep it here.
-	if !s.line(l, &ln, emit) {
-		emit(rawEvent(l.Bytes))
-	}
-	return true
+	held := s.flush(emit, ln.SessionID != "" && ln.SessionID != s.session)
+	return afterHeld(l, held, s.line(l, &ln, emit), emit)
 }
 
 // line handles a decoded envelope.
@@ -348,13 +341,10 @@ func (s *opencodeStream) flush(emit Emit, ended bool) bool {
 	}
 	ev := s.pending
 	s.pending = nil
-	ev.Update.Fatal = ended
-	emit(ev)
 	if ended {
-		emit(&event.Event{
-			Line: ev.Line, Offset: ev.Offset, SessionID: ev.SessionID, Timestamp: ev.Timestamp,
-			Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: "error", Text: s.lastText},
-		})
+		fatalEnd(ev, "error", s.lastText, emit)
+	} else {
+		emit(ev)
 	}
 	return true
 }

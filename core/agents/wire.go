@@ -33,6 +33,28 @@ func rawEvent(b []byte) *event.Event {
 	return &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(b)}}
 }
 
+// afterHeld ends a line during which a stream emitted events it held back
+// from earlier lines (held). The driver keeps as raw only a line that
+// emitted nothing, so a line the stream did not understand is kept as raw
+// here; the result is what the stream's Line reports.
+func afterHeld(l Line, held, understood bool, emit Emit) bool {
+	if !understood && held {
+		emit(rawEvent(l.Bytes))
+	}
+	return understood || held
+}
+
+// fatalEnd emits a held-back error that ended the stream (or its session)
+// as fatal, and then the failed result it amounts to on the error's line:
+// for a harness that prints no terminal line after a failure, the error is
+// the unambiguous end.
+func fatalEnd(e *event.Event, subtype, text string, emit Emit) {
+	e.Update.Fatal = true
+	emit(e)
+	emit(&event.Event{Line: e.Line, Offset: e.Offset, SessionID: e.SessionID, Timestamp: e.Timestamp,
+		Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: subtype, Text: text}})
+}
+
 // hasType reports whether a JSON object line has "type":"t", in either the
 // compact or the spaced (`"type": "t"`) serialization.
 func hasType(line []byte, t string) bool {
