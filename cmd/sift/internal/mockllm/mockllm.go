@@ -1,4 +1,6 @@
-// Package mockllm holds small model servers for sift's end-to-end tests.
+// Package mockllm holds small model servers for sift's end-to-end tests
+// (cmd/sift's e2e tests, the only users: it is test support, internal to
+// cmd/sift, and ships in no product package).
 // Each one listens on 127.0.0.1, speaks one vendor's streaming API (Anthropic
 // Messages, OpenAI Responses, Gemini generateContent, OpenAI chat
 // completions) and plays a fixed script, so that a real agent CLI pointed at
