@@ -67,18 +67,14 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, body []byte) 
 		return
 	}
 	var q anthropicRequest
-	o, ok := s.decode(w, r, body, &q)
+	o, st, _, ok := s.turn(w, r, body, &q, false, func(st Step) any {
+		return map[string]any{"type": "error",
+			"error": map[string]any{"type": "invalid_request_error", "message": st.FailMessage}}
+	})
 	if !ok {
 		return
 	}
 	n := o.results
-	st, _, done := s.play(w, r, body, n, o.hasShell, func(st Step) any {
-		return map[string]any{"type": "error",
-			"error": map[string]any{"type": "invalid_request_error", "message": st.FailMessage}}
-	})
-	if done {
-		return
-	}
 	msgID := fmt.Sprintf("msg_sift%02d", n)
 	if !o.hasShell {
 		msgID = "msg_siftside"

@@ -86,20 +86,16 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 		return
 	}
 	var q geminiRequest
-	o, ok := s.decode(w, r, body, &q)
+	// The non-streaming call is the router's: it gets a JSON verdict.
+	router := method == "generateContent"
+	o, st, _, ok := s.turn(w, r, body, &q, router, func(st Step) any {
+		return map[string]any{"error": map[string]any{"code": st.Fail, "message": st.FailMessage,
+			"status": "INVALID_ARGUMENT"}}
+	})
 	if !ok {
 		return
 	}
 	n := o.results
-	// The non-streaming call is the router's: it gets a JSON verdict.
-	router := method == "generateContent"
-	st, _, done := s.play(w, r, body, n, o.hasShell && !router, func(st Step) any {
-		return map[string]any{"error": map[string]any{"code": st.Fail, "message": st.FailMessage,
-			"status": "INVALID_ARGUMENT"}}
-	})
-	if done {
-		return
-	}
 	if router {
 		st = Step{Text: geminiVerdict}
 	}

@@ -102,18 +102,22 @@ type vendorRequest interface {
 	toolResults() int
 }
 
-// decode reads a request body into q and returns what it offers. A body
-// that is not JSON is recorded as a side request and answered 400, and
-// decode reports false.
-func (s *Server) decode(w http.ResponseWriter, r *http.Request, body []byte, q vendorRequest) (offer, bool) {
+// turn decodes a request body into q and plays the script step its tool
+// results pick (see play); side marks a request that is off the script
+// whatever tools it offers (Gemini's router). ok is false when the response
+// is already written: a body that is not JSON (answered 400 and recorded as
+// a side request) or a scripted failure.
+func (s *Server) turn(w http.ResponseWriter, r *http.Request, body []byte, q vendorRequest, side bool,
+	errBody func(Step) any) (o offer, st Step, scripted, ok bool) {
 	if err := json.Unmarshal(body, q); err != nil {
 		s.record(r, body, -1)
 		http.Error(w, err.Error(), http.StatusBadRequest)
-		return offer{}, false
+		return offer{}, Step{}, false, false
 	}
-	o := offer{tools: q.offered(), results: q.toolResults()}
+	o = offer{tools: q.offered(), results: q.toolResults()}
 	_, _, o.hasShell = pickShell(o.tools)
-	return o, true
+	st, scripted, done := s.play(w, r, body, o.results, o.hasShell && !side, errBody)
+	return o, st, scripted, !done
 }
 
 // notFound records a request the vendor's API has no answer for and

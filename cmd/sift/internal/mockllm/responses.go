@@ -57,15 +57,11 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, body []byte) 
 		return
 	}
 	var q responsesRequest
-	o, ok := s.decode(w, r, body, &q)
+	o, st, scripted, ok := s.turn(w, r, body, &q, false, openAIError)
 	if !ok {
 		return
 	}
 	n := o.results
-	st, scripted, done := s.play(w, r, body, n, o.hasShell, openAIError)
-	if done {
-		return
-	}
 	if !scripted {
 		n = 99
 	}
