@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/capture/mockllm"
+	"github.com/agentsift/sift/cmd/sift/internal/mockllm"
 )
 
 // e2eStopWithin bounds how long sift run may take to exit after SIGTERM.

@@ -3,7 +3,7 @@ package main
 // End-to-end tests of the capture path against the real agent CLIs, pinned
 // in testdata/agents and installed with `npm ci --prefix testdata/agents`.
 // Each CLI is pointed at a scripted model server on 127.0.0.1
-// (core/capture/mockllm) and launched through the sift binary's `sift run`;
+// (cmd/sift/internal/mockllm) and launched through the sift binary's `sift run`;
 // the test then checks the stream file sift wrote, its summary and the
 // store. With -e2e.record the captured streams and the CLIs' on-disk
 // histories are copied into testdata/streams and testdata/history.
@@ -26,7 +26,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/capture/mockllm"
+	"github.com/agentsift/sift/cmd/sift/internal/mockllm"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/store"
 )

@@ -3,6 +3,14 @@
 // order, and a driver (Parse) that reads lines with bounded memory, strips
 // sandbox prefixes, recognises sift's own envelope lines and keeps every line
 // it cannot read as a raw event.
+//
+// Each harness's parser lives in its own file (claude.go, cursor.go,
+// codex.go, …, and the on-disk histories in *_history.go); helpers that more
+// than one wire format needs are in wire.go. A new harness is a file with a
+// Parser (its Kind, the lines it Claims when sniffing, its Stream, and
+// whether it EndsWithResult), an entry in registry.go, and recorded streams
+// under testdata/streams/<kind> with their event goldens. The summary learns
+// nothing of it but what the events and the parse's event.Stats say.
 package agents
 
 import (
@@ -65,6 +73,12 @@ type Parser interface {
 	Claims(line []byte) bool
 	// NewStream returns the state for reading one stream.
 	NewStream() Stream
+	// EndsWithResult reports whether the harness ends every finished
+	// stream with a result line, so that a structured stream of it
+	// without one did not finish (Stats.EndsWithResult). Harnesses whose
+	// streams may end without one (opencode prints none) and the on-disk
+	// histories say false.
+	EndsWithResult() bool
 }
 
 // Stream reads the lines of one stream in order.

@@ -10,10 +10,12 @@ type eventWithContent struct {
 	content event.Content
 }
 
-// withContent makes x a copy of base whose update is u with content c.
-func withContent(x *eventWithContent, base *event.Event, u event.Update, c event.Content) *event.Event {
+// withContent makes x a copy of base whose update is u with a copy of
+// content c (c itself is not kept: event.Text(s) passed here stays on the
+// caller's stack).
+func withContent(x *eventWithContent, base *event.Event, u event.Update, c *event.Content) *event.Event {
 	x.ev = *base
-	x.content = c
+	x.content = *c
 	x.ev.Update = u
 	x.ev.Update.Content = &x.content
 	return &x.ev
@@ -76,7 +78,7 @@ func (l *lender) event(e *event.Event) *event.Event {
 
 // contentEvent returns a copy of base whose update is u with content c,
 // the two in one allocation, or one slot of the pool.
-func (l *lender) contentEvent(base *event.Event, u event.Update, c event.Content) *event.Event {
+func (l *lender) contentEvent(base *event.Event, u event.Update, c *event.Content) *event.Event {
 	if l.pool == nil {
 		return withContent(new(eventWithContent), base, u, c)
 	}
@@ -93,14 +95,6 @@ func (l *lender) contentSlot() (*event.Event, *event.Content) {
 	x := l.pool.get()
 	*x = eventWithContent{}
 	return &x.ev, &x.content
-}
-
-// textContent is a text content block.
-func textContent(s string) event.Content { return event.Content{Type: "text", Text: s} }
-
-// imageContent is an image content block.
-func imageContent(mime, data string) event.Content {
-	return event.Content{Type: "image", MimeType: mime, Data: data}
 }
 
 // boxedWord returns s as an interface value without an allocation for the

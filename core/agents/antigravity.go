@@ -2,7 +2,6 @@ package agents
 
 import (
 	"bytes"
-	"math"
 	"strconv"
 	"strings"
 
@@ -35,6 +34,10 @@ func (antigravityParser) Claims(_ []byte) bool { return false }
 func (antigravityParser) NewStream() Stream {
 	return &agyStream{claude: newClaudeStream(Antigravity), opened: map[string]bool{}}
 }
+
+// EndsWithResult implements Parser: agy ends with its result event (older
+// builds with Claude's result line).
+func (antigravityParser) EndsWithResult() bool { return true }
 
 type agyLine struct {
 	Event          string          `json:"event"`
@@ -298,7 +301,7 @@ func (s *agyStream) tool(st *agyStep, key string, base event.Event, emit Emit) {
 				u.Content = event.Text(text)
 			}
 		}
-	case len(st.ToolInfo) > 0 && string(st.ToolInfo) != "null":
+	case present(st.ToolInfo):
 		u.RawOutput = st.ToolInfo
 	case firstRaw(st.Output) != nil:
 		u.RawOutput = st.Output
@@ -462,22 +465,4 @@ func agyErrorText(raw json.RawMessage) string {
 		return ""
 	}
 	return firstNonEmpty(e.Message, e.Type)
-}
-
-// firstRaw returns the first JSON value that is present and not null.
-func firstRaw(vs ...json.RawMessage) json.RawMessage {
-	for _, v := range vs {
-		if len(v) > 0 && string(v) != "null" {
-			return v
-		}
-	}
-	return nil
-}
-
-// secondsMs turns a duration in seconds into milliseconds.
-func secondsMs(sec *float64) *int64 {
-	if sec == nil || math.IsNaN(*sec) || *sec < 0 || *sec > 1e12 {
-		return nil
-	}
-	return event.Int64(int64(math.Round(*sec * 1000)))
 }

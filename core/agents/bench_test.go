@@ -30,6 +30,18 @@ var benchStreams = map[Kind]string{
 // size bytes.
 func repeatStream(tb testing.TB, rel string, size int) []byte {
 	tb.Helper()
+	one := fixtureLines(tb, rel)
+	out := make([]byte, 0, size+len(one))
+	for len(out) < size {
+		out = append(out, one...)
+	}
+	return out
+}
+
+// fixtureLines reads a stream fixture, ending its last line with a
+// newline if it has none, so that it can be repeated.
+func fixtureLines(tb testing.TB, rel string) []byte {
+	tb.Helper()
 	one, err := os.ReadFile(filepath.Join(streamsDir, rel))
 	if err != nil {
 		tb.Fatal(err)
@@ -37,11 +49,7 @@ func repeatStream(tb testing.TB, rel string, size int) []byte {
 	if !bytes.HasSuffix(one, []byte("\n")) {
 		one = append(one, '\n')
 	}
-	out := make([]byte, 0, size+len(one))
-	for len(out) < size {
-		out = append(out, one...)
-	}
-	return out
+	return one
 }
 
 // BenchmarkParse parses ≥100 MB made of a real fixture's lines per harness

@@ -2,9 +2,8 @@ package agents
 
 import (
 	"bytes"
-	"strconv"
+	"cmp"
 	"strings"
-	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -12,17 +11,18 @@ import (
 )
 
 // claudeParser reads Claude Code's `--print --output-format stream-json
-// --verbose` stream, and the Claude-shaped streams of Cursor
-// (`cursor-agent -p --output-format stream-json`), Qwen Code and older
-// Antigravity builds. One implementation serves them all: the kind only
-// changes attribution and sniffing.
+// --verbose` stream and Qwen Code's, which has the same shape: the kind only
+// changes attribution, sniffing and the meaning of input tokens. The
+// Claude-shaped stream it makes also serves Cursor (cursor.go), older
+// Antigravity builds (antigravity.go) and Claude Code's on-disk transcripts
+// (claude_history.go).
 type claudeParser struct{ kind Kind }
 
 func (p claudeParser) Kind() Kind { return p.kind }
 
 // Claims claims Claude Code's init line (it names claude_code_version) and
-// its assistant, user and result lines. Cursor and Antigravity claim nothing:
-// their shape is Claude's. Qwen claims its init line (qwen_code_version).
+// its assistant, user and result lines; Qwen claims its init line
+// (qwen_code_version).
 func (p claudeParser) Claims(line []byte) bool {
 	switch p.kind {
 	case Claude:
@@ -43,26 +43,9 @@ func (p claudeParser) Claims(line []byte) bool {
 
 func (p claudeParser) NewStream() Stream { return newClaudeStream(p.kind) }
 
-// hasType reports whether a JSON object line has "type":"t", in either the
-// compact or the spaced (`"type": "t"`) serialization.
-func hasType(line []byte, t string) bool {
-	i := bytes.Index(line, []byte(`"type"`))
-	for i >= 0 {
-		rest := bytes.TrimLeft(line[i+6:], " ")
-		if len(rest) > 0 && rest[0] == ':' {
-			rest = bytes.TrimLeft(rest[1:], " ")
-			if len(rest) > len(t)+1 && rest[0] == '"' && string(rest[1:len(t)+1]) == t && rest[len(t)+1] == '"' {
-				return true
-			}
-		}
-		j := bytes.Index(line[i+6:], []byte(`"type"`))
-		if j < 0 {
-			break
-		}
-		i += 6 + j
-	}
-	return false
-}
+// EndsWithResult implements Parser: Claude Code and Qwen Code end with a
+// result line.
+func (claudeParser) EndsWithResult() bool { return true }
 
 // claudeStream is the per-stream state of the Claude-shaped parser.
 type claudeStream struct {
@@ -96,134 +79,6 @@ func newClaudeStream(kind Kind) *claudeStream {
 	return &claudeStream{kind: kind, names: map[string]string{}, approvals: map[string]bool{}}
 }
 
-// claudeLine is the union of the fields of every Claude-shaped line sift
-// reads. Payloads it only passes on stay raw.
-type claudeLine struct {
-	Type            string          `json:"type"`
-	Subtype         string          `json:"subtype"`
-	SessionID       string          `json:"session_id"`
-	Timestamp       string          `json:"timestamp"`
-	TimestampMs     *int64          `json:"timestamp_ms"`
-	ParentToolUseID *string         `json:"parent_tool_use_id"`
-	Message         *claudeMessage  `json:"message"`
-	ToolUseResult   json.RawMessage `json:"tool_use_result"`
-	ToolResultMeta  []struct {
-		ID               string `json:"id"`
-		NonExecutionKind string `json:"non_execution_kind"`
-	} `json:"tool_result_meta"`
-	IsSynthetic bool `json:"isSynthetic"`
-
-	// On-disk transcripts (~/.claude/projects) spell some keys in
-	// camelCase and add request ids and sidechain markers.
-	SessionIDCamel     string          `json:"sessionId"`
-	ToolUseResultCamel json.RawMessage `json:"toolUseResult"`
-	RequestID          string          `json:"requestId"`
-	IsSidechain        bool            `json:"isSidechain"`
-	AgentID            string          `json:"agentId"`
-	Version            string          `json:"version"`
-
-	// system/init
-	Cwd               string   `json:"cwd"`
-	Model             string   `json:"model"`
-	Tools             []string `json:"tools"`
-	ClaudeCodeVersion string   `json:"claude_code_version"`
-	QwenCodeVersion   string   `json:"qwen_code_version"`
-	PermissionMode    string   `json:"permissionMode"`
-	APIKeySource      string   `json:"apiKeySource"`
-
-	// result
-	IsError           *bool           `json:"is_error"`
-	Result            json.RawMessage `json:"result"`
-	NumTurns          *int            `json:"num_turns"`
-	DurationMs        *int64          `json:"duration_ms"`
-	DurationAPIMs     *int64          `json:"duration_api_ms"`
-	TotalCostUSD      *float64        `json:"total_cost_usd"`
-	Usage             *claudeUsage    `json:"usage"`
-	TerminalReason    string          `json:"terminal_reason"`
-	APIErrorStatus    json.RawMessage `json:"api_error_status"`
-	TTFTMs            *int64          `json:"ttft_ms"`
-	PermissionDenials []struct {
-		ToolName  string          `json:"tool_name"`
-		ToolUseID string          `json:"tool_use_id"`
-		ToolInput json.RawMessage `json:"tool_input"`
-	} `json:"permission_denials"`
-	Errors json.RawMessage `json:"errors"`
-
-	// cursor: thinking deltas and tool_call lines.
-	Text        string                     `json:"text"`
-	CallID      string                     `json:"call_id"`
-	ModelCallID string                     `json:"model_call_id"`
-	ToolCall    map[string]json.RawMessage `json:"tool_call"`
-
-	// control_request (bidirectional mode)
-	Request *struct {
-		Subtype   string          `json:"subtype"`
-		ToolName  string          `json:"tool_name"`
-		ToolUseID string          `json:"tool_use_id"`
-		Input     json.RawMessage `json:"input"`
-	} `json:"request"`
-}
-
-type claudeMessage struct {
-	ID         string        `json:"id"`
-	Model      string        `json:"model"`
-	Role       string        `json:"role"`
-	StopReason *string       `json:"stop_reason"`
-	Content    claudeContent `json:"content"`
-	Usage      *claudeUsage  `json:"usage"`
-}
-
-// claudeContent is a message's content: an array of blocks, or a plain
-// string (kept as one text block marked by plain).
-type claudeContent struct {
-	blocks []claudeBlock
-	plain  bool
-}
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (c *claudeContent) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		var text string
-		if err := json.Unmarshal(b, &text); err != nil {
-			return err
-		}
-		c.blocks, c.plain = []claudeBlock{{Type: "text", Text: text}}, true
-		return nil
-	}
-	return json.Unmarshal(b, &c.blocks)
-}
-
-// claudeUsage holds Anthropic's snake_case usage and Cursor's camelCase one.
-type claudeUsage struct {
-	InputTokens   *int64 `json:"input_tokens"`
-	OutputTokens  *int64 `json:"output_tokens"`
-	CacheRead     *int64 `json:"cache_read_input_tokens"`
-	CacheCreation *int64 `json:"cache_creation_input_tokens"`
-	TotalTokens   *int64 `json:"total_tokens"`
-
-	CamelInput      *int64 `json:"inputTokens"`
-	CamelOutput     *int64 `json:"outputTokens"`
-	CamelCacheRead  *int64 `json:"cacheReadTokens"`
-	CamelCacheWrite *int64 `json:"cacheWriteTokens"`
-}
-
-type claudeBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   *bool           `json:"is_error"`
-	Source    *struct {
-		Type      string `json:"type"`
-		MediaType string `json:"media_type"`
-		Data      string `json:"data"`
-	} `json:"source"`
-}
-
 // Line implements Stream.
 func (s *claudeStream) Line(l Line, emit Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
@@ -255,27 +110,6 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	return s.dispatch(cl, emit)
 }
 
-// claudeLineFast is claudeLine with the message content read as an array
-// of blocks in the same pass. claudeContent, which also reads a plain
-// string, has an UnmarshalJSON method, for which the decoder copies the
-// content and decodes it again; a line whose content is not an array fails
-// this decoding and is decoded again as a claudeLine.
-type claudeLineFast struct {
-	claudeLine
-	Message *claudeMessageFast `json:"message"`
-}
-
-type claudeMessageFast struct {
-	claudeMessage
-	Content []claudeBlock `json:"content"`
-}
-
-// empty reports a message with nothing in it: absent from the line (the
-// scratch message decoded into is left as it was) or `{}`.
-func (m *claudeMessageFast) empty() bool {
-	return m.ID == "" && m.Model == "" && m.Role == "" && m.StopReason == nil && m.Usage == nil && len(m.Content) == 0
-}
-
 // scratchMessage returns the stream's message to decode a line's into, its
 // content blocks' array kept from line to line: the decoder fills a slice
 // in place, and most lines hold one block, in an array of four allocated
@@ -302,7 +136,7 @@ func (s *claudeStream) toolName(name string) string {
 
 // dispatch emits the events of one decoded line.
 func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
-	base := event.Event{SessionID: cl.SessionID, Timestamp: claudeTime(cl.Timestamp, cl.TimestampMs)}
+	base := event.Event{SessionID: cl.SessionID, Timestamp: cmp.Or(isoTime(cl.Timestamp), epochMs(cl.TimestampMs))}
 	if cl.ParentToolUseID != nil {
 		base.ParentToolCallID = *cl.ParentToolUseID
 	}
@@ -316,11 +150,7 @@ func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
 	case "result":
 		return s.result(cl, base, emit)
 	case "thinking":
-		if cl.Subtype == "delta" && cl.Text != "" {
-			emit(s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(cl.Text)))
-			return true
-		}
-		return cl.Subtype == "completed"
+		return s.cursorThinking(cl, base, emit)
 	case "tool_call":
 		return s.cursorTool(cl, base, emit)
 	case "control_request":
@@ -381,9 +211,9 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 		var ev *event.Event
 		switch b.Type {
 		case "text":
-			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(b.Text))
+			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(b.Text))
 		case "thinking", "redacted_thinking":
-			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(b.Thinking))
+			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(b.Thinking))
 		case "tool_use", "server_tool_use":
 			s.names[strings.Clone(b.ID)] = s.toolName(b.Name)
 			ev = s.event(&base)
@@ -394,7 +224,7 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 				continue
 			}
 			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk},
-				imageContent(b.Source.MediaType, b.Source.Data))
+				event.Image(b.Source.MediaType, b.Source.Data))
 		default:
 			continue
 		}
@@ -435,7 +265,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 		var ev *event.Event
 		switch b.Type {
 		case "text":
-			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk}, textContent(b.Text))
+			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk}, event.Text(b.Text))
 			if cl.IsSynthetic {
 				ev.Extra = map[string]any{"isSynthetic": true}
 			}
@@ -444,7 +274,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 				continue
 			}
 			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk},
-				imageContent(b.Source.MediaType, b.Source.Data))
+				event.Image(b.Source.MediaType, b.Source.Data))
 		case "tool_result":
 			s.toolResult(b, cl, base, emit)
 			continue
@@ -466,7 +296,7 @@ func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Eve
 	if u.ToolName != "" {
 		u.ToolKind = ToolKindOf(u.ToolName)
 	}
-	if len(cl.ToolUseResult) > 0 && string(cl.ToolUseResult) != "null" {
+	if present(cl.ToolUseResult) {
 		u.RawOutput = cl.ToolUseResult
 	}
 	if failed {
@@ -479,7 +309,7 @@ func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Eve
 	if s.approvals[b.ToolUseID] || (failed && isApprovalText(text)) {
 		u.ApprovalRequired = true
 	}
-	emit(s.contentEvent(&base, u, textContent(text)))
+	emit(s.contentEvent(&base, u, event.Text(text)))
 	for _, img := range images {
 		iev := s.event(&base)
 		iev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: u.Status, Content: img}
@@ -519,7 +349,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 	if cl.TerminalReason != "" {
 		extra["terminal_reason"] = cl.TerminalReason
 	}
-	if len(cl.APIErrorStatus) > 0 && string(cl.APIErrorStatus) != "null" {
+	if present(cl.APIErrorStatus) {
 		extra["api_error_status"] = json.RawMessage(cl.APIErrorStatus)
 	}
 	if cl.TTFTMs != nil {
@@ -589,97 +419,10 @@ func (s *claudeStream) usage(u *claudeUsage, scope event.Scope) event.Update {
 	return out
 }
 
-// cursorTool reads Cursor's tool_call/started and tool_call/completed lines.
-// The call is keyed by its kind (`shellToolCall`, `editToolCall`, …).
-func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) bool {
-	var kindKey string
-	var body json.RawMessage
-	var started, completed string
-	for k, v := range cl.ToolCall {
-		switch k {
-		case "startedAtMs":
-			_ = json.UnmarshalOf(v, &started)
-		case "completedAtMs":
-			_ = json.UnmarshalOf(v, &completed)
-		case "toolCallId", "hookAdditionalContexts":
-		default:
-			if strings.HasSuffix(k, "ToolCall") || kindKey == "" && len(v) > 0 && v[0] == '{' {
-				kindKey, body = k, v
-			}
-		}
-	}
-	if kindKey == "" || cl.CallID == "" {
-		return false
-	}
-	var call struct {
-		Args   json.RawMessage            `json:"args"`
-		Result map[string]json.RawMessage `json:"result"`
-	}
-	if json.Unmarshal(body, &call) != nil {
-		return false
-	}
-	name := strings.TrimSuffix(kindKey, "ToolCall")
-	ev := s.event(&base)
-	switch cl.Subtype {
-	case "started":
-		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: cl.CallID, Status: event.StatusInProgress}
-		describeTool(&ev.Update, name, call.Args)
-		ev.Update.ToolKind = ToolKindOf(kindKey)
-		ev.Update.StartedAt = msString(started)
-	case "completed":
-		ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: cl.CallID, ToolName: name,
-			ToolKind: ToolKindOf(kindKey), Status: event.StatusCompleted,
-			StartedAt: msString(started), EndedAt: msString(completed)}
-		if outcome, res := cursorOutcome(call.Result); outcome != "" {
-			ev.Update.RawOutput = res
-			var r struct {
-				ExitCode *int   `json:"exitCode"`
-				Stdout   string `json:"stdout"`
-				Stderr   string `json:"stderr"`
-				Message  string `json:"message"`
-				Error    string `json:"error"`
-			}
-			_ = json.UnmarshalOf(res, &r)
-			ev.Update.ExitCode = r.ExitCode
-			text := r.Stdout + r.Stderr
-			if text == "" {
-				text = r.Message
-			}
-			ev.Update.Content = event.Text(text)
-			if outcome != "success" || (r.ExitCode != nil && *r.ExitCode != 0) {
-				ev.Update.Status = event.StatusFailed
-				ev.Update.Message = firstNonEmpty(r.Error, r.Stderr, r.Message, outcome)
-				if outcome == "rejected" || outcome == "permissionDenied" {
-					ev.Update.ApprovalRequired = true
-				}
-			}
-		}
-	default:
-		return false
-	}
-	emit(ev)
-	return true
-}
-
-// cursorOutcome picks the outcome of a Cursor tool result: "success" when
-// present, else the first other object-valued key (failure, rejected, …).
-func cursorOutcome(result map[string]json.RawMessage) (string, json.RawMessage) {
-	if res, ok := result["success"]; ok {
-		return "success", res
-	}
-	outcome := ""
-	for k, v := range result {
-		if len(v) > 0 && v[0] == '{' && (outcome == "" || k < outcome) {
-			outcome = k
-		}
-	}
-	return outcome, result[outcome]
-}
-
 // decodeBlocks decodes a content array; a string content becomes one text
 // block.
 func decodeBlocks(raw json.RawMessage, out *[]claudeBlock) bool {
-	if len(raw) == 0 || string(raw) == "null" {
+	if !present(raw) {
 		return true
 	}
 	if raw[0] == '"' {
@@ -727,21 +470,6 @@ func resultContent(raw json.RawMessage) (string, []*event.Content) {
 	return sb.String(), images
 }
 
-// exitCodePrefix reads Claude Code's "Exit code N" prefix of a failed
-// command's output.
-func exitCodePrefix(text string) (int, bool) {
-	rest, ok := strings.CutPrefix(text, "Exit code ")
-	if !ok {
-		return 0, false
-	}
-	end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
-	if end < 0 {
-		end = len(rest)
-	}
-	n, err := strconv.Atoi(rest[:end])
-	return n, err == nil
-}
-
 // approvalPhrases are what Claude Code says when a tool was blocked by a
 // permission rule rather than failing on its own.
 var approvalPhrases = []string{
@@ -757,40 +485,6 @@ func isApprovalText(text string) bool {
 		}
 	}
 	return false
-}
-
-// claudeTime reads an ISO timestamp or epoch milliseconds.
-func claudeTime(iso string, ms *int64) time.Time {
-	if iso != "" {
-		if t, err := time.Parse(time.RFC3339Nano, iso); err == nil {
-			return t.UTC()
-		}
-	}
-	if ms != nil {
-		return time.UnixMilli(*ms).UTC()
-	}
-	return time.Time{}
-}
-
-// msString reads epoch milliseconds printed as a string.
-func msString(s string) time.Time {
-	if s == "" {
-		return time.Time{}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return time.Time{}
-	}
-	return time.UnixMilli(n).UTC()
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // Finish implements Stream. A Claude-shaped stream needs no end-of-stream

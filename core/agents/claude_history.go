@@ -33,6 +33,9 @@ func (claudeHistoryParser) NewStream() Stream {
 	return s
 }
 
+// EndsWithResult implements Parser: a transcript has no result line.
+func (claudeHistoryParser) EndsWithResult() bool { return false }
+
 // historyLine handles one transcript line: it fills the stream-json names
 // from the camelCase ones, opens the session on its first line, and reads
 // bookkeeping lines (snapshots, hook progress, summaries) quietly.
@@ -45,7 +48,7 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 	}
 	if !s.started && cl.SessionID != "" {
 		s.started = true
-		ev := event.Event{SessionID: cl.SessionID, Timestamp: claudeTime(cl.Timestamp, nil)}
+		ev := event.Event{SessionID: cl.SessionID, Timestamp: isoTime(cl.Timestamp)}
 		ev.Update = event.Update{SessionUpdate: event.SessionStart, Cwd: cl.Cwd, CLIVersion: cl.Version}
 		if cl.AgentID != "" {
 			ev.Extra = map[string]any{"agentId": cl.AgentID, "isSidechain": cl.IsSidechain}

@@ -1,11 +1,7 @@
 package agents
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/event"
@@ -18,28 +14,15 @@ const historyDir = "../../testdata/history"
 // a golden file.
 func TestHistoryFixtures(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(historyDir, "claude", "*.jsonl"))
+	if ClaudeHistory.Harness() != Claude {
+		t.Fatalf("%s is not Claude Code's", ClaudeHistory)
+	}
 	if len(files) < 2 {
 		t.Fatalf("found %d claude history fixtures", len(files))
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			evs, st := parseAll(t, f, Options{})
-			if st.Agent != ClaudeHistory || st.Agent.Harness() != Claude {
-				t.Fatalf("sniffed %s", st.Agent)
-			}
-			assertEveryLine(t, f, mustRead(t, f), evs, st)
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
-			for _, ev := range evs {
-				if ev.Update.SessionUpdate == event.Raw {
-					t.Errorf("line %d kept as raw: %.120s", ev.Line, ev.Update.Text)
-				}
-				if err := enc.Encode(ev); err != nil {
-					t.Fatal(err)
-				}
-			}
-			compareGolden(t, filepath.Join("testdata", "events", "history", "claude", strings.TrimSuffix(filepath.Base(f), ".jsonl")+".jsonl"), buf.Bytes())
+			checkHistoryFile(t, f, ClaudeHistory)
 		})
 	}
 }
@@ -84,17 +67,6 @@ func TestHistorySidechainCarriesParentCall(t *testing.T) {
 
 func FuzzParseClaudeHistory(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(historyDir, "claude", "*.jsonl"))
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, l := range strings.Split(string(data), "\n") {
-			f.Add([]byte(l))
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evs, st := parseBytes(t, data, Options{Agent: ClaudeHistory})
-		assertEveryLine(t, "claude-history", data, evs, st)
-	})
+	addFileSeeds(f, false, files...)
+	fuzzEveryLine(f, ClaudeHistory)
 }

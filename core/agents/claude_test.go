@@ -1,9 +1,7 @@
 package agents
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/event"
@@ -169,42 +167,10 @@ func TestToolKindOf(t *testing.T) {
 	}
 }
 
-func TestCursorToolCallsAndUsage(t *testing.T) {
-	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "cursor", "vincent-2026.08.11-edit-shell-tools.jsonl"), Options{Agent: Cursor})
-	var shell *event.Event
-	for _, ev := range evs {
-		if ev.Update.SessionUpdate == event.ToolCallUpdate && ev.Update.ToolCallID == "tool_2" {
-			shell = ev
-		}
-	}
-	if shell == nil || shell.Update.ExitCode == nil || *shell.Update.ExitCode != 0 || shell.Update.Status != event.StatusCompleted ||
-		shell.Update.ToolKind != event.ToolExecute || shell.Update.EndedAt.IsZero() {
-		t.Fatalf("shell update %+v", shell)
-	}
-	run := runUsage(evs)
-	if run == nil || deref(run.PromptTokens) != 17161 || deref(run.CachedTokens) != 17088 || deref(run.CompletionTokens) != 216 {
-		t.Fatalf("run usage %+v", run)
-	}
-}
-
 func FuzzParseClaude(f *testing.F) {
 	for _, dir := range []string{"claude", "cursor", "qwen"} {
 		files, _ := filepath.Glob(filepath.Join(streamsDir, dir, "*.jsonl"))
-		for _, p := range files {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				f.Fatal(err)
-			}
-			for _, l := range strings.Split(string(data), "\n") {
-				f.Add([]byte(l))
-			}
-		}
+		addFileSeeds(f, false, files...)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, k := range []Kind{Claude, Cursor, Qwen} {
-			evs, st := parseBytes(t, data, Options{Agent: k})
-			assertEveryLine(t, string(k), data, evs, st)
-		}
-	})
+	fuzzEveryLine(f, Claude, Cursor, Qwen)
 }

@@ -22,6 +22,10 @@ func (codexParser) Kind() Kind { return Codex }
 // NewStream implements Parser.
 func (codexParser) NewStream() Stream { return &codexStream{} }
 
+// EndsWithResult implements Parser: a turn ends with turn.completed or
+// turn.failed (task_complete or turn_aborted in the legacy shape).
+func (codexParser) EndsWithResult() bool { return true }
+
 // Claims implements Parser. It claims the event types only codex prints
 // (thread.*, turn.*, item.*), a legacy `{"id","msg":{"type"}}` line and the
 // legacy config summary line (which has a "reasoning effort" key). A bare
@@ -136,21 +140,8 @@ func (s *codexStream) Line(l Line, emit Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil {
 		return false
 	}
-	if !s.flush(emit, false) {
-		return s.line(l, &ln, emit)
-	}
-	// The flush emitted an event, so the driver would not keep this line
-	// as raw if it is not understood: keep it here.
-	if !s.line(l, &ln, emit) {
-		emit(rawLineEvent(l))
-	}
-	return true
-}
-
-// rawLineEvent is the raw event the driver makes of a line no parser
-// understood, for parsers that emitted a deferred event during that line.
-func rawLineEvent(l Line) *event.Event {
-	return &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(l.Bytes)}}
+	held := s.flush(emit, false)
+	return afterHeld(l, held, s.line(l, &ln, emit), emit)
 }
 
 // line handles a decoded line of either shape.
@@ -228,7 +219,7 @@ func (s *codexStream) flush(emit Emit, last bool) bool {
 // turnCompleted emits the usage of a turn.completed line and its result.
 // The usage is cumulative for the thread, so it is a run total.
 func (s *codexStream) turnCompleted(raw json.RawMessage, emit Emit) {
-	if len(raw) > 0 && string(raw) != "null" {
+	if present(raw) {
 		if u, ok := codexUsage(raw); ok {
 			u.Scope = event.ScopeRun
 			emit(s.event(&event.Event{Update: u}))
@@ -315,7 +306,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 		// Both only come whole, as item.completed.
 		if done {
 			s.lastText = it.Text
-			ev := s.contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(it.Text))
+			ev := s.contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(it.Text))
 			if it.Type == "plan" {
 				ev.Extra = map[string]any{"itemType": "plan"}
 			}
@@ -323,7 +314,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 		}
 	case "reasoning":
 		if done {
-			emit(s.contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(it.Text)))
+			emit(s.contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(it.Text)))
 		}
 	case "todo_list":
 		entries := make([]event.PlanEntry, len(it.Items))
@@ -405,7 +396,7 @@ func codexToolCall(it *codexItem) event.Update {
 		if it.Query != "" {
 			in["query"] = it.Query
 		}
-		if len(it.Action) > 0 && string(it.Action) != "null" {
+		if present(it.Action) {
 			in["action"] = it.Action
 		}
 		b, _ := marshalPlain(in)
@@ -443,7 +434,7 @@ func codexToolUpdate(it *codexItem, raw json.RawMessage, c *event.Content) event
 		u.ExitCode = it.ExitCode
 		u.RawOutput = raw
 		if it.AggregatedOutput != "" {
-			*c = textContent(it.AggregatedOutput)
+			*c = *event.Text(it.AggregatedOutput)
 			u.Content = c
 		}
 		switch {
@@ -457,7 +448,7 @@ func codexToolUpdate(it *codexItem, raw json.RawMessage, c *event.Content) event
 			u.Status = event.StatusFailed
 		}
 	case "mcp_tool_call":
-		if len(it.Result) > 0 && string(it.Result) != "null" {
+		if present(it.Result) {
 			u.RawOutput = it.Result
 			u.Content = mcpContent(it.Result)
 		}
@@ -468,7 +459,7 @@ func codexToolUpdate(it *codexItem, raw json.RawMessage, c *event.Content) event
 			u.Status = event.StatusFailed
 		}
 	case "collab_tool_call":
-		if len(it.AgentsStates) > 0 && string(it.AgentsStates) != "null" {
+		if present(it.AgentsStates) {
 			u.RawOutput = it.AgentsStates
 		}
 		if it.Status == "failed" {
@@ -506,10 +497,4 @@ func mcpContent(raw json.RawMessage) *event.Content {
 		return event.Text(strings.Join(texts, "\n"))
 	}
 	return img
-}
-
-// marshalPlain encodes a value built for RawInput without escaping &, < and
-// > as \u00XX, so that commands read as the harness printed them.
-func marshalPlain(v any) (json.RawMessage, error) {
-	return json.MarshalWithOption(v, json.DisableHTMLEscape())
 }

@@ -27,6 +27,9 @@ func (codexHistoryParser) Kind() Kind { return CodexHistory }
 // NewStream implements Parser.
 func (codexHistoryParser) NewStream() Stream { return &codexHistoryStream{} }
 
+// EndsWithResult implements Parser: a rollout has no result line.
+func (codexHistoryParser) EndsWithResult() bool { return false }
+
 // Claims implements Parser: a rollout line is a timestamped
 // {"type","payload"} object of one of the rollout item types.
 func (codexHistoryParser) Claims(line []byte) bool {
@@ -118,7 +121,7 @@ func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 	}
-	base := event.Event{Timestamp: geminiTime(rl.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: isoTime(rl.Timestamp), Model: s.model}
 	switch rl.Type {
 	case "session_meta":
 		if s.started {
@@ -248,28 +251,6 @@ func codexOutput(p *codexPayload) event.Update {
 	}
 	u.Content = event.Text(text)
 	return u
-}
-
-// codexExitLine reads the exit status Codex prints in a shell result:
-// "Exit code: N" (0.4x–0.6x) or "Process exited with code N" (0.17x), on a
-// line of the result's header.
-func codexExitLine(text string) (int, bool) {
-	for _, prefix := range [...]string{"Exit code: ", "Process exited with code "} {
-		i := strings.Index(text, prefix)
-		if i < 0 || (i > 0 && text[i-1] != '\n') {
-			continue
-		}
-		rest := text[i+len(prefix):]
-		n, j := 0, 0
-		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
-			n = n*10 + int(rest[j]-'0')
-			j++
-		}
-		if j > 0 {
-			return n, true
-		}
-	}
-	return 0, false
 }
 
 // usageRecord reads a token_usage_record: the usage of one response.

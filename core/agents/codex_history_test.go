@@ -3,7 +3,6 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,7 +36,7 @@ func historyFiles(t testing.TB, agent string) []string {
 func checkHistoryFile(t *testing.T, f string, want Kind) []*event.Event {
 	t.Helper()
 	evs, st := parseAll(t, f, Options{})
-	if st.Agent != want {
+	if Kind(st.Agent) != want {
 		t.Fatalf("sniffed %s, want %s", st.Agent, want)
 	}
 	assertEveryLine(t, f, mustRead(t, f), evs, st)
@@ -149,17 +148,6 @@ func TestCodexHistoryNotClaimedByStream(t *testing.T) {
 }
 
 func FuzzParseCodexHistory(f *testing.F) {
-	for _, p := range historyFiles(f, "codex") {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, l := range strings.Split(string(data), "\n") {
-			f.Add([]byte(l))
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evs, st := parseBytes(t, data, Options{Agent: CodexHistory})
-		assertEveryLine(t, "codex-history", data, evs, st)
-	})
+	addFileSeeds(f, false, historyFiles(f, "codex")...)
+	fuzzEveryLine(f, CodexHistory)
 }

@@ -3,7 +3,6 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -357,7 +356,7 @@ func TestCodexLegacyShape(t *testing.T) {
 func TestCodexLegacyConfigAndMissingKey(t *testing.T) {
 	t.Parallel()
 	evs, st := parseAll(t, filepath.Join(streamsDir, "codex-legacy", "vibekanban-legacy-msg-missing-api-key.jsonl"), Options{})
-	if st.Agent != Codex {
+	if Kind(st.Agent) != Codex {
 		t.Fatalf("sniffed %s", st.Agent)
 	}
 	want := []event.Kind{event.SessionStart, event.UserMessageChunk, event.Error}
@@ -424,20 +423,8 @@ func TestCodexClaimsOnlyItsOwnLines(t *testing.T) {
 func FuzzParseCodex(f *testing.F) {
 	for _, dir := range []string{"codex", "codex-legacy"} {
 		files, _ := filepath.Glob(filepath.Join(streamsDir, dir, "*.jsonl"))
-		for _, p := range files {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(data)
-			for _, l := range strings.Split(string(data), "\n") {
-				f.Add([]byte(l))
-			}
-		}
+		addFileSeeds(f, true, files...)
 	}
 	f.Add([]byte("{\"type\":\"error\",\"message\":\"x\"}\nnot json\n{\"type\":\"item.updated\",\"item\":{\"id\":\"item_0\",\"type\":\"command_execution\"}}"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evs, st := parseBytes(t, data, Options{Agent: Codex})
-		assertEveryLine(t, "codex", data, evs, st)
-	})
+	fuzzEveryLine(f, Codex)
 }

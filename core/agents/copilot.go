@@ -33,6 +33,10 @@ func (copilotParser) Kind() Kind           { return Copilot }
 func (copilotParser) Claims(_ []byte) bool { return false }
 func (copilotParser) NewStream() Stream    { return &copilotStream{} }
 
+// EndsWithResult implements Parser: the usage footer, copilot's only end,
+// is printed on stderr, which an uncaptured stream lacks.
+func (copilotParser) EndsWithResult() bool { return false }
+
 // copilotStream holds the line of the last narration line (to restore the
 // paragraph breaks the driver's skipped blank lines leave out) and the
 // footer being read.
@@ -349,21 +353,4 @@ func parseCount(s string) *int64 {
 		return nil
 	}
 	return &n
-}
-
-// addPresent adds a printed counter to a running total.
-func addPresent(sum, v *int64) *int64 {
-	if v == nil {
-		return sum
-	}
-	if sum == nil {
-		return event.Int64(*v)
-	}
-	return event.Int64(*sum + *v)
-}
-
-func putAny(m map[string]any, name string, v *int64) {
-	if v != nil {
-		m[name] = *v
-	}
 }

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,6 +19,10 @@ type droidParser struct{}
 
 func (droidParser) Kind() Kind        { return Droid }
 func (droidParser) NewStream() Stream { return &droidStream{} }
+
+// EndsWithResult implements Parser: only later builds print a completion
+// line.
+func (droidParser) EndsWithResult() bool { return false }
 
 // Claims implements Parser. Droid's init line is Claude's shape, so it is
 // never claimed; the lines claimed are the ones no other harness prints: a
@@ -128,20 +131,7 @@ func (s *droidStream) Line(l Line, emit Emit) bool {
 	// and open calls get their own copies.
 	ok := decodeLine(l.Bytes, &d) == nil
 	held := s.flush(emit, d.explanation())
-	if !ok || !s.line(l, &d, emit) {
-		if held {
-			// The held events were emitted for this line, so the driver
-			// would not keep it as raw: keep it here.
-			emit(rawEvent(l.Bytes))
-		}
-		return held
-	}
-	return true
-}
-
-// rawEvent keeps a line the parser did not understand.
-func rawEvent(b []byte) *event.Event {
-	return &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(b)}}
+	return afterHeld(l, held, ok && s.line(l, &d, emit), emit)
 }
 
 // line emits the events of one decoded line.
@@ -165,10 +155,10 @@ func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
 			return false
 		}
 		emit(s.contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
-			event.Update{SessionUpdate: kind}, textContent(d.Text)))
+			event.Update{SessionUpdate: kind}, event.Text(d.Text)))
 	case "reasoning":
 		emit(s.contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
-			event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(d.Text)))
+			event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(d.Text)))
 	case "tool_call":
 		s.toolCall(d, ts, emit)
 	case "tool_result":
@@ -233,10 +223,7 @@ func (s *droidStream) Finish(emit Emit) {
 	}
 	if e := s.lastErr; e != nil {
 		s.lastErr = nil
-		e.Update.Fatal = true
-		emit(e)
-		emit(&event.Event{Line: e.Line, Offset: e.Offset, SessionID: e.SessionID, Timestamp: e.Timestamp,
-			Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Text: e.Update.Message}})
+		fatalEnd(e, "", e.Update.Message, emit)
 	}
 }
 
@@ -292,7 +279,7 @@ func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) 
 		if code, ok := processExitCode(text); ok {
 			u.ExitCode = event.Int(code)
 		}
-	} else if len(d.Value) > 0 && string(d.Value) != "null" {
+	} else if present(d.Value) {
 		u.RawOutput = d.Value
 	}
 	if d.IsError != nil && *d.IsError {
@@ -353,65 +340,6 @@ func (s *droidStream) result(d *droidLine, ts time.Time, emit Emit) {
 		}
 	}
 	emit(r)
-}
-
-// epochMs turns an epoch-milliseconds field into a time; zero when absent.
-func epochMs(ms *int64) time.Time {
-	if ms == nil {
-		return time.Time{}
-	}
-	return time.UnixMilli(*ms).UTC()
-}
-
-// jsonText returns the string a JSON value holds, and whether it was one.
-func jsonText(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	if json.UnmarshalOf(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-// sumPresent adds the counters a harness printed; nil when it printed none.
-func sumPresent(vs ...*int64) *int64 {
-	var sum *int64
-	for _, v := range vs {
-		if v != nil {
-			if sum == nil {
-				sum = event.Int64(0)
-			}
-			*sum += *v
-		}
-	}
-	return sum
-}
-
-// putPresent stores a counter under its harness name when it was printed.
-func putPresent(m map[string]int64, name string, v *int64) {
-	if v != nil {
-		m[name] = *v
-	}
-}
-
-var processExitPrefix = "[Process exited with code "
-
-// processExitCode reads the `[Process exited with code N]` trailer droid's
-// Execute tool appends to a command's output.
-func processExitCode(out string) (int, bool) {
-	i := strings.LastIndex(out, processExitPrefix)
-	if i < 0 {
-		return 0, false
-	}
-	rest := out[i+len(processExitPrefix):]
-	j := strings.IndexByte(rest, ']')
-	if j < 0 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(rest[:j])
-	return n, err == nil
 }
 
 // patchLocations names the files an ApplyPatch input touches, from its

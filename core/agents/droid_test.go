@@ -282,18 +282,6 @@ func TestDroidClaimsOnlyItsOwnLines(t *testing.T) {
 	}
 }
 
-func TestDroidExitCodeTrailer(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]int{"x\n[Process exited with code 2]": 2, "[Process exited with code 0]\n": 0} {
-		if n, ok := processExitCode(in); !ok || n != want {
-			t.Errorf("%q: %d %v", in, n, ok)
-		}
-	}
-	if _, ok := processExitCode("no trailer"); ok {
-		t.Error("found an exit code in plain text")
-	}
-}
-
 func FuzzParseDroid(f *testing.F) {
 	seeds := fixtureSeeds(f, "droid")
 	seeds = append(seeds, `{"type":"completion","finalText":"x","usage":{"input_tokens":1}}`,

@@ -101,7 +101,7 @@ func TestFixtures(t *testing.T) {
 				t.Skipf("no parser for %s yet", fx.declared())
 			}
 			evs, st := parseAll(t, fx.path, Options{Agent: fx.declared()})
-			if st.Agent != fx.declared() {
+			if Kind(st.Agent) != fx.declared() {
 				t.Errorf("agent = %s, want %s", st.Agent, fx.declared())
 			}
 			var buf bytes.Buffer
@@ -138,7 +138,7 @@ func TestSniff(t *testing.T) {
 				t.Skipf("no parser for %s yet", want)
 			}
 			_, st := parseAll(t, fx.path, Options{})
-			if st.Agent != want {
+			if Kind(st.Agent) != want {
 				t.Errorf("sniffed %s, want %s", st.Agent, want)
 			}
 		})

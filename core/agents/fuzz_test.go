@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/event"
@@ -13,6 +14,35 @@ import (
 // seedBytes caps a fuzz seed: the fuzzer mutates small inputs better, and a
 // stream's first lines are where its harness shows.
 const seedBytes = 16 << 10
+
+// addFileSeeds adds each line of each file as a fuzz seed, and each whole
+// file too when whole is set.
+func addFileSeeds(f *testing.F, whole bool, paths ...string) {
+	f.Helper()
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if whole {
+			f.Add(data)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			f.Add([]byte(l))
+		}
+	}
+}
+
+// fuzzEveryLine fuzzes the parse of a stream declared as each of kinds: it
+// never fails or panics and emits an event for every line with text.
+func fuzzEveryLine(f *testing.F, kinds ...Kind) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, k := range kinds {
+			evs, st := parseBytes(t, data, Options{Agent: k})
+			assertEveryLine(t, string(k), data, evs, st)
+		}
+	})
+}
 
 // addStreamSeeds adds every recorded stream and agent history of the
 // repository (all harnesses) as seeds, each cut to its first lines.
@@ -75,7 +105,7 @@ func FuzzParse(f *testing.F) {
 		if st.Lines != want || st.Bytes != int64(len(data)) {
 			t.Fatalf("lines %d bytes %d, want %d %d", st.Lines, st.Bytes, want, len(data))
 		}
-		if opt.Agent != "" && st.Agent != opt.Agent {
+		if opt.Agent != "" && Kind(st.Agent) != opt.Agent {
 			t.Fatalf("declared %s, attributed to %s", opt.Agent, st.Agent)
 		}
 		assertEveryLine(t, string(st.Agent), data, evs, st)

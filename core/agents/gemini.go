@@ -3,7 +3,6 @@ package agents
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -20,6 +19,9 @@ func (geminiParser) Kind() Kind { return Gemini }
 
 // NewStream implements Parser.
 func (geminiParser) NewStream() Stream { return &geminiStream{} }
+
+// EndsWithResult implements Parser: Gemini CLI ends with a result line.
+func (geminiParser) EndsWithResult() bool { return true }
 
 // Claims implements Parser. Gemini's lines carry an ISO timestamp string
 // (droid's are epoch numbers) and link tools by tool_id; its init line has a
@@ -99,7 +101,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil {
 		return false
 	}
-	ts := geminiTime(ln.Timestamp)
+	ts := isoTime(ln.Timestamp)
 	var ev *event.Event
 	switch ln.Type {
 	case "init":
@@ -111,7 +113,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 		case "user":
 			s.msgID = ""
 			ev = s.contentEvent(&event.Event{Timestamp: ts}, event.Update{SessionUpdate: event.UserMessageChunk},
-				textContent(ln.Content))
+				event.Text(ln.Content))
 		case "assistant":
 			s.response(l.No)
 			if !s.textOpen || !ln.Delta {
@@ -120,7 +122,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 			s.textOpen = ln.Delta
 			s.lastText = append(s.lastText, ln.Content...)
 			ev = s.contentEvent(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model},
-				event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(ln.Content))
+				event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(ln.Content))
 		default:
 			return false
 		}
@@ -169,10 +171,10 @@ func geminiToolResult(ln *geminiLine, c *event.Content) event.Update {
 		u.Status = event.StatusFailed
 	}
 	if ln.Output != nil && *ln.Output != "" {
-		*c = textContent(*ln.Output)
+		*c = *event.Text(*ln.Output)
 		u.Content = c
 	}
-	if len(ln.Error) > 0 && string(ln.Error) != "null" {
+	if present(ln.Error) {
 		u.RawOutput = ln.Error
 		var e geminiError
 		if json.Unmarshal(ln.Error, &e) == nil {
@@ -188,7 +190,7 @@ func geminiToolResult(ln *geminiLine, c *event.Content) event.Update {
 func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 	s.msgID, s.textOpen = "", false
 	var durMs *int64
-	if len(ln.Stats) > 0 && string(ln.Stats) != "null" {
+	if present(ln.Stats) {
 		u, ok, d := geminiUsage(ln.Stats)
 		durMs = d
 		if ok {
@@ -196,7 +198,7 @@ func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 		}
 	}
 	isErr := ln.Status != "success"
-	if len(ln.Error) > 0 && string(ln.Error) != "null" {
+	if present(ln.Error) {
 		var e geminiError
 		_ = json.UnmarshalOf(ln.Error, &e) // a malformed error still fails the run
 		emit(s.event(&event.Event{Timestamp: ev.Timestamp, Update: event.Update{
@@ -251,49 +253,6 @@ func geminiUsage(raw json.RawMessage) (u event.Update, ok bool, durationMs *int6
 		return u, false, st.DurationMs
 	}
 	return u, true, st.DurationMs
-}
-
-// geminiTime parses an ISO-8601 timestamp; zero when absent or malformed.
-// The form Gemini prints, 2025-12-17T21:05:58.126Z, is read by hand:
-// time.Parse is a tenth of the cost of a line.
-func geminiTime(s string) time.Time {
-	if t, ok := isoMillis(s); ok {
-		return t
-	}
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
-// isoMillis parses exactly YYYY-MM-DDTHH:MM:SS.mmmZ.
-func isoMillis(s string) (time.Time, bool) {
-	if len(s) != 24 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
-		return time.Time{}, false
-	}
-	num := func(i, n int) int {
-		v := 0
-		for _, c := range []byte(s[i : i+n]) {
-			if c < '0' || c > '9' {
-				return -1
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v
-	}
-	y, mo, d, h, mi, sec, ms := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2), num(20, 3)
-	if y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0 {
-		return time.Time{}, false
-	}
-	t := time.Date(y, time.Month(mo), d, h, mi, sec, ms*int(time.Millisecond), time.UTC)
-	if t.Day() != d {
-		return time.Time{}, false // 31 November and such: let time.Parse reject it
-	}
-	return t, true
 }
 
 // Finish implements Stream. Gemini's end is its result line; a stream that

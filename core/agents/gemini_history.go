@@ -32,6 +32,9 @@ func (geminiHistoryParser) NewStream() Stream {
 	return &geminiHistoryStream{byID: map[string]int{}}
 }
 
+// EndsWithResult implements Parser: a chat recording has no result line.
+func (geminiHistoryParser) EndsWithResult() bool { return false }
+
 // Claims implements Parser: the metadata record (sessionId and
 // projectHash), a $set or $rewindTo record, or a message record of
 // Gemini's types.
@@ -132,7 +135,7 @@ func (s *geminiHistoryStream) Line(l Line, emit Emit) bool {
 	case r.SessionID != "" && r.ProjectHash != "":
 		if !s.started {
 			s.started = true
-			emit(&event.Event{SessionID: r.SessionID, Timestamp: geminiTime(r.StartTime),
+			emit(&event.Event{SessionID: r.SessionID, Timestamp: isoTime(r.StartTime),
 				Update: event.Update{SessionUpdate: event.SessionStart}})
 		}
 		return true
@@ -152,7 +155,7 @@ func (s *geminiHistoryStream) Finish(emit Emit) {
 
 func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 	r := h.rec
-	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: geminiTime(r.Timestamp),
+	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: isoTime(r.Timestamp),
 		Model: r.Model, MessageID: *r.ID}
 	put := func(u event.Update) {
 		ev := base
@@ -201,7 +204,7 @@ func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 // toolCall emits a recorded call and, once it has ended, its result.
 func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, emit Emit) {
 	ev := base
-	if t := geminiTime(tc.Timestamp); !t.IsZero() {
+	if t := isoTime(tc.Timestamp); !t.IsZero() {
 		ev.Timestamp = t
 	}
 	ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: tc.ID, Status: event.StatusPending}

@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,7 +71,7 @@ func TestGeminiLegacyLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs, st := parseBytes(t, lines, Options{})
-	if st.Agent != GeminiHistory {
+	if Kind(st.Agent) != GeminiHistory {
 		t.Fatalf("sniffed %s", st.Agent)
 	}
 	if k := kinds(evs); !equalKinds(k, []event.Kind{event.SessionStart, event.UserMessageChunk, event.AgentMessageChunk, event.Usage}) {
@@ -84,16 +83,6 @@ func TestGeminiLegacyLines(t *testing.T) {
 }
 
 func FuzzParseGeminiHistory(f *testing.F) {
-	data, err := os.ReadFile(builtGemini)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(data)
-	for _, l := range strings.Split(string(data), "\n") {
-		f.Add([]byte(l))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evs, st := parseBytes(t, data, Options{Agent: GeminiHistory})
-		assertEveryLine(t, "gemini-history", data, evs, st)
-	})
+	addFileSeeds(f, true, builtGemini)
+	fuzzEveryLine(f, GeminiHistory)
 }

@@ -3,7 +3,6 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -225,36 +224,6 @@ func TestGeminiClaimsOnlyItsOwnLines(t *testing.T) {
 
 func FuzzParseGemini(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(streamsDir, "gemini", "*.jsonl"))
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-		for _, l := range strings.Split(string(data), "\n") {
-			f.Add([]byte(l))
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evs, st := parseBytes(t, data, Options{Agent: Gemini})
-		assertEveryLine(t, "gemini", data, evs, st)
-	})
-}
-
-func TestGeminiTimeMatchesTimeParse(t *testing.T) {
-	t.Parallel()
-	for _, s := range []string{
-		"2025-12-17T21:05:58.126Z", "2024-02-29T00:00:00.000Z", "2026-01-15T23:59:59.999Z",
-		"2025-11-31T10:00:00.000Z", "2025-02-29T10:00:00.000Z", "2025-12-17T24:00:00.000Z",
-		"2025-12-17T21:05:58Z", "2025-12-17T21:05:58.126456+02:00", "2025-12-17 21:05:58.126Z",
-		"2025-1a-17T21:05:58.126Z", "", "yesterday",
-	} {
-		want, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil {
-			want = time.Time{}
-		}
-		if got := geminiTime(s); !got.Equal(want) {
-			t.Errorf("geminiTime(%q) = %v, time.Parse gives %v", s, got, want)
-		}
-	}
+	addFileSeeds(f, true, files...)
+	fuzzEveryLine(f, Gemini)
 }

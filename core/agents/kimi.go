@@ -27,6 +27,10 @@ type kimiParser struct{}
 func (kimiParser) Kind() Kind        { return Kimi }
 func (kimiParser) NewStream() Stream { return &kimiStream{names: map[string]string{}} }
 
+// EndsWithResult implements Parser: only kimi-code prints its resume hint,
+// and a run that did not fail prints no other end.
+func (kimiParser) EndsWithResult() bool { return false }
+
 // Claims implements Parser: a line whose discriminator is a top-level
 // `role` (every other harness's lines name a `type` first), kimi-code's
 // resume hint, or its error line, the only error that says `retryable`.
@@ -100,13 +104,7 @@ func (s *kimiStream) Line(l Line, emit Emit) bool {
 		emit(s.lastErr)
 		s.lastErr, held = nil, true
 	}
-	if !ok || !s.line(l, &k, emit) {
-		if held {
-			emit(rawEvent(l.Bytes))
-		}
-		return held
-	}
-	return true
+	return afterHeld(l, held, ok && s.line(l, &k, emit), emit)
 }
 
 func (s *kimiStream) line(l Line, k *kimiLine, emit Emit) bool {
@@ -202,11 +200,7 @@ func (s *kimiStream) end(k *kimiLine, emit Emit) {
 func (s *kimiStream) Finish(emit Emit) {
 	if e := s.lastErr; e != nil {
 		s.lastErr = nil
-		e.Update.Fatal = true
-		emit(e)
-		emit(&event.Event{Line: e.Line, Offset: e.Offset, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(true), Text: e.Update.Message,
-		}})
+		fatalEnd(e, "", e.Update.Message, emit)
 	}
 }
 

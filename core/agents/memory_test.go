@@ -1,10 +1,7 @@
 package agents
 
 import (
-	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -24,14 +21,7 @@ type fixtureLoop struct {
 
 func newFixtureLoop(tb testing.TB, rel string, size int64) *fixtureLoop {
 	tb.Helper()
-	one, err := os.ReadFile(filepath.Join(streamsDir, rel))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if !bytes.HasSuffix(one, []byte("\n")) {
-		one = append(one, '\n')
-	}
-	return &fixtureLoop{one: one, left: size}
+	return &fixtureLoop{one: fixtureLines(tb, rel), left: size}
 }
 
 // Read implements io.Reader. It stops at the end of the copy of the fixture

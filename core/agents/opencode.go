@@ -23,6 +23,9 @@ func (opencodeParser) Kind() Kind { return OpenCode }
 // NewStream implements Parser.
 func (opencodeParser) NewStream() Stream { return &opencodeStream{} }
 
+// EndsWithResult implements Parser: opencode prints no terminal line.
+func (opencodeParser) EndsWithResult() bool { return false }
+
 // Claims implements Parser: a camel-case sessionID beside a part whose type
 // is one of opencode's part types.
 func (opencodeParser) Claims(line []byte) bool {
@@ -118,23 +121,13 @@ func (s *opencodeStream) Line(l Line, emit Emit) bool {
 	if ln.SessionID == "" && ln.Part != nil {
 		ln.SessionID = ln.Part.SessionID
 	}
-	if !s.flush(emit, ln.SessionID != "" && ln.SessionID != s.session) {
-		return s.line(l, &ln, emit)
-	}
-	// The flush emitted events, so the driver would not keep this line as
-	// raw if it is not understood: keep it here.
-	if !s.line(l, &ln, emit) {
-		emit(rawLineEvent(l))
-	}
-	return true
+	held := s.flush(emit, ln.SessionID != "" && ln.SessionID != s.session)
+	return afterHeld(l, held, s.line(l, &ln, emit), emit)
 }
 
 // line handles a decoded envelope.
 func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
-	var ts time.Time
-	if ln.Timestamp != nil {
-		ts = time.UnixMilli(*ln.Timestamp).UTC()
-	}
+	ts := epochMs(ln.Timestamp)
 	// The line's strings refer to the read buffer (decodeLine): what the
 	// stream keeps past the line is copied.
 	if ln.SessionID != "" && ln.SessionID != s.session {
@@ -162,9 +155,9 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 		return true
 	case "text":
 		s.lastText = strings.Clone(p.Text)
-		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, textContent(s.lastText))
+		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(s.lastText))
 	case "reasoning":
-		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, textContent(p.Text))
+		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(p.Text))
 	case "tool_use":
 		if p.State == nil {
 			return false
@@ -208,18 +201,13 @@ func opencodeTool(p *opencodePart) (event.Event, event.Update) {
 	}
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: id, Status: event.StatusCompleted}
 	if st.Time != nil {
-		if st.Time.Start != nil {
-			u.StartedAt = time.UnixMilli(*st.Time.Start).UTC()
-			call.Update.StartedAt = u.StartedAt
-		}
-		if st.Time.End != nil {
-			u.EndedAt = time.UnixMilli(*st.Time.End).UTC()
-		}
+		u.StartedAt, u.EndedAt = epochMs(st.Time.Start), epochMs(st.Time.End)
+		call.Update.StartedAt = u.StartedAt
 	}
 	if st.Output != nil && *st.Output != "" {
 		u.Content = event.Text(*st.Output)
 	}
-	if len(st.Metadata) > 0 && string(st.Metadata) != "null" {
+	if present(st.Metadata) {
 		u.RawOutput = st.Metadata
 		var md struct {
 			Exit *int `json:"exit"`
@@ -353,13 +341,10 @@ func (s *opencodeStream) flush(emit Emit, ended bool) bool {
 	}
 	ev := s.pending
 	s.pending = nil
-	ev.Update.Fatal = ended
-	emit(ev)
 	if ended {
-		emit(&event.Event{
-			Line: ev.Line, Offset: ev.Offset, SessionID: ev.SessionID, Timestamp: ev.Timestamp,
-			Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: "error", Text: s.lastText},
-		})
+		fatalEnd(ev, "error", s.lastText, emit)
+	} else {
+		emit(ev)
 	}
 	return true
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -233,21 +232,9 @@ func TestOpencodeClaimsOnlyItsOwnLines(t *testing.T) {
 
 func FuzzParseOpenCode(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(streamsDir, "opencode", "*.jsonl"))
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-		for _, l := range strings.Split(string(data), "\n") {
-			f.Add([]byte(l))
-		}
-	}
+	addFileSeeds(f, true, files...)
 	f.Add([]byte(`{"type":"error","timestamp":1,"sessionID":"ses_a","error":{"name":"APIError"}}` + "\n" + `{"type":"x","sessionID":"ses_a"}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		evs, st := parseBytes(t, data, Options{Agent: OpenCode})
-		assertEveryLine(t, "opencode", data, evs, st)
-	})
+	fuzzEveryLine(f, OpenCode)
 }
 
 func TestOpencodeRunningToolHasNoUpdateYet(t *testing.T) {

@@ -9,16 +9,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// decodeLine decodes a line into v with the strings referring to the line's
-// bytes instead of copies: a field a parser only looks at (a type, a
-// timestamp) then costs no allocation. The bytes belong to the driver's read
-// buffer, which the next line overwrites, so a parser that decodes this way
-// keeps no such string past the call (it copies what it keeps in its own
-// state), and the driver copies the ones that reach an event (see owner).
-func decodeLine[T any](b []byte, v *T) error {
-	return json.UnmarshalOf(b, v, json.DecodeNoCopyString())
-}
-
 // owner gives each emitted event its own copy of the strings and bytes that
 // still refer to the line being read. The strings of one event that need a
 // copy share one allocation. The session id, model and message id, which
@@ -152,30 +142,59 @@ func (o *owner) copyRefs() {
 	clear(o.refs) // keep no string alive
 }
 
-// ownMaps copies the keys and string values of Extra and UsageExtra that
-// refer to the line.
+// ownMaps copies the keys of Extra and UsageExtra, and the values of Extra
+// at any depth (strings, raw JSON and byte slices, and the maps and lists
+// that hold them), that refer to the line.
 func (o *owner) ownMaps(ev *event.Event) {
-	for k, v := range ev.Extra {
-		switch x := v.(type) {
-		case string:
-			if o.refers(x) {
-				ev.Extra[k] = string([]byte(x))
-			}
-		case json.RawMessage:
-			if o.refersBytes(x) {
-				ev.Extra[k] = json.RawMessage(bytes.Clone(x))
-			}
-		}
-		if o.refers(k) {
-			v := ev.Extra[k]
-			delete(ev.Extra, k)
-			ev.Extra[string([]byte(k))] = v
-		}
-	}
+	o.ownAnyMap(ev.Extra)
 	for k, v := range ev.Update.UsageExtra {
 		if o.refers(k) {
 			delete(ev.Update.UsageExtra, k)
 			ev.Update.UsageExtra[string([]byte(k))] = v
 		}
 	}
+}
+
+// ownAnyMap makes the keys and values of m independent of the line, in
+// place.
+func (o *owner) ownAnyMap(m map[string]any) {
+	for k, v := range m {
+		if x, ok := o.ownAny(v); ok {
+			m[k] = x
+		}
+		if o.refers(k) {
+			v := m[k]
+			delete(m, k)
+			m[string([]byte(k))] = v
+		}
+	}
+}
+
+// ownAny returns a copy of v independent of the line, and true, when v is
+// a string or bytes that refer to the line; maps and lists are made
+// independent in place.
+func (o *owner) ownAny(v any) (any, bool) {
+	switch x := v.(type) {
+	case string:
+		if o.refers(x) {
+			return string([]byte(x)), true
+		}
+	case json.RawMessage:
+		if o.refersBytes(x) {
+			return json.RawMessage(bytes.Clone(x)), true
+		}
+	case []byte:
+		if o.refersBytes(x) {
+			return bytes.Clone(x), true
+		}
+	case map[string]any:
+		o.ownAnyMap(x)
+	case []any:
+		for i, e := range x {
+			if y, ok := o.ownAny(e); ok {
+				x[i] = y
+			}
+		}
+	}
+	return nil, false
 }

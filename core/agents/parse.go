@@ -53,25 +53,9 @@ type Options struct {
 	windowLines, windowBytes int
 }
 
-// Stats describes a parsed stream as a whole.
-type Stats struct {
-	// Agent is the harness the events were attributed to.
-	Agent Kind
-	// Sniffed is true when Agent was found by shape, not declared.
-	Sniffed bool
-	// Lines counts every line, blank ones included; Bytes every byte.
-	Lines int
-	Bytes int64
-	// TruncatedBytes is set when the capture's `[...truncated by N bytes]`
-	// marker was seen.
-	TruncatedBytes *int64
-	// CutLines counts lines longer than MaxLine.
-	CutLines int
-	// QuietLines counts lines a parser understood that carry nothing to
-	// report (codex `turn.started`, Cursor `thinking/completed`): they are
-	// read, not lost, and yield no event.
-	QuietLines int
-}
+// Stats describes a parsed stream as a whole. It is declared in core/event
+// so that a summary reads it without knowing the parsers.
+type Stats = event.Stats
 
 // Parse reads a stream line by line and emits its events. With no declared
 // agent it sniffs the first JSON lines (at most SniffLines of them). It
@@ -157,8 +141,9 @@ func (d *driver) use(p Parser, sniffed bool) {
 	if l, ok := d.stream.(interface{ lendFrom(*eventPool) }); ok && d.lends() {
 		l.lendFrom(&d.pool)
 	}
-	d.stats.Agent = p.Kind()
+	d.stats.Agent = string(p.Kind())
 	d.stats.Sniffed = sniffed
+	d.stats.EndsWithResult = p.EndsWithResult()
 }
 
 // line handles one line: sniffing first when no parser is chosen yet.
@@ -324,7 +309,7 @@ func stripPrefix(b []byte) []byte {
 	return b[i:]
 }
 
-var envelopePrefix = []byte(`{"type":"sift.stderr"`)
+var envelopePrefix = []byte(`{"type":"` + event.StderrEnvelope + `"`)
 
 func isEnvelope(b []byte) bool { return bytes.HasPrefix(b, envelopePrefix) }
 
@@ -335,7 +320,7 @@ func envelope(b []byte) (string, bool) {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	if decodeLine(b, &env) != nil || env.Type != "sift.stderr" {
+	if decodeLine(b, &env) != nil || env.Type != event.StderrEnvelope {
 		return "", false
 	}
 	return env.Text, true

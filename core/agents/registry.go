@@ -8,7 +8,7 @@ func defaultParsers() []Parser {
 		claudeParser{kind: Claude},
 		codexParser{},
 		copilotParser{},
-		claudeParser{kind: Cursor},
+		cursorParser{},
 		droidParser{},
 		geminiParser{},
 		kimiParser{},

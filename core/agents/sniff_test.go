@@ -25,7 +25,7 @@ func fixtureKinds(t *testing.T) ([]byte, []event.Kind) {
 		t.Fatal(err)
 	}
 	evs, st := parseBytes(t, data, Options{})
-	if st.Agent != Claude {
+	if Kind(st.Agent) != Claude {
 		t.Fatalf("fixture sniffed as %s", st.Agent)
 	}
 	return data, kinds(evs)
@@ -65,7 +65,7 @@ func TestSniffAfterMillionsOfBlankLines(t *testing.T) {
 	data, want := fixtureKinds(t)
 	const blank = 512 << 20
 	pre, got, st, peak, alloc := parseAfter(t, io.LimitReader(repeatReader('\n'), blank), data, Options{})
-	if st.Agent != Claude || !st.Sniffed || len(pre) != 0 || !slices.Equal(got, want) {
+	if Kind(st.Agent) != Claude || !st.Sniffed || len(pre) != 0 || !slices.Equal(got, want) {
 		t.Errorf("agent %s sniffed %v, preamble events %v, events %v, want %v", st.Agent, st.Sniffed, pre, got, want)
 	}
 	if st.Bytes != blank+int64(len(data)) {
@@ -96,7 +96,7 @@ func TestSniffPastAHugeFirstLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pre, got, st, peak, alloc := parseAfter(t, io.MultiReader(tc.first, strings.NewReader("\n")), data, Options{})
-			if st.Agent != Claude || !st.Sniffed || len(pre) != 1 || !slices.Equal(got, want) {
+			if Kind(st.Agent) != Claude || !st.Sniffed || len(pre) != 1 || !slices.Equal(got, want) {
 				t.Errorf("agent %s, preamble events %v, events %v, want %v", st.Agent, pre, got, want)
 			}
 			if cut := tc.size > DefaultMaxLine; st.CutLines != map[bool]int{false: 0, true: 1}[cut] {
@@ -125,7 +125,7 @@ func TestSniffWindowOverflowKeepsLinesAsRaw(t *testing.T) {
 		noise := strings.Repeat("sandbox: starting\n", n)
 		evs, st := parseBytes(t, append([]byte(noise), data...), Options{})
 		got := kinds(evs)
-		if st.Agent != Claude || len(got) != n+len(want) || !slices.Equal(got[n:], want) {
+		if Kind(st.Agent) != Claude || len(got) != n+len(want) || !slices.Equal(got[n:], want) {
 			t.Fatalf("%d noise lines: agent %s, %d events", n, st.Agent, len(got))
 		}
 		for i, ev := range evs[:n] {
@@ -143,7 +143,7 @@ func TestSniffGivesUpAfterUnclaimedJSONLines(t *testing.T) {
 	data, _ := fixtureKinds(t)
 	junk := strings.Repeat(`{"level":"info","msg":"hello"}`+"\n", SniffLines)
 	evs, st := parseBytes(t, append([]byte(junk), data...), Options{})
-	if st.Agent != Unknown || !st.Sniffed {
+	if Kind(st.Agent) != Unknown || !st.Sniffed {
 		t.Fatalf("agent %s", st.Agent)
 	}
 	for _, ev := range evs {

@@ -175,7 +175,7 @@ func (t *argText) UnmarshalJSON(b []byte) error {
 func describeTool(u *event.Update, name string, input json.RawMessage) {
 	u.ToolName = name
 	u.ToolKind = ToolKindOf(name)
-	if len(input) > 0 && string(input) != "null" {
+	if present(input) {
 		u.RawInput = input
 	}
 	var args toolArgs[string]

@@ -8,6 +8,9 @@ func (unknownParser) Kind() Kind         { return Unknown }
 func (unknownParser) Claims([]byte) bool { return false }
 func (unknownParser) NewStream() Stream  { return unknownStream{} }
 
+// EndsWithResult implements Parser: nothing is known of the stream.
+func (unknownParser) EndsWithResult() bool { return false }
+
 type unknownStream struct{}
 
 func (unknownStream) Line(Line, Emit) bool { return false }

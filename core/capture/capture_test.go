@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/event"
 )
 
 const ghToken = "ghp_aB3dE5fG7haB3dE5fG7haB3dE5fG7haB3dE5"
@@ -61,7 +63,7 @@ exit 3
 		if strings.Contains(l, ghToken) {
 			t.Errorf("secret in file: %s", l)
 		}
-		if m["type"] == EnvelopeType {
+		if m["type"] == event.StderrEnvelope {
 			envelopes++
 		}
 	}
@@ -297,7 +299,7 @@ while :; do sleep 0.05; done
 	// envelopes for its killed sleeps).
 	var stdout []string
 	for _, l := range readLines(t, res.File) {
-		if !strings.Contains(l, EnvelopeType) {
+		if !strings.Contains(l, event.StderrEnvelope) {
 			stdout = append(stdout, l)
 		}
 	}

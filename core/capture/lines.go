@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/redact"
 )
 
@@ -17,10 +18,6 @@ const MaxStderrLine = 64 << 10
 
 // StderrCutMarker ends a stderr line that was cut at MaxStderrLine.
 const StderrCutMarker = "[...stderr line truncated]"
-
-// EnvelopeType is the type of the JSON line that carries a stderr line of
-// a structured agent.
-const EnvelopeType = "sift.stderr"
 
 // lineSplitter is the io.Writer an agent's stdout or stderr is copied to.
 // It passes every byte on to pass (sift's own stdout or stderr) as it
@@ -216,10 +213,11 @@ func cutText(b []byte) []byte {
 }
 
 // Envelope returns the JSON line that carries one (already redacted)
-// stderr line: {"type":"sift.stderr","text":"…"}.
+// stderr line: {"type":"sift.stderr","text":"…"} (event.StderrEnvelope,
+// which the parsers read back as a stderr event).
 func Envelope(text []byte) []byte {
 	var b bytes.Buffer
-	b.WriteString(`{"type":"` + EnvelopeType + `","text":`)
+	b.WriteString(`{"type":"` + event.StderrEnvelope + `","text":`)
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.Encode(string(text)) //nolint:errcheck // a string always encodes

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentsift/sift/core/event"
 )
 
 func TestArgv(t *testing.T) {
@@ -146,7 +148,7 @@ func TestStderrBoundedBuffer(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &env); err != nil {
 		t.Fatal(err)
 	}
-	if env.Type != EnvelopeType || !strings.HasSuffix(env.Text, "é"+StderrCutMarker) ||
+	if env.Type != event.StderrEnvelope || !strings.HasSuffix(env.Text, "é"+StderrCutMarker) ||
 		len(env.Text) != MaxStderrLine+len(StderrCutMarker) {
 		t.Errorf("cut line: type %q, %d bytes, ends %q", env.Type, len(env.Text), env.Text[len(env.Text)-40:])
 	}
@@ -160,7 +162,7 @@ func TestEnvelopeIsValidJSON(t *testing.T) {
 	for _, in := range []string{"plain", `quo"te \ back`, "tab\tctl\x01", "bad utf8 \xff\xfe", "<html>&"} {
 		b := Envelope([]byte(in))
 		var env map[string]string
-		if err := json.Unmarshal(b, &env); err != nil || env["type"] != EnvelopeType || len(env) != 2 {
+		if err := json.Unmarshal(b, &env); err != nil || env["type"] != event.StderrEnvelope || len(env) != 2 {
 			t.Errorf("%q -> %s (%v)", in, b, err)
 		}
 		if !bytes.HasPrefix(b, []byte(`{"type":"sift.stderr","text":`)) {

@@ -57,6 +57,11 @@ const (
 	Raw               Kind = "raw"
 )
 
+// StderrEnvelope is the type of the JSON line sift's capture writes for
+// each stderr line of a structured agent, `{"type":"sift.stderr",
+// "text":"…"}`; the parsers read such a line back as a Stderr update.
+const StderrEnvelope = "sift.stderr"
+
 // Kinds lists every update kind in a stable order.
 func Kinds() []Kind {
 	return []Kind{

@@ -58,7 +58,7 @@ func TestLentMessageIDsCountOnce(t *testing.T) {
 	}
 	b := NewBuilder(Options{})
 	addLent(t, b, evs)
-	s, _ := b.Finish(agents.Stats{})
+	s, _ := b.Finish(event.Stats{})
 	i64(t, "input", s.InputTokens, 100)
 	i64(t, "output", s.OutputTokens, 20)
 }

@@ -125,10 +125,9 @@ type turnState struct {
 
 func (t *turnState) id() string { return t.tid }
 
-// Add folds one event into the summary; it has the signature of an
-// agents.Emit, so a parser can feed the builder directly. It keeps nothing
-// of ev: what it keeps it copies, so a parse may lend it events
-// (agents.Options.Borrow).
+// Add folds one event into the summary; it has the signature of a parser's
+// emit function, so a parser can feed the builder directly. It keeps
+// nothing of ev: what it keeps it copies, so a parse may lend it events.
 func (b *Builder) Add(ev *event.Event) {
 	b.lastLine = ev.Line
 	u := &ev.Update

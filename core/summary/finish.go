@@ -6,15 +6,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/pricing"
 )
 
 // Finish completes the summary once the stream has ended; st is what the
-// parser reported about the stream as a whole. The work item, file name,
-// phase and iteration are left to the caller.
-func (b *Builder) Finish(st agents.Stats) (*Summary, []ReviewEvent) {
+// parser reported about the stream as a whole, the harness included. The
+// work item, file name, phase and iteration are left to the caller.
+func (b *Builder) Finish(st event.Stats) (*Summary, []ReviewEvent) {
 	s, rev := b.FinishEvents(st)
 	return s, rev.List()
 }
@@ -22,10 +21,10 @@ func (b *Builder) Finish(st agents.Stats) (*Summary, []ReviewEvent) {
 // FinishEvents is Finish with the review events made as they are read
 // rather than collected (nil when Options.WantReviewEvents declined them):
 // a caller that writes them out one at a time never holds them all.
-func (b *Builder) FinishEvents(st agents.Stats) (*Summary, *ReviewEvents) {
+func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	p := b.projector(st.Lines, st.Bytes)
 	s := &Summary{
-		AgentKind: string(st.Agent),
+		AgentKind: st.Agent,
 		SessionID: b.sessionID,
 		Model:     b.initModel,
 		NumTurns:  b.numTurns,
@@ -47,7 +46,7 @@ func (b *Builder) FinishEvents(st agents.Stats) (*Summary, *ReviewEvents) {
 	b.tokens(s)
 	b.cost(s)
 	session |= b.turnsAndStalls(s, p)
-	b.outcome(s, session)
+	b.outcome(s, session, st.EndsWithResult)
 	b.text(s)
 	if b.opt.NoReviewEvents || b.opt.WantReviewEvents != nil && !b.opt.WantReviewEvents(s) {
 		return s, nil
@@ -379,15 +378,10 @@ func median(v []int64) int64 {
 	return (v[n/2-1] + v[n/2]) / 2
 }
 
-// harnessTerminal lists the harnesses whose streams end with a terminal
-// line: without one the run is incomplete.
-var harnessTerminal = map[string]bool{
-	string(agents.Claude): true, string(agents.Gemini): true, string(agents.Cursor): true,
-	string(agents.Qwen): true, string(agents.Antigravity): true, string(agents.Codex): true,
-}
-
-// outcome fills the status, the flags and the counts.
-func (b *Builder) outcome(s *Summary, session flagSet) {
+// outcome fills the status, the flags and the counts. endsWithResult says
+// the harness always ends with a result line (event.Stats): a structured
+// stream of it without one is incomplete rather than of unknown outcome.
+func (b *Builder) outcome(s *Summary, session flagSet, endsWithResult bool) {
 	switch {
 	case b.isError != nil && *b.isError, b.fatal:
 		s.Status = RunError
@@ -397,7 +391,7 @@ func (b *Builder) outcome(s *Summary, session flagSet) {
 		s.Status = RunSuccess
 	case b.opt.ExitCode != nil:
 		s.Status = RunSuccess
-	case harnessTerminal[s.AgentKind] && b.structured:
+	case endsWithResult && b.structured:
 		s.Status = RunIncomplete
 	default:
 		s.Status = RunUnknown

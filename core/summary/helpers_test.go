@@ -40,13 +40,15 @@ func (s *stream) same(u event.Update) *event.Event {
 	return ev
 }
 
-func (s *stream) stats(agent agents.Kind) agents.Stats {
-	return agents.Stats{Agent: agent, Lines: s.line, Bytes: int64(s.line) * 100}
+// stats is what a parse of the stream as Claude Code's reports: Claude
+// ends every finished stream with a result line.
+func (s *stream) stats() event.Stats {
+	return event.Stats{Agent: string(agents.Claude), EndsWithResult: true, Lines: s.line, Bytes: int64(s.line) * 100}
 }
 
 func (s *stream) summarize(t *testing.T, opt Options) (*Summary, []ReviewEvent) {
 	t.Helper()
-	return Events(s.evs, s.stats(agents.Claude), opt)
+	return Events(s.evs, s.stats(), opt)
 }
 
 func text(s string) event.Update {

@@ -156,7 +156,7 @@ func TestProjectedStallsSurvivePruning(t *testing.T) {
 	for _, line := range append(seq(1, 300), 700, 800, 1000) {
 		evs = append(evs, &event.Event{Line: line, Update: text("x")})
 	}
-	st := agents.Stats{Agent: agents.Claude, Lines: 1000, Bytes: 100_000}
+	st := event.Stats{Agent: string(agents.Claude), EndsWithResult: true, Lines: 1000, Bytes: 100_000}
 	b := NewBuilder(Options{Start: t0, End: at(1000), StallThreshold: 10 * time.Second})
 	for _, ev := range evs {
 		b.Add(ev)

@@ -200,7 +200,7 @@ func TestProjectionByOffset(t *testing.T) {
 	// A long tool output line: the result starts at byte 100, the text
 	// at byte 900, of 1000 bytes.
 	a.Offset, b.Offset, c.Offset = 0, 100, 900
-	st := s.stats("claude")
+	st := s.stats()
 	st.Bytes = 1000
 	sum, _ := Events(s.evs, st, Options{Start: t0, End: at(10), Projection: ProjectByOffset})
 	i64(t, "executingMs", sum.ExecutingMs, 1000)

@@ -78,7 +78,7 @@ func TestToolCallStreamParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Agent != agents.Claude {
+	if agents.Kind(st.Agent) != agents.Claude {
 		t.Errorf("sniffed %q, want claude", st.Agent)
 	}
 	if started != calls || len(ids) != calls {

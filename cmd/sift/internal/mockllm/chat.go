@@ -31,33 +31,37 @@ type chatRequest struct {
 	} `json:"tools"`
 }
 
-func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
-		s.record(r, body, -1)
-		http.NotFound(w, r)
-		return
-	}
-	var q chatRequest
-	if err := json.Unmarshal(body, &q); err != nil {
-		s.record(r, body, -1)
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
+// offered implements vendorRequest.
+func (q *chatRequest) offered() map[string]json.RawMessage {
 	tools := map[string]json.RawMessage{}
 	for _, t := range q.Tools {
 		tools[t.Function.Name] = t.Function.Parameters
 	}
+	return tools
+}
+
+// toolResults implements vendorRequest: it counts the tool messages.
+func (q *chatRequest) toolResults() int {
 	n := 0
 	for _, m := range q.Messages {
 		if m.Role == "tool" {
 			n++
 		}
 	}
-	_, _, hasShell := pickShell(tools)
-	st, scripted, done := s.play(w, r, body, n, hasShell, openAIError)
-	if done {
+	return n
+}
+
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		s.notFound(w, r, body)
 		return
 	}
+	var q chatRequest
+	o, st, scripted, ok := s.turn(w, r, body, &q, false, openAIError)
+	if !ok {
+		return
+	}
+	n := o.results
 	if !scripted {
 		n = 99
 	}
@@ -72,7 +76,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	var call map[string]any
 	finish := "stop"
-	if name, args, calls := st.call(tools); hasShell && calls {
+	if name, args, calls := st.call(o.tools); o.hasShell && calls {
 		finish = "tool_calls"
 		call = map[string]any{"index": 0, "id": fmt.Sprintf("call_sift%02d", n+1), "type": "function",
 			"function": map[string]any{"name": name, "arguments": mustJSON(args)}}
@@ -83,8 +87,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 			delete(call, "index")
 			msg["tool_calls"] = []any{call}
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"id": id, "object": "chat.completion", "created": created,
+		writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "chat.completion", "created": created,
 			"model": q.Model, "choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 			"usage": usage})
 		return

@@ -28,7 +28,17 @@ type anthropicRequest struct {
 	} `json:"tools"`
 }
 
-// toolResults counts the tool_result blocks of the conversation.
+// offered implements vendorRequest.
+func (q *anthropicRequest) offered() map[string]json.RawMessage {
+	tools := map[string]json.RawMessage{}
+	for _, t := range q.Tools {
+		tools[t.Name] = t.InputSchema
+	}
+	return tools
+}
+
+// toolResults implements vendorRequest: it counts the tool_result blocks
+// of the conversation.
 func (q *anthropicRequest) toolResults() int {
 	n := 0
 	for _, m := range q.Messages {
@@ -49,37 +59,24 @@ func (q *anthropicRequest) toolResults() int {
 
 func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, body []byte) {
 	if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, "/v1/messages") {
-		s.record(r, body, -1)
-		http.NotFound(w, r)
+		s.notFound(w, r, body)
 		return
 	}
 	if strings.HasSuffix(r.URL.Path, "/count_tokens") {
-		s.record(r, body, -1)
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"input_tokens":100}`)
+		s.countTokens(w, r, body, `{"input_tokens":100}`)
 		return
 	}
 	var q anthropicRequest
-	if err := json.Unmarshal(body, &q); err != nil {
-		s.record(r, body, -1)
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	tools := map[string]json.RawMessage{}
-	for _, t := range q.Tools {
-		tools[t.Name] = t.InputSchema
-	}
-	_, _, hasShell := pickShell(tools)
-	n := q.toolResults()
-	st, _, done := s.play(w, r, body, n, hasShell, func(st Step) any {
+	o, st, _, ok := s.turn(w, r, body, &q, false, func(st Step) any {
 		return map[string]any{"type": "error",
 			"error": map[string]any{"type": "invalid_request_error", "message": st.FailMessage}}
 	})
-	if done {
+	if !ok {
 		return
 	}
+	n := o.results
 	msgID := fmt.Sprintf("msg_sift%02d", n)
-	if !hasShell {
+	if !o.hasShell {
 		msgID = "msg_siftside"
 	}
 	u := st.Usage
@@ -94,8 +91,8 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, body []byte) 
 		blocks = append(blocks, map[string]any{"type": "text", "text": st.Text})
 	}
 	stop := "end_turn"
-	name, args, calls := st.call(tools)
-	if hasShell && calls {
+	name, args, calls := st.call(o.tools)
+	if o.hasShell && calls {
 		stop = "tool_use"
 		blocks = append(blocks, map[string]any{
 			"type": "tool_use", "id": fmt.Sprintf("toolu_sift%02d", n+1), "name": name, "input": args,
@@ -104,8 +101,7 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, body []byte) 
 	if !q.Stream {
 		final := usage
 		final["output_tokens"] = u.Output
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{
+		writeJSON(w, http.StatusOK, map[string]any{
 			"id": msgID, "type": "message", "role": "assistant", "model": q.Model,
 			"content": blocks, "stop_reason": stop, "stop_sequence": nil, "usage": final,
 		})

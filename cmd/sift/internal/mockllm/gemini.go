@@ -33,38 +33,9 @@ type geminiRequest struct {
 	} `json:"tools"`
 }
 
-// geminiVerdict answers the CLI's JSON side questions: it satisfies the
-// next-speaker check (the user speaks next, so the turn ends) and the model
-// router.
-const geminiVerdict = `{"reasoning":"scripted","next_speaker":"user","model_choice":"flash"}`
-
-func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
-	path := r.URL.Path
-	_, method, _ := strings.Cut(path[strings.LastIndex(path, "/")+1:], ":")
-	model := strings.TrimPrefix(path[:len(path)-len(method)-1], "/v1beta/models/")
-	if r.Method != http.MethodPost {
-		s.record(r, body, -1)
-		http.NotFound(w, r)
-		return
-	}
-	switch method {
-	case "countTokens":
-		s.record(r, body, -1)
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"totalTokens":100}`)
-		return
-	case "generateContent", "streamGenerateContent":
-	default:
-		s.record(r, body, -1)
-		http.NotFound(w, r)
-		return
-	}
-	var q geminiRequest
-	if err := json.Unmarshal(body, &q); err != nil {
-		s.record(r, body, -1)
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
+// offered implements vendorRequest: a declaration's schema is its
+// parametersJsonSchema, or its parameters in older builds.
+func (q *geminiRequest) offered() map[string]json.RawMessage {
 	tools := map[string]json.RawMessage{}
 	for _, t := range q.Tools {
 		for _, f := range t.FunctionDeclarations {
@@ -75,6 +46,12 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 			tools[f.Name] = sc
 		}
 	}
+	return tools
+}
+
+// toolResults implements vendorRequest: it counts the functionResponse
+// parts of the conversation.
+func (q *geminiRequest) toolResults() int {
 	n := 0
 	for _, c := range q.Contents {
 		for _, p := range c.Parts {
@@ -83,16 +60,42 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 			}
 		}
 	}
-	_, _, hasShell := pickShell(tools)
+	return n
+}
+
+// geminiVerdict answers the CLI's JSON side questions: it satisfies the
+// next-speaker check (the user speaks next, so the turn ends) and the model
+// router.
+const geminiVerdict = `{"reasoning":"scripted","next_speaker":"user","model_choice":"flash"}`
+
+func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
+	path := r.URL.Path
+	_, method, _ := strings.Cut(path[strings.LastIndex(path, "/")+1:], ":")
+	model := strings.TrimPrefix(path[:len(path)-len(method)-1], "/v1beta/models/")
+	if r.Method != http.MethodPost {
+		s.notFound(w, r, body)
+		return
+	}
+	switch method {
+	case "countTokens":
+		s.countTokens(w, r, body, `{"totalTokens":100}`)
+		return
+	case "generateContent", "streamGenerateContent":
+	default:
+		s.notFound(w, r, body)
+		return
+	}
+	var q geminiRequest
 	// The non-streaming call is the router's: it gets a JSON verdict.
 	router := method == "generateContent"
-	st, _, done := s.play(w, r, body, n, hasShell && !router, func(st Step) any {
+	o, st, _, ok := s.turn(w, r, body, &q, router, func(st Step) any {
 		return map[string]any{"error": map[string]any{"code": st.Fail, "message": st.FailMessage,
 			"status": "INVALID_ARGUMENT"}}
 	})
-	if done {
+	if !ok {
 		return
 	}
+	n := o.results
 	if router {
 		st = Step{Text: geminiVerdict}
 	}
@@ -121,12 +124,11 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 	if st.Text != "" {
 		parts = append(parts, map[string]any{"text": st.Text})
 	}
-	if name, args, calls := st.call(tools); hasShell && calls && method == "streamGenerateContent" {
+	if name, args, calls := st.call(o.tools); o.hasShell && calls && method == "streamGenerateContent" {
 		parts = append(parts, map[string]any{"functionCall": map[string]any{"name": name, "args": args}})
 	}
 	if method == "generateContent" {
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(chunk(parts, "STOP", true))
+		writeJSON(w, http.StatusOK, chunk(parts, "STOP", true))
 		return
 	}
 	e := newSSE(w)

@@ -241,3 +241,55 @@ func TestSecretCommandHoldsNoWholeSecret(t *testing.T) {
 		t.Errorf("SecretCommand %q does not print both secrets", SecretCommand)
 	}
 }
+
+// TestEveryVendorDecodesTheSameWay sends each server a body that is not
+// JSON, a request to a path its API does not have, and a scripted request,
+// and checks that all four answer and record them alike: 400 and 404 as
+// side requests, and the scripted one as the step its tool results pick.
+func TestEveryVendorDecodesTheSameWay(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, path, body string
+		start            func(Script) *Server
+	}{
+		{"anthropic", "/v1/messages", `{"messages":[{"role":"user","content":[{"type":"tool_result"}]}],` +
+			`"tools":[{"name":"Bash","input_schema":{"properties":{"command":{}}}}]}`, NewAnthropic},
+		{"responses", "/v1/responses", `{"input":[{"type":"function_call_output"}],` +
+			`"tools":[{"type":"function","name":"shell","parameters":{"properties":{"command":{}}}}]}`, NewResponses},
+		{"gemini", "/v1beta/models/m:streamGenerateContent", `{"contents":[{"parts":[{"functionResponse":{}}]}],` +
+			`"tools":[{"functionDeclarations":[{"name":"run_shell_command","parameters":{"properties":{"command":{}}}}]}]}`, NewGemini},
+		{"chat", "/v1/chat/completions", `{"messages":[{"role":"tool"}],` +
+			`"tools":[{"type":"function","function":{"name":"bash","parameters":{"properties":{"command":{}}}}}]}`, NewChat},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := tc.start(testScript())
+			defer s.Close()
+			for _, c := range []struct {
+				path, body string
+				status     int
+			}{
+				{tc.path, "not json", http.StatusBadRequest},
+				{"/nowhere", "{}", http.StatusNotFound},
+				{tc.path, tc.body, http.StatusOK},
+			} {
+				resp, err := http.Post(s.URL()+c.path, "application/json", strings.NewReader(c.body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != c.status {
+					t.Errorf("POST %s %q: %s, want %d", c.path, c.body, resp.Status, c.status)
+				}
+			}
+			reqs := s.Requests()
+			if len(reqs) != 3 || reqs[0].Step != -1 || reqs[1].Step != -1 || reqs[2].Step != 1 {
+				t.Fatalf("requests %+v, want two side requests and step 1", reqs)
+			}
+			if !json.Valid(reqs[0].Body) || string(reqs[0].Body) != `"not json"` {
+				t.Errorf("a body that is not JSON is kept as %s", reqs[0].Body)
+			}
+		})
+	}
+}

@@ -27,35 +27,41 @@ type responsesRequest struct {
 	} `json:"tools"`
 }
 
-func (s *Server) responses(w http.ResponseWriter, r *http.Request, body []byte) {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/responses") {
-		s.record(r, body, -1)
-		http.NotFound(w, r)
-		return
-	}
-	var q responsesRequest
-	if err := json.Unmarshal(body, &q); err != nil {
-		s.record(r, body, -1)
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
+// offered implements vendorRequest: the function tools (Codex also offers
+// built-in ones, which the script never calls).
+func (q *responsesRequest) offered() map[string]json.RawMessage {
 	tools := map[string]json.RawMessage{}
 	for _, t := range q.Tools {
 		if t.Type == "function" {
 			tools[t.Name] = t.Parameters
 		}
 	}
+	return tools
+}
+
+// toolResults implements vendorRequest: it counts the call outputs of the
+// input.
+func (q *responsesRequest) toolResults() int {
 	n := 0
 	for _, it := range q.Input {
 		if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
 			n++
 		}
 	}
-	_, _, hasShell := pickShell(tools)
-	st, scripted, done := s.play(w, r, body, n, hasShell, openAIError)
-	if done {
+	return n
+}
+
+func (s *Server) responses(w http.ResponseWriter, r *http.Request, body []byte) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/responses") {
+		s.notFound(w, r, body)
 		return
 	}
+	var q responsesRequest
+	o, st, scripted, ok := s.turn(w, r, body, &q, false, openAIError)
+	if !ok {
+		return
+	}
+	n := o.results
 	if !scripted {
 		n = 99
 	}
@@ -75,7 +81,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, body []byte) 
 				"content": []any{map[string]any{"type": "output_text", "text": st.Text, "annotations": []any{}}}}})
 		idx++
 	}
-	if name, args, calls := st.call(tools); hasShell && calls {
+	if name, args, calls := st.call(o.tools); o.hasShell && calls {
 		item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_sift%02d", n+1),
 			"call_id": fmt.Sprintf("call_sift%02d", n+1), "name": name, "arguments": "", "status": "in_progress"}
 		e.event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": idx, "item": item})

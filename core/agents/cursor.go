@@ -1,0 +1,128 @@
+package agents
+
+import (
+	"strings"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// cursorParser reads Cursor's `cursor-agent -p --output-format
+// stream-json`. Its system, assistant, user and result lines are Claude's
+// shape, read by the Claude-shaped stream (claude.go); its own lines,
+// thinking deltas and tool_call started/completed pairs, are read by the
+// methods below, which that stream calls for any Claude-shaped kind, since a
+// sniffed Cursor stream may be attributed to Claude. Cursor claims nothing
+// when sniffing.
+type cursorParser struct{}
+
+// Kind implements Parser.
+func (cursorParser) Kind() Kind { return Cursor }
+
+// Claims implements Parser: Cursor's lines are Claude's shape, claimed by
+// none.
+func (cursorParser) Claims([]byte) bool { return false }
+
+// NewStream implements Parser.
+func (cursorParser) NewStream() Stream { return newClaudeStream(Cursor) }
+
+// EndsWithResult implements Parser: Cursor ends with Claude's result line.
+func (cursorParser) EndsWithResult() bool { return true }
+
+// cursorThinking reads Cursor's thinking/delta and thinking/completed
+// lines: a delta is a thought chunk, a completion carries nothing.
+func (s *claudeStream) cursorThinking(cl *claudeLine, base event.Event, emit Emit) bool {
+	if cl.Subtype == "delta" && cl.Text != "" {
+		emit(s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(cl.Text)))
+		return true
+	}
+	return cl.Subtype == "completed"
+}
+
+// cursorTool reads Cursor's tool_call/started and tool_call/completed lines.
+// The call is keyed by its kind (`shellToolCall`, `editToolCall`, …).
+func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) bool {
+	var kindKey string
+	var body json.RawMessage
+	var started, completed string
+	for k, v := range cl.ToolCall {
+		switch k {
+		case "startedAtMs":
+			_ = json.UnmarshalOf(v, &started)
+		case "completedAtMs":
+			_ = json.UnmarshalOf(v, &completed)
+		case "toolCallId", "hookAdditionalContexts":
+		default:
+			if strings.HasSuffix(k, "ToolCall") || kindKey == "" && len(v) > 0 && v[0] == '{' {
+				kindKey, body = k, v
+			}
+		}
+	}
+	if kindKey == "" || cl.CallID == "" {
+		return false
+	}
+	var call struct {
+		Args   json.RawMessage            `json:"args"`
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(body, &call) != nil {
+		return false
+	}
+	name := strings.TrimSuffix(kindKey, "ToolCall")
+	ev := s.event(&base)
+	switch cl.Subtype {
+	case "started":
+		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: cl.CallID, Status: event.StatusInProgress}
+		describeTool(&ev.Update, name, call.Args)
+		ev.Update.ToolKind = ToolKindOf(kindKey)
+		ev.Update.StartedAt = msString(started)
+	case "completed":
+		ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: cl.CallID, ToolName: name,
+			ToolKind: ToolKindOf(kindKey), Status: event.StatusCompleted,
+			StartedAt: msString(started), EndedAt: msString(completed)}
+		if outcome, res := cursorOutcome(call.Result); outcome != "" {
+			ev.Update.RawOutput = res
+			var r struct {
+				ExitCode *int   `json:"exitCode"`
+				Stdout   string `json:"stdout"`
+				Stderr   string `json:"stderr"`
+				Message  string `json:"message"`
+				Error    string `json:"error"`
+			}
+			_ = json.UnmarshalOf(res, &r)
+			ev.Update.ExitCode = r.ExitCode
+			text := r.Stdout + r.Stderr
+			if text == "" {
+				text = r.Message
+			}
+			ev.Update.Content = event.Text(text)
+			if outcome != "success" || (r.ExitCode != nil && *r.ExitCode != 0) {
+				ev.Update.Status = event.StatusFailed
+				ev.Update.Message = firstNonEmpty(r.Error, r.Stderr, r.Message, outcome)
+				if outcome == "rejected" || outcome == "permissionDenied" {
+					ev.Update.ApprovalRequired = true
+				}
+			}
+		}
+	default:
+		return false
+	}
+	emit(ev)
+	return true
+}
+
+// cursorOutcome picks the outcome of a Cursor tool result: "success" when
+// present, else the first other object-valued key (failure, rejected, …).
+func cursorOutcome(result map[string]json.RawMessage) (string, json.RawMessage) {
+	if res, ok := result["success"]; ok {
+		return "success", res
+	}
+	outcome := ""
+	for k, v := range result {
+		if len(v) > 0 && v[0] == '{' && (outcome == "" || k < outcome) {
+			outcome = k
+		}
+	}
+	return outcome, result[outcome]
+}

@@ -1,0 +1,285 @@
+package agents
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// This file holds the helpers more than one harness's parser reads its wire
+// format with: JSON values, timestamps and durations, counters, and the
+// exit statuses harnesses print inside a command's output.
+
+// decodeLine decodes a line into v with the strings referring to the line's
+// bytes instead of copies: a field a parser only looks at (a type, a
+// timestamp) then costs no allocation. The bytes belong to the driver's read
+// buffer, which the next line overwrites, so a parser that decodes this way
+// keeps no such string past the call (it copies what it keeps in its own
+// state), and the driver copies the ones that reach an event (see owner).
+func decodeLine[T any](b []byte, v *T) error {
+	return json.UnmarshalOf(b, v, json.DecodeNoCopyString())
+}
+
+// rawEvent keeps a line the parser did not understand, as the driver does:
+// a parser that emitted a held-back event during that line makes it itself,
+// since the driver keeps as raw only the lines that emitted nothing.
+func rawEvent(b []byte) *event.Event {
+	return &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(b)}}
+}
+
+// afterHeld ends a line during which a stream emitted events it held back
+// from earlier lines (held). The driver keeps as raw only a line that
+// emitted nothing, so a line the stream did not understand is kept as raw
+// here; the result is what the stream's Line reports.
+func afterHeld(l Line, held, understood bool, emit Emit) bool {
+	if !understood && held {
+		emit(rawEvent(l.Bytes))
+	}
+	return understood || held
+}
+
+// fatalEnd emits a held-back error that ended the stream (or its session)
+// as fatal, and then the failed result it amounts to on the error's line:
+// for a harness that prints no terminal line after a failure, the error is
+// the unambiguous end.
+func fatalEnd(e *event.Event, subtype, text string, emit Emit) {
+	e.Update.Fatal = true
+	emit(e)
+	emit(&event.Event{Line: e.Line, Offset: e.Offset, SessionID: e.SessionID, Timestamp: e.Timestamp,
+		Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: subtype, Text: text}})
+}
+
+// hasType reports whether a JSON object line has "type":"t", in either the
+// compact or the spaced (`"type": "t"`) serialization.
+func hasType(line []byte, t string) bool {
+	i := bytes.Index(line, []byte(`"type"`))
+	for i >= 0 {
+		rest := bytes.TrimLeft(line[i+6:], " ")
+		if len(rest) > 0 && rest[0] == ':' {
+			rest = bytes.TrimLeft(rest[1:], " ")
+			if len(rest) > len(t)+1 && rest[0] == '"' && string(rest[1:len(t)+1]) == t && rest[len(t)+1] == '"' {
+				return true
+			}
+		}
+		j := bytes.Index(line[i+6:], []byte(`"type"`))
+		if j < 0 {
+			break
+		}
+		i += 6 + j
+	}
+	return false
+}
+
+// present reports whether a JSON value was printed and is not null.
+func present(raw json.RawMessage) bool {
+	return len(raw) > 0 && string(raw) != "null"
+}
+
+// firstRaw returns the first JSON value that is present and not null.
+func firstRaw(vs ...json.RawMessage) json.RawMessage {
+	for _, v := range vs {
+		if present(v) {
+			return v
+		}
+	}
+	return nil
+}
+
+// jsonText returns the string a JSON value holds, and whether it was one.
+func jsonText(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.UnmarshalOf(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// marshalPlain encodes a value built for RawInput without escaping &, < and
+// > as \u00XX, so that commands read as the harness printed them.
+func marshalPlain(v any) (json.RawMessage, error) {
+	return json.MarshalWithOption(v, json.DisableHTMLEscape())
+}
+
+// firstNonEmpty returns the first of ss that is not empty.
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// isoTime reads an RFC 3339 timestamp as UTC; zero when absent or
+// malformed. The form JavaScript's toISOString prints (Claude Code, Gemini
+// CLI, Codex), 2025-12-17T21:05:58.126Z, is read by hand: time.Parse is a
+// tenth of the cost of a line.
+func isoTime(s string) time.Time {
+	if t, ok := isoMillis(s); ok {
+		return t
+	}
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// isoMillis parses exactly YYYY-MM-DDTHH:MM:SS.mmmZ.
+func isoMillis(s string) (time.Time, bool) {
+	if len(s) != 24 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	y, mo, d, h, mi, sec, ms := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2), num(20, 3)
+	if y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, ms*int(time.Millisecond), time.UTC)
+	if t.Day() != d {
+		return time.Time{}, false // 31 November and such: let time.Parse reject it
+	}
+	return t, true
+}
+
+// epochMs turns an epoch-milliseconds field into a time; zero when absent.
+func epochMs(ms *int64) time.Time {
+	if ms == nil {
+		return time.Time{}
+	}
+	return time.UnixMilli(*ms).UTC()
+}
+
+// msString reads epoch milliseconds printed as a string; zero when absent
+// or malformed.
+func msString(s string) time.Time {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return epochMs(&n)
+}
+
+// secondsMs turns a duration in seconds into milliseconds.
+func secondsMs(sec *float64) *int64 {
+	if sec == nil || math.IsNaN(*sec) || *sec < 0 || *sec > 1e12 {
+		return nil
+	}
+	return event.Int64(int64(math.Round(*sec * 1000)))
+}
+
+// sumPresent adds the counters a harness printed; nil when it printed none.
+func sumPresent(vs ...*int64) *int64 {
+	var sum *int64
+	for _, v := range vs {
+		if v != nil {
+			if sum == nil {
+				sum = event.Int64(0)
+			}
+			*sum += *v
+		}
+	}
+	return sum
+}
+
+// addPresent adds a printed counter to a running total.
+func addPresent(sum, v *int64) *int64 {
+	if v == nil {
+		return sum
+	}
+	if sum == nil {
+		return event.Int64(*v)
+	}
+	return event.Int64(*sum + *v)
+}
+
+// putPresent stores a counter under its harness name when it was printed.
+func putPresent(m map[string]int64, name string, v *int64) {
+	if v != nil {
+		m[name] = *v
+	}
+}
+
+// putAny is putPresent for a map of any values.
+func putAny(m map[string]any, name string, v *int64) {
+	if v != nil {
+		m[name] = *v
+	}
+}
+
+// exitCodePrefix reads Claude Code's "Exit code N" that starts a failed
+// command's output.
+func exitCodePrefix(text string) (int, bool) {
+	rest, ok := strings.CutPrefix(text, "Exit code ")
+	if !ok {
+		return 0, false
+	}
+	return leadingInt(rest)
+}
+
+// codexExitLine reads the exit status Codex prints in a shell result:
+// "Exit code: N" (0.4x–0.6x) or "Process exited with code N" (0.17x), on a
+// line of the result's header.
+func codexExitLine(text string) (int, bool) {
+	for _, prefix := range [...]string{"Exit code: ", "Process exited with code "} {
+		i := strings.Index(text, prefix)
+		if i < 0 || (i > 0 && text[i-1] != '\n') {
+			continue
+		}
+		if n, ok := leadingInt(text[i+len(prefix):]); ok {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// processExitPrefix opens the trailer droid's Execute tool appends to a
+// command's output.
+const processExitPrefix = "[Process exited with code "
+
+// processExitCode reads droid's `[Process exited with code N]` trailer, the
+// last one of the output; N may be negative.
+func processExitCode(out string) (int, bool) {
+	i := strings.LastIndex(out, processExitPrefix)
+	if i < 0 {
+		return 0, false
+	}
+	num, _, ok := strings.Cut(out[i+len(processExitPrefix):], "]")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(num)
+	return n, err == nil
+}
+
+// leadingInt reads the decimal digits s starts with; false when there are
+// none or they overflow an int.
+func leadingInt(s string) (int, bool) {
+	end := 0
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	n, err := strconv.Atoi(s[:end])
+	return n, err == nil
+}
