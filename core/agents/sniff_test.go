@@ -103,12 +103,15 @@ func TestSniffPastAHugeFirstLine(t *testing.T) {
 				t.Errorf("cut lines %d, want cut %v", st.CutLines, cut)
 			}
 			// The line reader gathers the line (up to the cap) in a
-			// buffer it doubles (at most four times the line in all), a
-			// JSON decoder asked by the sniffer copies it once, and the
-			// sniffer keeps none of it.
+			// buffer it doubles (at most twice the line in all), a JSON
+			// decoder asked by the sniffer reads it into a buffer it
+			// doubles too (as much again), and the sniffer keeps none of
+			// it. How far each doubling overshoots depends on the read
+			// sizes, so the bound on what is allocated leaves room for
+			// both; what is held at once stays under four lines.
 			kept := uint64(min(tc.size, DefaultMaxLine))
 			t.Logf("peak heap in use %.1f MB, allocated %.1f MB", float64(peak)/(1<<20), float64(alloc)/(1<<20))
-			if alloc > 4*kept+8<<20 || peak > 4*kept {
+			if alloc > 6*kept+8<<20 || peak > 4*kept {
 				t.Errorf("allocated %d MB, peak heap in use %d MB, for a line of %d MB", alloc>>20, peak>>20, tc.size>>20)
 			}
 		})
