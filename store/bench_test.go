@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // The benchmark corpus: at least 500 MB in at least 2,000 files laid out as
@@ -101,13 +103,11 @@ func corpusSize(root string) (int, int64) {
 	return n, size
 }
 
-// BenchmarkImport imports the corpus into a fresh store, with the garbage
-// collector set as `sift import` sets it (BulkGC), so that the figure is
-// the command's: opening the new database and closing it (its last
-// checkpoint) are timed with the import. Each round's database is removed
-// and synced away before the next starts.
+// BenchmarkImport imports the corpus into a fresh store as `sift import`
+// does (core/ingest), so that the figure is the command's: opening the new
+// database and closing it (its last checkpoint) are timed with the import.
+// Each round's database is removed and synced away before the next starts.
 func BenchmarkImport(b *testing.B) {
-	defer BulkGC(StreamImportHeap)()
 	root, size := benchCorpus(b)
 	b.SetBytes(size)
 	b.ResetTimer()
@@ -121,7 +121,7 @@ func BenchmarkImport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := s.Import(context.Background(), []string{root}, ImportOptions{}, nil)
+		res, err := ingest.Import(context.Background(), s, []string{root}, tiered(ingest.Options{}), nil)
 		if err != nil || len(res.Failed) > 0 {
 			b.Fatalf("%v %v", err, res.Failed)
 		}
@@ -148,12 +148,12 @@ func BenchmarkReimportUnchanged(b *testing.B) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	if res, err := s.Import(ctx, []string{root}, ImportOptions{}, nil); err != nil || len(res.Failed) > 0 {
+	if res, err := ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{}), nil); err != nil || len(res.Failed) > 0 {
 		b.Fatal(err, res.Failed)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := s.Import(ctx, []string{root}, ImportOptions{}, nil)
+		res, err := ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{}), nil)
 		if err != nil || res.Sessions != 0 || res.Skipped != res.Files {
 			b.Fatalf("%+v %v", res, err)
 		}

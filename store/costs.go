@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -49,7 +50,7 @@ func reconcileCost(ctx context.Context, st *batchStmts, sum *summary.Summary, pa
 	var id int64
 	err := sql.ErrNoRows
 	if find {
-		err = st.costFind.QueryRowContext(ctx, sum.WorkItemID, sum.Phase, canonicalPhase(sum.Phase),
+		err = st.costFind.QueryRowContext(ctx, sum.WorkItemID, sum.Phase, ingest.CanonicalPhase(sum.Phase),
 			nullIntp(sum.Iteration), sum.AgentKind, sum.FileName).Scan(&id)
 	}
 	switch {

@@ -63,6 +63,17 @@ func (r Retention) withDefaults() Retention {
 	return r
 }
 
+// KeepsEvents reports whether a session keeps its review events at an age
+// (since its last activity): younger than FullEventsFor, or, flagged,
+// than FlaggedFor. An import neither builds nor writes those the sweep
+// would delete at once (ingest.Options.KeepEvents): the summary, turns
+// and tool calls are kept, and the detail is read again from the file on
+// demand.
+func (r Retention) KeepsEvents(age time.Duration, flagged bool) bool {
+	r = r.withDefaults()
+	return age <= r.FullEventsFor || flagged && age <= r.FlaggedFor
+}
+
 // SweepResult is what one retention pass removed.
 type SweepResult struct {
 	FilesDeleted   int
@@ -487,4 +498,23 @@ func (s *Store) sweepData(ctx context.Context, r Retention, now time.Time, res *
 		}
 	}
 	return nil
+}
+
+// Failure is a file or table a sweep could not clean, and why.
+type Failure struct {
+	Path   string
+	Reason string
+}
+
+// String returns "path: reason".
+func (f Failure) String() string { return f.Path + ": " + f.Reason }
+
+// reason is an error as a failure's reason, without the path os errors
+// repeat.
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }

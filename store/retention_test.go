@@ -45,7 +45,7 @@ func TestSweepFilesByAgeAndFlags(t *testing.T) {
 	// The index and summaries say which sessions are flagged.
 	mark := func(path string, flagged bool) {
 		r := fakeRow(t, fake{wi: filepath.Base(filepath.Dir(path)), file: filepath.Base(path), flagged: flagged}, 0)
-		r.c.path = path
+		r.file.Path = path
 		if err := s.writeBatch(ctx, []*sessionRow{r}); err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestSweepFilesBySizeInBatches(t *testing.T) {
 		files = append(files, logFileAt(t, root, "wi", "work-1-00000"+string(rune('0'+i))+".jsonl", 256<<10, time.Duration(10-i)*time.Hour))
 	}
 	mark := fakeRow(t, fake{wi: "wi", file: filepath.Base(files[0]), flagged: true}, 0)
-	mark.c.path = files[0]
+	mark.file.Path = files[0]
 	if err := s.writeBatch(ctx, []*sessionRow{mark}); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestSweepWorkItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishInvocation(ctx, id, now, 0); err != nil {
+	if err := finishInvocation(ctx, s, id, now, 0); err != nil {
 		t.Fatal(err)
 	}
 	s.now = func() time.Time { return now.Add(85 * 24 * time.Hour) }
@@ -285,7 +285,7 @@ func TestSweepRelativeLogsRoot(t *testing.T) {
 	flagged := logFileAt(t, dir, "logs/wi", "work-1-00000f.jsonl", 10, 20*24*time.Hour)
 	plain := logFileAt(t, dir, "logs/wi", "work-1-00000e.jsonl", 10, 20*24*time.Hour)
 	r := fakeRow(t, fake{wi: "wi", file: filepath.Base(flagged), flagged: true}, 0)
-	r.c.path = flagged
+	r.file.Path = flagged
 	if err := s.writeBatch(ctx, []*sessionRow{r}); err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +358,7 @@ func TestSweepOverflowKeepsFreshFiles(t *testing.T) {
 			fresh := logFileAt(t, root, "wi", "work-1-00000a.jsonl", 100, time.Minute)
 			followup := logFileAt(t, root, "wi", "work-1-00000b.jsonl", 100, time.Minute)
 			row := fakeRow(t, fake{wi: "wi", file: filepath.Base(followup)}, 0)
-			row.c.path = followup
+			row.file.Path = followup
 			if err := s.writeBatch(ctx, []*sessionRow{row}); err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/pricing"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
@@ -62,7 +63,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	defer w.Flush()
 	for i, path := range paths {
-		s, _, err := summary.AnalyzeFile(path, opt)
+		s, _, err := ingest.AnalyzeFile(path, opt)
 		if err != nil {
 			w.Flush()
 			return fail(stderr, "summary", err)

@@ -1,4 +1,4 @@
-package store
+package ingest
 
 import (
 	"errors"
@@ -82,12 +82,12 @@ func (w walkRoot) entry(path string, d fs.DirEntry) (string, fs.FileInfo, error)
 	return rel, info, nil
 }
 
-// openCandidate opens a file to import: a file found in a walk through an
-// os.Root on the folder walked, which refuses any path that leaves it; a
-// file named by the user as it is.
-func openCandidate(c candidate) (*os.File, error) {
-	if c.root == "" {
-		return os.Open(c.path)
+// open opens a file to import: a file found in a walk through an os.Root
+// on the folder walked, which refuses any path that leaves it; a file
+// named by the user as it is.
+func (f *File) open() (*os.File, error) {
+	if f.root == "" {
+		return os.Open(f.Path)
 	}
-	return os.OpenInRoot(c.root, c.rel)
+	return os.OpenInRoot(f.root, f.rel)
 }
