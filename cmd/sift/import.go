@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
@@ -89,13 +90,19 @@ func (f *storeFlags) dbPath() (string, error) {
 	return store.DefaultPath()
 }
 
-// retention is the configuration's retention for the logs folder.
+// retention is the configuration's retention of review data.
 func (f *storeFlags) retention() store.Retention {
 	return store.Retention{
-		LogsRoot: f.logs, RetainedDays: f.cfg.RetainedDays, MaxTotalSizeMb: f.cfg.MaxTotalSizeMb,
 		FullEventsFor: f.cfg.Review.FullEvents(), FlaggedFor: f.cfg.Review.Flagged(),
 		SummariesFor: f.cfg.Review.Summaries(),
 	}
+}
+
+// sweepSpec is the configuration's retention of the logs folder's stream
+// files.
+func (f *storeFlags) sweepSpec() capture.SweepSpec {
+	return capture.SweepSpec{Root: f.logs, RetainFor: config.Days(f.cfg.RetainedDays),
+		MaxTotalBytes: config.MiB(f.cfg.MaxTotalSizeMb)}
 }
 
 // importOptions are the import options the configuration sets: the

@@ -94,7 +94,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	// retention sweep, at start and daily, and the configuration reloaded
 	// when its file changes.
 	bg := newBackground(sf, st, nil, slog.Default())
-	bg.report = func(res store.SweepResult, err error) {
+	bg.report = func(res sweepReport, err error) {
 		ad.invalidate()
 		p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err, Warning: sweepWarning(res)})
 	}

@@ -173,7 +173,7 @@ func (r *invocationRun) sweep(ctx context.Context) <-chan struct{} {
 	}
 	go func() {
 		defer close(done)
-		res, err := r.st.Sweep(ctx, r.sf.retention())
+		res, err := sweepOnce(ctx, r.st, r.sf)
 		if err != nil {
 			r.warn("retention sweep: %v", err)
 		}
