@@ -58,22 +58,7 @@ func benchCorpus(b *testing.B) (string, int64) {
 		// until the file is its share of the corpus, varying in size.
 		want := per/2 + rng.Int64N(per)
 		for int64(buf.Len()) < want {
-			// One fresh id per id of the copy, so that a tool result
-			// still names its call and a subagent its parent.
-			fresh := map[string][]byte{}
-			buf.Write(idRe.ReplaceAllFunc(t, func(id []byte) []byte {
-				if out, ok := fresh[string(id)]; ok {
-					return out
-				}
-				out := bytes.Clone(id)
-				for j := len(out) - 1; j >= len(out)-6; j-- {
-					if out[j] != '-' && out[j] != '_' {
-						out[j] = "0123456789abcdef"[rng.IntN(16)]
-					}
-				}
-				fresh[string(id)] = out
-				return out
-			}))
+			buf.Write(freshIDs(t, rng))
 		}
 		name := fmt.Sprintf("%s-%d-%06x.jsonl", phases[i%len(phases)], 1+i%3, rng.IntN(1<<24))
 		p := filepath.Join(root, fmt.Sprintf("wi-%04d", i/8), name)
@@ -136,6 +121,131 @@ func BenchmarkImport(b *testing.B) {
 		os.RemoveAll(dir)
 		b.StartTimer()
 	}
+}
+
+// The small-files corpus: 5,400 real-shaped sessions of about 15 KB, ten
+// per work item, laid out as sift's capture writes them. Each is a
+// fixture, cut at a line to at most twice the size or repeated with fresh
+// ids up to it. Many small files weigh the import's cost per file (find,
+// open, stat, the write's rows) against its cost per byte.
+const (
+	smallFiles = 5400
+	smallBytes = 15 << 10
+)
+
+// smallCorpus returns the small-files corpus root, generating it when
+// missing.
+func smallCorpus(b *testing.B) (string, int64) {
+	b.Helper()
+	root := filepath.Join(os.TempDir(), "sift-store-bench-small-v1")
+	if n, size := corpusSize(root); n == smallFiles {
+		return root, size
+	}
+	os.RemoveAll(root)
+	var tmpl [][]byte
+	for _, f := range fixtureFiles(b) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !bytes.HasSuffix(data, []byte("\n")) {
+			data = append(data, '\n')
+		}
+		if len(data) > 2*smallBytes {
+			data = data[:bytes.LastIndexByte(data[:2*smallBytes], '\n')+1]
+		}
+		tmpl = append(tmpl, data)
+	}
+	rng := rand.New(rand.NewPCG(15, 4))
+	phases := []string{"work", "rework", "merge", "audit-llm-security:llm-review", "audit-llm-style"}
+	for i := range smallFiles {
+		var buf bytes.Buffer
+		for want := smallBytes/2 + rng.IntN(smallBytes); buf.Len() < want; {
+			buf.Write(freshIDs(tmpl[i%len(tmpl)], rng))
+		}
+		name := fmt.Sprintf("%s-%d-%06x.jsonl", phases[i%len(phases)], 1+i%3, rng.IntN(1<<24))
+		writeFile(b, filepath.Join(root, fmt.Sprintf("wi-%04d", i/10), name), buf.Bytes())
+	}
+	_, size := corpusSize(root)
+	return root, size
+}
+
+// freshIDs is a copy of a template with one fresh id per id of it, so that
+// a tool result still names its call and a subagent its parent.
+func freshIDs(t []byte, rng *rand.Rand) []byte {
+	fresh := map[string][]byte{}
+	return idRe.ReplaceAllFunc(t, func(id []byte) []byte {
+		if out, ok := fresh[string(id)]; ok {
+			return out
+		}
+		out := bytes.Clone(id)
+		for j := len(out) - 1; j >= len(out)-6; j-- {
+			if out[j] != '-' && out[j] != '_' {
+				out[j] = "0123456789abcdef"[rng.IntN(16)]
+			}
+		}
+		fresh[string(id)] = out
+		return out
+	})
+}
+
+// BenchmarkImportSmallFiles imports the small-files corpus into a fresh
+// store, open to close as BenchmarkImport, and reports files/s.
+func BenchmarkImportSmallFiles(b *testing.B) {
+	root, size := smallCorpus(b)
+	benchImportFresh(b, root, size)
+}
+
+// BenchmarkImportPerFile measures what an import costs per file whatever
+// its content: 5,400 files of one short line each (a stream's init line),
+// so that finding, opening, stating, reading and writing a file's rows (a
+// transaction's share, the summary, the index row, the cost row) is most
+// of the time. It reports µs/file.
+func BenchmarkImportPerFile(b *testing.B) {
+	root := filepath.Join(os.TempDir(), "sift-store-bench-tiny-v1")
+	if n, _ := corpusSize(root); n != smallFiles {
+		os.RemoveAll(root)
+		for i := range smallFiles {
+			line := fmt.Sprintf(`{"type":"system","subtype":"init","session_id":"%08x-0000-4000-8000-000000000000","model":"claude-x"}`+"\n", i)
+			writeFile(b, filepath.Join(root, fmt.Sprintf("wi-%04d", i/10), fmt.Sprintf("work-%d-%06x.jsonl", 1+i%3, i)), []byte(line))
+		}
+	}
+	_, size := corpusSize(root)
+	benchImportFresh(b, root, size)
+}
+
+// benchImportFresh imports root into a fresh store per round, open to
+// close, and reports files/s and µs of wall time per file.
+func benchImportFresh(b *testing.B, root string, size int64) {
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var files int
+	var elapsed time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		dir := b.TempDir()
+		syscall.Sync()
+		b.StartTimer()
+		start := time.Now()
+		s, err := Open(filepath.Join(dir, "sift.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := ingest.Import(context.Background(), s, []string{root}, tiered(ingest.Options{}), nil)
+		if err != nil || len(res.Failed) > 0 || res.Sessions != res.Files {
+			b.Fatalf("%+v %v", res, err)
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+		elapsed += time.Since(start)
+		files += res.Files
+		b.StopTimer()
+		os.RemoveAll(dir)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(files)/elapsed.Seconds(), "files/s")
+	b.ReportMetric(float64(elapsed.Microseconds())/float64(files), "µs/file")
 }
 
 // BenchmarkReimportUnchanged re-imports the corpus with nothing changed.

@@ -29,7 +29,7 @@ func Analyze(r io.Reader, opt summary.Options) (*summary.Summary, []summary.Revi
 // the line, so that no stream crashes a command, a server or a run it
 // follows.
 func AnalyzeEvents(r io.Reader, opt summary.Options) (*summary.Summary, *summary.ReviewEvents, error) {
-	return analyze(r, opt, nil)
+	return analyze(agents.Default(), r, opt, nil)
 }
 
 // AnalyzeFile summarizes the stream file at path and fills its file name.
@@ -49,14 +49,15 @@ func AnalyzeFile(path string, opt summary.Options) (*summary.Summary, []summary.
 
 // analyzeFunc is analyze's signature: an import's readers call it through
 // a field that tests replace.
-type analyzeFunc func(io.Reader, summary.Options, func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error)
+type analyzeFunc func(*agents.Registry, io.Reader, summary.Options, func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error)
 
-// analyze is the one parse of a stream: every event goes to listen, when
-// set, and then to the summary builder, which makes the review events at
-// the end. listen may fill what the builder reads (a subagent's parent
-// call). The events are lent (agents.Options.Borrow): the builder and the
-// listener copy what they keep.
-func analyze(r io.Reader, opt summary.Options, listen func(*event.Event)) (sum *summary.Summary, rev *summary.ReviewEvents, err error) {
+// analyze is the one parse of a stream, by the parsers of reg: every
+// event goes to listen, when set, and then to the summary builder, which
+// makes the review events at the end. listen may fill what the builder
+// reads (a subagent's parent call). The events are lent
+// (agents.Options.Borrow): the builder and the listener copy what they
+// keep.
+func analyze(reg *agents.Registry, r io.Reader, opt summary.Options, listen func(*event.Event)) (sum *summary.Summary, rev *summary.ReviewEvents, err error) {
 	b := summary.NewBuilder(opt)
 	line := 0
 	emit := func(ev *event.Event) {
@@ -72,7 +73,7 @@ func analyze(r io.Reader, opt summary.Options, listen func(*event.Event)) (sum *
 			sum, rev, err = nil, nil, fmt.Errorf("summarize: internal error after line %d: %s", line, msg)
 		}
 	}()
-	st, err := agents.Default().Parse(r, agents.Options{Agent: agents.Kind(opt.Agent), Borrow: true}, emit)
+	st, err := reg.Parse(r, agents.Options{Agent: agents.Kind(opt.Agent), Borrow: true}, emit)
 	if err != nil {
 		return nil, nil, err
 	}

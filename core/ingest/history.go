@@ -240,8 +240,7 @@ func isHistoryKind(k agents.Kind) bool {
 // first line (a Codex session_meta carries the whole system prompt): the
 // history formats name their distinctive keys first, so that part is asked
 // too.
-func sniffHistory(head []byte) agents.Kind {
-	reg := agents.Default()
+func sniffHistory(reg *agents.Registry, head []byte) agents.Kind {
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -102,9 +103,9 @@ func TestOneParsePerFile(t *testing.T) {
 	t.Parallel()
 	root := logsWithHistory(t)
 	var parses atomic.Int64
-	counted := func(r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
+	counted := func(reg *agents.Registry, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
 		parses.Add(1)
-		return analyze(r, opt, listen)
+		return analyze(reg, r, opt, listen)
 	}
 	m := &memStore{}
 	im := &importer{st: m, analyze: counted, now: time.Now}
@@ -144,9 +145,9 @@ func TestSummarizerFailureIsAFailedFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			root := logsWithHistory(t)
-			failing := func(r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
+			failing := func(reg *agents.Registry, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
 				if opt.Agent != "codex" {
-					return analyze(r, opt, listen)
+					return analyze(reg, r, opt, listen)
 				}
 				if tc.fail != nil {
 					tc.fail()

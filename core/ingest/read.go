@@ -26,17 +26,19 @@ const readBufSize = 256 << 10
 // tell a binary file, and to sniff an agent's history.
 const headSize = 4096
 
-// reader reads the files of one import worker, through its own buffers.
+// reader reads the files of one import worker, through its own buffers
+// and parsers.
 type reader struct {
 	opt     Options
 	now     time.Time
 	analyze analyzeFunc
+	reg     *agents.Registry
 	br      *bufio.Reader
 	head    [headSize]byte
 }
 
 func newReader(opt Options, now time.Time, analyze analyzeFunc) *reader {
-	return &reader{opt: opt, now: now, analyze: analyze, br: bufio.NewReaderSize(nil, readBufSize)}
+	return &reader{opt: opt, now: now, analyze: analyze, reg: agents.Default(), br: bufio.NewReaderSize(nil, readBufSize)}
 }
 
 // read reads one file into a session: one parse, whose events go to the
@@ -69,7 +71,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	// unless a recorded run says what wrote it.
 	kind := f.history
 	if kind == "" && inv == nil {
-		kind = sniffHistory(head)
+		kind = sniffHistory(r.reg, head)
 	}
 	r.br.Reset(fh)
 	var src io.Reader = r.br
@@ -102,14 +104,14 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	if l.usage != nil {
 		listen = l.listen
 	}
-	sum, rev, err := r.analyze(src, opt, listen)
+	sum, rev, err := r.analyze(r.reg, src, opt, listen)
 	if err != nil && kind == "" && errors.Is(err, agents.ErrUnknownAgent) {
 		// A recorded run naming a harness this sift cannot read: sniff
 		// instead.
 		if _, serr := fh.Seek(0, io.SeekStart); serr == nil {
 			opt.Agent = ""
 			r.br.Reset(fh)
-			sum, rev, err = r.analyze(r.br, opt, nil)
+			sum, rev, err = r.analyze(r.reg, r.br, opt, nil)
 		}
 	}
 	if err != nil {
