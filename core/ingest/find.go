@@ -24,9 +24,10 @@ type File struct {
 	history agents.Kind
 	parents *parentCalls
 	// root and rel, for a file found by walking a folder, are the folder
-	// with symlinks resolved and the file's path in it, which open opens
-	// it by; a file named by the user has neither.
-	root, rel string
+	// (symlinks resolved) and the file's path in it, which open opens it
+	// by; a file named by the user has neither.
+	root *folder
+	rel  string
 }
 
 // Failure is a file that could not be imported, and why.
@@ -48,6 +49,29 @@ type Found struct {
 	Failed  []Failure
 	// start is when the find began: an import's time counts from it.
 	start time.Time
+	// folders are the folders its files are read through, by path.
+	folders map[string]*folder
+}
+
+// folder returns the folder at a path with symlinks resolved, one per
+// path.
+func (f *Found) folder(path string) *folder {
+	d := f.folders[path]
+	if d == nil {
+		if f.folders == nil {
+			f.folders = map[string]*folder{}
+		}
+		d = &folder{path: path}
+		f.folders[path] = d
+	}
+	return d
+}
+
+// close closes the folders the import read through.
+func (f *Found) close() {
+	for _, d := range f.folders {
+		d.close()
+	}
 }
 
 // Find walks the roots. A root that is a file is read whatever its name;
@@ -162,7 +186,7 @@ func (cl *collector) entry(w walkRoot, path string, d fs.DirEntry) {
 	case !isStreamName(d.Name()):
 		cl.out.Ignored++
 	case info.Mode().IsRegular():
-		cl.add(File{Path: path, Size: info.Size(), MTime: info.ModTime().UnixMilli(), root: w.real, rel: rel})
+		cl.add(File{Path: path, Size: info.Size(), MTime: info.ModTime().UnixMilli(), root: cl.out.folder(w.real), rel: rel})
 	}
 }
 
@@ -187,7 +211,7 @@ func (cl *collector) known(path string) {
 		cl.met(path)
 		cl.fail(path, err)
 	case info.Mode().IsRegular():
-		cl.add(File{Path: path, Size: info.Size(), MTime: info.ModTime().UnixMilli(), root: w.real, rel: rel})
+		cl.add(File{Path: path, Size: info.Size(), MTime: info.ModTime().UnixMilli(), root: cl.out.folder(w.real), rel: rel})
 	}
 }
 

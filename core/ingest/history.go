@@ -36,7 +36,7 @@ func FindHistory(roots []HistoryRoot) *Found {
 	out := &Found{start: time.Now()}
 	parents := &parentCalls{byFile: map[string]map[string]string{}}
 	for _, r := range roots {
-		files, fails := findHistory(r, parents)
+		files, fails := findHistory(r, parents, out)
 		out.Files = append(out.Files, files...)
 		out.Failed = append(out.Failed, fails...)
 	}
@@ -46,7 +46,7 @@ func FindHistory(roots []HistoryRoot) *Found {
 // findHistory lists the session files of one history root. A missing
 // root is no failure: that CLI is simply not installed. Symlinks are
 // followed only within the root (walkRoot).
-func findHistory(r HistoryRoot, parents *parentCalls) ([]File, []Failure) {
+func findHistory(r HistoryRoot, parents *parentCalls, found *Found) ([]File, []Failure) {
 	var out []File
 	var fails []Failure
 	root, err := filepath.Abs(r.Dir)
@@ -93,7 +93,7 @@ func findHistory(r HistoryRoot, parents *parentCalls) ([]File, []Failure) {
 			l.WorkItemID = ProjectID(cwd)
 		}
 		out = append(out, File{Path: path, Size: info.Size(), MTime: info.ModTime().UnixMilli(),
-			Layout: l, history: r.Agent, parents: parents, root: w.real, rel: rel})
+			Layout: l, history: r.Agent, parents: parents, root: found.folder(w.real), rel: rel})
 		return nil
 	})
 	if err != nil {

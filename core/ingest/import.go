@@ -171,6 +171,7 @@ type outcome struct {
 }
 
 func (im *importer) run(ctx context.Context, found *Found) (Result, error) {
+	defer found.close()
 	start := found.start
 	if start.IsZero() {
 		start = im.now()

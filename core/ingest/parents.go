@@ -36,7 +36,7 @@ func (p *parentCalls) lookup(f *File) string {
 	// The parent transcript is opened as the file itself is: within the
 	// folder walked, when it was found by a walk.
 	parent := File{Path: filepath.Dir(dir) + ".jsonl", root: f.root}
-	if f.root != "" {
+	if f.root != nil {
 		parent.rel = filepath.Dir(filepath.Dir(f.rel)) + ".jsonl"
 	}
 	if p == nil {

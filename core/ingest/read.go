@@ -23,7 +23,8 @@ var errNotStream = errors.New("binary file, not an agent stream")
 const readBufSize = 256 << 10
 
 // headSize is how much of a file is looked at before it is parsed: to
-// tell a binary file, and to sniff an agent's history.
+// tell a binary file, and to sniff an agent's history. It is read into
+// the reader's buffer, which the parse then reads on from.
 const headSize = 4096
 
 // reader reads the files of one import worker, through its own buffers
@@ -34,7 +35,6 @@ type reader struct {
 	analyze analyzeFunc
 	reg     *agents.Registry
 	br      *bufio.Reader
-	head    [headSize]byte
 }
 
 func newReader(opt Options, now time.Time, analyze analyzeFunc) *reader {
@@ -57,11 +57,12 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 		return nil, errors.New(reason(err))
 	}
 	defer fh.Close()
-	n, err := fh.ReadAt(r.head[:], 0)
-	if err != nil && n == 0 && f.Size > 0 {
+	// The head is read into the buffer the parse then reads from.
+	r.br.Reset(fh)
+	head, err := r.br.Peek(headSize)
+	if err != nil && len(head) == 0 && f.Size > 0 {
 		return nil, errors.New(reason(err))
 	}
-	head := r.head[:n]
 	if bytes.IndexByte(head, 0) >= 0 {
 		return nil, errNotStream
 	}
@@ -73,7 +74,6 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	if kind == "" && inv == nil {
 		kind = sniffHistory(r.reg, head)
 	}
-	r.br.Reset(fh)
 	var src io.Reader = r.br
 	var l listeners
 	switch {
