@@ -36,17 +36,7 @@ func benchCorpus(b *testing.B) (string, int64) {
 		return root, size
 	}
 	os.RemoveAll(root)
-	var tmpl [][]byte
-	for _, f := range fixtureFiles(b) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if !bytes.HasSuffix(data, []byte("\n")) {
-			data = append(data, '\n')
-		}
-		tmpl = append(tmpl, data)
-	}
+	tmpl := templates(b, 0)
 	rng := rand.New(rand.NewPCG(4, 2))
 	per := int64(benchMinBytes)/benchFiles + 1
 	var total int64
@@ -94,33 +84,7 @@ func corpusSize(root string) (int, int64) {
 // Each round's database is removed and synced away before the next starts.
 func BenchmarkImport(b *testing.B) {
 	root, size := benchCorpus(b)
-	b.SetBytes(size)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		dir := b.TempDir()
-		syscall.Sync()
-		b.StartTimer()
-		start := time.Now()
-		s, err := Open(filepath.Join(dir, "sift.db"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := ingest.Import(context.Background(), s, []string{root}, tiered(ingest.Options{}), nil)
-		if err != nil || len(res.Failed) > 0 {
-			b.Fatalf("%v %v", err, res.Failed)
-		}
-		if err := s.Close(); err != nil {
-			b.Fatal(err)
-		}
-		elapsed := time.Since(start)
-		b.StopTimer()
-		b.ReportMetric(float64(res.Files), "files")
-		b.Logf("%d files, %d sessions, %.1f MB in %s: %.1f MB/s (open to close)", res.Files, res.Sessions,
-			float64(res.Bytes)/1e6, elapsed.Round(time.Millisecond), float64(res.Bytes)/1e6/elapsed.Seconds())
-		os.RemoveAll(dir)
-		b.StartTimer()
-	}
+	benchImportFresh(b, root, size)
 }
 
 // The small-files corpus: 5,400 real-shaped sessions of about 15 KB, ten
@@ -142,20 +106,7 @@ func smallCorpus(b *testing.B) (string, int64) {
 		return root, size
 	}
 	os.RemoveAll(root)
-	var tmpl [][]byte
-	for _, f := range fixtureFiles(b) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if !bytes.HasSuffix(data, []byte("\n")) {
-			data = append(data, '\n')
-		}
-		if len(data) > 2*smallBytes {
-			data = data[:bytes.LastIndexByte(data[:2*smallBytes], '\n')+1]
-		}
-		tmpl = append(tmpl, data)
-	}
+	tmpl := templates(b, 2*smallBytes)
 	rng := rand.New(rand.NewPCG(15, 4))
 	phases := []string{"work", "rework", "merge", "audit-llm-security:llm-review", "audit-llm-style"}
 	for i := range smallFiles {
@@ -168,6 +119,27 @@ func smallCorpus(b *testing.B) (string, int64) {
 	}
 	_, size := corpusSize(root)
 	return root, size
+}
+
+// templates reads the fixtures a corpus is made of, each ending in a
+// newline and, when max is not 0, cut at a line to at most max bytes.
+func templates(b *testing.B, max int) [][]byte {
+	b.Helper()
+	var tmpl [][]byte
+	for _, f := range fixtureFiles(b) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !bytes.HasSuffix(data, []byte("\n")) {
+			data = append(data, '\n')
+		}
+		if max > 0 && len(data) > max {
+			data = data[:bytes.LastIndexByte(data[:max], '\n')+1]
+		}
+		tmpl = append(tmpl, data)
+	}
+	return tmpl
 }
 
 // freshIDs is a copy of a template with one fresh id per id of it, so that
@@ -215,7 +187,7 @@ func BenchmarkImportPerFile(b *testing.B) {
 }
 
 // benchImportFresh imports root into a fresh store per round, open to
-// close, and reports files/s and µs of wall time per file.
+// close, and reports the files, files/s and µs of wall time per file.
 func benchImportFresh(b *testing.B, root string, size int64) {
 	b.SetBytes(size)
 	b.ReportAllocs()
@@ -238,12 +210,16 @@ func benchImportFresh(b *testing.B, root string, size int64) {
 		if err := s.Close(); err != nil {
 			b.Fatal(err)
 		}
-		elapsed += time.Since(start)
+		took := time.Since(start)
+		elapsed += took
 		files += res.Files
 		b.StopTimer()
+		b.Logf("%d files, %d sessions, %.1f MB in %s: %.1f MB/s (open to close)", res.Files, res.Sessions,
+			float64(res.Bytes)/1e6, took.Round(time.Millisecond), float64(res.Bytes)/1e6/took.Seconds())
 		os.RemoveAll(dir)
 		b.StartTimer()
 	}
+	b.ReportMetric(float64(files), "files")
 	b.ReportMetric(float64(files)/elapsed.Seconds(), "files/s")
 	b.ReportMetric(float64(elapsed.Microseconds())/float64(files), "µs/file")
 }

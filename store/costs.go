@@ -106,14 +106,7 @@ func (s *Store) Costs(ctx context.Context, workItemID string) ([]Cost, error) {
 			&in, &outT, &cached, &usd, &c.RawMetadataJSON); err != nil {
 			return nil, fmt.Errorf("costs: %w", err)
 		}
-		if it.Valid {
-			v := int(it.Int64)
-			c.Iteration = &v
-		}
-		if exit.Valid {
-			v := int(exit.Int64)
-			c.ExitCode = &v
-		}
+		c.Iteration, c.ExitCode = intp(it), intp(exit)
 		c.Start, c.End = i64p(start), i64p(end)
 		c.InputTokens, c.OutputTokens, c.CachedTokens = i64p(in), i64p(outT), i64p(cached)
 		if usd.Valid {
@@ -122,6 +115,15 @@ func (s *Store) Costs(ctx context.Context, workItemID string) ([]Cost, error) {
 		out = append(out, c)
 	}
 	return out, wrapError(rows.Err())
+}
+
+// intp is a nullable integer column as an *int, nil for NULL.
+func intp(v sql.NullInt64) *int {
+	if !v.Valid {
+		return nil
+	}
+	n := int(v.Int64)
+	return &n
 }
 
 func i64p(v sql.NullInt64) *int64 {

@@ -298,14 +298,7 @@ func (s *Store) Invocations(ctx context.Context) (ingest.Invocations, error) {
 		if err := rows.Scan(&wi, &inv.Phase, &iter, &inv.Agent, &inv.File, &start, &end, &exit); err != nil {
 			return nil, err
 		}
-		if iter.Valid {
-			n := int(iter.Int64)
-			inv.Iteration = &n
-		}
-		if exit.Valid {
-			n := int(exit.Int64)
-			inv.ExitCode = &n
-		}
+		inv.Iteration, inv.ExitCode = intp(iter), intp(exit)
 		inv.Start, inv.End = fromMs(start), fromMs(end)
 		out[wi] = append(out[wi], inv)
 	}
