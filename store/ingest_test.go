@@ -275,4 +275,13 @@ func TestReviewEventsFollowTheTier(t *testing.T) {
 	if err != nil || len(old) == 0 {
 		t.Fatalf("old session under a ten-year tier: %d review events, %v", len(old), err)
 	}
+	// Back under the default tier, a new import drops them: events not
+	// built are not written, and none stay from before.
+	if _, err := ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{Force: true}), nil); err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM review_events WHERE file_name = 'work-1-bbbbbb.jsonl'`).Scan(&rows); err != nil || rows != 0 {
+		t.Fatalf("old session's review events rows after a default-tier import: %d, %v", rows, err)
+	}
 }

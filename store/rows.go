@@ -24,6 +24,10 @@ type sessionRow struct {
 	turns    []byte
 	events   []byte
 	nEvents  int
+	// noEvents is set when the session's review events were not built
+	// (it is past their retention tier): none are written, and any an
+	// earlier import wrote go.
+	noEvents bool
 	activity int64
 	// usage is the usage of a history file (store/usage.go); nil for
 	// other streams.
@@ -39,19 +43,20 @@ func (r *sessionRow) Weight() int {
 	return len(r.brief) + len(r.calls) + len(r.stalls) + len(r.turns) + len(r.events)
 }
 
-// newSessionRow encodes a session and its review events (nil: none) for
-// the store.
+// newSessionRow encodes a session and its review events for the store;
+// nil events were not built.
 // It takes the summary's lists: once they are encoded, the row's summary
 // keeps only its figures (ToolCalls, Stalls and Turns are nil), so that a
 // session's calls are not held twice while its batch waits for the
 // writer. The review events are encoded one at a time.
 func newSessionRow(sess *ingest.Session, evs list[summary.ReviewEvent]) (*sessionRow, error) {
+	sum := sess.Summary
+	r := &sessionRow{file: sess.File, sum: sum, activity: sess.Activity(), usage: sess.Usage, noRun: sess.NoRun,
+		noEvents: evs == nil}
 	if evs == nil {
 		evs = sliceList[summary.ReviewEvent](nil)
 	}
-	sum := sess.Summary
-	r := &sessionRow{file: sess.File, sum: sum, nEvents: evs.Len(), activity: sess.Activity(),
-		usage: sess.Usage, noRun: sess.NoRun}
+	r.nEvents = evs.Len()
 	var err error
 	enc := func(v any, empty string) []byte {
 		if err != nil {
@@ -187,7 +192,7 @@ func (r *sessionRow) args(now int64) []any {
 
 // batchStmts are the statements of one write batch.
 type batchStmts struct {
-	workItem, summary, events, file, costFind, costUpdate, costInsert *sql.Stmt
+	workItem, summary, events, noEvents, file, costFind, costUpdate, costInsert *sql.Stmt
 }
 
 // writeBatch writes summarized sessions in one transaction: work items,
@@ -248,6 +253,7 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 		{&st.summary, upsertSummarySQL()},
 		{&st.events, `INSERT INTO review_events (work_item_id, file_name, events_json, event_count) VALUES (?, ?, ?, ?)
 			ON CONFLICT (work_item_id, file_name) DO UPDATE SET events_json = excluded.events_json, event_count = excluded.event_count`},
+		{&st.noEvents, `DELETE FROM review_events WHERE work_item_id = ? AND file_name = ?`},
 		{&st.file, `INSERT INTO stream_files (path, work_item_id, file_name, phase, iteration, agent_kind, size, mtime, imported_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET work_item_id = excluded.work_item_id,
 			file_name = excluded.file_name, phase = excluded.phase, iteration = excluded.iteration,
@@ -278,7 +284,12 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 		if _, err := st.summary.ExecContext(ctx, r.args(now)...); err != nil {
 			return fmt.Errorf("write %s: %w", r.file.Path, wrapError(err))
 		}
-		if _, err := st.events.ExecContext(ctx, sum.WorkItemID, sum.FileName, r.events, r.nEvents); err != nil {
+		if r.noEvents {
+			_, err = st.noEvents.ExecContext(ctx, sum.WorkItemID, sum.FileName)
+		} else {
+			_, err = st.events.ExecContext(ctx, sum.WorkItemID, sum.FileName, r.events, r.nEvents)
+		}
+		if err != nil {
 			return fmt.Errorf("write %s: %w", r.file.Path, wrapError(err))
 		}
 		if _, err := st.file.ExecContext(ctx, r.file.Path, sum.WorkItemID, sum.FileName, sum.Phase, nullIntp(sum.Iteration),
