@@ -31,15 +31,6 @@ func (s *Store) ImportState(ctx context.Context) (ingest.State, error) {
 	return st, err
 }
 
-// EncodeSession implements ingest.Store: it encodes a session's summary
-// and review events as the store writes them (newSessionRow).
-func (s *Store) EncodeSession(sess *ingest.Session) (ingest.Row, error) {
-	if sess.Events == nil {
-		return newSessionRow(sess, nil)
-	}
-	return newSessionRow(sess, sess.Events)
-}
-
 // importCacheKiB is the writer's page cache during an import: twice the
 // largest batch.
 const importCacheKiB = 2 * ingest.MaxBatchBytes >> 10
@@ -62,6 +53,16 @@ type importWriter struct {
 	s     *Store
 	costs costFiles
 	rows  []*sessionRow
+}
+
+// Encode implements ingest.Writer: it encodes a session's summary and
+// review events as the store writes them (newSessionRow). It is safe for
+// concurrent use.
+func (w *importWriter) Encode(sess *ingest.Session) (ingest.Row, error) {
+	if sess.Events == nil {
+		return newSessionRow(sess, nil)
+	}
+	return newSessionRow(sess, sess.Events)
 }
 
 // Write implements ingest.Writer: one transaction per batch (writeRows).

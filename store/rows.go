@@ -14,7 +14,7 @@ import (
 
 // sessionRow is a session as the store writes it: the summary's columns
 // and its JSON parts, encoded by the import's reader that read it
-// (EncodeSession).
+// (importWriter.Encode).
 type sessionRow struct {
 	file     ingest.File
 	sum      *summary.Summary

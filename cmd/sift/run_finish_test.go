@@ -20,10 +20,22 @@ type countingStore struct {
 	sessions atomic.Int64
 }
 
-// EncodeSession implements ingest.Store, counting.
-func (c *countingStore) EncodeSession(s *ingest.Session) (ingest.Row, error) {
-	c.sessions.Add(1)
-	return c.Store.EncodeSession(s)
+// ImportWriter implements ingest.Store: the store's writer, counting.
+func (c *countingStore) ImportWriter(ctx context.Context) (ingest.Writer, error) {
+	w, err := c.Store.ImportWriter(ctx)
+	return countingWriter{w, &c.sessions}, err
+}
+
+// countingWriter counts the sessions it encodes.
+type countingWriter struct {
+	ingest.Writer
+	n *atomic.Int64
+}
+
+// Encode implements ingest.Writer, counting.
+func (c countingWriter) Encode(s *ingest.Session) (ingest.Row, error) {
+	c.n.Add(1)
+	return c.Writer.Encode(s)
 }
 
 // TestConfiguredRunSummarizesItsFileOnce: when `sift run` is done, its

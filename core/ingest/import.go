@@ -23,11 +23,6 @@ type Store interface {
 	ImportState(ctx context.Context) (State, error)
 	// Invocations returns the recorded runs, matched to the files read.
 	Invocations(ctx context.Context) (Invocations, error)
-	// EncodeSession makes the row the store writes of a session. The
-	// import's readers call it, several at once, so that the writer only
-	// writes. It may take the session's lists: the session is not used
-	// after.
-	EncodeSession(s *Session) (Row, error)
 	// ImportWriter starts the writing of one import; the import closes
 	// the writer when it is done.
 	ImportWriter(ctx context.Context) (Writer, error)
@@ -41,6 +36,10 @@ type Row interface {
 
 // Writer writes the rows of one import.
 type Writer interface {
+	// Encode makes the row the store writes of a session. The import's
+	// readers call it, several at once, so that Write only writes. It
+	// may take the session's lists: the session is not used after.
+	Encode(s *Session) (Row, error)
 	// Write writes a batch of rows in one transaction.
 	Write(ctx context.Context, rows []Row) error
 	// Close ends the import's writing.
@@ -262,7 +261,7 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 				o := outcome{f: j.f}
 				var s *Session
 				if s, o.err = r.read(j.f, j.inv); o.err == nil {
-					o.row, o.err = im.st.EncodeSession(s)
+					o.row, o.err = w.Encode(s)
 				}
 				select {
 				case outs <- o:

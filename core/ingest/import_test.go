@@ -44,8 +44,9 @@ func (memRow) Weight() int { return 1 }
 
 func (m *memStore) ImportState(context.Context) (State, error)       { return m.state, nil }
 func (m *memStore) Invocations(context.Context) (Invocations, error) { return m.invs, nil }
-func (m *memStore) EncodeSession(s *Session) (Row, error)            { return memRow{s}, nil }
 func (m *memStore) ImportWriter(context.Context) (Writer, error)     { return m, nil }
+
+func (m *memStore) Encode(s *Session) (Row, error) { return memRow{s}, nil }
 
 func (m *memStore) Write(_ context.Context, rows []Row) error {
 	if m.writeErr != nil {
