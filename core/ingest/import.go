@@ -275,6 +275,7 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 		return nil
 	})
 	batches := make(chan []Row, 1)
+	written := 0
 	g.Go(func() error {
 		for b := range batches {
 			if weight(b) > hugeBatch {
@@ -287,7 +288,7 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 			if err := w.Write(gctx, b); err != nil {
 				return err
 			}
-			res.Sessions += len(b)
+			written += len(b)
 		}
 		return nil
 	})
@@ -317,6 +318,7 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 	}
 	close(batches)
 	err = g.Wait()
+	res.Sessions = written
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
