@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -209,6 +210,28 @@ func TestImportSkipsDefersAndForgets(t *testing.T) {
 	res, err = Import(context.Background(), m, []string{root}, Options{Force: true}, nil)
 	if err != nil || res.Sessions != 1 || res.Purged != 1 || res.Deferred != 1 {
 		t.Fatalf("forced import: %+v, %v", res, err)
+	}
+}
+
+// TestImportLeavesTheCollectorAlone: an import tunes no garbage collector
+// setting (store.BulkGC, which held the collector off until a 384 MB
+// heap, is gone); its memory is what it allocates.
+func TestImportLeavesTheCollectorAlone(t *testing.T) {
+	pct := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(pct)
+	limit := debug.SetMemoryLimit(-1)
+	var seen []int
+	progress := func(Progress) { seen = append(seen, debug.SetGCPercent(100)) }
+	if _, err := Import(context.Background(), &memStore{}, []string{logsWithHistory(t)}, Options{}, progress); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(seen, debug.SetGCPercent(100)) {
+		if p != 100 {
+			t.Fatalf("GC percent %d during or after an import, want 100 untouched", p)
+		}
+	}
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Fatalf("memory limit %d after an import, was %d", got, limit)
 	}
 }
 
