@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // The benchmark corpus: at least 500 MB in at least 2,000 files laid out as
@@ -34,17 +36,7 @@ func benchCorpus(b *testing.B) (string, int64) {
 		return root, size
 	}
 	os.RemoveAll(root)
-	var tmpl [][]byte
-	for _, f := range fixtureFiles(b) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if !bytes.HasSuffix(data, []byte("\n")) {
-			data = append(data, '\n')
-		}
-		tmpl = append(tmpl, data)
-	}
+	tmpl := templates(b, 0)
 	rng := rand.New(rand.NewPCG(4, 2))
 	per := int64(benchMinBytes)/benchFiles + 1
 	var total int64
@@ -56,22 +48,7 @@ func benchCorpus(b *testing.B) (string, int64) {
 		// until the file is its share of the corpus, varying in size.
 		want := per/2 + rng.Int64N(per)
 		for int64(buf.Len()) < want {
-			// One fresh id per id of the copy, so that a tool result
-			// still names its call and a subagent its parent.
-			fresh := map[string][]byte{}
-			buf.Write(idRe.ReplaceAllFunc(t, func(id []byte) []byte {
-				if out, ok := fresh[string(id)]; ok {
-					return out
-				}
-				out := bytes.Clone(id)
-				for j := len(out) - 1; j >= len(out)-6; j-- {
-					if out[j] != '-' && out[j] != '_' {
-						out[j] = "0123456789abcdef"[rng.IntN(16)]
-					}
-				}
-				fresh[string(id)] = out
-				return out
-			}))
+			buf.Write(freshIDs(t, rng))
 		}
 		name := fmt.Sprintf("%s-%d-%06x.jsonl", phases[i%len(phases)], 1+i%3, rng.IntN(1<<24))
 		p := filepath.Join(root, fmt.Sprintf("wi-%04d", i/8), name)
@@ -101,17 +78,122 @@ func corpusSize(root string) (int, int64) {
 	return n, size
 }
 
-// BenchmarkImport imports the corpus into a fresh store, with the garbage
-// collector set as `sift import` sets it (BulkGC), so that the figure is
-// the command's: opening the new database and closing it (its last
-// checkpoint) are timed with the import. Each round's database is removed
-// and synced away before the next starts.
+// BenchmarkImport imports the corpus into a fresh store as `sift import`
+// does (core/ingest), so that the figure is the command's: opening the new
+// database and closing it (its last checkpoint) are timed with the import.
+// Each round's database is removed and synced away before the next starts.
 func BenchmarkImport(b *testing.B) {
-	defer BulkGC(StreamImportHeap)()
 	root, size := benchCorpus(b)
+	benchImportFresh(b, root, size)
+}
+
+// The small-files corpus: 5,400 real-shaped sessions of about 15 KB, ten
+// per work item, laid out as sift's capture writes them. Each is a
+// fixture, cut at a line to at most twice the size or repeated with fresh
+// ids up to it. Many small files weigh the import's cost per file (find,
+// open, stat, the write's rows) against its cost per byte.
+const (
+	smallFiles = 5400
+	smallBytes = 15 << 10
+)
+
+// smallCorpus returns the small-files corpus root, generating it when
+// missing.
+func smallCorpus(b *testing.B) (string, int64) {
+	b.Helper()
+	root := filepath.Join(os.TempDir(), "sift-store-bench-small-v1")
+	if n, size := corpusSize(root); n == smallFiles {
+		return root, size
+	}
+	os.RemoveAll(root)
+	tmpl := templates(b, 2*smallBytes)
+	rng := rand.New(rand.NewPCG(15, 4))
+	phases := []string{"work", "rework", "merge", "audit-llm-security:llm-review", "audit-llm-style"}
+	for i := range smallFiles {
+		var buf bytes.Buffer
+		for want := smallBytes/2 + rng.IntN(smallBytes); buf.Len() < want; {
+			buf.Write(freshIDs(tmpl[i%len(tmpl)], rng))
+		}
+		name := fmt.Sprintf("%s-%d-%06x.jsonl", phases[i%len(phases)], 1+i%3, rng.IntN(1<<24))
+		writeFile(b, filepath.Join(root, fmt.Sprintf("wi-%04d", i/10), name), buf.Bytes())
+	}
+	_, size := corpusSize(root)
+	return root, size
+}
+
+// templates reads the fixtures a corpus is made of, each ending in a
+// newline and, when max is not 0, cut at a line to at most max bytes.
+func templates(b *testing.B, max int) [][]byte {
+	b.Helper()
+	var tmpl [][]byte
+	for _, f := range fixtureFiles(b) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !bytes.HasSuffix(data, []byte("\n")) {
+			data = append(data, '\n')
+		}
+		if max > 0 && len(data) > max {
+			data = data[:bytes.LastIndexByte(data[:max], '\n')+1]
+		}
+		tmpl = append(tmpl, data)
+	}
+	return tmpl
+}
+
+// freshIDs is a copy of a template with one fresh id per id of it, so that
+// a tool result still names its call and a subagent its parent.
+func freshIDs(t []byte, rng *rand.Rand) []byte {
+	fresh := map[string][]byte{}
+	return idRe.ReplaceAllFunc(t, func(id []byte) []byte {
+		if out, ok := fresh[string(id)]; ok {
+			return out
+		}
+		out := bytes.Clone(id)
+		for j := len(out) - 1; j >= len(out)-6; j-- {
+			if out[j] != '-' && out[j] != '_' {
+				out[j] = "0123456789abcdef"[rng.IntN(16)]
+			}
+		}
+		fresh[string(id)] = out
+		return out
+	})
+}
+
+// BenchmarkImportSmallFiles imports the small-files corpus into a fresh
+// store, open to close as BenchmarkImport, and reports files/s.
+func BenchmarkImportSmallFiles(b *testing.B) {
+	root, size := smallCorpus(b)
+	benchImportFresh(b, root, size)
+}
+
+// BenchmarkImportPerFile measures what an import costs per file whatever
+// its content: 5,400 files of one short line each (a stream's init line),
+// so that finding, opening, stating, reading and writing a file's rows (a
+// transaction's share, the summary, the index row, the cost row) is most
+// of the time. It reports µs/file.
+func BenchmarkImportPerFile(b *testing.B) {
+	root := filepath.Join(os.TempDir(), "sift-store-bench-tiny-v1")
+	if n, _ := corpusSize(root); n != smallFiles {
+		os.RemoveAll(root)
+		for i := range smallFiles {
+			line := fmt.Sprintf(`{"type":"system","subtype":"init","session_id":"%08x-0000-4000-8000-000000000000","model":"claude-x"}`+"\n", i)
+			writeFile(b, filepath.Join(root, fmt.Sprintf("wi-%04d", i/10), fmt.Sprintf("work-%d-%06x.jsonl", 1+i%3, i)), []byte(line))
+		}
+	}
+	_, size := corpusSize(root)
+	benchImportFresh(b, root, size)
+}
+
+// benchImportFresh imports root into a fresh store per round, open to
+// close, and reports the files, files/s and µs of wall time per file.
+func benchImportFresh(b *testing.B, root string, size int64) {
 	b.SetBytes(size)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	b.ReportAllocs()
+	var files int
+	var elapsed time.Duration
+	for b.Loop() {
 		b.StopTimer()
 		dir := b.TempDir()
 		syscall.Sync()
@@ -121,21 +203,25 @@ func BenchmarkImport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := s.Import(context.Background(), []string{root}, ImportOptions{}, nil)
-		if err != nil || len(res.Failed) > 0 {
-			b.Fatalf("%v %v", err, res.Failed)
+		res, err := ingest.Import(context.Background(), s, []string{root}, tiered(ingest.Options{}), nil)
+		if err != nil || len(res.Failed) > 0 || res.Sessions != res.Files {
+			b.Fatalf("%+v %v", res, err)
 		}
 		if err := s.Close(); err != nil {
 			b.Fatal(err)
 		}
-		elapsed := time.Since(start)
+		took := time.Since(start)
+		elapsed += took
+		files += res.Files
 		b.StopTimer()
-		b.ReportMetric(float64(res.Files), "files")
 		b.Logf("%d files, %d sessions, %.1f MB in %s: %.1f MB/s (open to close)", res.Files, res.Sessions,
-			float64(res.Bytes)/1e6, elapsed.Round(time.Millisecond), float64(res.Bytes)/1e6/elapsed.Seconds())
+			float64(res.Bytes)/1e6, took.Round(time.Millisecond), float64(res.Bytes)/1e6/took.Seconds())
 		os.RemoveAll(dir)
 		b.StartTimer()
 	}
+	b.ReportMetric(float64(files), "files")
+	b.ReportMetric(float64(files)/elapsed.Seconds(), "files/s")
+	b.ReportMetric(float64(elapsed.Microseconds())/float64(files), "µs/file")
 }
 
 // BenchmarkReimportUnchanged re-imports the corpus with nothing changed.
@@ -148,12 +234,12 @@ func BenchmarkReimportUnchanged(b *testing.B) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	if res, err := s.Import(ctx, []string{root}, ImportOptions{}, nil); err != nil || len(res.Failed) > 0 {
+	if res, err := ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{}), nil); err != nil || len(res.Failed) > 0 {
 		b.Fatal(err, res.Failed)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := s.Import(ctx, []string{root}, ImportOptions{}, nil)
+		res, err := ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{}), nil)
 		if err != nil || res.Sessions != 0 || res.Skipped != res.Files {
 			b.Fatalf("%+v %v", res, err)
 		}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // copyCorpus copies every fixture n times into root as
@@ -120,9 +122,9 @@ func TestConcurrentImportAndReads(t *testing.T) {
 		}
 	}()
 
-	res, err := s.Import(ctx, []string{root}, ImportOptions{BatchSize: 8}, nil)
+	res, err := ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{BatchSize: 8}), nil)
 	if err == nil {
-		_, err = s.Import(ctx, []string{root}, ImportOptions{BatchSize: 8, Force: true}, nil)
+		_, err = ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{BatchSize: 8, Force: true}), nil)
 	}
 	done.Store(true)
 	wg.Wait()

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -49,7 +50,7 @@ func reconcileCost(ctx context.Context, st *batchStmts, sum *summary.Summary, pa
 	var id int64
 	err := sql.ErrNoRows
 	if find {
-		err = st.costFind.QueryRowContext(ctx, sum.WorkItemID, sum.Phase, canonicalPhase(sum.Phase),
+		err = st.costFind.QueryRowContext(ctx, sum.WorkItemID, sum.Phase, ingest.CanonicalPhase(sum.Phase),
 			nullIntp(sum.Iteration), sum.AgentKind, sum.FileName).Scan(&id)
 	}
 	switch {
@@ -105,14 +106,7 @@ func (s *Store) Costs(ctx context.Context, workItemID string) ([]Cost, error) {
 			&in, &outT, &cached, &usd, &c.RawMetadataJSON); err != nil {
 			return nil, fmt.Errorf("costs: %w", err)
 		}
-		if it.Valid {
-			v := int(it.Int64)
-			c.Iteration = &v
-		}
-		if exit.Valid {
-			v := int(exit.Int64)
-			c.ExitCode = &v
-		}
+		c.Iteration, c.ExitCode = intp(it), intp(exit)
 		c.Start, c.End = i64p(start), i64p(end)
 		c.InputTokens, c.OutputTokens, c.CachedTokens = i64p(in), i64p(outT), i64p(cached)
 		if usd.Valid {
@@ -121,6 +115,15 @@ func (s *Store) Costs(ctx context.Context, workItemID string) ([]Cost, error) {
 		out = append(out, c)
 	}
 	return out, wrapError(rows.Err())
+}
+
+// intp is a nullable integer column as an *int, nil for NULL.
+func intp(v sql.NullInt64) *int {
+	if !v.Valid {
+		return nil
+	}
+	n := int(v.Int64)
+	return &n
 }
 
 func i64p(v sql.NullInt64) *int64 {

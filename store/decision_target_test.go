@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -23,7 +24,7 @@ func writeTurns(t *testing.T, s *Store, wi, file string, n int) {
 		sum.ToolCalls = append(sum.ToolCalls, summary.ToolCall{ID: id, Name: "Bash", TurnID: fmt.Sprintf("t%d", k)})
 	}
 	sum.ToolCallCount = n
-	row, err := newSessionRow(r.c, sum, nil)
+	row, err := newSessionRow(&ingest.Session{File: r.file, Summary: sum}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

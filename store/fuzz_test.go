@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // seedBytes caps a fuzz seed: the fuzzer mutates small inputs better, and a
@@ -68,7 +70,7 @@ func FuzzImport(f *testing.F) {
 	f.Cleanup(func() { s.Close() })
 	logs := filepath.Join(dir, "logs")
 	copyFile(f, filepath.Join(fixtures, "claude", "evolve-2.1.7-run1-write-file.jsonl"), filepath.Join(logs, "wi-good", "work-1-000001.jsonl"))
-	if res, err := s.Import(ctx, []string{logs}, ImportOptions{Workers: 1}, nil); err != nil || res.Sessions != 1 {
+	if res, err := ingest.Import(ctx, s, []string{logs}, tiered(ingest.Options{Workers: 1}), nil); err != nil || res.Sessions != 1 {
 		f.Fatalf("import the good stream: %+v, %v", res, err)
 	}
 	goodJSON := func(tb testing.TB) string {
@@ -87,7 +89,7 @@ func FuzzImport(f *testing.F) {
 		wi := fmt.Sprintf("wi-%d", n)
 		path := filepath.Join(logs, wi, "work-1-abcdef.jsonl")
 		writeFile(t, path, data)
-		res, err := s.Import(ctx, []string{path}, ImportOptions{Workers: 1}, nil)
+		res, err := ingest.Import(ctx, s, []string{path}, tiered(ingest.Options{Workers: 1}), nil)
 		if err != nil {
 			t.Fatalf("import: %v", err)
 		}

@@ -3,12 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -34,7 +34,7 @@ func fixtureFiles(t testing.TB) []string {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && streamExt(d.Name()) {
+		if ext := filepath.Ext(d.Name()); !d.IsDir() && (ext == ".jsonl" || ext == ".txt") {
 			out = append(out, p)
 		}
 		return nil
@@ -70,9 +70,9 @@ func writeFile(t testing.TB, path string, b []byte) {
 }
 
 // mustImport imports roots and fails the test on any failure.
-func mustImport(t testing.TB, s *Store, roots ...string) ImportResult {
+func mustImport(t testing.TB, s *Store, roots ...string) ingest.Result {
 	t.Helper()
-	res, err := s.Import(context.Background(), roots, ImportOptions{}, nil)
+	res, err := ingest.Import(context.Background(), s, roots, tiered(ingest.Options{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,16 +142,39 @@ func fakeRow(t testing.TB, f fake, i int) *sessionRow {
 	if f.final != "" {
 		sum.FinalAssistantMessage = &f.final
 	}
-	c := candidate{path: "/fake/" + f.wi + "/" + f.file, size: 100, mtime: end.UnixMilli(),
-		layout: fileLayout{WorkItemID: f.wi, FileName: f.file, Phase: "work", Iteration: &it}}
-	r, err := newSessionRow(c, sum, sliceList[summary.ReviewEvent]{{Type: summary.ReviewPrompt, Actor: "user", Summary: "go", Line: 1}})
+	sess := &ingest.Session{Summary: sum, File: ingest.File{Path: "/fake/" + f.wi + "/" + f.file, Size: 100, MTime: end.UnixMilli(),
+		Layout: ingest.Layout{WorkItemID: f.wi, FileName: f.file, Phase: "work", Iteration: &it}}}
+	r, err := newSessionRow(sess, sliceList[summary.ReviewEvent]{{Type: summary.ReviewPrompt, Actor: "user", Summary: "go", Line: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-// failingAnalyze is a summarizer that always fails.
-func failingAnalyze(io.Reader, summary.Options) (*summary.Summary, *summary.ReviewEvents, error) {
-	return nil, nil, fmt.Errorf("summarizer says no")
+// tiered is an import's options with the default review-events tier, as
+// `sift import` configures it: a session past it keeps no review events.
+func tiered(o ingest.Options) ingest.Options {
+	if o.KeepEvents == nil {
+		o.KeepEvents = Retention{}.KeepsEvents
+	}
+	return o
+}
+
+// finishInvocation records the end of a run as `sift run` does: when it
+// was its work item's last, the work item's files are read (with the
+// default options).
+func finishInvocation(ctx context.Context, s *Store, id int64, end time.Time, exitCode int) error {
+	last, err := s.FinishInvocation(ctx, id, end, exitCode)
+	if err != nil || !last {
+		return err
+	}
+	var wi string
+	if err := s.r.QueryRowContext(ctx, `SELECT work_item_id FROM work_item_costs WHERE id = ?`, id).Scan(&wi); err != nil {
+		return err
+	}
+	res, err := ingest.CompleteWorkItem(ctx, s, wi, nil, tiered(ingest.Options{}))
+	if err != nil {
+		return err
+	}
+	return res.Err()
 }

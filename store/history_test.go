@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/ingest"
 )
 
 var updateHistory = flag.Bool("update-history", false, "rewrite the history summary goldens in testdata/history")
@@ -28,7 +29,7 @@ const (
 // from the fixtures, and returns the roots to import. The subagent
 // transcript gets a parent whose agent_progress line links it to a Task
 // call.
-func historyHome(t *testing.T) (string, []HistoryRoot) {
+func historyHome(t *testing.T) (string, []ingest.HistoryRoot) {
 	t.Helper()
 	dir := t.TempDir()
 	claude := filepath.Join(dir, "claude", "projects")
@@ -47,7 +48,7 @@ func historyHome(t *testing.T) (string, []HistoryRoot) {
 	writeFile(t, filepath.Join(gemini, "projects.json"), []byte(`{"projects":{"/home/user/projects/demo":"demo"}}`))
 	copyFile(t, filepath.Join(builtHistory, "gemini", "session-2026-03-03T09-00-5f0c2a9e.jsonl"),
 		filepath.Join(gemini, "tmp", "demo", "chats", "session-2026-03-03T09-00-5f0c2a9e.jsonl"))
-	return dir, []HistoryRoot{
+	return dir, []ingest.HistoryRoot{
 		{Agent: agents.ClaudeHistory, Dir: claude},
 		{Agent: agents.CodexHistory, Dir: codex},
 		{Agent: agents.GeminiHistory, Dir: filepath.Join(gemini, "tmp")},
@@ -55,9 +56,9 @@ func historyHome(t *testing.T) (string, []HistoryRoot) {
 	}
 }
 
-func importHistory(t *testing.T, s *Store, roots []HistoryRoot) ImportResult {
+func importHistory(t *testing.T, s *Store, roots []ingest.HistoryRoot) ingest.Result {
 	t.Helper()
-	res, err := s.ImportHistory(context.Background(), roots, ImportOptions{}, nil)
+	res, err := ingest.ImportHistory(context.Background(), s, roots, tiered(ingest.Options{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestImportHistoryLayout(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s/%s: %v", w.workItem, w.file, err)
 		}
-		if sum.Phase != PhaseInteractive || sum.AgentKind != w.agent || sum.Iteration != nil {
+		if sum.Phase != ingest.PhaseInteractive || sum.AgentKind != w.agent || sum.Iteration != nil {
 			t.Errorf("%s: phase %q, agent %q, iteration %v", w.file, sum.Phase, sum.AgentKind, sum.Iteration)
 		}
 		b, err := json.MarshalIndent(sum, "", "  ")
@@ -329,15 +330,15 @@ func TestUsageFollowsChangedFiles(t *testing.T) {
 // TestUsageEntriesRoundTrip pins the blob encoding, and that a damaged
 // blob is an error, not a wrong total.
 func TestUsageEntriesRoundTrip(t *testing.T) {
-	u := &usageFile{models: []string{"a", "b"}, entries: []usageEntry{
-		{at: 1767225600000, key: 0, model: 0, input: 3, output: 4, cacheWrite: 5, cacheRead: 6},
-		{at: -5, key: 1<<64 - 1, model: 1, input: 1 << 40},
-	}}
-	got, err := decodeEntries(u.encode(), 2, nil)
-	if err != nil || len(got) != 2 || got[0] != u.entries[0] || got[1] != u.entries[1] {
+	entries := []ingest.UsageEntry{
+		{At: 1767225600000, Key: 0, Model: 0, Input: 3, Output: 4, CacheWrite: 5, CacheRead: 6},
+		{At: -5, Key: 1<<64 - 1, Model: 1, Input: 1 << 40},
+	}
+	got, err := decodeEntries(encodeEntries(entries), 2, nil)
+	if err != nil || len(got) != 2 || got[0] != entries[0] || got[1] != entries[1] {
 		t.Fatalf("round trip: %+v, %v", got, err)
 	}
-	b := u.encode()
+	b := encodeEntries(entries)
 	if _, err := decodeEntries(b[:len(b)-1], 2, nil); err == nil {
 		t.Error("a cut blob decoded")
 	}
@@ -383,7 +384,7 @@ func TestPlainImportOfHistoryFolders(t *testing.T) {
 			t.Errorf("%s/%s: %v", k.workItem, k.file, err)
 			continue
 		}
-		if sum.Phase != PhaseInteractive {
+		if sum.Phase != ingest.PhaseInteractive {
 			t.Errorf("%s: phase %q", k.file, sum.Phase)
 		}
 	}
@@ -413,7 +414,7 @@ func TestImportGeminiLegacyDocument(t *testing.T) {
   ]
 }
 `))
-	importHistory(t, s, []HistoryRoot{{Agent: agents.GeminiHistory, Dir: filepath.Join(dir, "tmp")}})
+	importHistory(t, s, []ingest.HistoryRoot{{Agent: agents.GeminiHistory, Dir: filepath.Join(dir, "tmp")}})
 	sum, err := s.GetSummary(context.Background(), "0a1b2c", "session-2025-09-01T10-00-s1.json")
 	if err != nil {
 		t.Fatal(err)
@@ -454,7 +455,7 @@ func TestHistoryFixtureSummaries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sum.Phase != PhaseInteractive || !strings.HasSuffix(sum.AgentKind, "-history") {
+			if sum.Phase != ingest.PhaseInteractive || !strings.HasSuffix(sum.AgentKind, "-history") {
 				t.Errorf("phase %q, agent %q", sum.Phase, sum.AgentKind)
 			}
 			b, err := json.MarshalIndent(sum, "", "  ")

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -19,8 +20,8 @@ func TestImportTestdata(t *testing.T) {
 	s := newTestStore(t)
 	ctx := context.Background()
 	files := fixtureFiles(t)
-	var calls []Progress
-	res, err := s.Import(ctx, []string{fixtures}, ImportOptions{}, func(p Progress) { calls = append(calls, p) })
+	var calls []ingest.Progress
+	res, err := ingest.Import(ctx, s, []string{fixtures}, tiered(ingest.Options{}), func(p ingest.Progress) { calls = append(calls, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func TestImportBadInput(t *testing.T) {
 	}
 	missing := filepath.Join(root, "no-such-dir")
 
-	res, err := s.Import(ctx, []string{root, missing}, ImportOptions{}, nil)
+	res, err := ingest.Import(ctx, s, []string{root, missing}, tiered(ingest.Options{}), nil)
 	if err != nil {
 		t.Fatalf("a bad file stopped the import: %v", err)
 	}
@@ -198,12 +199,8 @@ func TestImportBadInput(t *testing.T) {
 	if _, err := s.GetSummary(ctx, "wi", filepath.Base(good)); err != nil {
 		t.Fatalf("the good file was not imported: %v", err)
 	}
-	// A summarizer failure is a failed file too, never a stopped import.
-	s.analyze = failingAnalyze
-	res, err = s.Import(ctx, []string{good}, ImportOptions{Force: true}, nil)
-	if err != nil || len(res.Failed) != 1 || !strings.Contains(res.Failed[0].Reason, "summarizer says no") {
-		t.Fatalf("summarizer failure: %+v, %v", res, err)
-	}
+	// A summarizer failure is a failed file too, never a stopped import:
+	// core/ingest's TestSummarizerFailureIsAFailedFile.
 }
 
 // TestImportDiskFull fills the database (SQLite's own size limit stands in
@@ -224,7 +221,7 @@ func TestImportDiskFull(t *testing.T) {
 	if _, err := s.w.ExecContext(ctx, "PRAGMA max_page_count = "+strconv.Itoa(pages+max(2, 160<<10/size))); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Import(ctx, []string{fixtures}, ImportOptions{BatchSize: 8}, nil)
+	res, err := ingest.Import(ctx, s, []string{fixtures}, tiered(ingest.Options{BatchSize: 8}), nil)
 	if !errors.Is(err, ErrFull) {
 		t.Fatalf("import into a full database: %v (%+v), want ErrFull", err, res)
 	}
@@ -270,12 +267,21 @@ func TestReviewEventsFollowTheTier(t *testing.T) {
 	}
 	// A configured tier of ten years keeps them.
 	long := 10 * 365 * 24 * time.Hour
-	if _, err := s.Import(ctx, []string{root}, ImportOptions{Force: true,
-		Retention: Retention{FullEventsFor: long, FlaggedFor: long}}, nil); err != nil {
+	if _, err := ingest.Import(ctx, s, []string{root}, ingest.Options{Force: true,
+		KeepEvents: Retention{FullEventsFor: long, FlaggedFor: long}.KeepsEvents}, nil); err != nil {
 		t.Fatal(err)
 	}
 	old, err = s.ReviewEvents(ctx, SessionKey{"wi", "work-1-bbbbbb.jsonl"})
 	if err != nil || len(old) == 0 {
 		t.Fatalf("old session under a ten-year tier: %d review events, %v", len(old), err)
+	}
+	// Back under the default tier, a new import drops them: events not
+	// built are not written, and none stay from before.
+	if _, err := ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{Force: true}), nil); err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM review_events WHERE file_name = 'work-1-bbbbbb.jsonl'`).Scan(&rows); err != nil || rows != 0 {
+		t.Fatalf("old session's review events rows after a default-tier import: %d, %v", rows, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -65,7 +66,7 @@ func TestPackedColumnsReadBack(t *testing.T) {
 	mustImport(t, s, root)
 	key := SessionKey{WorkItemID: "wi-p", FileName: "work-1-abcdef.jsonl"}
 
-	want, wantEvents, err := summary.AnalyzeFile(src, summary.Options{})
+	want, wantEvents, err := ingest.AnalyzeFile(src, summary.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // rowsOf counts a session's rows in every table that has work_item_id and
@@ -60,7 +61,7 @@ type purgeEnv struct {
 	linkTarget               string
 	history                  SessionKey
 	historyPath              string
-	historyRoots             []HistoryRoot
+	historyRoots             []ingest.HistoryRoot
 }
 
 func newPurgeEnv(t *testing.T) *purgeEnv {
@@ -88,7 +89,7 @@ func newPurgeEnv(t *testing.T) *purgeEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.s.FinishInvocation(ctx, id, time.Now(), 0); err != nil {
+	if err := finishInvocation(ctx, e.s, id, time.Now(), 0); err != nil {
 		t.Fatal(err)
 	}
 	mustImport(t, e.s, e.logs, e.other)
@@ -99,7 +100,7 @@ func newPurgeEnv(t *testing.T) *purgeEnv {
 	claude := filepath.Join(dir, "claude", "projects")
 	e.historyPath = copyFile(t, filepath.Join(historyFixtures, "claude", "spotter-2.1.38-short-session.jsonl"),
 		filepath.Join(claude, "-home-marco-projects-spotter", spotterSession+".jsonl"))
-	e.historyRoots = []HistoryRoot{{Agent: agents.ClaudeHistory, Dir: claude}}
+	e.historyRoots = []ingest.HistoryRoot{{Agent: agents.ClaudeHistory, Dir: claude}}
 	importHistory(t, e.s, e.historyRoots)
 	files, err := e.s.StreamFiles(ctx, "")
 	if err != nil {
@@ -193,7 +194,7 @@ func TestPurgeDeletesOnlyCaptureFiles(t *testing.T) {
 	if imp := importHistory(t, e.s, e.historyRoots); imp.Purged != 1 {
 		t.Fatalf("history re-import: %+v", imp)
 	}
-	if _, err := e.s.Rebuild(ctx, []string{e.logs, e.other}, ImportOptions{}, nil); err != nil {
+	if _, err := ingest.Rebuild(ctx, e.s, []string{e.logs, e.other}, tiered(ingest.Options{}), nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []SessionKey{e.capture, e.foreign, e.link, e.history} {

@@ -4,56 +4,46 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"time"
 )
 
-// Rebuild drops everything derived from the stream files (summaries,
-// review events and the cost rows the importer inserted) and re-imports
-// the files of the ingest index plus the given roots. Decisions, recorded
-// invocations and work items are kept; until the rebuild has completed,
-// sweeps leave decisions alone even though their summaries are missing.
+// StartRebuild implements ingest.Rebuilder. It drops everything derived
+// from the stream files (summaries, review events and the cost rows
+// imports inserted) and returns the files of the ingest index, which the
+// rebuild reads again with the files of its roots. Decisions, recorded
+// invocations and work items are kept; until the rebuild has completed
+// (FinishRebuild), sweeps leave decisions alone even though their
+// summaries are missing.
 //
-// It is safe to kill at any point. The ingest index is what remembers the
-// files of every root ever imported, so it is not dropped up front: its
-// rows are marked unread (size -1) and a row is only forgotten once a
-// rebuild has run to its end without reading that file again (the file is
-// gone or cannot be read). A rebuild cancelled or killed midway leaves the
-// unread rows behind; the next rebuild finds every file through them, and
-// a plain import re-reads those of its roots.
-func (s *Store) Rebuild(ctx context.Context, roots []string, opts ImportOptions, progress func(Progress)) (ImportResult, error) {
-	start := time.Now()
+// A rebuild is safe to kill at any point. The ingest index is what
+// remembers the files of every root ever imported, so it is not dropped
+// up front: its rows are marked unread (size -1) and a row is only
+// forgotten once a rebuild has run to its end without reading that file
+// again (the file is gone or cannot be read). A rebuild cancelled or
+// killed midway leaves the unread rows behind; the next rebuild finds
+// every file through them, and a plain import re-reads those of its roots.
+func (s *Store) StartRebuild(ctx context.Context) ([]string, error) {
 	known, err := s.knownFiles(ctx)
 	if err != nil {
-		return ImportResult{}, err
+		return nil, err
 	}
-	if err := s.beginRebuild(ctx); err != nil {
-		return ImportResult{}, err
-	}
-	var files []string
-	for _, p := range known {
-		if _, err := os.Stat(p); err == nil {
-			files = append(files, p)
-		}
-	}
-	cands, res := collectKnown(roots, files)
-	opts.Force = true
-	res, err = s.importFiles(ctx, cands, res, opts, progress, start)
-	if err != nil {
-		return res, err
-	}
-	// Only a completed rebuild forgets the files it could not read again
-	// (but not those of a running work item, which the import deferred)
-	// and lets sweeps touch decisions again.
+	return known, s.beginRebuild(ctx)
+}
+
+// FinishRebuild implements ingest.Rebuilder: once a rebuild has run to its
+// end, it forgets the files it could not read again (but not those of a
+// running work item, which the import deferred) and lets sweeps touch
+// decisions again.
+func (s *Store) FinishRebuild(ctx context.Context) error {
 	for _, q := range []string{
 		`DELETE FROM stream_files WHERE size = -1 AND work_item_id NOT IN (SELECT id FROM work_items WHERE state = 'running')`,
 		`DELETE FROM meta WHERE key = '` + metaRebuilding + `'`,
 	} {
 		if _, err := s.w.ExecContext(ctx, q); err != nil {
-			return res, fmt.Errorf("rebuild: %w", wrapError(err))
+			return fmt.Errorf("rebuild: %w", wrapError(err))
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // beginRebuild sets the rebuilding mark, drops the derived rows and marks

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // twoRoots imports the fixtures from two folders, half each, records a
@@ -93,7 +95,7 @@ func TestRebuildCancelledMidwayLosesNoRoot(t *testing.T) {
 	// The rebuild is told only of the first root (as `sift rebuild` is of
 	// the logs folder) and cancelled after its first file.
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = s.Rebuild(ctx, []string{rootA}, ImportOptions{Workers: 1, BatchSize: 1}, func(p Progress) {
+	_, err = ingest.Rebuild(ctx, s, []string{rootA}, tiered(ingest.Options{Workers: 1, BatchSize: 1}), func(p ingest.Progress) {
 		if p.FilesDone >= 1 {
 			cancel()
 		}
@@ -101,7 +103,7 @@ func TestRebuildCancelledMidwayLosesNoRoot(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled rebuild: %v", err)
 	}
-	if _, err := s.Rebuild(context.Background(), []string{rootA}, ImportOptions{}, nil); err != nil {
+	if _, err := ingest.Rebuild(context.Background(), s, []string{rootA}, tiered(ingest.Options{}), nil); err != nil {
 		t.Fatal(err)
 	}
 	checkRebuilt(t, s, sessions, decided)
@@ -140,7 +142,7 @@ func TestRebuildCrashedAfterDropLosesNoRoot(t *testing.T) {
 	if err := os.Remove(victim); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Rebuild(context.Background(), []string{rootA}, ImportOptions{}, nil); err != nil {
+	if _, err := ingest.Rebuild(context.Background(), s, []string{rootA}, tiered(ingest.Options{}), nil); err != nil {
 		t.Fatal(err)
 	}
 	checkRebuilt(t, s, sessions-1, decided)

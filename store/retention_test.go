@@ -3,113 +3,51 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/agentsift/sift/core/capture"
 )
 
-// logFileAt writes a stream file of size bytes last written age ago.
-func logFileAt(t *testing.T, root, wi, name string, size int, age time.Duration) string {
-	t.Helper()
-	p := filepath.Join(root, wi, name)
-	writeFile(t, p, []byte(strings.Repeat("x", size-1)+"\n"))
-	mt := time.Now().Add(-age)
-	if err := os.Chtimes(p, mt, mt); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func exists(p string) bool { _, err := os.Stat(p); return err == nil }
-
-func TestSweepFilesByAgeAndFlags(t *testing.T) {
+// TestKeptAndForgottenFiles: the store tells the file sweep which files
+// to keep longer (flagged sessions and open follow-ups, for FlaggedFor)
+// and forgets the files it deleted (core/capture's
+// TestSweepFilesByAgeAndFlags sweeps with them).
+func TestKeptAndForgottenFiles(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	ctx := context.Background()
-	root := markedRoot(t)
-	day := 24 * time.Hour
-	fresh := logFileAt(t, root, "wi-1", "work-1-000001.jsonl", 100, 2*day)
-	old := logFileAt(t, root, "wi-1", "work-1-000002.jsonl", 100, 20*day)
-	oldFlagged := logFileAt(t, root, "wi-2", "work-1-000003.jsonl", 100, 20*day)
-	oldFollowup := logFileAt(t, root, "wi-2", "work-1-000004.jsonl", 100, 20*day)
-	ancientFlagged := logFileAt(t, root, "wi-3", "work-1-000005.jsonl", 100, 40*day)
-	notStream := logFileAt(t, root, "wi-3", "README.md", 100, 400*day)
-	// The index and summaries say which sessions are flagged.
 	mark := func(path string, flagged bool) {
 		r := fakeRow(t, fake{wi: filepath.Base(filepath.Dir(path)), file: filepath.Base(path), flagged: flagged}, 0)
-		r.c.path = path
+		r.file.Path = path
 		if err := s.writeBatch(ctx, []*sessionRow{r}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	old, flagged, followup := "/logs/wi-1/work-1-000002.jsonl", "/logs/wi-2/work-1-000003.jsonl", "/logs/wi-2/work-1-000004.jsonl"
 	mark(old, false)
-	mark(oldFlagged, true)
-	mark(oldFollowup, false)
-	mark(ancientFlagged, true)
-	if err := s.Decide(ctx, Decision{WorkItemID: "wi-2", FileName: filepath.Base(oldFollowup), TurnID: "t1", Decision: NeedsFollowup}); err != nil {
+	mark(flagged, true)
+	mark(followup, false)
+	if err := s.Decide(ctx, Decision{WorkItemID: "wi-2", FileName: filepath.Base(followup), TurnID: "t1", Decision: NeedsFollowup}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Sweep(ctx, Retention{LogsRoot: root, RetainedDays: 14})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p, want := range map[string]bool{fresh: true, old: false, oldFlagged: true, oldFollowup: true, ancientFlagged: false, notStream: true} {
-		if exists(p) != want {
-			t.Errorf("%s exists=%v, want %v", p, !want, want)
+	for _, r := range []Retention{{}, {FlaggedFor: 7 * 24 * time.Hour}} {
+		keep, err := s.KeptFiles(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := r.withDefaults().FlaggedFor
+		if len(keep) != 2 || keep[flagged] != want || keep[followup] != want {
+			t.Errorf("%+v: kept %v, want the flagged and the follow-up file for %s", r, keep, want)
 		}
 	}
-	if res.FilesDeleted != 2 || res.BytesDeleted != 200 || res.FilesKept != 3 {
-		t.Errorf("sweep result %+v", res)
-	}
-	if exists(filepath.Dir(ancientFlagged)) != true { // README.md is still there
-		t.Error("a folder with a file left was removed")
-	}
-	if idx, _ := s.StreamFiles(ctx, ""); len(idx) != 2 {
-		t.Errorf("ingest index keeps %d rows, want the 2 kept files", len(idx))
-	}
-	// RetainedDays 0 keeps files forever.
-	if res, err := s.Sweep(ctx, Retention{LogsRoot: root}); err != nil || res.FilesDeleted != 0 {
-		t.Fatalf("sweep with RetainedDays 0: %+v, %v", res, err)
-	}
-}
-
-func TestSweepFilesBySizeInBatches(t *testing.T) {
-	t.Parallel()
-	s := newTestStore(t)
-	ctx := context.Background()
-	root := markedRoot(t)
-	var files []string
-	for i := range 10 { // 10 files of 256 KiB, file 0 the oldest
-		files = append(files, logFileAt(t, root, "wi", "work-1-00000"+string(rune('0'+i))+".jsonl", 256<<10, time.Duration(10-i)*time.Hour))
-	}
-	mark := fakeRow(t, fake{wi: "wi", file: filepath.Base(files[0]), flagged: true}, 0)
-	mark.c.path = files[0]
-	if err := s.writeBatch(ctx, []*sessionRow{mark}); err != nil {
+	if err := s.ForgetFiles(ctx, []string{old, flagged}); err != nil {
 		t.Fatal(err)
 	}
-	// 1 MiB cap: the six oldest go, flagged or not, whatever their age.
-	res, err := s.Sweep(ctx, Retention{LogsRoot: root, RetainedDays: 30, MaxTotalSizeMb: 1, BatchSize: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, p := range files {
-		if exists(p) != (i >= 6) {
-			t.Errorf("file %d exists=%v", i, exists(p))
-		}
-	}
-	if res.FilesDeleted != 6 || res.FilesBySize != 6 || res.BytesKept != 4*256<<10 {
-		t.Errorf("sweep result %+v", res)
-	}
-	if res.Batches < 2 {
-		t.Errorf("6 deletes in batches of 4 took %d batches", res.Batches)
+	if idx, _ := s.StreamFiles(ctx, ""); len(idx) != 1 || idx[0].Path != followup {
+		t.Errorf("ingest index after forgetting two files: %+v", idx)
 	}
 }
 
@@ -198,40 +136,26 @@ func TestSweepReviewData(t *testing.T) {
 	}
 }
 
-func TestSweepFailureIsLoud(t *testing.T) {
+// TestRecordSweep: only a pass its runner records is the last
+// successful sweep; the review-data pass alone records nothing (a failed
+// file pass must not be recorded as a success: cmd/sift's
+// TestSweepOnceRecordsOnlyAWholePass).
+func TestRecordSweep(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	ctx := context.Background()
-	root := markedRoot(t)
-	a := logFileAt(t, root, "wi", "work-1-00000a.jsonl", 10, 30*24*time.Hour)
-	b := logFileAt(t, root, "wi", "work-1-00000b.jsonl", 10, 30*24*time.Hour)
-	if _, err := s.Sweep(ctx, Retention{LogsRoot: markedRoot(t)}); err != nil {
+	if _, err := s.Sweep(ctx, Retention{}); err != nil {
 		t.Fatal(err)
 	}
-	last, err := s.LastSweep(ctx)
-	if err != nil || last.IsZero() {
-		t.Fatalf("LastSweep after a clean pass: %v, %v", last, err)
+	if last, err := s.LastSweep(ctx); err != nil || !last.IsZero() {
+		t.Fatalf("LastSweep after an unrecorded pass: %v, %v", last, err)
 	}
-	s.remove = func(dir *os.Root, name string) error {
-		if filepath.Join(dir.Name(), name) == a {
-			return &os.PathError{Op: "remove", Path: name, Err: syscall.EROFS}
-		}
-		return dir.Remove(name)
+	at := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	if err := s.RecordSweep(ctx, at); err != nil {
+		t.Fatal(err)
 	}
-	s.now = func() time.Time { return time.Now().Add(time.Hour) }
-	res, err := s.Sweep(ctx, Retention{LogsRoot: root, RetainedDays: 1})
-	if err == nil || !strings.Contains(err.Error(), a) || !strings.Contains(err.Error(), "read-only file system") {
-		t.Fatalf("sweep error %v, want one naming %s", err, a)
-	}
-	if exists(b) || !exists(a) || res.FilesDeleted != 1 || len(res.Failures) != 1 {
-		t.Fatalf("the pass did not go on past the failure: %+v", res)
-	}
-	if again, _ := s.LastSweep(ctx); !again.Equal(last) {
-		t.Fatalf("a failed sweep was recorded as successful: %v, was %v", again, last)
-	}
-	// A logs root that does not exist yet is not a failure.
-	if _, err := s.Sweep(ctx, Retention{LogsRoot: filepath.Join(root, "nope")}); err != nil && !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("sweep of a missing logs root: %v", err)
+	if last, err := s.LastSweep(ctx); err != nil || !last.Equal(at) {
+		t.Fatalf("LastSweep = %v, %v; want %v", last, err, at)
 	}
 }
 
@@ -245,7 +169,7 @@ func TestSweepWorkItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishInvocation(ctx, id, now, 0); err != nil {
+	if err := finishInvocation(ctx, s, id, now, 0); err != nil {
 		t.Fatal(err)
 	}
 	s.now = func() time.Time { return now.Add(85 * 24 * time.Hour) }
@@ -268,32 +192,6 @@ func TestSweepWorkItems(t *testing.T) {
 	}
 	if _, err := s.WorkItemState(ctx, "new"); err != nil {
 		t.Fatalf("work item with a summary swept: %v", err)
-	}
-}
-
-// TestSweepRelativeLogsRoot runs a sweep on a relative logs folder (a
-// relative --logs): flagged files are still recognised by their indexed
-// absolute paths.
-func TestSweepRelativeLogsRoot(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
-	if _, err := capture.MakeRoot(filepath.Join(dir, "logs")); err != nil {
-		t.Fatal(err)
-	}
-	s := newTestStore(t)
-	ctx := context.Background()
-	flagged := logFileAt(t, dir, "logs/wi", "work-1-00000f.jsonl", 10, 20*24*time.Hour)
-	plain := logFileAt(t, dir, "logs/wi", "work-1-00000e.jsonl", 10, 20*24*time.Hour)
-	r := fakeRow(t, fake{wi: "wi", file: filepath.Base(flagged), flagged: true}, 0)
-	r.c.path = flagged
-	if err := s.writeBatch(ctx, []*sessionRow{r}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Sweep(ctx, Retention{LogsRoot: "logs", RetainedDays: 14}); err != nil {
-		t.Fatal(err)
-	}
-	if !exists(flagged) || exists(plain) {
-		t.Fatalf("flagged kept=%v, plain kept=%v", exists(flagged), exists(plain))
 	}
 }
 
@@ -334,55 +232,4 @@ func TestSweepShrinksTheFile(t *testing.T) {
 	if _, err := s.GetSummary(ctx, "w", "fresh"); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// TestSweepOverflowKeepsFreshFiles pins #3: RetainedDays from 106,752
-// wrapped the age limit negative and MaxTotalSizeMb from 1<<44 wrapped the
-// byte cap to 0; both swept a fresh file (one with an open follow-up).
-func TestSweepOverflowKeepsFreshFiles(t *testing.T) {
-	t.Parallel()
-	for _, r := range []Retention{
-		{RetainedDays: 106752},
-		{RetainedDays: math.MaxInt},
-		{MaxTotalSizeMb: 1 << 43},
-		{MaxTotalSizeMb: 1 << 44},
-		{MaxTotalSizeMb: math.MaxInt},
-		{RetainedDays: 106752, MaxTotalSizeMb: 1 << 44, FlaggedFor: math.MaxInt64},
-		{RetainedDays: 1, FlaggedFor: math.MaxInt64},
-	} {
-		t.Run(fmt.Sprintf("%d days %d MB", r.RetainedDays, r.MaxTotalSizeMb), func(t *testing.T) {
-			t.Parallel()
-			s := newTestStore(t)
-			ctx := context.Background()
-			root := markedRoot(t)
-			fresh := logFileAt(t, root, "wi", "work-1-00000a.jsonl", 100, time.Minute)
-			followup := logFileAt(t, root, "wi", "work-1-00000b.jsonl", 100, time.Minute)
-			row := fakeRow(t, fake{wi: "wi", file: filepath.Base(followup)}, 0)
-			row.c.path = followup
-			if err := s.writeBatch(ctx, []*sessionRow{row}); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: filepath.Base(followup), Decision: NeedsFollowup}); err != nil {
-				t.Fatal(err)
-			}
-			r.LogsRoot = root
-			res, err := s.Sweep(ctx, r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !exists(fresh) || !exists(followup) || res.FilesDeleted != 0 {
-				t.Fatalf("fresh kept=%v, follow-up kept=%v: %+v", exists(fresh), exists(followup), res)
-			}
-		})
-	}
-}
-
-// markedRoot is a logs folder sift created and marked as its own.
-func markedRoot(t *testing.T) string {
-	t.Helper()
-	root := filepath.Join(t.TempDir(), "logs")
-	if _, err := capture.MakeRoot(root); err != nil {
-		t.Fatal(err)
-	}
-	return root
 }

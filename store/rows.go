@@ -8,49 +8,55 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
-// sessionRow is a summarized file as the store writes it: the summary's
-// columns and its JSON parts, encoded by the worker that summarized it.
+// sessionRow is a session as the store writes it: the summary's columns
+// and its JSON parts, encoded by the import's reader that read it
+// (importWriter.Encode).
 type sessionRow struct {
-	c        candidate
-	sum      *summary.Summary
-	brief    []byte
-	calls    []byte
-	stalls   []byte
-	turns    []byte
-	events   []byte
-	nEvents  int
+	file    ingest.File
+	sum     *summary.Summary
+	brief   []byte
+	calls   []byte
+	stalls  []byte
+	turns   []byte
+	events  []byte
+	nEvents int
+	// noEvents is set when the session's review events were not built
+	// (it is past their retention tier): none are written, and any an
+	// earlier import wrote go.
+	noEvents bool
 	activity int64
 	// usage is the usage of a history file (store/usage.go); nil for
 	// other streams.
-	usage *usageFile
+	usage *ingest.Usage
 	// noRun is set when no recorded invocation (sift run) matches the
 	// file: its cost row can then only be one a summary of it wrote.
 	noRun bool
 }
 
-// weight is the row's size in memory, to bound a batch.
-func (r *sessionRow) weight() int {
+// Weight implements ingest.Row: the row's size in memory, which bounds a
+// batch.
+func (r *sessionRow) Weight() int {
 	return len(r.brief) + len(r.calls) + len(r.stalls) + len(r.turns) + len(r.events)
 }
 
-// newSessionRow encodes a summary and its review events for the store
-// (evs may be nil: none). It takes the summary's lists: once they are
-// encoded, the row's summary keeps only its figures (ToolCalls, Stalls and
-// Turns are nil), so that a session's calls are not held twice while its
-// batch waits for the writer. The review events are encoded one at a time.
-func newSessionRow(c candidate, sum *summary.Summary, evs list[summary.ReviewEvent]) (*sessionRow, error) {
+// newSessionRow encodes a session and its review events for the store;
+// nil events were not built.
+// It takes the summary's lists: once they are encoded, the row's summary
+// keeps only its figures (ToolCalls, Stalls and Turns are nil), so that a
+// session's calls are not held twice while its batch waits for the
+// writer. The review events are encoded one at a time.
+func newSessionRow(sess *ingest.Session, evs list[summary.ReviewEvent]) (*sessionRow, error) {
+	sum := sess.Summary
+	r := &sessionRow{file: sess.File, sum: sum, activity: sess.Activity(), usage: sess.Usage, noRun: sess.NoRun,
+		noEvents: evs == nil}
 	if evs == nil {
 		evs = sliceList[summary.ReviewEvent](nil)
 	}
-	r := &sessionRow{c: c, sum: sum, nEvents: evs.Len(), activity: c.mtime}
-	if t := sum.EndedAt; t != nil && !t.IsZero() {
-		r.activity = t.UnixMilli()
-	} else if t := sum.StartedAt; t != nil && !t.IsZero() {
-		r.activity = t.UnixMilli()
-	}
+	r.nEvents = evs.Len()
 	var err error
 	enc := func(v any, empty string) []byte {
 		if err != nil {
@@ -67,7 +73,7 @@ func newSessionRow(c candidate, sum *summary.Summary, evs list[summary.ReviewEve
 	// which are garbage once they are encoded (the caller keeps no
 	// reference to evs), before the calls' JSON is made.
 	r.events, err = encodePackedList(evs)
-	evs = nil
+	evs, sess.Events = nil, nil
 	if err == nil {
 		r.turns, err = encodePackedList(sliceList[summary.Turn](sum.Turns))
 	}
@@ -179,14 +185,14 @@ func (r *sessionRow) args(now int64) []any {
 		nullStr(s.FinalAssistantMessage), now, emptyNull(s.SessionID), emptyNull(s.Model), costSource,
 		status, msPtr(s.StartedAt), msPtr(s.EndedAt), r.activity, nullInt(s.ThinkingMs), nullInt(s.ExecutingMs),
 		total, s.ToolCallCount, s.StallCount, s.ErrorCount, s.ApprovalCount,
-		strings.Join(flags, " "), s.Flagged, s.LineCount, s.ByteCount, r.c.path, r.brief, r.turns,
+		strings.Join(flags, " "), s.Flagged, s.LineCount, s.ByteCount, r.file.Path, r.brief, r.turns,
 		sortStarted,
 	}
 }
 
 // batchStmts are the statements of one write batch.
 type batchStmts struct {
-	workItem, summary, events, file, costFind, costUpdate, costInsert *sql.Stmt
+	workItem, summary, events, noEvents, file, costFind, costUpdate, costInsert *sql.Stmt
 }
 
 // writeBatch writes summarized sessions in one transaction: work items,
@@ -247,6 +253,7 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 		{&st.summary, upsertSummarySQL()},
 		{&st.events, `INSERT INTO review_events (work_item_id, file_name, events_json, event_count) VALUES (?, ?, ?, ?)
 			ON CONFLICT (work_item_id, file_name) DO UPDATE SET events_json = excluded.events_json, event_count = excluded.event_count`},
+		{&st.noEvents, `DELETE FROM review_events WHERE work_item_id = ? AND file_name = ?`},
 		{&st.file, `INSERT INTO stream_files (path, work_item_id, file_name, phase, iteration, agent_kind, size, mtime, imported_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET work_item_id = excluded.work_item_id,
 			file_name = excluded.file_name, phase = excluded.phase, iteration = excluded.iteration,
@@ -268,32 +275,37 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 		if wi := r.sum.WorkItemID; !seen[wi] {
 			seen[wi] = true
 			if _, err := st.workItem.ExecContext(ctx, wi, now, now); err != nil {
-				return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
+				return fmt.Errorf("write %s: %w", r.file.Path, wrapError(err))
 			}
 		}
 	}
 	for _, r := range rows {
 		sum := r.sum
 		if _, err := st.summary.ExecContext(ctx, r.args(now)...); err != nil {
-			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
+			return fmt.Errorf("write %s: %w", r.file.Path, wrapError(err))
 		}
-		if _, err := st.events.ExecContext(ctx, sum.WorkItemID, sum.FileName, r.events, r.nEvents); err != nil {
-			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
+		if r.noEvents {
+			_, err = st.noEvents.ExecContext(ctx, sum.WorkItemID, sum.FileName)
+		} else {
+			_, err = st.events.ExecContext(ctx, sum.WorkItemID, sum.FileName, r.events, r.nEvents)
 		}
-		if _, err := st.file.ExecContext(ctx, r.c.path, sum.WorkItemID, sum.FileName, sum.Phase, nullIntp(sum.Iteration),
-			sum.AgentKind, r.c.size, r.c.mtime, now); err != nil {
-			return fmt.Errorf("write %s: %w", r.c.path, wrapError(err))
+		if err != nil {
+			return fmt.Errorf("write %s: %w", r.file.Path, wrapError(err))
+		}
+		if _, err := st.file.ExecContext(ctx, r.file.Path, sum.WorkItemID, sum.FileName, sum.Phase, nullIntp(sum.Iteration),
+			sum.AgentKind, r.file.Size, r.file.MTime, now); err != nil {
+			return fmt.Errorf("write %s: %w", r.file.Path, wrapError(err))
 		}
 		find := true
 		if cf != nil && r.noRun {
 			has, err := cf.has(ctx, tx, sum.WorkItemID, sum.FileName)
 			if err != nil {
-				return fmt.Errorf("reconcile cost of %s: %w", r.c.path, wrapError(err))
+				return fmt.Errorf("reconcile cost of %s: %w", r.file.Path, wrapError(err))
 			}
 			find = has
 		}
-		if err := reconcileCost(ctx, &st, sum, r.c.path, find); err != nil {
-			return fmt.Errorf("reconcile cost of %s: %w", r.c.path, wrapError(err))
+		if err := reconcileCost(ctx, &st, sum, r.file.Path, find); err != nil {
+			return fmt.Errorf("reconcile cost of %s: %w", r.file.Path, wrapError(err))
 		}
 		if cf != nil {
 			if files := cf[sum.WorkItemID]; files != nil {

@@ -45,8 +45,8 @@ const openRunsSQL = `SELECT id, work_item_id, COALESCE(json_extract(raw_metadata
 // is gone (see Owner) and ends them: ended_at is the stream file's last
 // write (else now), the exit code stays unknown (NULL), and
 // raw_metadata_json gets `"stale": true` with the reason. A work item left
-// with no running invocation is then completed, so that its files import
-// (CompleteWorkItem) instead of being deferred forever. Rows of another
+// with no running invocation becomes terminal, so that the next import
+// reads its files instead of deferring them forever. Rows of another
 // host or pid namespace, and rows without an owner, are left alone. Open
 // calls it, so every command that opens the store heals what a killed
 // `sift run` left behind.
@@ -118,10 +118,9 @@ func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
 		if open > 0 {
 			continue
 		}
-		// A file that cannot be summarized is the import's to report;
-		// only the store's own failures stop here.
-		if _, err := s.CompleteWorkItem(ctx, wi, nil); err != nil {
-			return nil, err
+		if _, err := s.w.ExecContext(ctx, `UPDATE work_items SET state = 'terminal', updated_at = ? WHERE id = ?`,
+			s.now().UnixMilli(), wi); err != nil {
+			return nil, fmt.Errorf("stale runs of %s: %w", wi, wrapError(err))
 		}
 	}
 	return stale, nil

@@ -79,6 +79,11 @@ func TestStaleRunOfKilledProcessIsEnded(t *testing.T) {
 	if st, _ := s.WorkItemState(ctx, "wi-killed"); st != WorkItemTerminal {
 		t.Fatalf("work item of a SIGKILLed run is %q after the next open", st)
 	}
+	// The next import no longer defers the file: it reads it (the store
+	// reads no file itself).
+	if res := mustImport(t, s, root); res.Deferred != 0 || res.Sessions != 1 {
+		t.Fatalf("import after the stale run was ended: %+v", res)
+	}
 	if _, err := s.GetSummary(ctx, "wi-killed", filepath.Base(file)); err != nil {
 		t.Fatalf("the killed run's file was not imported: %v", err)
 	}
@@ -90,7 +95,7 @@ func TestStaleRunOfKilledProcessIsEnded(t *testing.T) {
 	if c.End == nil || c.ExitCode != nil || !strings.Contains(c.RawMetadataJSON, `"stale":true`) {
 		t.Fatalf("stale invocation row: end %v exit %v meta %s", c.End, c.ExitCode, c.RawMetadataJSON)
 	}
-	// Later imports no longer defer the file.
+	// Later imports skip it, unchanged.
 	res := mustImport(t, s, root)
 	if res.Deferred != 0 || res.Skipped != 1 {
 		t.Fatalf("import after the stale run was ended: %+v", res)

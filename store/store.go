@@ -1,9 +1,11 @@
 // Package store keeps sift's durable state in one SQLite file: work items
 // and their invocations, run summaries, review events, the ingest index of
-// stream files, and reviewers' decisions.
+// stream files, and reviewers' decisions. It is SQL only: core/ingest
+// finds and reads the stream files and hands the store finished rows
+// (ingest.Store), and core/capture deletes old ones.
 //
 // The stream files are the source of truth for runs: everything but
-// decisions can be rebuilt from them (Rebuild). Decisions are append-only
+// decisions can be rebuilt from them (ingest.Rebuild). Decisions are append-only
 // events and are never lost: a decision acknowledged by Decide is on disk.
 //
 // A Store holds two connection pools on the same file: one writer
@@ -17,7 +19,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -25,8 +26,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/agentsift/sift/core/summary"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -40,9 +39,6 @@ type Store struct {
 	r *sql.DB
 	// now is the clock; tests replace it.
 	now func() time.Time
-	// analyze summarizes one stream: summary.AnalyzeEvents, replaced by
-	// tests that need a summarizer that fails on purpose.
-	analyze func(io.Reader, summary.Options) (*summary.Summary, *summary.ReviewEvents, error)
 	// remove deletes a stream file by name in its folder:
 	// (*os.Root).Remove, replaced by tests that need a deletion to fail.
 	remove func(dir *os.Root, name string) error
@@ -201,7 +197,7 @@ func Open(path string) (*Store, error) {
 	if err := create(abs); err != nil {
 		return nil, openError(abs, err)
 	}
-	s := &Store{path: abs, now: time.Now, analyze: summary.AnalyzeEvents, remove: (*os.Root).Remove}
+	s := &Store{path: abs, now: time.Now, remove: (*os.Root).Remove}
 	if s.w, err = sql.Open("sqlite", dsnWAL(abs, false, walCheckpointPages(abs))); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}

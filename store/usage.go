@@ -6,95 +6,25 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/pricing"
 )
 
-// usageEntry is one model call of a history file, as ccusage counts it.
-type usageEntry struct {
-	at    int64  // unix ms
-	key   uint64 // FNV-1a of "messageId:requestId"; 0 when either is missing
-	model int    // index into usageFile.models
-	// input is the uncached prompt; cacheWrite and cacheRead the cache
-	// shares Anthropic reports apart.
-	input, output, cacheWrite, cacheRead int64
-}
-
-// usageFile is the usage of one history file, written with its summary.
-type usageFile struct {
-	sessionID  string
-	parentCall string
-	first      int64 // earliest line timestamp, unix ms; 0 when none
-	models     []string
-	modelIdx   map[string]int
-	entries    []usageEntry
-}
-
-// add records the usage of one event. Only per-call usage counts: a run
-// total would count the calls again. Like ccusage, a call without a
-// timestamp or without both input and output counts is not counted.
-func (u *usageFile) add(ev *event.Event) {
-	if !ev.Timestamp.IsZero() {
-		if ms := ev.Timestamp.UnixMilli(); u.first == 0 || ms < u.first {
-			u.first = ms
-		}
-	}
-	// What is kept is copied: the events are lent (agents.Options.Borrow).
-	if u.sessionID == "" && ev.SessionID != "" {
-		u.sessionID = strings.Clone(ev.SessionID)
-	}
-	up := &ev.Update
-	if up.SessionUpdate != event.Usage || up.Scope != event.ScopeCall || ev.Timestamp.IsZero() || up.CompletionTokens == nil {
-		return
-	}
-	e := usageEntry{at: ev.Timestamp.UnixMilli(), output: *up.CompletionTokens}
-	if up.CachedTokens != nil {
-		e.cacheRead = *up.CachedTokens
-	}
-	if in, ok := up.UsageExtra["input_tokens"]; ok {
-		// Anthropic: input_tokens is already the uncached share.
-		e.input = in
-		e.cacheWrite = up.UsageExtra["cache_creation_input_tokens"]
-	} else if up.PromptTokens != nil {
-		e.input = max(*up.PromptTokens-e.cacheRead, 0)
-	} else {
-		return
-	}
-	if req, _ := ev.Extra["requestId"].(string); req != "" && ev.MessageID != "" {
-		h := fnv.New64a()
-		h.Write([]byte(ev.MessageID))
-		h.Write([]byte{':'})
-		h.Write([]byte(req))
-		e.key = max(h.Sum64(), 1)
-	}
-	if u.modelIdx == nil {
-		u.modelIdx = map[string]int{}
-	}
-	i, ok := u.modelIdx[ev.Model]
-	if !ok {
-		i = len(u.models)
-		m := strings.Clone(ev.Model)
-		u.models = append(u.models, m)
-		u.modelIdx[m] = i
-	}
-	e.model = i
-	u.entries = append(u.entries, e)
-}
-
-// encode packs the entries as the entries column describes.
-func (u *usageFile) encode() []byte {
-	b := make([]byte, 0, len(u.entries)*24)
-	for _, e := range u.entries {
-		b = binary.AppendVarint(b, e.at)
-		b = binary.LittleEndian.AppendUint64(b, e.key)
-		b = binary.AppendUvarint(b, uint64(e.model))
-		for _, v := range []int64{e.input, e.output, e.cacheWrite, e.cacheRead} {
+// encodeEntries packs a history file's model calls as the entries column
+// of usage_files holds them: per call its time (varint), key (8 bytes,
+// little-endian), model index and the four token counts (uvarints).
+func encodeEntries(entries []ingest.UsageEntry) []byte {
+	b := make([]byte, 0, len(entries)*24)
+	for _, e := range entries {
+		b = binary.AppendVarint(b, e.At)
+		b = binary.LittleEndian.AppendUint64(b, e.Key)
+		b = binary.AppendUvarint(b, uint64(e.Model))
+		for _, v := range []int64{e.Input, e.Output, e.CacheWrite, e.CacheRead} {
 			b = binary.AppendUvarint(b, uint64(max(v, 0)))
 		}
 	}
@@ -104,18 +34,18 @@ func (u *usageFile) encode() []byte {
 var errBadUsage = errors.New("malformed usage entries")
 
 // decodeEntries reads an entries column back.
-func decodeEntries(b []byte, nModels int, out []usageEntry) ([]usageEntry, error) {
+func decodeEntries(b []byte, nModels int, out []ingest.UsageEntry) ([]ingest.UsageEntry, error) {
 	for len(b) > 0 {
-		var e usageEntry
+		var e ingest.UsageEntry
 		var n int
-		if e.at, n = binary.Varint(b); n <= 0 {
+		if e.At, n = binary.Varint(b); n <= 0 {
 			return out, errBadUsage
 		}
 		b = b[n:]
 		if len(b) < 8 {
 			return out, errBadUsage
 		}
-		e.key, b = binary.LittleEndian.Uint64(b), b[8:]
+		e.Key, b = binary.LittleEndian.Uint64(b), b[8:]
 		var vals [5]uint64
 		for i := range vals {
 			if vals[i], n = binary.Uvarint(b); n <= 0 {
@@ -126,8 +56,8 @@ func decodeEntries(b []byte, nModels int, out []usageEntry) ([]usageEntry, error
 		if vals[0] >= uint64(nModels) {
 			return out, errBadUsage
 		}
-		e.model = int(vals[0])
-		e.input, e.output, e.cacheWrite, e.cacheRead = int64(vals[1]), int64(vals[2]), int64(vals[3]), int64(vals[4])
+		e.Model = int(vals[0])
+		e.Input, e.Output, e.CacheWrite, e.CacheRead = int64(vals[1]), int64(vals[2]), int64(vals[3]), int64(vals[4])
 		out = append(out, e)
 	}
 	return out, nil
@@ -158,13 +88,13 @@ func writeUsage(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 			defer st.Close()
 		}
 		var first sql.NullInt64
-		if u.first != 0 {
-			first = sql.NullInt64{Int64: u.first, Valid: true}
+		if u.First != 0 {
+			first = sql.NullInt64{Int64: u.First, Valid: true}
 		}
-		if _, err := st.ExecContext(ctx, r.c.path, r.sum.WorkItemID, r.sum.FileName, r.sum.AgentKind,
-			emptyNull(u.sessionID), emptyNull(u.parentCall), first, strings.Join(u.models, "\n"),
-			len(u.entries), u.encode()); err != nil {
-			return fmt.Errorf("write usage of %s: %w", r.c.path, wrapError(err))
+		if _, err := st.ExecContext(ctx, r.file.Path, r.sum.WorkItemID, r.sum.FileName, r.sum.AgentKind,
+			emptyNull(u.SessionID), emptyNull(u.ParentCall), first, strings.Join(u.Models, "\n"),
+			len(u.Entries), encodeEntries(u.Entries)); err != nil {
+			return fmt.Errorf("write usage of %s: %w", r.file.Path, wrapError(err))
 		}
 	}
 	return nil
@@ -267,7 +197,7 @@ func (s *Store) Usage(ctx context.Context, opt UsageOptions) (UsageReport, error
 	defer rows.Close()
 	agg := newUsageAgg(opt.By, loc, opt.Since, prices)
 	seen := map[uint64]struct{}{}
-	var entries []usageEntry
+	var entries []ingest.UsageEntry
 	for rows.Next() {
 		var workItem, fileName, kind, session, models string
 		var blob []byte
@@ -283,13 +213,13 @@ func (s *Store) Usage(ctx context.Context, opt UsageOptions) (UsageReport, error
 			session = fileName
 		}
 		for _, e := range entries {
-			if e.key != 0 {
-				if _, dup := seen[e.key]; dup {
+			if e.Key != 0 {
+				if _, dup := seen[e.Key]; dup {
 					continue
 				}
-				seen[e.key] = struct{}{}
+				seen[e.Key] = struct{}{}
 			}
-			agg.add(e, names[e.model], workItem, session)
+			agg.add(e, names[e.Model], workItem, session)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -337,8 +267,8 @@ func (a *usageAgg) dayOf(ms int64) string {
 	return a.day
 }
 
-func (a *usageAgg) add(e usageEntry, model, project, session string) {
-	day := a.dayOf(e.at)
+func (a *usageAgg) add(e ingest.UsageEntry, model, project, session string) {
+	day := a.dayOf(e.At)
 	if a.since != "" && day < a.since {
 		return
 	}
@@ -367,8 +297,8 @@ func (a *usageAgg) add(e usageEntry, model, project, session string) {
 	}
 	var cost float64
 	if p != nil {
-		cost = p.Cost(pricing.Usage{Input: e.input + e.cacheRead + e.cacheWrite, Output: e.output,
-			CacheRead: e.cacheRead, CacheWrite: e.cacheWrite})
+		cost = p.Cost(pricing.Usage{Input: e.Input + e.CacheRead + e.CacheWrite, Output: e.Output,
+			CacheRead: e.CacheRead, CacheWrite: e.CacheWrite})
 	} else if model != "" {
 		r.unpriced[model] = true
 	}
@@ -376,11 +306,11 @@ func (a *usageAgg) add(e usageEntry, model, project, session string) {
 		r.models[model] = true
 	}
 	for _, t := range []*UsageTotals{&r.UsageTotals, &a.total} {
-		t.InputTokens += e.input
-		t.OutputTokens += e.output
-		t.CacheCreationTokens += e.cacheWrite
-		t.CacheReadTokens += e.cacheRead
-		t.TotalTokens += e.input + e.output + e.cacheWrite + e.cacheRead
+		t.InputTokens += e.Input
+		t.OutputTokens += e.Output
+		t.CacheCreationTokens += e.CacheWrite
+		t.CacheReadTokens += e.CacheRead
+		t.TotalTokens += e.Input + e.Output + e.CacheWrite + e.CacheRead
 		t.CostUSD += cost
 		t.Calls++
 	}

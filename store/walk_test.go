@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // symlink makes a symlink and fails the test when it cannot.
@@ -39,7 +40,7 @@ func sessionKeys(t *testing.T, s *Store) []string {
 }
 
 // failedNames lists the failures' paths relative to root, sorted.
-func failedNames(res ImportResult, root string) []string {
+func failedNames(res ingest.Result, root string) []string {
 	var out []string
 	for _, f := range res.Failed {
 		rel, err := filepath.Rel(root, f.Path)
@@ -89,7 +90,7 @@ func TestImportDoesNotFollowLinksOutOfRoot(t *testing.T) {
 	for _, root := range []string{logs, filepath.Join(dir, "logs-link")} {
 		t.Run(filepath.Base(root), func(t *testing.T) {
 			s := newTestStore(t)
-			res, err := s.Import(context.Background(), []string{root}, ImportOptions{}, nil)
+			res, err := ingest.Import(context.Background(), s, []string{root}, tiered(ingest.Options{}), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,9 +128,9 @@ func TestImportReadsANamedLinkAsAsked(t *testing.T) {
 // the file and for the links the walk resolved to it.
 func TestImportLinkSwappedAfterTheWalk(t *testing.T) {
 	dir, logs := linkedLogs(t)
-	cands, res := collect([]string{logs})
-	if len(res.Failed) != 6 {
-		t.Fatalf("failures %v", res.Failed)
+	found := ingest.Find([]string{logs})
+	if len(found.Failed) != 6 {
+		t.Fatalf("failures %v", found.Failed)
 	}
 	file := filepath.Join(logs, "ENG-5", "work-1-5555aa.jsonl")
 	if err := os.Remove(file); err != nil {
@@ -137,7 +138,7 @@ func TestImportLinkSwappedAfterTheWalk(t *testing.T) {
 	}
 	symlink(t, filepath.Join(dir, "outside", "passwd"), file)
 	s := newTestStore(t)
-	res, err := s.importFiles(context.Background(), cands, res, ImportOptions{}, nil, time.Now())
+	res, err := ingest.ImportFound(context.Background(), s, found, tiered(ingest.Options{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestHistoryDoesNotFollowLinksOutOfRoot(t *testing.T) {
 	symlink(t, "s1.jsonl", filepath.Join(projects, "-home-a", "s4.jsonl"))
 	symlink(t, ".", filepath.Join(projects, "-home-a", "loop"))
 	s := newTestStore(t)
-	res, err := s.ImportHistory(context.Background(), []HistoryRoot{{Agent: agents.ClaudeHistory, Dir: projects}}, ImportOptions{}, nil)
+	res, err := ingest.ImportHistory(context.Background(), s, []ingest.HistoryRoot{{Agent: agents.ClaudeHistory, Dir: projects}}, tiered(ingest.Options{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestRebuildDoesNotFollowAKnownFileOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	symlink(t, filepath.Join(dir, "outside", "passwd"), file)
-	res, err := s.Rebuild(context.Background(), nil, ImportOptions{}, nil)
+	res, err := ingest.Rebuild(context.Background(), s, nil, tiered(ingest.Options{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestRebuildDoesNotFollowAKnownFileOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	symlink(t, filepath.Join(dir, "outside", "passwd"), file)
-	res, err = s.CompleteWorkItem(context.Background(), "ENG-1", nil)
+	res, err = ingest.CompleteWorkItem(context.Background(), s, "ENG-1", nil, tiered(ingest.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,11 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // WorkItemState is where a work item is in its lifecycle.
@@ -133,93 +134,58 @@ func (s *Store) InvocationCwd(ctx context.Context, workItemID, fileName string) 
 	return cwd, nil
 }
 
-// FinishInvocation records the end of an agent run. When it was the work
-// item's last running invocation, the work item becomes terminal and its
-// stream files are summarized afresh (CompleteWorkItem); a file that could
-// not be summarized is an error naming it.
-func (s *Store) FinishInvocation(ctx context.Context, id int64, end time.Time, exitCode int) error {
+// FinishInvocation records the end of an agent run: its end time and exit
+// code. When it was the work item's last running invocation the work item
+// becomes terminal, and FinishInvocation reports it (last): the caller then
+// reads the work item's stream files (ingest.CompleteWorkItem), once, with
+// its summary options. The store reads no file.
+func (s *Store) FinishInvocation(ctx context.Context, id int64, end time.Time, exitCode int) (last bool, err error) {
 	if end.IsZero() {
 		end = s.now()
 	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
+	}
+	defer tx.Rollback()
 	var wi string
-	err := s.w.QueryRowContext(ctx, `UPDATE work_item_costs SET ended_at = ?, exit_code = ? WHERE id = ?
+	err = tx.QueryRowContext(ctx, `UPDATE work_item_costs SET ended_at = ?, exit_code = ? WHERE id = ?
 		RETURNING work_item_id`, end.UnixMilli(), exitCode, id).Scan(&wi)
 	if err != nil {
-		return fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
+		return false, fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
 	}
 	var open int
-	if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*) FROM work_item_costs WHERE work_item_id = ? AND ended_at IS NULL
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM work_item_costs WHERE work_item_id = ? AND ended_at IS NULL
 		AND json_extract(raw_metadata_json, '$.source') = ?`, wi, SourceSiftRun).Scan(&open); err != nil {
-		return fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
+		return false, fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
 	}
-	if open > 0 {
-		return nil
+	if open == 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE work_items SET state = 'terminal', updated_at = ? WHERE id = ?`,
+			s.now().UnixMilli(), wi); err != nil {
+			return false, fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
+		}
 	}
-	res, err := s.CompleteWorkItem(ctx, wi, nil)
-	if err != nil {
-		return err
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
 	}
-	return res.Err()
+	return open == 0, nil
 }
 
-// Err joins the result's failures into one error, nil when none.
-func (r ImportResult) Err() error {
-	if len(r.Failed) == 0 {
-		return nil
-	}
-	var errs []error
-	for _, f := range r.Failed {
-		errs = append(errs, errors.New(f.String()))
-	}
-	return errors.Join(errs...)
-}
-
-// CompleteWorkItem makes a work item terminal and summarizes all its
-// stream files afresh: the files it was imported from, the files its
-// invocations wrote, and the files of the given roots that belong to it.
-// An unknown work item is ErrNotFound.
-func (s *Store) CompleteWorkItem(ctx context.Context, id string, roots []string) (ImportResult, error) {
-	start := time.Now()
+// EndWorkItem implements ingest.Completer: it makes a work item terminal
+// and returns its known stream files, those of the ingest index and those
+// its invocations recorded. An unknown work item is ErrNotFound.
+func (s *Store) EndWorkItem(ctx context.Context, id string) ([]string, error) {
 	res, err := s.w.ExecContext(ctx, `UPDATE work_items SET state = 'terminal', updated_at = ? WHERE id = ?`, s.now().UnixMilli(), id)
 	if err != nil {
-		return ImportResult{}, fmt.Errorf("complete work item %s: %w", id, wrapError(err))
+		return nil, fmt.Errorf("complete work item %s: %w", id, wrapError(err))
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return ImportResult{}, fmt.Errorf("work item %s: %w", id, ErrNotFound)
+		return nil, fmt.Errorf("work item %s: %w", id, ErrNotFound)
 	}
-	paths, err := s.workItemFiles(ctx, id)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	// The folders of its known files hold the files written since. They
-	// are walked first, so that a known file is read as the walk reads it.
-	dirs := map[string]bool{}
-	var walk []string
-	for _, p := range paths {
-		if d := filepath.Dir(p); !dirs[d] {
-			dirs[d] = true
-			walk = append(walk, d)
-		}
-	}
-	for _, r := range roots {
-		d := filepath.Join(r, id)
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			walk = append(walk, d)
-		}
-	}
-	cands, ir := collectKnown(walk, paths)
-	var mine []candidate
-	for _, c := range cands {
-		if c.layout.WorkItemID == id {
-			mine = append(mine, c)
-		}
-	}
-	ir.Files = len(mine)
-	return s.importFiles(ctx, mine, ir, ImportOptions{Force: true}, nil, start)
+	return s.workItemFiles(ctx, id)
 }
 
-// workItemFiles lists the known stream files of a work item that still
-// exist.
+// workItemFiles lists the known stream files of a work item.
 func (s *Store) workItemFiles(ctx context.Context, id string) ([]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT path FROM stream_files WHERE work_item_id = ?
 		UNION SELECT json_extract(raw_metadata_json, '$.path') FROM work_item_costs
@@ -234,17 +200,15 @@ func (s *Store) workItemFiles(ctx context.Context, id string) ([]string, error) 
 		if err := rows.Scan(&p); err != nil {
 			return nil, err
 		}
-		if _, err := os.Stat(p); err == nil {
-			out = append(out, p)
-		}
+		out = append(out, p)
 	}
 	return out, wrapError(rows.Err())
 }
 
 // RetryWorkItem invalidates a work item's cached summaries (and their
 // review events) and makes it running again: imports leave its files alone
-// until the next terminal transition (CompleteWorkItem, FinishInvocation)
-// summarizes them afresh. Decisions are kept. An unknown work item is
+// until the next terminal transition (EndWorkItem, FinishInvocation)
+// has them read afresh. Decisions are kept. An unknown work item is
 // ErrNotFound.
 func (s *Store) RetryWorkItem(ctx context.Context, id string) error {
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -297,21 +261,18 @@ func (s *Store) runningWorkItems(ctx context.Context) (map[string]bool, error) {
 	return out, wrapError(rows.Err())
 }
 
-// fileStat is a file's size and mtime as last imported.
-type fileStat struct{ size, mtime int64 }
-
 // indexed loads the ingest index.
-func (s *Store) indexed(ctx context.Context) (map[string]fileStat, error) {
+func (s *Store) indexed(ctx context.Context) (map[string]ingest.FileStat, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT path, size, mtime FROM stream_files`)
 	if err != nil {
 		return nil, fmt.Errorf("ingest index: %w", wrapError(err))
 	}
 	defer rows.Close()
-	out := map[string]fileStat{}
+	out := map[string]ingest.FileStat{}
 	for rows.Next() {
 		var p string
-		var st fileStat
-		if err := rows.Scan(&p, &st.size, &st.mtime); err != nil {
+		var st ingest.FileStat
+		if err := rows.Scan(&p, &st.Size, &st.MTime); err != nil {
 			return nil, err
 		}
 		out[p] = st
@@ -319,59 +280,27 @@ func (s *Store) indexed(ctx context.Context) (map[string]fileStat, error) {
 	return out, wrapError(rows.Err())
 }
 
-// invocation is a recorded run as the importer matches it to a file.
-type invocation struct {
-	id         int64
-	phase      string
-	iter       sql.NullInt64
-	agent      string
-	file       string
-	start, end sql.NullInt64
-	exit       sql.NullInt64
-}
-
-// invocationSet holds the recorded runs by work item, oldest first.
-type invocationSet map[string][]invocation
-
-// invocations loads every run not inserted by the importer itself.
-func (s *Store) invocations(ctx context.Context) (invocationSet, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, work_item_id, phase, iteration, agent_kind, COALESCE(file_name, ''),
+// Invocations implements ingest.Store: every run not inserted by an
+// import itself, by work item, oldest first.
+func (s *Store) Invocations(ctx context.Context) (ingest.Invocations, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT work_item_id, phase, iteration, agent_kind, COALESCE(file_name, ''),
 		started_at, ended_at, exit_code FROM work_item_costs
 		WHERE COALESCE(json_extract(raw_metadata_json, '$.source'), '') != ? ORDER BY id`, SourceStreamAnalyser)
 	if err != nil {
 		return nil, fmt.Errorf("invocations: %w", wrapError(err))
 	}
 	defer rows.Close()
-	out := invocationSet{}
+	out := ingest.Invocations{}
 	for rows.Next() {
-		var inv invocation
+		var inv ingest.Invocation
 		var wi string
-		if err := rows.Scan(&inv.id, &wi, &inv.phase, &inv.iter, &inv.agent, &inv.file, &inv.start, &inv.end, &inv.exit); err != nil {
+		var iter, start, end, exit sql.NullInt64
+		if err := rows.Scan(&wi, &inv.Phase, &iter, &inv.Agent, &inv.File, &start, &end, &exit); err != nil {
 			return nil, err
 		}
+		inv.Iteration, inv.ExitCode = intp(iter), intp(exit)
+		inv.Start, inv.End = fromMs(start), fromMs(end)
 		out[wi] = append(out[wi], inv)
 	}
 	return out, wrapError(rows.Err())
-}
-
-// match returns the run that wrote a file: the newest naming it, else the
-// newest of the same phase (or canonical phase) and iteration.
-func (is invocationSet) match(l fileLayout) *invocation {
-	rows := is[l.WorkItemID]
-	for i := len(rows) - 1; i >= 0; i-- {
-		if rows[i].file == l.FileName {
-			return &rows[i]
-		}
-	}
-	for i := len(rows) - 1; i >= 0; i-- {
-		r := &rows[i]
-		if r.phase != l.Phase && r.phase != canonicalPhase(l.Phase) {
-			continue
-		}
-		if (l.Iteration == nil) != !r.iter.Valid || (l.Iteration != nil && int64(*l.Iteration) != r.iter.Int64) {
-			continue
-		}
-		return r
-	}
-	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // auditFixture is a claude stream with the harness's own cost.
@@ -48,14 +50,14 @@ func TestCostReconciliation(t *testing.T) {
 		t.Fatalf("import of a running work item: %+v", res)
 	}
 	for i, id := range ids[:3] {
-		if err := s.FinishInvocation(ctx, id, start.Add(time.Duration(i+1)*time.Minute), 0); err != nil {
+		if err := finishInvocation(ctx, s, id, start.Add(time.Duration(i+1)*time.Minute), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if st, _ := s.WorkItemState(ctx, "wi-1"); st != WorkItemRunning {
 		t.Fatal("work item terminal while an invocation still runs")
 	}
-	if err := s.FinishInvocation(ctx, ids[3], start.Add(2*time.Hour), 1); err != nil {
+	if err := finishInvocation(ctx, s, ids[3], start.Add(2*time.Hour), 1); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := s.WorkItemState(ctx, "wi-1"); st != WorkItemTerminal {
@@ -95,7 +97,7 @@ func TestCostReconciliation(t *testing.T) {
 		t.Errorf("stream-sourced row: %+v %v", stream, meta)
 	}
 	// Re-summarizing updates the same rows; it inserts no more.
-	if _, err := s.CompleteWorkItem(ctx, "wi-1", nil); err != nil {
+	if _, err := ingest.CompleteWorkItem(ctx, s, "wi-1", nil, tiered(ingest.Options{})); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := s.Costs(ctx, "wi-1"); len(again) != 5 {
@@ -119,11 +121,11 @@ func TestCostRowPerFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishInvocation(ctx, id, time.Date(2026, 11, 3, 9, 5, 0, 0, time.UTC), 0); err != nil {
+	if err := finishInvocation(ctx, s, id, time.Date(2026, 11, 3, 9, 5, 0, 0, time.UTC), 0); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 { // a second pass changes nothing
-		if _, err := s.Import(ctx, []string{root}, ImportOptions{Force: true}, nil); err != nil {
+		if _, err := ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{Force: true}), nil); err != nil {
 			t.Fatal(err)
 		}
 		costs, err := s.Costs(ctx, "wi-9")
@@ -166,7 +168,7 @@ func TestReimportKeepsOneCostRowPerFile(t *testing.T) {
 		copyFile(t, filepath.Join(fixtures, auditFixture), filepath.Join(root, "wi-7", name))
 	}
 	for pass := range 3 {
-		if _, err := s.Import(ctx, []string{root}, ImportOptions{Force: pass > 0}, nil); err != nil {
+		if _, err := ingest.Import(ctx, s, []string{root}, tiered(ingest.Options{Force: pass > 0}), nil); err != nil {
 			t.Fatal(err)
 		}
 		costs, err := s.Costs(ctx, "wi-7")
@@ -197,7 +199,7 @@ func TestInvocationWindowProjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishInvocation(ctx, id, end, 0); err != nil {
+	if err := finishInvocation(ctx, s, id, end, 0); err != nil {
 		t.Fatal(err)
 	}
 	sum, err := s.GetSummary(ctx, "wi-2", "work-1-123abc.jsonl")
@@ -228,7 +230,7 @@ func TestRetryInvalidatesUntilDone(t *testing.T) {
 	if res := mustImport(t, s, root); res.Deferred != 1 || res.Sessions != 0 {
 		t.Fatalf("import during retry: %+v", res)
 	}
-	res, err := s.CompleteWorkItem(ctx, "wi-3", []string{root})
+	res, err := ingest.CompleteWorkItem(ctx, s, "wi-3", []string{root}, tiered(ingest.Options{}))
 	if err != nil || res.Sessions != 1 {
 		t.Fatalf("done: %+v, %v", res, err)
 	}
@@ -242,7 +244,7 @@ func TestRetryInvalidatesUntilDone(t *testing.T) {
 	if err := s.RetryWorkItem(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("retry of an unknown work item: %v", err)
 	}
-	if _, err := s.CompleteWorkItem(ctx, "nope", nil); !errors.Is(err, ErrNotFound) {
+	if _, err := ingest.CompleteWorkItem(ctx, s, "nope", nil, tiered(ingest.Options{})); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("done of an unknown work item: %v", err)
 	}
 }
@@ -267,7 +269,7 @@ func TestRebuildKeepsDecisions(t *testing.T) {
 	if _, err := s.w.ExecContext(ctx, `UPDATE agent_stream_summaries SET stall_count = 99`); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Rebuild(ctx, nil, ImportOptions{}, nil)
+	res, err := ingest.Rebuild(ctx, s, nil, tiered(ingest.Options{}), nil)
 	if err != nil || res.Sessions != first.Sessions || len(res.Failed) != 0 {
 		t.Fatalf("rebuild: %+v, %v (first import %d sessions)", res, err, first.Sessions)
 	}

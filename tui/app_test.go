@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -324,7 +325,7 @@ func TestEscapesInToolOutputAreInert(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := summary.AnalyzeFile(path, summary.Options{})
+	s, _, err := ingest.AnalyzeFile(path, summary.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

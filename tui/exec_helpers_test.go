@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -45,7 +46,7 @@ func readSession(t testing.TB, path, cwd string) Session {
 	if err := os.WriteFile(file, []byte(readStream(t, path)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := summary.AnalyzeFile(file, summary.Options{})
+	s, _, err := ingest.AnalyzeFile(file, summary.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -67,7 +68,7 @@ func analyzeFixture(t testing.TB, f fixture) Session {
 	if !f.start.IsZero() {
 		opt.Start, opt.End = f.start, f.start.Add(time.Duration(f.minutes)*time.Minute)
 	}
-	s, _, err := summary.AnalyzeFile(path, opt)
+	s, _, err := ingest.AnalyzeFile(path, opt)
 	if err != nil {
 		t.Fatalf("analyze %s: %v", f.src, err)
 	}

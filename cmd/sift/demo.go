@@ -16,6 +16,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/store"
 	"github.com/agentsift/sift/tui"
 )
@@ -157,7 +158,7 @@ func seedDemo(ctx context.Context, st *store.Store, dir string, now time.Time) e
 		}
 	}
 	for _, wi := range items {
-		res, err := st.CompleteWorkItem(ctx, wi, []string{logs})
+		res, err := ingest.CompleteWorkItem(ctx, st, wi, []string{logs}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents})
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // errHistoryPaths is returned for `sift import --history PATH…`: the
@@ -27,19 +27,19 @@ var errHistoryPaths = errors.New("--history takes no paths: it reads the CLIs' o
 //     ~/.gemini; chats are under <dir>/tmp/<project>/chats.
 //
 // Folders that do not exist are kept: the import skips them quietly.
-func historyRoots(getenv func(string) string) []store.HistoryRoot {
+func historyRoots(getenv func(string) string) []ingest.HistoryRoot {
 	home := getenv("HOME")
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	var roots []store.HistoryRoot
+	var roots []ingest.HistoryRoot
 	seen := map[string]bool{}
 	add := func(k agents.Kind, dir string) {
 		if dir == "" || seen[dir] {
 			return
 		}
 		seen[dir] = true
-		roots = append(roots, store.HistoryRoot{Agent: k, Dir: dir})
+		roots = append(roots, ingest.HistoryRoot{Agent: k, Dir: dir})
 	}
 	if v := getenv("CLAUDE_CONFIG_DIR"); strings.TrimSpace(v) != "" {
 		for _, d := range strings.Split(v, ",") {

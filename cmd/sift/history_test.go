@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/store"
 )
 
@@ -18,21 +19,21 @@ func TestHistoryRoots(t *testing.T) {
 	tests := []struct {
 		name string
 		env  map[string]string
-		want []store.HistoryRoot
+		want []ingest.HistoryRoot
 	}{
-		{"defaults under home", map[string]string{"HOME": "/h"}, []store.HistoryRoot{
+		{"defaults under home", map[string]string{"HOME": "/h"}, []ingest.HistoryRoot{
 			{Agent: agents.ClaudeHistory, Dir: "/h/.config/claude/projects"},
 			{Agent: agents.ClaudeHistory, Dir: "/h/.claude/projects"},
 			{Agent: agents.CodexHistory, Dir: "/h/.codex/sessions"},
 			{Agent: agents.GeminiHistory, Dir: "/h/.gemini/tmp"},
 		}},
-		{"overrides", map[string]string{"HOME": "/h", "CLAUDE_CONFIG_DIR": "/a, /b,", "CODEX_HOME": "/c", "GEMINI_DIR": "/g"}, []store.HistoryRoot{
+		{"overrides", map[string]string{"HOME": "/h", "CLAUDE_CONFIG_DIR": "/a, /b,", "CODEX_HOME": "/c", "GEMINI_DIR": "/g"}, []ingest.HistoryRoot{
 			{Agent: agents.ClaudeHistory, Dir: "/a/projects"},
 			{Agent: agents.ClaudeHistory, Dir: "/b/projects"},
 			{Agent: agents.CodexHistory, Dir: "/c/sessions"},
 			{Agent: agents.GeminiHistory, Dir: "/g/tmp"},
 		}},
-		{"xdg and gemini's home override", map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x", "GEMINI_CLI_HOME": "/gh"}, []store.HistoryRoot{
+		{"xdg and gemini's home override", map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x", "GEMINI_CLI_HOME": "/gh"}, []ingest.HistoryRoot{
 			{Agent: agents.ClaudeHistory, Dir: "/x/claude/projects"},
 			{Agent: agents.ClaudeHistory, Dir: "/h/.claude/projects"},
 			{Agent: agents.CodexHistory, Dir: "/h/.codex/sessions"},

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
@@ -88,21 +90,28 @@ func (f *storeFlags) dbPath() (string, error) {
 	return store.DefaultPath()
 }
 
-// retention is the configuration's retention for the logs folder.
+// retention is the configuration's retention of review data.
 func (f *storeFlags) retention() store.Retention {
 	return store.Retention{
-		LogsRoot: f.logs, RetainedDays: f.cfg.RetainedDays, MaxTotalSizeMb: f.cfg.MaxTotalSizeMb,
 		FullEventsFor: f.cfg.Review.FullEvents(), FlaggedFor: f.cfg.Review.Flagged(),
 		SummariesFor: f.cfg.Review.Summaries(),
 	}
 }
 
-// importOptions are the summary options the configuration sets.
-func (f *storeFlags) importOptions() store.ImportOptions {
-	return store.ImportOptions{Summary: summary.Options{
+// sweepSpec is the configuration's retention of the logs folder's stream
+// files.
+func (f *storeFlags) sweepSpec() capture.SweepSpec {
+	return capture.SweepSpec{Root: f.logs, RetainFor: config.Days(f.cfg.RetainedDays),
+		MaxTotalBytes: config.MiB(f.cfg.MaxTotalSizeMb)}
+}
+
+// importOptions are the import options the configuration sets: the
+// summary thresholds, and the review-events tier of its retention.
+func (f *storeFlags) importOptions() ingest.Options {
+	return ingest.Options{Summary: summary.Options{
 		StallThreshold: f.cfg.StallThreshold(), SpikeFactor: f.cfg.TokenSpikeFactor, SpikeMinTokens: f.cfg.TokenSpikeMin,
 		Prices: f.cfg.PriceTable(),
-	}, Retention: f.retention()}
+	}, KeepEvents: f.retention().KeepsEvents}
 }
 
 // signalContext is cancelled by ^C.
@@ -125,11 +134,11 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *history && len(paths) > 0 {
 		return fail(stderr, "import", errHistoryPaths)
 	}
-	var found chan *store.History
+	var found chan *ingest.Found
 	if *history {
 		// The history folders are listed while the store opens.
-		found = make(chan *store.History, 1)
-		go func() { found <- store.CollectHistory(historyRoots(os.Getenv)) }()
+		found = make(chan *ingest.Found, 1)
+		go func() { found <- ingest.FindHistory(historyRoots(os.Getenv)) }()
 	}
 	st, err := sf.open()
 	if err != nil {
@@ -145,20 +154,18 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	opts := sf.importOptions()
 	opts.Force, opts.Workers = *force, *workers
 	if *history {
-		defer store.BulkGC(store.HistoryImportHeap)()
-		res, err := st.ImportCollected(ctx, <-found, opts, pr.report)
+		res, err := ingest.ImportFound(ctx, st, <-found, opts, pr.report)
 		pr.done()
 		return reportImport(stdout, stderr, "import", res, err)
 	}
-	defer store.BulkGC(store.StreamImportHeap)()
-	res, err := st.Import(ctx, paths, opts, pr.report)
+	res, err := ingest.Import(ctx, st, paths, opts, pr.report)
 	pr.done()
 	return reportImport(stdout, stderr, "import", res, err)
 }
 
 // reportImport prints an import's closing line and failures and returns
 // the exit status: 1 when a file failed, 2 when the store did.
-func reportImport(stdout, stderr io.Writer, cmd string, res store.ImportResult, err error) int {
+func reportImport(stdout, stderr io.Writer, cmd string, res ingest.Result, err error) int {
 	fmt.Fprintln(stdout, importLine(res))
 	for _, f := range res.Failed {
 		// The path and the reason may quote a hostile file name.
@@ -174,7 +181,7 @@ func reportImport(stdout, stderr io.Writer, cmd string, res store.ImportResult, 
 }
 
 // importLine is the one closing line of an import.
-func importLine(r store.ImportResult) string {
+func importLine(r ingest.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d files, %d sessions, %s in %s (%.1f MB/s), %d skipped", r.Files, r.Sessions,
 		mb(r.Bytes), r.Elapsed.Round(time.Millisecond), r.MBps(), r.Skipped)
@@ -213,8 +220,8 @@ func newProgressPrinter(w io.Writer) *progressPrinter {
 	return p
 }
 
-// report implements the progress callback of store.Import.
-func (p *progressPrinter) report(pr store.Progress) {
+// report implements the progress callback of ingest.Import.
+func (p *progressPrinter) report(pr ingest.Progress) {
 	final := pr.FilesDone == pr.FilesTotal
 	if time.Since(p.last) < p.every && !(final && p.drawn) {
 		return

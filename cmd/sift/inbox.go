@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/store"
 	"github.com/agentsift/sift/themes"
@@ -93,7 +94,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	// retention sweep, at start and daily, and the configuration reloaded
 	// when its file changes.
 	bg := newBackground(sf, st, nil, slog.Default())
-	bg.report = func(res store.SweepResult, err error) {
+	bg.report = func(res sweepReport, err error) {
 		ad.invalidate()
 		p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err, Warning: sweepWarning(res)})
 	}
@@ -129,9 +130,9 @@ func newProgram(app *tui.App, ctx context.Context) *tea.Program {
 }
 
 // importInBackground imports the roots and reports progress to the app.
-func importInBackground(ctx context.Context, st *store.Store, ad *inboxStore, roots []string, opts store.ImportOptions, send func(tea.Msg)) {
+func importInBackground(ctx context.Context, st *store.Store, ad *inboxStore, roots []string, opts ingest.Options, send func(tea.Msg)) {
 	var last time.Time
-	res, err := st.Import(ctx, roots, opts, func(p store.Progress) {
+	res, err := ingest.Import(ctx, st, roots, opts, func(p ingest.Progress) {
 		// A report every tenth of a second is plenty for a status line.
 		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.FilesDone == p.FilesTotal {
 			last = now

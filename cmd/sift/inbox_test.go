@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/store"
 	"github.com/agentsift/sift/tui"
 )
@@ -285,7 +286,7 @@ func benchStore(b *testing.B) *store.Store {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res, err := st.Import(context.Background(), []string{logs}, store.ImportOptions{}, nil)
+	res, err := ingest.Import(context.Background(), st, []string{logs}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, nil)
 	if err != nil || len(res.Failed) > 0 {
 		b.Fatalf("import: %v %v", err, res.Failed)
 	}
@@ -362,7 +363,7 @@ func TestBackgroundImportReportsProgress(t *testing.T) {
 	defer st.Close()
 	ad := newInboxStore(st)
 	var msgs []tea.Msg
-	importInBackground(context.Background(), st, ad, []string{filepath.Join("demo", "streams")}, store.ImportOptions{}, func(m tea.Msg) {
+	importInBackground(context.Background(), st, ad, []string{filepath.Join("demo", "streams")}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, func(m tea.Msg) {
 		msgs = append(msgs, m)
 	})
 	if len(msgs) < 2 {

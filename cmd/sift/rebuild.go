@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/core/ingest"
 )
 
 // runRebuild implements `sift rebuild [PATH…]`.
@@ -27,9 +27,8 @@ func runRebuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	defer store.BulkGC(store.StreamImportHeap)()
 	pr := newProgressPrinter(stderr)
-	res, err := st.Rebuild(ctx, paths, sf.importOptions(), pr.report)
+	res, err := ingest.Rebuild(ctx, st, paths, sf.importOptions(), pr.report)
 	pr.done()
 	return reportImport(stdout, stderr, "rebuild", res, err)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
@@ -172,7 +173,7 @@ func (r *invocationRun) sweep(ctx context.Context) <-chan struct{} {
 	}
 	go func() {
 		defer close(done)
-		res, err := r.st.Sweep(ctx, r.sf.retention())
+		res, err := sweepOnce(ctx, r.st, r.sf)
 		if err != nil {
 			r.warn("retention sweep: %v", err)
 		}
@@ -218,41 +219,57 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 	r.invID, r.rec = id, true
 }
 
-// finish records the end of the invocation, which summarizes the work
-// item's streams with their invocation windows, and returns the run's
-// summary (nil when there is no file or it could not be summarized).
+// finish records the end of the invocation and returns the run's summary
+// (nil when there is no file or it could not be summarized): the store's,
+// which finishRun made, else one made here for a run the store did not
+// take.
 func (r *invocationRun) finish(ctx context.Context, res capture.Result) *summary.Summary {
 	if r.rec {
-		if err := r.st.FinishInvocation(ctx, r.invID, res.End, res.ExitCode); err != nil {
+		s, err := finishRun(ctx, r.st, r.invID, r.workItem, res, r.sf.importOptions())
+		if err != nil {
 			r.warn("%v", err)
 		}
-		if res.File != "" && r.customSummary() {
-			// FinishInvocation summarizes with the default thresholds;
-			// summarize again with the configured ones.
-			opts := r.sf.importOptions()
-			opts.Force = true
-			if _, err := r.st.Import(ctx, []string{filepath.Dir(res.File)}, opts, nil); err != nil {
-				r.warn("summarize %s: %v", res.File, err)
-			}
+		if s != nil {
+			return s
 		}
 	}
 	if res.File == "" {
 		return nil
 	}
-	if r.rec {
-		if s, err := r.st.GetSummary(ctx, r.workItem, filepath.Base(res.File)); err == nil {
-			return s
-		}
-	}
 	return r.analyze(res)
 }
 
-// customSummary reports whether the configuration changes the summary
-// thresholds from their defaults.
-func (r *invocationRun) customSummary() bool {
-	d := config.Default()
-	return r.cfg.StallThresholdSeconds != d.StallThresholdSeconds ||
-		r.cfg.TokenSpikeFactor != d.TokenSpikeFactor || r.cfg.TokenSpikeMin != d.TokenSpikeMin
+// runStore is what finishing a run needs of the store (*store.Store).
+type runStore interface {
+	ingest.Completer
+	FinishInvocation(ctx context.Context, id int64, end time.Time, exitCode int) (bool, error)
+	GetSummary(ctx context.Context, workItemID, fileName string) (*summary.Summary, error)
+}
+
+// finishRun records the end of invocation id, which wrote res.File. When
+// it was its work item's last running one, the work item's stream files
+// are read, once, with opts (the configured thresholds), and the run's
+// summary is the one stored for its file; nil when the work item still
+// runs or the file was not stored.
+func finishRun(ctx context.Context, st runStore, id int64, workItem string, res capture.Result,
+	opts ingest.Options,
+) (*summary.Summary, error) {
+	last, err := st.FinishInvocation(ctx, id, res.End, res.ExitCode)
+	if err != nil || !last {
+		return nil, err
+	}
+	done, err := ingest.CompleteWorkItem(ctx, st, workItem, nil, opts)
+	if err == nil {
+		err = done.Err()
+	}
+	if res.File == "" {
+		return nil, err
+	}
+	s, serr := st.GetSummary(ctx, workItem, filepath.Base(res.File))
+	if serr != nil {
+		return nil, err
+	}
+	return s, err
 }
 
 // analyze summarizes the file directly, for a run the store did not take.
@@ -264,9 +281,9 @@ func (r *invocationRun) analyze(res capture.Result) *summary.Summary {
 	}
 	defer f.Close()
 	opt := r.sf.importOptions().Summary
-	opt.Agent, opt.Start, opt.End, opt.ExitCode = r.cli.Kind, res.Start, res.End, &res.ExitCode
+	opt.Agent, opt.Start, opt.End, opt.ExitCode = string(r.cli.Kind), res.Start, res.End, &res.ExitCode
 	opt.NoReviewEvents = true // the summary line needs no review events
-	s, _, err := summary.Analyze(f, opt)
+	s, _, err := ingest.Analyze(f, opt)
 	if err != nil {
 		r.warn("summarize %s: %v", res.File, err)
 		return nil

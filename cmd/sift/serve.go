@@ -122,7 +122,7 @@ type background struct {
 	api *httpapi.Server // nil outside sift serve
 	log *slog.Logger
 	// report, when set, also hears each sweep (the inbox shows it).
-	report  func(store.SweepResult, error)
+	report  func(sweepReport, error)
 	cfg     atomic.Pointer[config.Config]
 	resweep chan struct{}
 	// refused is the last warning about a logs folder the sweep refused,
@@ -145,7 +145,7 @@ func (b *background) retention(ctx context.Context) {
 	for {
 		flags := *b.sf
 		flags.cfg = *b.cfg.Load()
-		res, err := b.st.Sweep(ctx, flags.retention())
+		res, err := sweepOnce(ctx, b.st, &flags)
 		if b.report != nil && ctx.Err() == nil {
 			b.report(res, err)
 		}
@@ -160,7 +160,7 @@ func (b *background) retention(ctx context.Context) {
 			b.log.Error("Retention sweep failed", "err", err)
 		default:
 			b.log.Info("Retention sweep", "filesDeleted", res.FilesDeleted, "bytesDeleted", res.BytesDeleted,
-				"filesBySize", res.FilesBySize, "summariesSwept", res.SummariesSwept, "elapsed", res.Elapsed.Round(time.Millisecond))
+				"filesBySize", res.FilesBySize, "summariesSwept", res.Data.SummariesSwept, "elapsed", res.Elapsed.Round(time.Millisecond))
 		}
 		select {
 		case <-ctx.Done():

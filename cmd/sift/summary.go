@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/pricing"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
@@ -37,9 +38,9 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		return fail(stderr, "summary", fmt.Errorf("want at least one FILE"))
 	}
-	opt := summary.Options{Agent: agents.Kind(*agent), StallThreshold: *stall, Model: *model, NoReviewEvents: true}
+	opt := summary.Options{Agent: *agent, StallThreshold: *stall, Model: *model, NoReviewEvents: true}
 	if *agent != "" {
-		if _, err := agents.Default().Lookup(opt.Agent); err != nil {
+		if _, err := agents.Default().Lookup(agents.Kind(*agent)); err != nil {
 			return fail(stderr, "summary", err)
 		}
 	}
@@ -65,7 +66,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	defer w.Flush()
 	for i, path := range paths {
-		s, _, err := summary.AnalyzeFile(path, opt)
+		s, _, err := ingest.AnalyzeFile(path, opt)
 		if err != nil {
 			w.Flush()
 			return fail(stderr, "summary", err)

@@ -48,36 +48,93 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "last successful sweep: %s (%s ago)\n", t.Local().Format(time.RFC3339),
 				time.Since(t).Round(time.Second))
 		}
-		r := sf.retention()
-		n, size := logsUsage(r.LogsRoot)
-		fmt.Fprintf(stdout, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), textsafe.Inert(r.LogsRoot),
-			orZero(r.RetainedDays, "days", "forever"), orZero(r.MaxTotalSizeMb, "MB", "none"))
-		if w := rootWarning(capture.CheckSweepRoot(r.LogsRoot)); w != "" {
+		n, size := logsUsage(sf.logs)
+		fmt.Fprintf(stdout, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), textsafe.Inert(sf.logs),
+			orZero(sf.cfg.RetainedDays, "days", "forever"), orZero(sf.cfg.MaxTotalSizeMb, "MB", "none"))
+		if w := rootWarning(capture.CheckSweepRoot(sf.logs)); w != "" {
 			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 		}
 		return 0
 	}
-	r := sf.retention()
 	if days.set {
-		r.RetainedDays = days.n
+		sf.cfg.RetainedDays = days.n
 	}
 	if maxMb.set {
-		r.MaxTotalSizeMb = maxMb.n
+		sf.cfg.MaxTotalSizeMb = maxMb.n
 	}
-	res, err := st.Sweep(ctx, r)
+	res, err := sweepOnce(ctx, st, sf)
 	fmt.Fprintf(stdout, "swept %d files (%s, %d by the size cap), kept %d (%s); review events %d, summaries %d, decisions %d; %d batches in %s\n",
 		res.FilesDeleted, mb(res.BytesDeleted), res.FilesBySize, res.FilesKept, mb(res.BytesKept),
-		res.EventsDeleted, res.SummariesSwept, res.DecisionsSwept, res.Batches, res.Elapsed.Round(time.Millisecond))
+		res.Data.EventsDeleted, res.Data.SummariesSwept, res.Data.DecisionsSwept, res.Batches+res.Data.Batches,
+		res.Elapsed.Round(time.Millisecond))
 	if w := sweepWarning(res); w != "" {
 		fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 	}
 	if err != nil {
-		for _, f := range res.Failures {
-			fmt.Fprintf(stderr, "sift sweep: FAILED: %s\n", textsafe.Inert(f.String()))
+		failures := res.failures()
+		for _, f := range failures {
+			fmt.Fprintf(stderr, "sift sweep: FAILED: %s\n", textsafe.Inert(f))
 		}
-		return fail(stderr, "sweep", fmt.Errorf("%d failure(s); the last successful sweep stays recorded as before", len(res.Failures)))
+		return fail(stderr, "sweep", fmt.Errorf("%d failure(s); the last successful sweep stays recorded as before", len(failures)))
 	}
 	return 0
+}
+
+// sweepReport is one retention pass: the logs folder's stream files
+// (core/capture) and the review data (store).
+type sweepReport struct {
+	capture.SweepResult
+	Data    store.SweepResult
+	Elapsed time.Duration
+}
+
+// failures lists what the pass could not clean, one line each.
+func (r sweepReport) failures() []string {
+	var out []string
+	for _, f := range r.Failures {
+		out = append(out, f.String())
+	}
+	for _, f := range r.Data.Failures {
+		out = append(out, f.String())
+	}
+	return out
+}
+
+// sweepOnce runs one retention pass with the configuration of sf: the
+// stream files of the logs folder first, the store telling the sweep which
+// files its flagged sessions and open follow-ups keep longer and
+// forgetting those it deleted, then the review data. Only a pass without
+// failure is recorded as the last successful sweep.
+func sweepOnce(ctx context.Context, st *store.Store, sf *storeFlags) (sweepReport, error) {
+	began := time.Now()
+	var res sweepReport
+	var errs []error
+	r := sf.retention()
+	keep, err := st.KeptFiles(ctx, r)
+	if err == nil {
+		spec := sf.sweepSpec()
+		spec.Keep, spec.Forget = keep, st.ForgetFiles
+		res.SweepResult, err = capture.Sweep(ctx, spec)
+	} else {
+		// Without the files to keep, no file is swept.
+		res.Failures = append(res.Failures, capture.Failure{Path: sf.logs, Reason: err.Error()})
+	}
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if res.Data, err = st.Sweep(ctx, r); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) == 0 {
+		if err := st.RecordSweep(ctx, res.Data.Started); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	res.Elapsed = time.Since(began)
+	if len(errs) > 0 {
+		return res, fmt.Errorf("sweep: %w", errors.Join(errs...))
+	}
+	return res, nil
 }
 
 // intFlag is an integer flag that knows whether it was given.
@@ -107,7 +164,7 @@ func boundedInt(fs *flag.FlagSet, name string, limit int, usage string) *intFlag
 
 // sweepWarning is the one line to show when a sweep skipped the logs
 // folder, or "".
-func sweepWarning(res store.SweepResult) string { return rootWarning(res.LogsRefused) }
+func sweepWarning(res sweepReport) string { return rootWarning(res.LogsRefused) }
 
 // rootWarning says why a logs folder is not swept and what to do about
 // it, in one line; "" when err is not a refusal.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/textsafe"
 )
 
@@ -36,7 +37,7 @@ func runWorkItem(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			textsafe.Inert(id), textsafe.Inert(id))
 		return 0
 	}
-	res, err := st.CompleteWorkItem(ctx, id, []string{sf.logs})
+	res, err := ingest.CompleteWorkItem(ctx, st, id, []string{sf.logs}, sf.importOptions())
 	fmt.Fprintf(stdout, "work item %s done: ", textsafe.Inert(id))
 	return reportImport(stdout, stderr, "workitem", res, err)
 }

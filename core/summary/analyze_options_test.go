@@ -35,7 +35,7 @@ func TestWantReviewEvents(t *testing.T) {
 func TestNoReviewEvents(t *testing.T) {
 	t.Parallel()
 	for _, path := range fixtures(t) {
-		opt := Options{Agent: folderAgent(path)}
+		opt := Options{Agent: string(folderAgent(path))}
 		want, _, err := AnalyzeFile(path, opt)
 		if err != nil {
 			t.Fatal(err)

@@ -51,7 +51,7 @@ func BenchmarkSummarize(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for range b.N {
-		s, _, err := Analyze(bytes.NewReader(data), Options{Agent: agents.Claude})
+		s, _, err := Analyze(bytes.NewReader(data), Options{Agent: string(agents.Claude)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func heapAfter(t *testing.T, data []byte, agent agents.Kind) (int64, *Summary) {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	b := NewBuilder(Options{Agent: agent})
+	b := NewBuilder(Options{Agent: string(agent)})
 	st, err := agents.Default().Parse(bytes.NewReader(data), agents.Options{Agent: agent}, b.Add)
 	if err != nil {
 		t.Fatal(err)

@@ -34,7 +34,7 @@ func TestBuilderKeepsNothingOfAnEvent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := Options{Agent: folderAgent(path)}
+			opt := Options{Agent: string(folderAgent(path))}
 			want := summaryJSON(t)(Events(evs, st, opt))
 
 			b := NewBuilder(opt)

@@ -63,7 +63,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte("plain text\nError: boom\n{\"type\":\"sift.stderr\",\"text\":\"x\"}\n"), uint8(3))
 	kinds := agents.Default().Kinds()
 	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
-		opt := Options{Agent: kinds[int(k>>2)%len(kinds)], Start: t0, End: at(60)}
+		opt := Options{Agent: string(kinds[int(k>>2)%len(kinds)]), Start: t0, End: at(60)}
 		if k&1 == 0 {
 			opt.Agent = ""
 		}

@@ -62,7 +62,7 @@ func TestGoldenSummaries(t *testing.T) {
 	for _, path := range fixtures(t) {
 		t.Run(goldenName(path), func(t *testing.T) {
 			t.Parallel()
-			s, rev, err := AnalyzeFile(path, Options{Agent: folderAgent(path)})
+			s, rev, err := AnalyzeFile(path, Options{Agent: string(folderAgent(path))})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +83,7 @@ func TestGoldenProjected(t *testing.T) {
 		proj Projection
 	}{{"line", ProjectByLine}, {"offset", ProjectByOffset}} {
 		opt.Projection = tc.proj
-		opt.Agent = agents.Codex
+		opt.Agent = string(agents.Codex)
 		s, _, err := AnalyzeFile(path, opt)
 		if err != nil {
 			t.Fatal(err)

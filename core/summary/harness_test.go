@@ -86,7 +86,7 @@ func TestAgreesWithHarnessTotals(t *testing.T) {
 		agent := filepath.Base(filepath.Dir(path))
 		lines := harnessLines(t, path)
 		t.Run(goldenName(path), func(t *testing.T) {
-			s, _, err := AnalyzeFile(path, Options{Agent: folderAgent(path)})
+			s, _, err := AnalyzeFile(path, Options{Agent: string(folderAgent(path))})
 			if err != nil {
 				t.Fatal(err)
 			}

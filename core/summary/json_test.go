@@ -29,7 +29,7 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 	t.Parallel()
 	var sums []*Summary
 	for _, path := range fixtures(t) {
-		s, _, err := AnalyzeFile(path, Options{Agent: folderAgent(path)})
+		s, _, err := AnalyzeFile(path, Options{Agent: string(folderAgent(path))})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -185,14 +185,14 @@ func seq(from, to int) []int {
 func TestDeclaredModelPricesCodex(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(streamsDir, "codex", "evolve-run1-reasoning-file-change.jsonl")
-	s, _, err := AnalyzeFile(path, Options{Agent: agents.Codex})
+	s, _, err := AnalyzeFile(path, Options{Agent: string(agents.Codex)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Model != "" || s.CostSource != CostUnknown {
 		t.Fatalf("codex names no model: model %q cost %s", s.Model, s.CostSource)
 	}
-	s, _, err = AnalyzeFile(path, Options{Agent: agents.Codex, Model: "gpt-5-codex"})
+	s, _, err = AnalyzeFile(path, Options{Agent: string(agents.Codex), Model: "gpt-5-codex"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestTruncatedFile(t *testing.T) {
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	in := append(bytes.Join(lines[:3], nil), "[...truncated by 4096 bytes]\n"...)
-	sum, _, err := Analyze(bytes.NewReader(in), Options{Agent: agents.Claude})
+	sum, _, err := Analyze(bytes.NewReader(in), Options{Agent: string(agents.Claude)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestPlaintextFallbackWithStderr(t *testing.T) {
 		fmt.Fprintf(&in, `{"type":"sift.stderr","text":"stderr line %03d %s"}`+"\n", i, strings.Repeat("x", 80))
 	}
 	in.WriteString(`{"type":"sift.stderr","text":"FATAL: out of retries"}` + "\n")
-	opt := Options{Agent: agents.Codex, Start: t0, End: at(60)}
+	opt := Options{Agent: string(agents.Codex), Start: t0, End: at(60)}
 	sum, rev, err := Analyze(strings.NewReader(in.String()), opt)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestStderrFoldedAfterFinalMessage(t *testing.T) {
 {"type":"message","timestamp":"2026-01-15T02:53:27.000Z","role":"assistant","content":"All done.","delta":true}
 {"type":"result","timestamp":"2026-01-15T02:53:28.000Z","status":"success","stats":{"total_tokens":10,"input_tokens":8,"output_tokens":2,"duration_ms":2000,"tool_calls":0}}
 `
-	sum, _, err := Analyze(strings.NewReader(in), Options{Agent: agents.Gemini})
+	sum, _, err := Analyze(strings.NewReader(in), Options{Agent: string(agents.Gemini)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,8 +37,12 @@ const (
 	// maxInterned bounds the strings kept once per builder: a stream that
 	// names more distinct tools than that gets copies, not a bigger table.
 	maxInterned = 1024
-	// callChunk is how many call records one allocation holds.
-	callChunk = 512
+	// callChunk is how many call records one allocation holds at most.
+	// The first chunks are smaller (firstCallChunk, doubling): most
+	// streams make a few dozen calls, and a chunk of 512 records is
+	// 128 KiB.
+	callChunk      = 512
+	firstCallChunk = 8
 )
 
 // callState is a tool call while the stream is read: the fields of the
@@ -144,12 +148,13 @@ func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
 	b.apply(c, ev, at)
 }
 
-// newCall registers a tool call. Records come from chunks: one allocation
-// per callChunk calls, and none of them moves.
+// newCall registers a tool call. Records come from chunks, each twice the
+// size of the one before up to callChunk calls, so that a short stream
+// does not take a large one; none of them moves.
 func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState {
 	u := &ev.Update
 	if len(b.chunk) == cap(b.chunk) {
-		b.chunk = make([]callState, 0, callChunk)
+		b.chunk = make([]callState, 0, min(max(2*cap(b.chunk), firstCallChunk), callChunk))
 	}
 	b.chunk = append(b.chunk, callState{turn: t, start: at, flags: callOpen, line: ev.Line,
 		session: b.keepSession(ev.SessionID), id: keepID(u.ToolCallID)})

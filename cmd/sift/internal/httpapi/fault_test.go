@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -31,7 +32,7 @@ func TestSummaryOfAStreamThatCrashedTheSummarizer(t *testing.T) {
 	if sum.AgentKind != "claude" || sum.LineCount != 2 || sum.ToolCallCount != 1 {
 		t.Errorf("summary %+v", sum)
 	}
-	if res, err := e.store.Import(t.Context(), []string{dir}, storeImportOptions(), nil); err != nil || len(res.Failed) > 0 {
+	if res, err := ingest.Import(t.Context(), e.store, []string{dir}, storeImportOptions(), nil); err != nil || len(res.Failed) > 0 {
 		t.Fatalf("import: %+v, %v", res, err)
 	}
 	list := decode[sessionList](t, e.get("/sessions?workItem=wi-9"), 200)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/store"
 )
 
@@ -206,7 +207,7 @@ func newUnstartedWithHook(h http.Handler, closed chan struct{}) *httptest.Server
 // importAll imports the logs root into the store.
 func (e *env) importAll() {
 	e.t.Helper()
-	res, err := e.store.Import(context.Background(), []string{e.logs}, store.ImportOptions{}, nil)
+	res, err := ingest.Import(context.Background(), e.store, []string{e.logs}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -216,4 +217,6 @@ func (e *env) importAll() {
 }
 
 // storeImportOptions are the import options of the tests.
-func storeImportOptions() store.ImportOptions { return store.ImportOptions{Workers: 1} }
+func storeImportOptions() ingest.Options {
+	return ingest.Options{Workers: 1, KeepEvents: store.Retention{}.KeepsEvents}
+}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/store"
 )
 
@@ -108,7 +109,7 @@ func TestLoad(t *testing.T) {
 				mu.Unlock()
 				newFiles.Add(1)
 			}
-			res, err := e.store.Import(context.Background(), paths[:2], storeImportOptions(), nil)
+			res, err := ingest.Import(context.Background(), e.store, paths[:2], storeImportOptions(), nil)
 			if err != nil {
 				importErr.Store(&err)
 				return

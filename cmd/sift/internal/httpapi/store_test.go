@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/store"
 )
@@ -17,7 +18,7 @@ import (
 // with the session's identity the store fills in.
 func cliSummaryJSON(t *testing.T, path, workItem, phase string, iteration int) []byte {
 	t.Helper()
-	s, _, err := summary.AnalyzeFile(path, summary.Options{})
+	s, _, err := ingest.AnalyzeFile(path, summary.Options{})
 	must(t, err)
 	s.WorkItemID, s.Phase, s.Iteration = workItem, phase, &iteration
 	var b bytes.Buffer

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
@@ -107,7 +108,7 @@ func (s *Server) analyzeNow(wi, name string) (*summary.Summary, error) {
 	defer f.Close()
 	opt := *s.summaryOpts.Load()
 	opt.NoReviewEvents = true // the route serves the summary only
-	sum, _, err := summary.Analyze(f, opt)
+	sum, _, err := ingest.Analyze(f, opt)
 	if err != nil {
 		return nil, fmt.Errorf("analyze %s/%s: %w", wi, name, err)
 	}

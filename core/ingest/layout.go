@@ -1,4 +1,4 @@
-package store
+package ingest
 
 import (
 	"path/filepath"
@@ -7,8 +7,8 @@ import (
 	"github.com/agentsift/sift/core/capture"
 )
 
-// fileLayout is what a stream file's path says about its session.
-type fileLayout struct {
+// Layout is what a stream file's path says about its session.
+type Layout struct {
 	WorkItemID string
 	FileName   string
 	Phase      string
@@ -16,33 +16,34 @@ type fileLayout struct {
 	Iteration *int
 }
 
-// parseLayout reads `<root>/<workItemId>/<phase>-<iteration>-<hex>.jsonl`,
+// ParseLayout reads `<root>/<workItemId>/<phase>-<iteration>-<hex>.jsonl`,
 // the capture layout that core/capture names and matches
 // (capture.ParseStreamName; the retention sweep deletes nothing else). The
 // phase may itself contain dashes and colons
 // (`audit-llm-security:llm-review-3-d4e5f6.jsonl`). Any other file gets its
 // parent folder as work item and phase "work".
-func parseLayout(path string) fileLayout {
+func ParseLayout(path string) Layout {
 	name := filepath.Base(path)
-	l := fileLayout{WorkItemID: filepath.Base(filepath.Dir(path)), FileName: name, Phase: "work"}
+	l := Layout{WorkItemID: filepath.Base(filepath.Dir(path)), FileName: name, Phase: "work"}
 	if phase, iter, ok := capture.ParseStreamName(name); ok {
 		l.Phase, l.Iteration = phase, &iter
 	}
 	return l
 }
 
-// canonicalPhase strips an auditor's detail: `audit-llm-security:llm-review`
-// is `audit-llm-security`.
-func canonicalPhase(phase string) string {
+// CanonicalPhase strips an auditor's detail: `audit-llm-security:llm-review`
+// is `audit-llm-security`. A recorded run names the canonical phase; the
+// file it wrote may name the detailed one.
+func CanonicalPhase(phase string) string {
 	if i := strings.IndexByte(phase, ':'); i > 0 {
 		return phase[:i]
 	}
 	return phase
 }
 
-// streamExt reports whether a file met while walking a folder is a stream
-// capture by its name. Files given by name are always read.
-func streamExt(name string) bool {
+// isStreamName reports whether a file met while walking a folder is a
+// stream capture by its name. Files given by name are always read.
+func isStreamName(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".jsonl", ".ndjson", ".log", ".txt":
 		return true

@@ -1,10 +1,11 @@
-package store
+package ingest
 
 import (
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // errLinkOutside is why a symlink met while walking a folder is not read.
@@ -82,12 +83,47 @@ func (w walkRoot) entry(path string, d fs.DirEntry) (string, fs.FileInfo, error)
 	return rel, info, nil
 }
 
-// openCandidate opens a file to import: a file found in a walk through an
-// os.Root on the folder walked, which refuses any path that leaves it; a
-// file named by the user as it is.
-func openCandidate(c candidate) (*os.File, error) {
-	if c.root == "" {
-		return os.Open(c.path)
+// open opens a file to import: a file found in a walk through an os.Root
+// on the folder walked, which refuses any path that leaves it; a file
+// named by the user as it is.
+func (f *File) open() (*os.File, error) {
+	if f.root == nil {
+		return os.Open(f.Path)
 	}
-	return os.OpenInRoot(c.root, c.rel)
+	return f.root.open(f.rel)
+}
+
+// folder is a folder a walk found files in, with symlinks resolved. It is
+// opened as an os.Root when the first of its files is read, and that root
+// serves every other (os.Root is safe for concurrent use), until close.
+type folder struct {
+	path string
+	mu   sync.Mutex
+	root *os.Root
+}
+
+// open opens a file of the folder by its path in it.
+func (d *folder) open(rel string) (*os.File, error) {
+	d.mu.Lock()
+	if d.root == nil {
+		rt, err := os.OpenRoot(d.path)
+		if err != nil {
+			d.mu.Unlock()
+			return nil, err
+		}
+		d.root = rt
+	}
+	rt := d.root
+	d.mu.Unlock()
+	return rt.Open(rel)
+}
+
+// close closes the folder's root, if open; a later read opens it again.
+func (d *folder) close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.root != nil {
+		d.root.Close()
+		d.root = nil
+	}
 }

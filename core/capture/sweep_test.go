@@ -1,4 +1,4 @@
-package store
+package capture_test
 
 import (
 	"context"
@@ -12,7 +12,190 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/config"
 )
+
+// retention is a sweep's settings as the configuration and `sift sweep`
+// give them, turned into a SweepSpec as cmd/sift does (config.Days and
+// config.MiB saturate: a huge setting never wraps).
+type retention struct {
+	RetainedDays   int
+	MaxTotalSizeMb int
+	FlaggedFor     time.Duration
+	BatchSize      int
+}
+
+// spec is the SweepSpec of r for root, keeping the files of keep for
+// r.FlaggedFor (30 days when 0, as the store's default tier).
+func (r retention) spec(root string, keep ...string) capture.SweepSpec {
+	flagged := r.FlaggedFor
+	if flagged <= 0 {
+		flagged = 30 * 24 * time.Hour
+	}
+	s := capture.SweepSpec{Root: root, RetainFor: config.Days(r.RetainedDays), MaxTotalBytes: config.MiB(r.MaxTotalSizeMb),
+		BatchSize: r.BatchSize, Keep: map[string]time.Duration{}}
+	for _, p := range keep {
+		s.Keep[p] = flagged
+	}
+	return s
+}
+
+func writeFile(t testing.TB, path string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// logFileAt writes a stream file of size bytes last written age ago.
+func logFileAt(t *testing.T, root, wi, name string, size int, age time.Duration) string {
+	t.Helper()
+	p := filepath.Join(root, wi, name)
+	writeFile(t, p, []byte(strings.Repeat("x", size-1)+"\n"))
+	mt := time.Now().Add(-age)
+	if err := os.Chtimes(p, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// markedRoot is a logs folder sift created and marked as its own.
+func markedRoot(t testing.TB) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "logs")
+	if _, err := capture.MakeRoot(root); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestSweepFilesByAgeAndFlags(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := markedRoot(t)
+	day := 24 * time.Hour
+	fresh := logFileAt(t, root, "wi-1", "work-1-000001.jsonl", 100, 2*day)
+	old := logFileAt(t, root, "wi-1", "work-1-000002.jsonl", 100, 20*day)
+	oldFlagged := logFileAt(t, root, "wi-2", "work-1-000003.jsonl", 100, 20*day)
+	oldFollowup := logFileAt(t, root, "wi-2", "work-1-000004.jsonl", 100, 20*day)
+	ancientFlagged := logFileAt(t, root, "wi-3", "work-1-000005.jsonl", 100, 40*day)
+	notStream := logFileAt(t, root, "wi-3", "README.md", 100, 400*day)
+	// The store says which files its flagged sessions and open
+	// follow-ups keep (the store's TestKeptAndForgottenFiles), and
+	// forgets the files deleted.
+	spec := retention{RetainedDays: 14}.spec(root, oldFlagged, oldFollowup, ancientFlagged)
+	indexed := map[string]bool{old: true, oldFlagged: true, oldFollowup: true, ancientFlagged: true}
+	spec.Forget = func(_ context.Context, paths []string) error {
+		for _, p := range paths {
+			delete(indexed, p)
+		}
+		return nil
+	}
+	res, err := capture.Sweep(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{fresh: true, old: false, oldFlagged: true, oldFollowup: true, ancientFlagged: false, notStream: true} {
+		if exists(p) != want {
+			t.Errorf("%s exists=%v, want %v", p, !want, want)
+		}
+	}
+	if res.FilesDeleted != 2 || res.BytesDeleted != 200 || res.FilesKept != 3 {
+		t.Errorf("sweep result %+v", res)
+	}
+	if exists(filepath.Dir(ancientFlagged)) != true { // README.md is still there
+		t.Error("a folder with a file left was removed")
+	}
+	if len(indexed) != 2 {
+		t.Errorf("the index keeps %d files, want the 2 kept files", len(indexed))
+	}
+	// RetainedDays 0 keeps files forever.
+	if res, err := capture.Sweep(ctx, retention{}.spec(root)); err != nil || res.FilesDeleted != 0 {
+		t.Fatalf("sweep with RetainedDays 0: %+v, %v", res, err)
+	}
+}
+
+func TestSweepFilesBySizeInBatches(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := markedRoot(t)
+	var files []string
+	for i := range 10 { // 10 files of 256 KiB, file 0 the oldest
+		files = append(files, logFileAt(t, root, "wi", "work-1-00000"+string(rune('0'+i))+".jsonl", 256<<10, time.Duration(10-i)*time.Hour))
+	}
+	// 1 MiB cap: the six oldest go, flagged or not, whatever their age.
+	res, err := capture.Sweep(ctx, retention{RetainedDays: 30, MaxTotalSizeMb: 1, BatchSize: 4}.spec(root, files[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range files {
+		if exists(p) != (i >= 6) {
+			t.Errorf("file %d exists=%v", i, exists(p))
+		}
+	}
+	if res.FilesDeleted != 6 || res.FilesBySize != 6 || res.BytesKept != 4*256<<10 {
+		t.Errorf("sweep result %+v", res)
+	}
+	if res.Batches < 2 {
+		t.Errorf("6 deletes in batches of 4 took %d batches", res.Batches)
+	}
+}
+
+// TestSweepRelativeLogsRoot runs a sweep on a relative logs folder (a
+// relative --logs): kept files are still recognised by their absolute
+// paths, as the store's index holds them.
+func TestSweepRelativeLogsRoot(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if _, err := capture.MakeRoot(filepath.Join(dir, "logs")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	flagged := logFileAt(t, dir, "logs/wi", "work-1-00000f.jsonl", 10, 20*24*time.Hour)
+	plain := logFileAt(t, dir, "logs/wi", "work-1-00000e.jsonl", 10, 20*24*time.Hour)
+	if _, err := capture.Sweep(ctx, retention{RetainedDays: 14}.spec("logs", flagged)); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(flagged) || exists(plain) {
+		t.Fatalf("flagged kept=%v, plain kept=%v", exists(flagged), exists(plain))
+	}
+}
+
+// TestSweepOverflowKeepsFreshFiles pins #3: RetainedDays from 106,752
+// wrapped the age limit negative and MaxTotalSizeMb from 1<<44 wrapped the
+// byte cap to 0; both swept a fresh file (one with an open follow-up).
+func TestSweepOverflowKeepsFreshFiles(t *testing.T) {
+	t.Parallel()
+	for _, r := range []retention{
+		{RetainedDays: 106752},
+		{RetainedDays: math.MaxInt},
+		{MaxTotalSizeMb: 1 << 43},
+		{MaxTotalSizeMb: 1 << 44},
+		{MaxTotalSizeMb: math.MaxInt},
+		{RetainedDays: 106752, MaxTotalSizeMb: 1 << 44, FlaggedFor: math.MaxInt64},
+		{RetainedDays: 1, FlaggedFor: math.MaxInt64},
+	} {
+		t.Run(fmt.Sprintf("%d days %d MB", r.RetainedDays, r.MaxTotalSizeMb), func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			root := markedRoot(t)
+			fresh := logFileAt(t, root, "wi", "work-1-00000a.jsonl", 100, time.Minute)
+			followup := logFileAt(t, root, "wi", "work-1-00000b.jsonl", 100, time.Minute)
+			res, err := capture.Sweep(ctx, r.spec(root, followup))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !exists(fresh) || !exists(followup) || res.FilesDeleted != 0 {
+				t.Fatalf("fresh kept=%v, follow-up kept=%v: %+v", exists(fresh), exists(followup), res)
+			}
+		})
+	}
+}
 
 // The retention suite: a tree full of decoys swept under many
 // configurations and roots. After every sweep, every file outside the
@@ -212,19 +395,18 @@ func containsString(list []string, s string) bool {
 
 // sweepConfigs are the retention settings every root is swept with: the
 // usual ones, the edges of each range and the values that overflowed.
-func sweepConfigs() []Retention {
-	var out []Retention
+func sweepConfigs() []retention {
+	var out []retention
 	for _, days := range []int{0, 1, 14, 36500, 36501, 106751, 106752, math.MaxInt, -1, math.MinInt} {
-		out = append(out, Retention{RetainedDays: days})
+		out = append(out, retention{RetainedDays: days})
 	}
 	for _, mb := range []int{1, 1 << 30, 1 << 43, 1 << 44, math.MaxInt, -1, math.MinInt} {
-		out = append(out, Retention{MaxTotalSizeMb: mb})
+		out = append(out, retention{MaxTotalSizeMb: mb})
 	}
 	return append(out,
-		Retention{RetainedDays: 1, MaxTotalSizeMb: 1, BatchSize: 1},
-		Retention{RetainedDays: 106752, MaxTotalSizeMb: 1 << 44, FlaggedFor: math.MaxInt64, FullEventsFor: math.MaxInt64,
-			SummariesFor: math.MaxInt64},
-		Retention{RetainedDays: 1, FlaggedFor: math.MinInt64, BatchSize: math.MaxInt},
+		retention{RetainedDays: 1, MaxTotalSizeMb: 1, BatchSize: 1},
+		retention{RetainedDays: 106752, MaxTotalSizeMb: 1 << 44, FlaggedFor: math.MaxInt64},
+		retention{RetainedDays: 1, FlaggedFor: math.MinInt64, BatchSize: math.MaxInt},
 	)
 }
 
@@ -232,7 +414,6 @@ func sweepConfigs() []Retention {
 // once per root and rebuilt only after a sweep removed something.
 func TestSweepNeverLeavesTheLayout(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
 	roots := []struct {
 		name  string
 		root  func(d *decoyTree) string
@@ -259,8 +440,7 @@ func TestSweepNeverLeavesTheLayout(t *testing.T) {
 					d = buildDecoys(t)
 					t.Setenv("HOME", d.home)
 				}
-				r.LogsRoot = rc.root(d)
-				res, err := s.Sweep(ctx, r)
+				res, err := capture.Sweep(ctx, r.spec(rc.root(d)))
 				if err != nil {
 					t.Fatalf("%+v: sweep: %v", r, err)
 				}
@@ -287,61 +467,11 @@ func TestSweepNeverLeavesTheLayout(t *testing.T) {
 	}
 }
 
-// TestSweepRemovalDoesNotFollowASwappedLink swaps a work item folder for a
-// link to an outside folder holding a file of the same name between the
-// listing and the removal: the removal refuses, the outside file stays.
-func TestSweepRemovalDoesNotFollowASwappedLink(t *testing.T) {
-	t.Parallel()
-	s := newTestStore(t)
-	root := markedRoot(t)
-	outside := filepath.Join(t.TempDir(), "outside")
-	victim := filepath.Join(outside, "work-1-a1b2c3.jsonl")
-	writeFile(t, victim, []byte("keep me\n"))
-	logFileAt(t, root, "wi", "work-1-a1b2c3.jsonl", 10, time.Hour)
-	rt, err := openLogsRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	var res SweepResult
-	files := layoutFiles(rt, root, &res)
-	if len(files) != 1 {
-		t.Fatalf("listed %+v", files)
-	}
-	if err := os.RemoveAll(filepath.Join(root, "wi")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(outside, filepath.Join(root, "wi")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.removeLayoutFile(rt, files[0]); err == nil {
-		t.Error("removal through a swapped-in link succeeded")
-	}
-	if !exists(victim) {
-		t.Fatal("a file outside the root was removed through a link")
-	}
-	// A root swapped for a link after the check is refused at open.
-	other := markedRoot(t)
-	if err := os.RemoveAll(root); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(other, root); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := openLogsRoot(root); err == nil {
-		t.Error("a linked root was opened")
-	}
-}
-
 // BenchmarkSweepFilesList measures a file pass that deletes nothing over
 // 5,000 capture-layout files in 100 work item folders: the cost of
 // listing and checking through os.Root.
 func BenchmarkSweepFilesList(b *testing.B) {
-	s := newTestStore(b)
-	root := filepath.Join(b.TempDir(), "logs")
-	if _, err := capture.MakeRoot(root); err != nil {
-		b.Fatal(err)
-	}
+	root := markedRoot(b)
 	for wi := range 100 {
 		for i := range 50 {
 			writeFile(b, filepath.Join(root, fmt.Sprintf("wi-%d", wi), fmt.Sprintf("work-%d-%06x.jsonl", i+1, i)), []byte("{}\n"))
@@ -350,7 +480,7 @@ func BenchmarkSweepFilesList(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := s.Sweep(ctx, Retention{LogsRoot: root, RetainedDays: 14})
+		res, err := capture.Sweep(ctx, retention{RetainedDays: 14}.spec(root))
 		if err != nil || res.FilesKept != 5000 {
 			b.Fatalf("%+v, %v", res, err)
 		}

@@ -1,14 +1,8 @@
 package summary
 
 import (
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/pricing"
 )
@@ -37,7 +31,7 @@ const (
 // Options says how to summarize a stream.
 type Options struct {
 	// Agent is the declared harness; empty sniffs.
-	Agent agents.Kind
+	Agent string
 	// Start and End are the invocation's window, used to project
 	// timestamp-less events; zero when unknown.
 	Start, End time.Time
@@ -91,56 +85,9 @@ func (o Options) window() bool {
 	return !o.Start.IsZero() && !o.End.IsZero() && o.End.After(o.Start)
 }
 
-// Analyze parses a stream and summarizes it. The caller fills the
-// work item, file name, phase and iteration. It streams: memory is bounded
-// by the longest line plus the turns and tool calls the summary lists.
-func Analyze(r io.Reader, opt Options) (*Summary, []ReviewEvent, error) {
-	s, rev, err := AnalyzeEvents(r, opt)
-	return s, rev.List(), err
-}
-
-// AnalyzeEvents is Analyze with the review events made as they are read
-// (Builder.FinishEvents), for a caller that writes them out one at a time.
-//
-// Stream content is untrusted: should a line still find a fault in a
-// parser or the builder, AnalyzeEvents returns it as one error line naming
-// the line, so that no stream crashes a command, a server or a run it
-// follows.
-func AnalyzeEvents(r io.Reader, opt Options) (sum *Summary, rev *ReviewEvents, err error) {
-	b := NewBuilder(opt)
-	defer func() {
-		if p := recover(); p != nil {
-			msg := strings.Join(strings.Fields(fmt.Sprint(p)), " ")
-			sum, rev, err = nil, nil, fmt.Errorf("summarize: internal error after line %d: %s", b.lastLine, msg)
-		}
-	}()
-	// The builder copies what it keeps, so the parse lends it the events.
-	st, err := agents.Default().Parse(r, agents.Options{Agent: opt.Agent, Borrow: true}, b.Add)
-	if err != nil {
-		return nil, nil, err
-	}
-	sum, rev = b.FinishEvents(st)
-	return sum, rev, nil
-}
-
-// AnalyzeFile summarizes the stream file at path and fills its file name.
-func AnalyzeFile(path string, opt Options) (*Summary, []ReviewEvent, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open stream: %w", err)
-	}
-	defer f.Close()
-	s, rev, err := Analyze(f, opt)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	s.FileName = filepath.Base(path)
-	return s, rev, nil
-}
-
 // Events summarizes an already parsed event sequence, for callers and
 // tests that hold events rather than a stream.
-func Events(evs []*event.Event, st agents.Stats, opt Options) (*Summary, []ReviewEvent) {
+func Events(evs []*event.Event, st event.Stats, opt Options) (*Summary, []ReviewEvent) {
 	b := NewBuilder(opt)
 	for _, ev := range evs {
 		b.Add(ev)

@@ -1,0 +1,264 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+)
+
+// PhaseInteractive is the phase of sessions imported from an agent CLI's
+// own history: a person worked with the agent, nobody ran it as a phase.
+const PhaseInteractive = "interactive"
+
+// HistoryRoot is a folder where one agent CLI keeps its sessions:
+// Claude Code's <config>/projects, Codex's <home>/sessions, Gemini CLI's
+// <home>/tmp.
+type HistoryRoot struct {
+	Agent agents.Kind
+	Dir   string
+}
+
+// FindHistory finds the session files under the history roots, with the
+// history's own layout: the work item is the project (Claude Code's
+// project folder; the cwd a Codex rollout records and the root Gemini
+// CLI's projects.json gives its folder, both spelled as Claude Code spells
+// project folders), the phase is interactive, one session per file, a
+// subagent's transcript linked to the call that started it. It needs no
+// store: `sift import --history` runs it while the store opens.
+func FindHistory(roots []HistoryRoot) *Found {
+	out := &Found{start: time.Now()}
+	parents := &parentCalls{byFile: map[string]map[string]string{}}
+	for _, r := range roots {
+		files, fails := findHistory(r, parents, out)
+		out.Files = append(out.Files, files...)
+		out.Failed = append(out.Failed, fails...)
+	}
+	return out
+}
+
+// findHistory lists the session files of one history root. A missing
+// root is no failure: that CLI is simply not installed. Symlinks are
+// followed only within the root (walkRoot).
+func findHistory(r HistoryRoot, parents *parentCalls, found *Found) ([]File, []Failure) {
+	var out []File
+	var fails []Failure
+	root, err := filepath.Abs(r.Dir)
+	if err != nil {
+		root = r.Dir
+	}
+	if _, err := os.Stat(root); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	w, err := newWalkRoot(root)
+	if err != nil {
+		return nil, []Failure{{root, reason(err)}}
+	}
+	var projects map[string]string
+	if r.Agent == agents.GeminiHistory {
+		projects = geminiProjects(w.dir)
+	}
+	err = filepath.WalkDir(w.dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			fails = append(fails, Failure{path, reason(err)})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		l, ok := historyLayout(r.Agent, w.dir, path)
+		link := d.Type()&fs.ModeSymlink != 0
+		if !ok && !link {
+			return nil
+		}
+		rel, info, err := w.entry(path, d)
+		switch {
+		case err != nil && (ok || errors.Is(err, errLinkOutside) && linkToDir(path)):
+			fails = append(fails, Failure{path, reason(err)})
+			return nil
+		case err != nil, !ok, !info.Mode().IsRegular():
+			// A link to a folder inside is walked as itself.
+			return nil
+		}
+		if cwd, ok := projects[l.WorkItemID]; ok {
+			l.WorkItemID = ProjectID(cwd)
+		}
+		out = append(out, File{Path: path, Size: info.Size(), MTime: info.ModTime().UnixMilli(),
+			Layout: l, history: r.Agent, parents: parents, root: found.folder(w.real), rel: rel})
+		return nil
+	})
+	if err != nil {
+		fails = append(fails, Failure{root, reason(err)})
+	}
+	return out, fails
+}
+
+// historyLayout names a history file's session, or reports that the file
+// is not one. The work item of a Codex rollout is its recorded cwd, known
+// only once read; until then it is "codex".
+func historyLayout(agent agents.Kind, root, path string) (Layout, bool) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return Layout{}, false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	name := parts[len(parts)-1]
+	l := Layout{Phase: PhaseInteractive, FileName: name}
+	switch agent {
+	case agents.ClaudeHistory:
+		// <project>/<session>.jsonl, <project>/<session>/subagents/agent-<id>.jsonl
+		if !strings.HasSuffix(name, ".jsonl") || len(parts) < 2 {
+			return l, false
+		}
+		l.WorkItemID = parts[0]
+		if len(parts) == 4 && parts[2] == "subagents" {
+			l.FileName = parts[1] + "." + name
+		} else if len(parts) != 2 {
+			return l, false
+		}
+	case agents.CodexHistory:
+		// YYYY/MM/DD/rollout-*.jsonl
+		if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+			return l, false
+		}
+		l.WorkItemID = "codex"
+	case agents.GeminiHistory:
+		// <project>/chats/session-*.json(l), and a subagent's chat
+		// <project>/chats/<parent session>/<session>.jsonl.
+		if len(parts) < 3 || len(parts) > 4 || parts[1] != "chats" ||
+			!(strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")) {
+			return l, false
+		}
+		l.WorkItemID = parts[0]
+		if len(parts) == 4 {
+			l.FileName = parts[2] + "." + name
+		}
+	default:
+		return l, false
+	}
+	return l, true
+}
+
+// geminiProjects maps Gemini CLI's project folders under tmp to the
+// project roots they stand for: ~/.gemini/projects.json ({"projects":
+// {root: folder}}) and a folder's own .project_root file. Older Gemini CLI
+// named the folder by a hash of the root, which no file maps back: those
+// stay by their hash.
+func geminiProjects(root string) map[string]string {
+	out := map[string]string{}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(root), "projects.json")); err == nil {
+		var pj struct {
+			Projects map[string]string `json:"projects"`
+		}
+		if json.Unmarshal(b, &pj) == nil {
+			for path, slug := range pj.Projects {
+				out[slug] = path
+			}
+		}
+	}
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join(root, e.Name(), ".project_root")); err == nil {
+			if p := strings.TrimSpace(string(b)); p != "" {
+				out[e.Name()] = p
+			}
+		}
+	}
+	return out
+}
+
+// sniffedLayout is the history layout of a file found by its shape rather
+// than under a history root: the root is inferred from the CLI's folder
+// structure around the file. A file outside that structure keeps its
+// folder as work item, with the interactive phase.
+func sniffedLayout(kind agents.Kind, path string, l Layout) Layout {
+	up := func(p string, n int) string {
+		for range n {
+			p = filepath.Dir(p)
+		}
+		return p
+	}
+	dir := filepath.Base(filepath.Dir(path))
+	var root string
+	switch kind {
+	case agents.ClaudeHistory:
+		root = up(path, 2)
+		if dir == "subagents" {
+			root = up(path, 4)
+		}
+	case agents.CodexHistory:
+		root = up(path, 1)
+	case agents.GeminiHistory:
+		root = up(path, 3)
+		if dir != "chats" {
+			root = up(path, 4)
+		}
+	}
+	if hl, ok := historyLayout(kind, root, path); ok {
+		if kind == agents.GeminiHistory {
+			if cwd, ok := geminiProjects(root)[hl.WorkItemID]; ok {
+				hl.WorkItemID = ProjectID(cwd)
+			}
+		}
+		return hl
+	}
+	l.Phase, l.Iteration = PhaseInteractive, nil
+	return l
+}
+
+// ProjectID spells a working directory as Claude Code names its project
+// folders (every character but ASCII letters and digits becomes a dash),
+// so that one project's Claude, Codex and Gemini sessions share a work
+// item.
+func ProjectID(cwd string) string {
+	b := []byte(cwd)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// isHistoryKind reports whether a format is an agent CLI's own history:
+// its files carry the usage Usage accounts.
+func isHistoryKind(k agents.Kind) bool {
+	return k == agents.ClaudeHistory || k == agents.CodexHistory || k == agents.GeminiHistory
+}
+
+// sniffHistory reports the history format of a file from its first bytes,
+// or "" when it is none (or not sure). The head may end inside a long
+// first line (a Codex session_meta carries the whole system prompt): the
+// history formats name their distinctive keys first, so that part is asked
+// too.
+func sniffHistory(reg *agents.Registry, head []byte) agents.Kind {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		k := reg.Sniff([][]byte{line})
+		if isHistoryKind(k) {
+			return k
+		}
+		if k != agents.Unknown {
+			return ""
+		}
+	}
+	return ""
+}

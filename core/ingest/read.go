@@ -1,0 +1,175 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/summary"
+)
+
+// errNotStream marks a file that is not a text stream.
+var errNotStream = errors.New("binary file, not an agent stream")
+
+// readBufSize is the read buffer of each reader: the size of the parser's
+// own (core/agents newLineReader), which then reads through the reader's
+// buffer rather than allocating one per file.
+const readBufSize = 256 << 10
+
+// headSize is how much of a file is looked at before it is parsed: to
+// tell a binary file, and to sniff an agent's history. It is read into
+// the reader's buffer, which the parse then reads on from.
+const headSize = 4096
+
+// reader reads the files of one import worker, through its own buffers
+// and parsers.
+type reader struct {
+	opt     Options
+	now     time.Time
+	analyze analyzeFunc
+	reg     *agents.Registry
+	br      *bufio.Reader
+}
+
+func newReader(opt Options, now time.Time, analyze analyzeFunc) *reader {
+	return &reader{opt: opt, now: now, analyze: analyze, reg: agents.Default(), br: bufio.NewReaderSize(nil, readBufSize)}
+}
+
+// read reads one file into a session: one parse, whose events go to the
+// summary builder (which makes the review events) and, for an agent's
+// history, to the usage. inv is the recorded run that wrote the file, nil
+// when none did. A file that cannot be read or summarized is an error
+// naming why, in one line.
+func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, fmt.Errorf("summarizer failed: %s", strings.Join(strings.Fields(fmt.Sprint(p)), " "))
+		}
+	}()
+	fh, err := f.open()
+	if err != nil {
+		return nil, errors.New(reason(err))
+	}
+	defer fh.Close()
+	// The head is read into the buffer the parse then reads from.
+	r.br.Reset(fh)
+	head, err := r.br.Peek(headSize)
+	if err != nil && len(head) == 0 && f.Size > 0 {
+		return nil, errors.New(reason(err))
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, errNotStream
+	}
+	opt := r.opt.Summary
+	opt.WantReviewEvents = func(sum *summary.Summary) bool { return r.keepEvents(sum, f.MTime) }
+	// A history file is known by where it was found, else by its shape
+	// unless a recorded run says what wrote it.
+	kind := f.history
+	if kind == "" && inv == nil {
+		kind = sniffHistory(r.reg, head)
+	}
+	var src io.Reader = r.br
+	var l listeners
+	switch {
+	case kind != "":
+		opt.Agent = string(kind)
+		l.usage = &Usage{}
+		if kind == agents.ClaudeHistory {
+			l.usage.ParentCall = f.parents.lookup(f)
+		}
+		l.cwd = kind == agents.CodexHistory
+		if kind == agents.GeminiHistory && strings.HasSuffix(f.Path, ".json") {
+			// The older Gemini CLI wrote one JSON document per session.
+			if src, err = geminiDocument(r.br); err != nil {
+				return nil, err
+			}
+		}
+	case inv != nil:
+		opt.Agent = inv.Agent
+		opt.Start, opt.End = inv.Start, inv.End
+		// The recorded exit status decides the run: a non-zero one
+		// fails it.
+		if c := inv.ExitCode; c != nil {
+			code := *c
+			opt.ExitCode = &code
+		}
+	}
+	var listen func(*event.Event)
+	if l.usage != nil {
+		listen = l.listen
+	}
+	sum, rev, err := r.analyze(r.reg, src, opt, listen)
+	if err != nil && kind == "" && errors.Is(err, agents.ErrUnknownAgent) {
+		// A recorded run naming a harness this sift cannot read: sniff
+		// instead.
+		if _, serr := fh.Seek(0, io.SeekStart); serr == nil {
+			opt.Agent = ""
+			r.br.Reset(fh)
+			sum, rev, err = r.analyze(r.reg, r.br, opt, nil)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	lay := f.Layout
+	if kind != "" && f.history == "" {
+		// Recognised by shape (`sift import FILE`, a rebuild): the
+		// layout is read from where the file lies.
+		lay = sniffedLayout(kind, f.Path, lay)
+	}
+	sum.WorkItemID, sum.FileName, sum.Phase, sum.Iteration = lay.WorkItemID, lay.FileName, lay.Phase, lay.Iteration
+	if l.cwdSeen != "" {
+		// A Codex rollout records its cwd: that is its project. Gemini
+		// CLI records none: its project is its folder.
+		sum.WorkItemID = ProjectID(l.cwdSeen)
+	}
+	return &Session{File: *f, Summary: sum, Events: rev, Usage: l.usage, NoRun: inv == nil}, nil
+}
+
+// keepEvents asks the options whether a session keeps its review events,
+// by its age and flag.
+func (r *reader) keepEvents(sum *summary.Summary, mtime int64) bool {
+	if r.opt.KeepEvents == nil {
+		return true
+	}
+	return r.opt.KeepEvents(r.now.Sub(time.UnixMilli(activity(sum, mtime))), sum.Flagged)
+}
+
+// listeners are what an agent history's parse feeds besides the summary:
+// its usage, and the cwd a Codex rollout records.
+type listeners struct {
+	usage   *Usage
+	cwd     bool
+	cwdSeen string
+}
+
+// listen hears one event before the summary builder does.
+func (l *listeners) listen(ev *event.Event) {
+	l.usage.add(ev)
+	if l.cwd && l.cwdSeen == "" && ev.Update.SessionUpdate == event.SessionStart {
+		l.cwdSeen = strings.Clone(ev.Update.Cwd)
+	}
+	if p := l.usage.ParentCall; p != "" && ev.ParentToolCallID == "" {
+		ev.ParentToolCallID = p
+	}
+}
+
+// geminiDocument reads an older Gemini CLI session document as the lines
+// the Gemini history parser reads.
+func geminiDocument(r io.Reader) (io.Reader, error) {
+	doc, err := io.ReadAll(r)
+	if err != nil {
+		return nil, errors.New(reason(err))
+	}
+	lines, err := agents.GeminiLegacyLines(doc)
+	if err != nil {
+		return nil, fmt.Errorf("gemini session document: %w", err)
+	}
+	return bytes.NewReader(lines), nil
+}

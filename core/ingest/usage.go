@@ -1,0 +1,87 @@
+package ingest
+
+import (
+	"hash/fnv"
+	"strings"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// UsageEntry is one model call of a history file, as ccusage counts it.
+type UsageEntry struct {
+	// At is the call's time, in unix ms.
+	At int64
+	// Key is the FNV-1a hash of "messageId:requestId", by which a call
+	// repeated in several files counts once; 0 when either id is missing.
+	Key uint64
+	// Model indexes Usage.Models.
+	Model int
+	// Input is the uncached prompt; CacheWrite and CacheRead the cache
+	// shares Anthropic reports apart.
+	Input, Output, CacheWrite, CacheRead int64
+}
+
+// Usage is the usage of one history file: a listener of its parse that
+// records every model call.
+type Usage struct {
+	SessionID string
+	// ParentCall is the Task call that started a Claude Code subagent.
+	ParentCall string
+	// First is the earliest line timestamp, in unix ms; 0 when none.
+	First   int64
+	Models  []string
+	Entries []UsageEntry
+
+	modelIdx map[string]int
+}
+
+// add records the usage of one event. Only per-call usage counts: a run
+// total would count the calls again. Like ccusage, a call without a
+// timestamp or without both input and output counts is not counted.
+func (u *Usage) add(ev *event.Event) {
+	if !ev.Timestamp.IsZero() {
+		if ms := ev.Timestamp.UnixMilli(); u.First == 0 || ms < u.First {
+			u.First = ms
+		}
+	}
+	// What is kept is copied: the events are lent (agents.Options.Borrow).
+	if u.SessionID == "" && ev.SessionID != "" {
+		u.SessionID = strings.Clone(ev.SessionID)
+	}
+	up := &ev.Update
+	if up.SessionUpdate != event.Usage || up.Scope != event.ScopeCall || ev.Timestamp.IsZero() || up.CompletionTokens == nil {
+		return
+	}
+	e := UsageEntry{At: ev.Timestamp.UnixMilli(), Output: *up.CompletionTokens}
+	if up.CachedTokens != nil {
+		e.CacheRead = *up.CachedTokens
+	}
+	if in, ok := up.UsageExtra["input_tokens"]; ok {
+		// Anthropic: input_tokens is already the uncached share.
+		e.Input = in
+		e.CacheWrite = up.UsageExtra["cache_creation_input_tokens"]
+	} else if up.PromptTokens != nil {
+		e.Input = max(*up.PromptTokens-e.CacheRead, 0)
+	} else {
+		return
+	}
+	if req, _ := ev.Extra["requestId"].(string); req != "" && ev.MessageID != "" {
+		h := fnv.New64a()
+		h.Write([]byte(ev.MessageID))
+		h.Write([]byte{':'})
+		h.Write([]byte(req))
+		e.Key = max(h.Sum64(), 1)
+	}
+	if u.modelIdx == nil {
+		u.modelIdx = map[string]int{}
+	}
+	i, ok := u.modelIdx[ev.Model]
+	if !ok {
+		i = len(u.Models)
+		m := strings.Clone(ev.Model)
+		u.Models = append(u.Models, m)
+		u.modelIdx[m] = i
+	}
+	e.Model = i
+	u.Entries = append(u.Entries, e)
+}
