@@ -78,7 +78,7 @@ func newSessionRow(c candidate, sum *summary.Summary, evs list[summary.ReviewEve
 		r.stalls, err = encodeList(sum.Stalls)
 	}
 	brief := *sum
-	brief.ToolCalls, brief.Stalls, brief.Turns, brief.Decision = nil, nil, nil, nil
+	brief.ToolCalls, brief.Stalls, brief.Turns = nil, nil, nil
 	r.brief = enc(&brief, "{}")
 	if err != nil {
 		return nil, fmt.Errorf("encode summary: %w", err)
@@ -300,6 +300,9 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 				files[sum.FileName] = true
 			}
 		}
+	}
+	if err := indexSessions(ctx, tx, rows); err != nil {
+		return err
 	}
 	if err := writeUsage(ctx, tx, rows); err != nil {
 		return err

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // startSleeper starts a real child process that lives until the test
@@ -79,7 +81,7 @@ func TestStaleRunOfKilledProcessIsEnded(t *testing.T) {
 	if st, _ := s.WorkItemState(ctx, "wi-killed"); st != WorkItemTerminal {
 		t.Fatalf("work item of a SIGKILLed run is %q after the next open", st)
 	}
-	if _, err := s.GetSummary(ctx, "wi-killed", filepath.Base(file)); err != nil {
+	if _, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-killed", FileName: filepath.Base(file)}); err != nil {
 		t.Fatalf("the killed run's file was not imported: %v", err)
 	}
 	costs, err := s.Costs(ctx, "wi-killed")

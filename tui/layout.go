@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -18,7 +19,7 @@ type column struct {
 	// drop orders the columns a narrow terminal drops: the highest goes
 	// first; 0 is never dropped.
 	drop int
-	sort SortKey
+	sort review.SortKey
 }
 
 // layoutColumns fits columns into a width: it drops the least important

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
@@ -240,8 +241,8 @@ func (r *invocationRun) finish(ctx context.Context, res capture.Result) *summary
 		return nil
 	}
 	if r.rec {
-		if s, err := r.st.GetSummary(ctx, r.workItem, filepath.Base(res.File)); err == nil {
-			return s
+		if s, err := r.st.GetSession(ctx, review.SessionKey{WorkItemID: r.workItem, FileName: filepath.Base(res.File)}); err == nil {
+			return &s.Summary
 		}
 	}
 	return r.analyze(res)
