@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/agentsift/sift/core/review"
+)
+
+// TestFilterMatchesAsTheInboxDoes imports every fixture and checks, for
+// patterns that hit agents, labels, tool names and final messages, that
+// the store's / filter selects exactly the sessions review.FilterMatches
+// passes on their whole summaries, counts them, and groups them by work
+// item.
+func TestFilterMatchesAsTheInboxDoes(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	for i, f := range fixtureFiles(t) {
+		wi := []string{"ENG-1", "ENG-2", "OPS-3"}[i%3]
+		copyFile(t, f, filepath.Join(root, wi, filepath.Base(filepath.Dir(f))+"-"+filepath.Base(f)))
+	}
+	mustImport(t, s, root)
+	full, err := pageRows(s.ListSessions(ctx, review.Query{Full: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pattern := range []string{"bash", "rsh", "e", "ENG 2", "o3", "permission", "Édit", "zzz", "claude wrt"} {
+		var want []string
+		for i := range full {
+			x := &full[i]
+			var tools []string
+			for _, c := range x.ToolCalls {
+				tools = append(tools, c.Name)
+			}
+			if review.FilterMatches(pattern, x.AgentKind, review.Label(x.WorkItemID, x.Phase, x.Iteration), tools, x.FinalAssistantMessage) {
+				want = append(want, x.Key().String())
+			}
+		}
+		slices.Sort(want)
+		for _, q := range []review.Query{{Filter: pattern}, {Filter: pattern, Sort: review.SortTriage, GroupByWorkItem: true}} {
+			p, err := s.ListSessions(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for i, x := range p.Sessions {
+				got = append(got, x.Key().String())
+				if q.GroupByWorkItem && i > 0 && p.Sessions[i-1].WorkItemID > x.WorkItemID {
+					t.Errorf("%q grouped: %s after %s", pattern, x.Key(), p.Sessions[i-1].Key())
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) || p.Total != len(want) {
+				t.Errorf("filter %q: %d sessions (total %d) %v, want %d %v", pattern, len(got), p.Total, got, len(want), want)
+			}
+			_, undecided, err := s.Counts(ctx, q)
+			if err != nil || undecided != len(want) {
+				t.Errorf("filter %q: %d undecided (%v), want %d", pattern, undecided, err, len(want))
+			}
+		}
+	}
+}
+
+// TestToolNames reads the tool names of stored tool calls, plain and
+// packed, and splits them back as the filter does, whatever they hold.
+func TestToolNames(t *testing.T) {
+	t.Parallel()
+	calls := []byte(`[{"id":"1","name":"Bash"},{"id":"2","name":"Read"},{"id":"3","name":"Bash"},` +
+		`{"id":"4","name":"say \"hi\", then\nleave"},{"id":"5","name":"écrire\u003c"}]`)
+	want := []string{"Bash", "Read", "say \"hi\", then\nleave", "écrire<"}
+	for _, col := range [][]byte{calls, new(packScratch).pack(calls)} {
+		names, err := toolNames(col)
+		if err != nil || !slices.Equal(names, want) {
+			t.Fatalf("toolNames = %q, %v; want %q", names, err, want)
+		}
+	}
+	for _, tc := range []struct {
+		stored string
+		want   []string
+	}{
+		{`["Bash","Read"]`, []string{"Bash", "Read"}},
+		{`[]`, nil},
+		{``, nil},
+		{`["a\",\"b"]`, []string{`a","b`}},
+		{`["x\u003cy"]`, []string{"x<y"}},
+	} {
+		got, err := decodeToolNames(tc.stored)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("decodeToolNames(%s) = %q, %v; want %q", tc.stored, got, err, tc.want)
+		}
+	}
+	if _, err := toolNames([]byte(`{"not":"a list"}`)); err == nil {
+		t.Error("a tool call column that is not a list was read")
+	}
+}
