@@ -3,6 +3,8 @@ package store
 import (
 	"database/sql/driver"
 	"fmt"
+	"iter"
+	"slices"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -39,52 +41,58 @@ const filterSQL = `sift_filter(?, s.agent_kind, s.work_item_id, s.phase, s.itera
 // of them is kept.
 func filterFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 	pattern, agent, wi, phase := text(args[0]), text(args[1]), text(args[2]), text(args[3])
-	var iter *int
+	f := review.FilterFields{Agent: agent, WorkItem: wi, Phase: phase}
 	if n, ok := args[4].(int64); ok {
 		i := int(n)
-		iter = &i
+		f.Iteration = &i
 	}
-	var final *string
 	if args[6] != nil {
-		f := text(args[6])
-		final = &f
+		final := text(args[6])
+		f.Final = &final
 	}
-	names, err := decodeToolNames(text(args[5]))
+	names, err := toolNameSeq(text(args[5]))
 	if err != nil {
 		return nil, err
 	}
-	if review.FilterMatches(pattern, agent, review.Label(wi, phase, iter), names, final) {
+	f.ToolNames = names
+	if review.FilterMatches(pattern, f) {
 		return int64(1), nil
 	}
 	return int64(0), nil
 }
 
-// text returns a TEXT or BLOB argument as a string ("" for NULL).
+// text returns a TEXT argument as a string ("" for NULL or another type).
+// A volatile argument's string points into SQLite's memory: it must not
+// outlive the call.
 func text(v driver.Value) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []byte:
-		return string(v)
-	}
-	return ""
+	s, _ := v.(string)
+	return s
 }
 
-// decodeToolNames reads a tool_names value. The names are plain in almost
-// every session, and then split without a JSON decoder.
-func decodeToolNames(s string) ([]string, error) {
-	inner, ok := strings.CutPrefix(s, `["`)
-	if inner, ok2 := strings.CutSuffix(inner, `"]`); ok && ok2 && !strings.ContainsRune(inner, '\\') {
-		return strings.Split(inner, `","`), nil
-	}
+// toolNameSeq yields the names of a tool_names value. The names are plain
+// in almost every session, and then cut out of the value as they are
+// yielded, without a JSON decoder or a copy.
+func toolNameSeq(s string) (iter.Seq[string], error) {
 	if s == "" || s == "[]" {
 		return nil, nil
+	}
+	inner, ok := strings.CutPrefix(s, `["`)
+	if inner, ok2 := strings.CutSuffix(inner, `"]`); ok && ok2 && !strings.ContainsRune(inner, '\\') {
+		return func(yield func(string) bool) {
+			for rest := inner; ; {
+				name, after, more := strings.Cut(rest, `","`)
+				if !yield(name) || !more {
+					return
+				}
+				rest = after
+			}
+		}, nil
 	}
 	var names []string
 	if err := json.Unmarshal([]byte(s), &names); err != nil {
 		return nil, fmt.Errorf("tool names: %w", err)
 	}
-	return names, nil
+	return slices.Values(names), nil
 }
 
 // toolNamesFunc implements sift_tool_names.

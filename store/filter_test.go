@@ -36,7 +36,9 @@ func TestFilterMatchesAsTheInboxDoes(t *testing.T) {
 			for _, c := range x.ToolCalls {
 				tools = append(tools, c.Name)
 			}
-			if review.FilterMatches(pattern, x.AgentKind, review.Label(x.WorkItemID, x.Phase, x.Iteration), tools, x.FinalAssistantMessage) {
+			f := review.FilterFields{Agent: x.AgentKind, WorkItem: x.WorkItemID, Phase: x.Phase, Iteration: x.Iteration,
+				ToolNames: slices.Values(tools), Final: x.FinalAssistantMessage}
+			if review.FilterMatches(pattern, f) {
 				want = append(want, x.Key().String())
 			}
 		}
@@ -87,10 +89,16 @@ func TestToolNames(t *testing.T) {
 		{``, nil},
 		{`["a\",\"b"]`, []string{`a","b`}},
 		{`["x\u003cy"]`, []string{"x<y"}},
+		{`[""]`, []string{""}},
+		{`["only"]`, []string{"only"}},
 	} {
-		got, err := decodeToolNames(tc.stored)
+		seq, err := toolNameSeq(tc.stored)
+		var got []string
+		if seq != nil {
+			got = slices.Collect(seq)
+		}
 		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("decodeToolNames(%s) = %q, %v; want %q", tc.stored, got, err, tc.want)
+			t.Errorf("toolNameSeq(%s) = %q, %v; want %q", tc.stored, got, err, tc.want)
 		}
 	}
 	if _, err := toolNames([]byte(`{"not":"a list"}`)); err == nil {

@@ -98,17 +98,21 @@ func where(q review.Query) (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
-// sessionFrom joins each summary to its session-level decision.
-const sessionFrom = ` FROM agent_stream_summaries s
+// decidedFrom joins each summary s to the pointer l to its session-level
+// decision (null when undecided).
+const decidedFrom = ` FROM agent_stream_summaries s
 	LEFT JOIN decision_latest l ON l.work_item_id = s.work_item_id AND l.file_name = s.file_name
-		AND l.turn_id = '' AND l.tool_call_id = ''
+		AND l.turn_id = '' AND l.tool_call_id = ''`
+
+// sessionFrom joins each summary to its session-level decision d.
+const sessionFrom = decidedFrom + `
 	LEFT JOIN review_decisions d ON d.id = l.decision_id`
 
 // countFrom is the FROM clause of a count: the decision join only when the
 // undecided filter needs it.
 func countFrom(q review.Query) string {
 	if q.Undecided {
-		return sessionFrom
+		return decidedFrom
 	}
 	return " FROM agent_stream_summaries s"
 }

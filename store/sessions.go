@@ -93,11 +93,12 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) 
 
 // Counts returns how many of the sessions a query selects are flagged (in
 // the sense of Query.Flagged) and how many have no session-level
-// decision, in one read.
+// decision, in one read. Without filters the read is of the index
+// summaries_by_triage alone, which holds every column it needs.
 func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error) {
 	where, args := where(q)
 	var f, u sql.NullInt64
-	err = s.r.QueryRowContext(ctx, "SELECT SUM("+flaggedSQL+"), SUM(l.decision_id IS NULL)"+sessionFrom+where, args...).Scan(&f, &u)
+	err = s.r.QueryRowContext(ctx, "SELECT SUM("+flaggedSQL+"), SUM(l.decision_id IS NULL)"+decidedFrom+where, args...).Scan(&f, &u)
 	if err != nil {
 		return 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/review"
@@ -118,5 +119,36 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 	}
 	if names != `["Bash"] ["Bash"] ["Bash"]` {
 		t.Fatalf("tool names after the migration: %s", names)
+	}
+}
+
+// TestCountsReadOneIndex pins that the inbox's unfiltered counts and its
+// first page in the triage order read an index, not the table.
+func TestCountsReadOneIndex(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	order, err := orderBy(review.Query{Sort: review.SortTriage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"SELECT SUM(" + flaggedSQL + "), SUM(l.decision_id IS NULL)" + decidedFrom, "SCAN s USING COVERING INDEX summaries_by_triage"},
+		{"SELECT s.brief_json, " + decisionCols + sessionFrom + order + " LIMIT 120", "SCAN s USING INDEX summaries_by_triage"},
+	} {
+		rows, err := s.r.Query("EXPLAIN QUERY PLAN " + tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			rows.Scan(&id, &parent, &unused, &detail)
+			plan += detail + "; "
+		}
+		rows.Close()
+		if !strings.Contains(plan, tc.want) || strings.Contains(plan, "TEMP B-TREE") {
+			t.Errorf("plan %s, want %s", plan, tc.want)
+		}
 	}
 }

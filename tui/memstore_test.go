@@ -141,13 +141,14 @@ func (m *MemStore) matches(s *review.Session, q review.Query) bool {
 	if q.Filter == "" {
 		return true
 	}
-	var names []string
-	for i := range s.ToolCalls {
-		if !slices.Contains(names, s.ToolCalls[i].Name) {
-			names = append(names, s.ToolCalls[i].Name)
-		}
-	}
-	return review.FilterMatches(q.Filter, s.AgentKind, phaseLabel(&s.Summary), names, s.FinalAssistantMessage)
+	return review.FilterMatches(q.Filter, review.FilterFields{Agent: s.AgentKind, WorkItem: s.WorkItemID, Phase: s.Phase,
+		Iteration: s.Iteration, ToolNames: func(yield func(string) bool) {
+			for i := range s.ToolCalls {
+				if !yield(s.ToolCalls[i].Name) {
+					return
+				}
+			}
+		}, Final: s.FinalAssistantMessage})
 }
 
 // flagged reports whether a session is flagged as the store says: by its

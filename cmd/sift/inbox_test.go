@@ -138,8 +138,8 @@ func TestStoreAnswersTheInbox(t *testing.T) {
 				}
 				switch {
 				case q.Flagged && !flagged(s), q.Undecided && !undecided(s), q.Agent != "" && s.AgentKind != q.Agent,
-					q.Filter != "" && !review.FilterMatches(q.Filter, s.AgentKind,
-						review.Label(s.WorkItemID, s.Phase, s.Iteration), names, s.FinalAssistantMessage):
+					q.Filter != "" && !review.FilterMatches(q.Filter, review.FilterFields{Agent: s.AgentKind, WorkItem: s.WorkItemID,
+						Phase: s.Phase, Iteration: s.Iteration, ToolNames: slices.Values(names), Final: s.FinalAssistantMessage}):
 					continue
 				}
 				want = append(want, s.Key().String())
