@@ -91,6 +91,9 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) 
 	return n, nil
 }
 
+// countsSQL counts the flagged and the undecided sessions.
+const countsSQL = "SELECT SUM(" + flaggedSQL + "), SUM(l.decision_id IS NULL)" + decidedFrom
+
 // Counts returns how many of the sessions a query selects are flagged (in
 // the sense of Query.Flagged) and how many have no session-level
 // decision, in one read. Without filters the read is of the index
@@ -98,7 +101,7 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) 
 func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error) {
 	where, args := where(q)
 	var f, u sql.NullInt64
-	err = s.r.QueryRowContext(ctx, "SELECT SUM("+flaggedSQL+"), SUM(l.decision_id IS NULL)"+decidedFrom+where, args...).Scan(&f, &u)
+	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&f, &u)
 	if err != nil {
 		return 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
 	}

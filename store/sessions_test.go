@@ -104,18 +104,7 @@ func TestListSessionsUsesIndexes(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := map[bool]string{true: "ASC", false: "DESC"}[asc]
-			rows, err := s.r.Query("EXPLAIN QUERY PLAN SELECT s.brief_json, " + decisionCols + sessionFrom + order + " LIMIT 50")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var plan string
-			for rows.Next() {
-				var id, parent, unused int
-				var detail string
-				rows.Scan(&id, &parent, &unused, &detail)
-				plan += detail + "; "
-			}
-			rows.Close()
+			plan := queryPlan(t, s, "SELECT s.brief_json, "+decisionCols+sessionFrom+order+" LIMIT 50")
 			if !strings.Contains(plan, "USING INDEX summaries_by_") || strings.Contains(plan, "TEMP B-TREE") {
 				t.Errorf("sort %s %s: plan %s", k, dir, plan)
 			}
