@@ -168,7 +168,7 @@ const benchSessions = 100_000
 // BenchmarkListSessions pages the inbox of a 100,000-session store: the
 // first 50 by each sort key, in both directions.
 func BenchmarkListSessions(b *testing.B) {
-	db := filepath.Join(os.TempDir(), "sift-store-bench-100k-v2.db")
+	db := filepath.Join(os.TempDir(), "sift-store-bench-100k-v3.db")
 	s, err := Open(db)
 	if err != nil {
 		b.Fatal(err)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"database/sql/driver"
 	"fmt"
 	"iter"
@@ -15,8 +16,9 @@ import (
 
 // The inbox's `/` filter (review.FilterMatches) is a Go function SQLite
 // calls per row, over the summary's columns and its tool names, which the
-// store keeps as a column of their own (tool_names, a JSON array of the
-// distinct names) so that a filter never reads the tool calls.
+// store keeps in a table of their own (session_filter.tool_names, a JSON
+// array of the distinct names) so that a filter never reads the tool
+// calls.
 //
 // The functions are registered with the driver once, for every connection
 // it opens: sift_filter(pattern, agent, work item, phase, iteration, tool
@@ -34,7 +36,15 @@ func init() {
 
 // filterSQL is the filter's condition on a summary s; its one argument is
 // the pattern.
-const filterSQL = `sift_filter(?, s.agent_kind, s.work_item_id, s.phase, s.iteration, s.tool_names, s.final_assistant_message)`
+const filterSQL = `sift_filter(?, s.agent_kind, s.work_item_id, s.phase, s.iteration,
+	(SELECT f.tool_names FROM session_filter f WHERE f.work_item_id = s.work_item_id AND f.file_name = s.file_name),
+	s.final_assistant_message)`
+
+// filterRowSQL writes the filter's row of one written summary.
+const filterRowSQL = `INSERT INTO session_filter (work_item_id, file_name, tool_names)
+	SELECT work_item_id, file_name, sift_tool_names(tool_calls_json) FROM agent_stream_summaries
+	WHERE work_item_id = ? AND file_name = ?
+	ON CONFLICT (work_item_id, file_name) DO UPDATE SET tool_names = excluded.tool_names`
 
 // filterFunc implements sift_filter. Its arguments are volatile (they
 // point into SQLite's memory for the duration of the call), so nothing
@@ -115,29 +125,50 @@ func toolNamesFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value
 	return string(b), nil
 }
 
+// nameKey starts a tool call's name in tool_calls_json. The calls are
+// flat objects (summary.ToolCall has no nested ones) whose only key
+// "name" is this one; inside a JSON string every quote is escaped, so
+// these bytes are found only where a name starts.
+var nameKey = []byte(`"name":"`)
+
 // toolNames returns the distinct tool names of a tool_calls_json value
-// (possibly packed), in the order of their first call.
+// (possibly packed), in the order of their first call. It cuts the names
+// out of the JSON rather than decoding the calls: an import reads every
+// session's calls once more for them.
 func toolNames(calls []byte) ([]string, error) {
-	if len(calls) == 0 {
-		return []string{}, nil
-	}
 	data, err := unpackJSON(calls)
 	if err != nil {
 		return nil, fmt.Errorf("tool names: %w", err)
 	}
-	var list []struct {
-		Name string `json:"name"`
-	}
-	if err := json.Unmarshal(data, &list); err != nil {
-		return nil, fmt.Errorf("tool names: %w", err)
+	if len(data) > 0 && data[0] != '[' {
+		return nil, fmt.Errorf("tool names: the tool calls are not a JSON list")
 	}
 	names := []string{}
-	seen := make(map[string]bool, 8)
-	for _, c := range list {
-		if !seen[c.Name] {
-			seen[c.Name] = true
-			names = append(names, c.Name)
+	for {
+		i := bytes.Index(data, nameKey)
+		if i < 0 {
+			return names, nil
 		}
+		data = data[i+len(nameKey)-1:] // from the name's opening quote
+		end, escaped := 1, false
+		for ; end < len(data) && data[end] != '"'; end++ {
+			if data[end] == '\\' {
+				escaped = true
+				end++
+			}
+		}
+		if end >= len(data) {
+			return nil, fmt.Errorf("tool names: a name is not closed")
+		}
+		name := string(data[1:end])
+		if escaped {
+			if err := json.Unmarshal(data[:end+1], &name); err != nil {
+				return nil, fmt.Errorf("tool names: %w", err)
+			}
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+		data = data[end+1:]
 	}
-	return names, nil
 }

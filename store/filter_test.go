@@ -105,3 +105,51 @@ func TestToolNames(t *testing.T) {
 		t.Error("a tool call column that is not a list was read")
 	}
 }
+
+// TestFilterRowsFollowTheSummaries checks the filter's rows of imported
+// sessions (each session's distinct tool names, as its calls have them)
+// and that they go with their summaries.
+func TestFilterRowsFollowTheSummaries(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	for _, f := range fixtureFiles(t) {
+		copyFile(t, f, filepath.Join(root, "wi", filepath.Base(filepath.Dir(f))+"-"+filepath.Base(f)))
+	}
+	mustImport(t, s, root)
+	full, err := pageRows(s.ListSessions(ctx, review.Query{Full: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range full {
+		var stored string
+		if err := s.r.QueryRow(`SELECT tool_names FROM session_filter WHERE work_item_id = ? AND file_name = ?`,
+			x.WorkItemID, x.FileName).Scan(&stored); err != nil {
+			t.Fatalf("%s: %v", x.Key(), err)
+		}
+		seq, err := toolNameSeq(stored)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want []string
+		if seq != nil {
+			got = slices.Collect(seq)
+		}
+		for _, c := range x.ToolCalls {
+			if !slices.Contains(want, c.Name) {
+				want = append(want, c.Name)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: filter's tool names %q, want %q", x.Key(), got, want)
+		}
+	}
+	if err := s.RetryWorkItem(ctx, "wi"); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := s.r.QueryRow(`SELECT COUNT(*) FROM session_filter`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d filter rows (%v) outlive their summaries", n, err)
+	}
+}

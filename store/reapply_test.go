@@ -112,6 +112,8 @@ func plant(t *testing.T, s *Store, key review.SessionKey) {
 			[]any{"done, token " + missedSecret, "done, token " + missedSecret, calls,
 				`[{"gapMs":1,"kind":"llm","note":"` + missedSecret + `"}]`, turns, "m " + missedSecret, key.WorkItemID, key.FileName}},
 		{`UPDATE review_events SET events_json = ? WHERE work_item_id = ? AND file_name = ?`, []any{events, key.WorkItemID, key.FileName}},
+		{`UPDATE session_filter SET tool_names = ? WHERE work_item_id = ? AND file_name = ?`,
+			[]any{`["Bash","` + missedSecret + `"]`, key.WorkItemID, key.FileName}},
 		{`INSERT INTO usage_files (path, work_item_id, file_name, agent_kind, session_id, models, entry_count, entries)
 			VALUES ('/h/x.jsonl', 'p', 'x.jsonl', 'claude', 'sess', ?, 0, x'')`, []any{"claude-opus\n" + missedSecret}},
 		{`INSERT INTO review_decisions (work_item_id, file_name, decision, note, created_at) VALUES (?, ?, 'needs_followup', ?, 1)`,
@@ -156,7 +158,7 @@ func TestReapplyRedaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{"agent_stream_summaries": 6, "review_events": 1, "usage_files": 1, "review_decisions": 1}
+	want := map[string]int{"agent_stream_summaries": 6, "review_events": 1, "session_filter": 1, "usage_files": 1, "review_decisions": 1}
 	for _, c := range counts {
 		if c.Values != want[c.Table] {
 			t.Errorf("%s: %d values changed, want %d", c.Table, c.Values, want[c.Table])

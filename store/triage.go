@@ -23,27 +23,30 @@ const triageRankSQL = `CASE WHEN NOT EXISTS (SELECT 1 FROM decision_latest l
 		WHERE l.work_item_id = s.work_item_id AND l.file_name = s.file_name AND l.turn_id = '' AND l.tool_call_id = '')
 	AND ` + flaggedSQL + ` THEN 1 ELSE 0 END`
 
-// rankSQL recomputes the triage rank of one session.
+// rankSQL recomputes the triage rank of one session. A rank that stays is
+// not written: the summary's row is large, and most writes leave it.
 const rankSQL = `UPDATE agent_stream_summaries AS s SET triage_rank = ` + triageRankSQL +
-	` WHERE s.work_item_id = ? AND s.file_name = ?`
+	` WHERE s.work_item_id = ? AND s.file_name = ? AND s.triage_rank != ` + triageRankSQL
 
-// indexSQL recomputes the review columns of one written summary: its
-// triage rank and its tool names (filter.go).
-const indexSQL = `UPDATE agent_stream_summaries AS s SET triage_rank = ` + triageRankSQL +
-	`, tool_names = sift_tool_names(s.tool_calls_json) WHERE s.work_item_id = ? AND s.file_name = ?`
-
-// indexSessions recomputes the review columns (triage rank, tool names)
-// of the summaries a write transaction wrote. The import calls it in its
+// indexSessions recomputes what the inbox reads of the summaries a write
+// transaction wrote besides their own columns: the triage rank and the
+// filter's tool names (filter.go). The import calls it in its
 // transaction, after the summaries' rows.
 func indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
-	st, err := tx.PrepareContext(ctx, indexSQL)
-	if err != nil {
-		return fmt.Errorf("index sessions: %w", wrapError(err))
+	var sts [2]*sql.Stmt
+	for i, q := range []string{rankSQL, filterRowSQL} {
+		st, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("index sessions: %w", wrapError(err))
+		}
+		defer st.Close()
+		sts[i] = st
 	}
-	defer st.Close()
 	for _, r := range rows {
-		if _, err := st.ExecContext(ctx, r.sum.WorkItemID, r.sum.FileName); err != nil {
-			return fmt.Errorf("index %s/%s: %w", r.sum.WorkItemID, r.sum.FileName, wrapError(err))
+		for _, st := range sts {
+			if _, err := st.ExecContext(ctx, r.sum.WorkItemID, r.sum.FileName); err != nil {
+				return fmt.Errorf("index %s/%s: %w", r.sum.WorkItemID, r.sum.FileName, wrapError(err))
+			}
 		}
 	}
 	return nil

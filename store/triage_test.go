@@ -98,7 +98,7 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 	for _, q := range []string{
 		`DROP INDEX summaries_by_triage`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN triage_rank`,
-		`ALTER TABLE agent_stream_summaries DROP COLUMN tool_names`,
+		`DROP TABLE session_filter`,
 		`DELETE FROM schema_migrations WHERE version = 7`,
 	} {
 		if _, err := s.w.Exec(q); err != nil {
@@ -114,7 +114,7 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 		t.Fatalf("triage order after the migration %v, want %v", got, want)
 	}
 	var names string
-	if err := s.r.QueryRow(`SELECT group_concat(tool_names, ' ') FROM agent_stream_summaries`).Scan(&names); err != nil {
+	if err := s.r.QueryRow(`SELECT group_concat(tool_names, ' ') FROM session_filter`).Scan(&names); err != nil {
 		t.Fatal(err)
 	}
 	if names != `["Bash"] ["Bash"] ["Bash"]` {

@@ -330,7 +330,7 @@ const benchStoreSessions = 100_000
 // the temporary directory and reused.
 func benchStore(b *testing.B) *store.Store {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), "sift-inbox-bench-100k-v2")
+	dir := filepath.Join(os.TempDir(), "sift-inbox-bench-100k-v3")
 	db := filepath.Join(dir, "sift.db")
 	if st, err := store.Open(db); err == nil {
 		if n, _ := st.CountSessions(context.Background(), review.Query{}); n >= benchStoreSessions {
