@@ -14,18 +14,16 @@ import (
 
 // ListSessions returns one page of the sessions a query selects, in its
 // order, each with its current session-level decision (Session.Decision,
-// nil when undecided), and how many the query selects in all. The lists
-// of the summaries (tool calls, stalls, turns) are loaded only when the
-// query asks for them (Full).
+// nil when undecided), and how many the query selects in all (counted
+// only when the page is full: a page with fewer rows is the last one).
+// The lists of the summaries (tool calls, stalls, turns) are loaded only
+// when the query asks for them (Full).
 func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, error) {
 	order, err := orderBy(q)
 	if err != nil {
 		return review.Page{}, fmt.Errorf("list sessions: %w", err)
 	}
 	var p review.Page
-	if p.Total, err = s.CountSessions(ctx, q); err != nil {
-		return p, err
-	}
 	where, args := where(q)
 	cols := "s.brief_json, NULL, NULL, NULL, s.path, "
 	if q.Full {
@@ -54,6 +52,13 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 	}
 	if err := rows.Err(); err != nil {
 		return p, fmt.Errorf("list sessions: %w", wrapError(err))
+	}
+	rows.Close()
+	n := len(p.Sessions)
+	if (q.Limit <= 0 || n < q.Limit) && (n > 0 || q.Offset == 0) {
+		p.Total = q.Offset + n
+	} else if p.Total, err = s.CountSessions(ctx, q); err != nil {
+		return p, err
 	}
 	if q.Full || q.Decisions {
 		for i := range p.Sessions {

@@ -137,3 +137,29 @@ func TestStartedOrderPlacesUntimedStreams(t *testing.T) {
 		t.Fatalf("an unknown start was filled in: %v", rows[0].StartedAt)
 	}
 }
+
+// TestListSessionsTotal checks a page's total whether the page is full
+// (counted), short (the last page) or past the end.
+func TestListSessionsTotal(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	writeFakes(t, s, []fake{{wi: "w", file: "a", flagged: true}, {wi: "w", file: "b"}, {wi: "w", file: "c"}, {wi: "w", file: "d"}})
+	for _, tc := range []struct {
+		q           review.Query
+		rows, total int
+	}{
+		{review.Query{}, 4, 4},
+		{review.Query{Limit: 2}, 2, 4},
+		{review.Query{Limit: 2, Offset: 2}, 2, 4},
+		{review.Query{Limit: 3, Offset: 2}, 2, 4},
+		{review.Query{Offset: 1}, 3, 4},
+		{review.Query{Limit: 2, Offset: 10}, 0, 4},
+		{review.Query{Flagged: true, Limit: 5}, 1, 1},
+		{review.Query{Sort: review.SortTriage, Filter: "zzz", Limit: 5}, 0, 0},
+	} {
+		p, err := s.ListSessions(context.Background(), tc.q)
+		if err != nil || len(p.Sessions) != tc.rows || p.Total != tc.total {
+			t.Errorf("%+v: %d rows of %d (%v), want %d of %d", tc.q, len(p.Sessions), p.Total, err, tc.rows, tc.total)
+		}
+	}
+}
