@@ -105,6 +105,14 @@ func toolNameSeq(s string) (iter.Seq[string], error) {
 	return slices.Values(names), nil
 }
 
+// appendNew appends a name the list does not hold yet.
+func appendNew(names []string, name string) []string {
+	if slices.Contains(names, name) {
+		return names
+	}
+	return append(names, name)
+}
+
 // toolNamesFunc implements sift_tool_names.
 func toolNamesFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 	var raw []byte
@@ -160,14 +168,14 @@ func toolNames(calls []byte) ([]string, error) {
 		if end >= len(data) {
 			return nil, fmt.Errorf("tool names: a name is not closed")
 		}
-		name := string(data[1:end])
 		if escaped {
+			var name string
 			if err := json.Unmarshal(data[:end+1], &name); err != nil {
 				return nil, fmt.Errorf("tool names: %w", err)
 			}
-		}
-		if !slices.Contains(names, name) {
-			names = append(names, name)
+			names = appendNew(names, name)
+		} else if raw := data[1:end]; !slices.ContainsFunc(names, func(n string) bool { return n == string(raw) }) {
+			names = append(names, string(raw)) // a copy: data may be SQLite's
 		}
 		data = data[end+1:]
 	}
