@@ -41,19 +41,3 @@ func TestDecisionJSON(t *testing.T) {
 		t.Error("OnSession")
 	}
 }
-
-func TestSortKeys(t *testing.T) {
-	t.Parallel()
-	ks := SortKeys()
-	if len(ks) != 8 || ks[0] != SortTriage || ks[1] != SortStarted || ks[7] != SortApprovals {
-		t.Errorf("sort keys %v: want triage first, then the inbox's keys 1 to 7", ks)
-	}
-	for _, k := range append(ks, "") {
-		if !k.Valid() {
-			t.Errorf("%q is not valid", k)
-		}
-	}
-	if SortKey("size").Valid() {
-		t.Error("size is a sort key")
-	}
-}

@@ -27,25 +27,13 @@ func SortKeys() []SortKey {
 	return []SortKey{SortTriage, SortStarted, SortDuration, SortCost, SortTokens, SortStalls, SortErrors, SortApprovals}
 }
 
-// Valid reports whether k is one of SortKeys or empty (SortStarted).
-func (k SortKey) Valid() bool {
-	if k == "" {
-		return true
-	}
-	for _, s := range SortKeys() {
-		if s == k {
-			return true
-		}
-	}
-	return false
-}
-
 // Query selects, orders and pages sessions. The zero Query lists every
 // session, newest first.
 type Query struct {
 	// Sort is the order, largest (or newest) first unless Asc; empty means
 	// SortStarted. Unknown values (null) sort as the smallest; ties fall
-	// back to the session key. SortTriage ignores Asc.
+	// back to the session key. SortTriage ignores Asc. SortStarted places
+	// a session without a known start at its last activity.
 	Sort SortKey
 	Asc  bool
 	// Flagged keeps flagged sessions: those with a flag, or with an open
