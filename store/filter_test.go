@@ -43,7 +43,7 @@ func TestFilterMatchesAsTheInboxDoes(t *testing.T) {
 			}
 		}
 		slices.Sort(want)
-		for _, q := range []review.Query{{Filter: pattern}, {Filter: pattern, Sort: review.SortTriage, GroupByWorkItem: true}} {
+		for _, q := range []review.Query{{Filter: pattern, Count: true}, {Filter: pattern, Sort: review.SortTriage, GroupByWorkItem: true, Count: true}} {
 			p, err := s.ListSessions(ctx, q)
 			if err != nil {
 				t.Fatal(err)

@@ -14,10 +14,10 @@ import (
 
 // ListSessions returns one page of the sessions a query selects, in its
 // order, each with its current session-level decision (Session.Decision,
-// nil when undecided), and how many the query selects in all (counted
-// only when the page is full: a page with fewer rows is the last one).
-// The lists of the summaries (tool calls, stalls, turns) are loaded only
-// when the query asks for them (Full).
+// nil when undecided), and, when the query asks (Count), how many it
+// selects in all: counted only for a full page, since a page with fewer
+// rows is the last one. The lists of the summaries (tool calls, stalls,
+// turns) are loaded only when the query asks for them (Full).
 func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, error) {
 	order, err := orderBy(q)
 	if err != nil {
@@ -54,11 +54,10 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		return p, fmt.Errorf("list sessions: %w", wrapError(err))
 	}
 	rows.Close()
-	n := len(p.Sessions)
-	if (q.Limit <= 0 || n < q.Limit) && (n > 0 || q.Offset == 0) {
-		p.Total = q.Offset + n
-	} else if p.Total, err = s.CountSessions(ctx, q); err != nil {
-		return p, err
+	if q.Count {
+		if p.Total, err = s.total(ctx, q, len(p.Sessions)); err != nil {
+			return p, err
+		}
 	}
 	if q.Full || q.Decisions {
 		for i := range p.Sessions {
@@ -68,6 +67,15 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		}
 	}
 	return p, nil
+}
+
+// total counts the sessions a query selects, given the n rows of its
+// page: a page with fewer rows than its limit is the last one.
+func (s *Store) total(ctx context.Context, q review.Query, n int) (int, error) {
+	if (q.Limit <= 0 || n < q.Limit) && (n > 0 || q.Offset == 0) {
+		return q.Offset + n, nil
+	}
+	return s.CountSessions(ctx, q)
 }
 
 // attachDecisions fills a session's current turn and tool-call decisions.

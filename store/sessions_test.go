@@ -144,18 +144,21 @@ func TestListSessionsTotal(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	writeFakes(t, s, []fake{{wi: "w", file: "a", flagged: true}, {wi: "w", file: "b"}, {wi: "w", file: "c"}, {wi: "w", file: "d"}})
+	if p, _ := s.ListSessions(context.Background(), review.Query{Limit: 2}); p.Total != 0 {
+		t.Errorf("a page not asked to count has a total of %d", p.Total)
+	}
 	for _, tc := range []struct {
 		q           review.Query
 		rows, total int
 	}{
-		{review.Query{}, 4, 4},
-		{review.Query{Limit: 2}, 2, 4},
-		{review.Query{Limit: 2, Offset: 2}, 2, 4},
-		{review.Query{Limit: 3, Offset: 2}, 2, 4},
-		{review.Query{Offset: 1}, 3, 4},
-		{review.Query{Limit: 2, Offset: 10}, 0, 4},
-		{review.Query{Flagged: true, Limit: 5}, 1, 1},
-		{review.Query{Sort: review.SortTriage, Filter: "zzz", Limit: 5}, 0, 0},
+		{review.Query{Count: true}, 4, 4},
+		{review.Query{Count: true, Limit: 2}, 2, 4},
+		{review.Query{Count: true, Limit: 2, Offset: 2}, 2, 4},
+		{review.Query{Count: true, Limit: 3, Offset: 2}, 2, 4},
+		{review.Query{Count: true, Offset: 1}, 3, 4},
+		{review.Query{Count: true, Limit: 2, Offset: 10}, 0, 4},
+		{review.Query{Count: true, Flagged: true, Limit: 5}, 1, 1},
+		{review.Query{Count: true, Sort: review.SortTriage, Filter: "zzz", Limit: 5}, 0, 0},
 	} {
 		p, err := s.ListSessions(context.Background(), tc.q)
 		if err != nil || len(p.Sessions) != tc.rows || p.Total != tc.total {

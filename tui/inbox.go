@@ -95,6 +95,7 @@ func (m *inboxView) load() tea.Cmd {
 	q := m.query()
 	q.Offset = max(m.top-vis, 0)
 	q.Limit = vis * 3
+	q.Count = true
 	st := m.c.Store
 	return func() tea.Msg {
 		p, err := st.ListSessions(context.Background(), q)

@@ -12,7 +12,8 @@ import (
 type Store interface {
 	// ListSessions returns one page of sessions in the query's order, with
 	// the list fields of their summaries (turns and tool calls may be
-	// left out) and how many sessions the query matches.
+	// left out) and, as the inbox asks (Query.Count), how many sessions
+	// the query matches.
 	ListSessions(ctx context.Context, q review.Query) (review.Page, error)
 	// Counts returns how many of the sessions a query matches are flagged
 	// and how many have no decision. The inbox asks for them after it has

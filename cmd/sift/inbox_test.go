@@ -49,7 +49,7 @@ func listAll(t *testing.T, st tui.Store, q review.Query) ([]review.Session, revi
 	var out []review.Session
 	var first review.Page
 	for off := 0; ; off += 3 {
-		q.Offset, q.Limit = off, 3
+		q.Offset, q.Limit, q.Count = off, 3, true
 		p, err := st.ListSessions(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
@@ -446,7 +446,7 @@ func TestBackgroundImportReportsProgress(t *testing.T) {
 	if !ok || !last.Done || last.Err != nil || last.Sessions != 14 {
 		t.Fatalf("last message %+v", msgs[len(msgs)-1])
 	}
-	p, err := st.ListSessions(context.Background(), review.Query{Sort: review.SortTriage, Limit: 5})
+	p, err := st.ListSessions(context.Background(), review.Query{Sort: review.SortTriage, Limit: 5, Count: true})
 	if err != nil || p.Total != 14 || len(p.Sessions) != 5 {
 		t.Fatalf("after the import: %d sessions, page %d, %v", p.Total, len(p.Sessions), err)
 	}

@@ -59,6 +59,9 @@ type Query struct {
 	GroupByWorkItem bool
 	// Limit caps the rows (0: no cap); Offset skips rows.
 	Limit, Offset int
+	// Count also counts every session the query selects (Page.Total), as
+	// the inbox does for its title; a list that only pages leaves it off.
+	Count bool
 	// Full also loads tool calls, stalls and turns, and the current turn
 	// and tool-call decisions; without it the lists are nil.
 	Full bool
@@ -70,6 +73,7 @@ type Query struct {
 // Page is one page of a query's answer.
 type Page struct {
 	Sessions []Session
-	// Total counts the sessions the query selects, before paging.
+	// Total counts the sessions the query selects, before paging, when
+	// the query asked for it (Query.Count); else it is 0.
 	Total int
 }
