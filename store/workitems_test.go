@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/review"
 	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // auditFixture is a claude stream with the harness's own cost.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/agentsift/sift/core/review"
 )
 

@@ -3,8 +3,9 @@ package tui
 import (
 	"strings"
 
-	"github.com/agentsift/sift/core/review"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // column is one column of a table.
