@@ -25,9 +25,10 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 	}
 	var p review.Page
 	where, args := where(q)
-	cols := "s.brief_json, NULL, NULL, NULL, s.path, "
+	// A list row has no path: opening a session (GetSession) reads it.
+	cols := "s.brief_json, NULL, NULL, NULL, NULL, "
 	if q.Full {
-		cols = "s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, s.path, "
+		cols = "s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, NULL, "
 	}
 	query := "SELECT " + cols + decisionCols + sessionFrom + where + order
 	if q.Limit > 0 || q.Offset > 0 {
@@ -43,6 +44,9 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		return p, fmt.Errorf("list sessions: %w", wrapError(err))
 	}
 	defer rows.Close()
+	if q.Limit > 0 {
+		p.Sessions = make([]review.Session, 0, min(q.Limit, 1024))
+	}
 	for rows.Next() {
 		sess, err := scanSession(rows)
 		if err != nil {
@@ -142,14 +146,15 @@ func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Ses
 // summary's JSON parts, its path and its session-level decision.
 func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 	var brief string
-	var calls, stalls, turns sql.NullString
+	var calls, stalls, turns, path sql.NullString
 	var sess review.Session
 	var did sql.NullInt64
 	var dwi, dfn, dturn, dtool, dkind, dnote, drev sql.NullString
 	var dcreated sql.NullInt64
-	if err := sc.Scan(&brief, &calls, &stalls, &turns, &sess.Path, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated); err != nil {
+	if err := sc.Scan(&brief, &calls, &stalls, &turns, &path, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated); err != nil {
 		return sess, err
 	}
+	sess.Path = path.String
 	sum := &sess.Summary
 	if err := json.Unmarshal([]byte(brief), sum); err != nil {
 		return sess, fmt.Errorf("decode summary: %w", err)

@@ -19,8 +19,8 @@ type Session struct {
 	// tool calls (each target's latest), filled where a query asks for
 	// them (Query.Full, Query.Decisions).
 	Decisions []Decision `json:"decisions,omitempty"`
-	// Path is the stream file, for re-parsing the detail; empty when the
-	// store does not know it.
+	// Path is the stream file, for re-parsing the detail: set on an opened
+	// session, empty in a list's row or when the store does not know it.
 	Path string `json:"-"`
 	// Cwd is the working directory `sift run` recorded for the run that
 	// wrote the stream; empty when unknown (an imported file, an agent's
