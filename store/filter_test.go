@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -18,16 +17,7 @@ func TestFilterMatchesAsTheInboxDoes(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	ctx := context.Background()
-	root := t.TempDir()
-	for i, f := range fixtureFiles(t) {
-		wi := []string{"ENG-1", "ENG-2", "OPS-3"}[i%3]
-		copyFile(t, f, filepath.Join(root, wi, filepath.Base(filepath.Dir(f))+"-"+filepath.Base(f)))
-	}
-	mustImport(t, s, root)
-	full, err := pageRows(s.ListSessions(ctx, review.Query{Full: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	full := importFixtures(t, s, "ENG-1", "ENG-2", "OPS-3")
 	for _, pattern := range []string{"bash", "rsh", "e", "ENG 2", "o3", "permission", "Édit", "zzz", "claude wrt"} {
 		var want []string
 		for i := range full {
@@ -113,16 +103,7 @@ func TestFilterRowsFollowTheSummaries(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	ctx := context.Background()
-	root := t.TempDir()
-	for _, f := range fixtureFiles(t) {
-		copyFile(t, f, filepath.Join(root, "wi", filepath.Base(filepath.Dir(f))+"-"+filepath.Base(f)))
-	}
-	mustImport(t, s, root)
-	full, err := pageRows(s.ListSessions(ctx, review.Query{Full: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range full {
+	for _, x := range importFixtures(t, s, "wi") {
 		var stored string
 		if err := s.r.QueryRow(`SELECT tool_names FROM session_filter WHERE work_item_id = ? AND file_name = ?`,
 			x.WorkItemID, x.FileName).Scan(&stored); err != nil {

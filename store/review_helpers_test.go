@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/agentsift/sift/core/review"
@@ -28,4 +30,20 @@ func queryPlan(t *testing.T, s *Store, query string) string {
 		plan += detail + "; "
 	}
 	return plan
+}
+
+// importFixtures imports every fixture stream, the work items given in
+// turn, and returns the stored sessions whole.
+func importFixtures(t *testing.T, s *Store, workItems ...string) []review.Session {
+	t.Helper()
+	root := t.TempDir()
+	for i, f := range fixtureFiles(t) {
+		copyFile(t, f, filepath.Join(root, workItems[i%len(workItems)], filepath.Base(filepath.Dir(f))+"-"+filepath.Base(f)))
+	}
+	mustImport(t, s, root)
+	full, err := pageRows(s.ListSessions(context.Background(), review.Query{Full: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return full
 }
