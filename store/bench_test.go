@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 )
 
 // The benchmark corpus: at least 500 MB in at least 2,000 files laid out as
@@ -252,14 +253,14 @@ const benchSessions = 100_000
 // BenchmarkListSessions pages the inbox of a 100,000-session store: the
 // first 50 by each sort key, in both directions.
 func BenchmarkListSessions(b *testing.B) {
-	db := filepath.Join(os.TempDir(), "sift-store-bench-100k-v1.db")
+	db := filepath.Join(os.TempDir(), "sift-store-bench-100k-v3.db")
 	s, err := Open(db)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
 	ctx := context.Background()
-	if n, _ := s.CountSessions(ctx, Query{}); n < benchSessions {
+	if n, _ := s.CountSessions(ctx, review.Query{}); n < benchSessions {
 		rng := rand.New(rand.NewPCG(1, 2))
 		fakes := make([]fake, benchSessions)
 		now := time.Now()
@@ -270,11 +271,11 @@ func BenchmarkListSessions(b *testing.B) {
 		}
 		writeFakes(b, s, fakes)
 	}
-	for _, k := range SortKeys() {
+	for _, k := range review.SortKeys() {
 		for _, asc := range []bool{false, true} {
 			b.Run(fmt.Sprintf("%s-asc=%v", k, asc), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
-					rows, err := s.ListSessions(ctx, Query{Sort: k, Asc: asc, Limit: 50})
+					rows, err := pageRows(s.ListSessions(ctx, review.Query{Sort: k, Asc: asc, Limit: 50}))
 					if err != nil || len(rows) != 50 {
 						b.Fatal(len(rows), err)
 					}
@@ -284,14 +285,14 @@ func BenchmarkListSessions(b *testing.B) {
 	}
 	b.Run("cost-flagged-undecided", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := s.ListSessions(ctx, Query{Sort: SortCost, Flagged: true, Undecided: true, Limit: 50}); err != nil {
+			if _, err := pageRows(s.ListSessions(ctx, review.Query{Sort: review.SortCost, Flagged: true, Undecided: true, Limit: 50})); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("count", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := s.CountSessions(ctx, Query{}); err != nil {
+			if _, err := s.CountSessions(ctx, review.Query{}); err != nil {
 				b.Fatal(err)
 			}
 		}

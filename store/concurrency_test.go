@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 )
 
 // copyCorpus copies every fixture n times into root as
@@ -63,10 +64,10 @@ func TestConcurrentImportAndReads(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sorts := SortKeys()
+			sorts := review.SortKeys()
 			last := 0
 			for i := 0; !done.Load(); i++ {
-				n, err := st.CountSessions(ctx, Query{})
+				n, err := st.CountSessions(ctx, review.Query{})
 				if err != nil {
 					errs <- fmt.Errorf("reader %d count: %w", r, err)
 					return
@@ -76,13 +77,13 @@ func TestConcurrentImportAndReads(t *testing.T) {
 					return
 				}
 				last = n
-				rows, err := st.ListSessions(ctx, Query{Sort: sorts[i%len(sorts)], Limit: 10, Full: i%2 == 0})
+				rows, err := pageRows(st.ListSessions(ctx, review.Query{Sort: sorts[i%len(sorts)], Limit: 10, Full: i%2 == 0}))
 				if err != nil {
 					errs <- fmt.Errorf("reader %d list: %w", r, err)
 					return
 				}
 				for _, row := range rows {
-					sum, err := st.GetSummary(ctx, row.WorkItemID, row.FileName)
+					sum, err := st.GetSession(ctx, row.Key())
 					if err != nil {
 						errs <- fmt.Errorf("reader %d summary: %w", r, err)
 						return
@@ -93,7 +94,7 @@ func TestConcurrentImportAndReads(t *testing.T) {
 							r, sum.WorkItemID, sum.FileName, len(sum.ToolCalls), sum.ToolCallCount, len(sum.Stalls), sum.StallCount)
 						return
 					}
-					if _, err := st.ReviewEvents(ctx, SessionKey{row.WorkItemID, row.FileName}); err != nil {
+					if _, err := st.ReviewEvents(ctx, row.Key()); err != nil {
 						errs <- fmt.Errorf("reader %d events: %w", r, err)
 						return
 					}
@@ -106,7 +107,7 @@ func TestConcurrentImportAndReads(t *testing.T) {
 	go func() { // a reviewer in "another process"
 		defer wg.Done()
 		for !done.Load() {
-			rows, err := other.ListSessions(ctx, Query{Undecided: true, Limit: 1})
+			rows, err := pageRows(other.ListSessions(ctx, review.Query{Undecided: true, Limit: 1}))
 			if err != nil {
 				errs <- fmt.Errorf("reviewer list: %w", err)
 				return
@@ -114,7 +115,7 @@ func TestConcurrentImportAndReads(t *testing.T) {
 			if len(rows) == 0 {
 				continue
 			}
-			if err := other.Decide(ctx, Decision{WorkItemID: rows[0].WorkItemID, FileName: rows[0].FileName, Decision: Reviewed}); err != nil {
+			if err := other.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: rows[0].WorkItemID, FileName: rows[0].FileName}, Kind: review.Reviewed}); err != nil {
 				errs <- fmt.Errorf("reviewer decide: %w", err)
 				return
 			}

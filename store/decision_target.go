@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // ErrUnknownTarget is matched by Decide's error when the turn or tool call
@@ -47,11 +49,11 @@ type (
 // stored turns (turns_json, possibly packed) and tool calls
 // (tool_calls_json): each must exist, and a tool call given with a turn
 // must belong to it. The error names the id and the session.
-func checkTarget(d Decision, turnsCol, callsCol []byte) error {
+func checkTarget(d review.Decision, turnsCol, callsCol []byte) error {
 	if d.TurnID == "" && d.ToolCallID == "" {
 		return nil
 	}
-	session := d.WorkItemID + "/" + d.FileName
+	session := d.Session.String()
 	var turns []targetTurn
 	var calls []targetCall
 	if d.TurnID != "" {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -42,12 +43,12 @@ func TestDecideChecksTurnAndToolCall(t *testing.T) {
 	ctx := context.Background()
 	writeTurns(t, s, "wi", "a.jsonl", 20)
 	writeTurns(t, s, "wi", "b.jsonl", 25)
-	d := func(turn, call string) Decision {
-		return Decision{WorkItemID: "wi", FileName: "a.jsonl", TurnID: turn, ToolCallID: call, Decision: Reviewed}
+	d := func(turn, call string) review.Decision {
+		return review.Decision{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, TurnID: turn, ToolCallID: call, Kind: review.Reviewed}
 	}
 	bad := []struct {
 		name string
-		d    Decision
+		d    review.Decision
 		says []string
 	}{
 		{"unknown turn", d("t21", ""), []string{`turn "t21"`, "wi/a.jsonl", "t1…t20"}},
@@ -68,10 +69,10 @@ func TestDecideChecksTurnAndToolCall(t *testing.T) {
 			}
 		}
 	}
-	if h, _ := s.Decisions(ctx, "wi", "a.jsonl"); len(h) != 0 {
+	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}); len(h) != 0 {
 		t.Fatalf("rejected decisions were written: %+v", h)
 	}
-	for _, ok := range []Decision{d("", ""), d("t20", ""), d("", "call_7"), d("t7", "call_7")} {
+	for _, ok := range []review.Decision{d("", ""), d("t20", ""), d("", "call_7"), d("t7", "call_7")} {
 		if err := s.Decide(ctx, ok); err != nil {
 			t.Errorf("decision on %q/%q: %v", ok.TurnID, ok.ToolCallID, err)
 		}
@@ -84,7 +85,7 @@ func TestDecideRedactsNote(t *testing.T) {
 	ctx := context.Background()
 	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl"}})
 	token := "ghp_" + strings.Repeat("aB3dE6gH9k", 4)[:36]
-	if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: "a.jsonl", Decision: NeedsFollowup,
+	if err := s.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, Kind: review.NeedsFollowup,
 		Note: "it printed " + token + " in the log"}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 func TestDecisionHistoryAndLatest(t *testing.T) {
@@ -18,18 +20,18 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 	s := newTestStore(t)
 	ctx := context.Background()
 	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl"}, {wi: "wi", file: "b.jsonl"}})
-	steps := []Decision{
-		{WorkItemID: "wi", FileName: "a.jsonl", Decision: NeedsFollowup, Note: "why did it rm -rf?", ReviewerID: "ana"},
-		{WorkItemID: "wi", FileName: "a.jsonl", TurnID: "t1", Decision: Ignored, ReviewerID: "ana"},
-		{WorkItemID: "wi", FileName: "a.jsonl", ToolCallID: "toolu_0", Decision: NeedsFollowup, ReviewerID: "bo"},
-		{WorkItemID: "wi", FileName: "a.jsonl", Decision: Reviewed, Note: "fine after all", ReviewerID: "bo"},
+	steps := []review.Decision{
+		{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, Kind: review.NeedsFollowup, Note: "why did it rm -rf?", Reviewer: "ana"},
+		{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, TurnID: "t1", Kind: review.Ignored, Reviewer: "ana"},
+		{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, ToolCallID: "toolu_0", Kind: review.NeedsFollowup, Reviewer: "bo"},
+		{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, Kind: review.Reviewed, Note: "fine after all", Reviewer: "bo"},
 	}
 	for _, d := range steps {
 		if err := s.Decide(ctx, d); err != nil {
 			t.Fatal(err)
 		}
 	}
-	hist, err := s.Decisions(ctx, "wi", "a.jsonl")
+	hist, err := s.Decisions(ctx, review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,26 +39,26 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 		t.Fatalf("history has %d decisions, want %d", len(hist), len(steps))
 	}
 	for i, d := range hist {
-		if d.Decision != steps[i].Decision || d.Note != steps[i].Note || d.TurnID != steps[i].TurnID || d.CreatedAt.IsZero() {
+		if d.Kind != steps[i].Kind || d.Note != steps[i].Note || d.TurnID != steps[i].TurnID || d.CreatedAt.IsZero() {
 			t.Errorf("history[%d] = %+v, want %+v", i, d, steps[i])
 		}
 	}
-	latest, err := s.LatestDecisions(ctx, "wi", "a.jsonl")
+	latest, err := s.LatestDecisions(ctx, review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(latest) != 3 || latest[0].Decision != Reviewed || latest[0].TurnID != "" || latest[0].ToolCallID != "" {
+	if len(latest) != 3 || latest[0].Kind != review.Reviewed || latest[0].TurnID != "" || latest[0].ToolCallID != "" {
 		t.Fatalf("latest = %+v, want the session's reviewed first and three targets", latest)
 	}
-	sum, err := s.GetSummary(ctx, "wi", "a.jsonl")
+	sum, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Decision == nil || sum.Decision.Decision != "reviewed" || sum.Decision.Note != "fine after all" || sum.Decision.ReviewerID != "bo" {
+	if sum.Decision == nil || sum.Decision.Kind != review.Reviewed || sum.Decision.Note != "fine after all" || sum.Decision.Reviewer != "bo" {
 		t.Fatalf("summary decision = %+v", sum.Decision)
 	}
 	// The tool call's open needs_followup keeps the session flagged.
-	flagged, err := s.ListSessions(ctx, Query{Flagged: true})
+	flagged, err := pageRows(s.ListSessions(ctx, review.Query{Flagged: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,13 +66,13 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 		t.Fatalf("flagged = %v, want a.jsonl", names(flagged))
 	}
 	// A full listing carries the current turn and tool-call decisions.
-	full, err := s.ListSessions(ctx, Query{Flagged: true, Full: true})
+	full, err := pageRows(s.ListSessions(ctx, review.Query{Flagged: true, Full: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
 	for _, d := range full[0].Decisions {
-		got[d.TurnID+"|"+d.ToolCallID] = d.Decision + " by " + d.ReviewerID
+		got[d.TurnID+"|"+d.ToolCallID] = string(d.Kind) + " by " + d.Reviewer
 	}
 	if len(got) != 2 || got["t1|"] != "ignored by ana" || got["|toolu_0"] != "needs_followup by bo" {
 		t.Fatalf("full listing decisions = %+v", full[0].Decisions)
@@ -78,14 +80,14 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 	if flagged[0].Decisions != nil {
 		t.Fatalf("brief listing carries decisions: %+v", flagged[0].Decisions)
 	}
-	undecided, err := s.ListSessions(ctx, Query{Undecided: true})
+	undecided, err := pageRows(s.ListSessions(ctx, review.Query{Undecided: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(undecided) != 1 || undecided[0].FileName != "b.jsonl" || undecided[0].Decision != nil {
 		t.Fatalf("undecided = %v, want b.jsonl", names(undecided))
 	}
-	if n, err := s.CountSessions(ctx, Query{Undecided: true}); err != nil || n != 1 {
+	if n, err := s.CountSessions(ctx, review.Query{Undecided: true}); err != nil || n != 1 {
 		t.Fatalf("CountSessions(undecided) = %d, %v", n, err)
 	}
 }
@@ -95,13 +97,13 @@ func TestDecideRejects(t *testing.T) {
 	s := newTestStore(t)
 	ctx := context.Background()
 	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl"}})
-	if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: "a.jsonl", Decision: "lgtm"}); err == nil {
+	if err := s.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, Kind: "lgtm"}); err == nil {
 		t.Fatal("an unknown decision was accepted")
 	}
-	if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: "nope.jsonl", Decision: Reviewed}); !errors.Is(err, ErrNotFound) {
+	if err := s.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi", FileName: "nope.jsonl"}, Kind: review.Reviewed}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("decision on a missing session: %v, want ErrNotFound", err)
 	}
-	if h, _ := s.Decisions(ctx, "wi", "nope.jsonl"); len(h) != 0 {
+	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "wi", FileName: "nope.jsonl"}); len(h) != 0 {
 		t.Fatal("a rejected decision was stored")
 	}
 }
@@ -186,7 +188,7 @@ func TestDecisionSurvivesKill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hist, err := s.Decisions(context.Background(), "wi", "a.jsonl")
+		hist, err := s.Decisions(context.Background(), review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"})
 		s.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -206,8 +208,8 @@ func decideChild(db string) {
 		os.Exit(3)
 	}
 	tag := time.Now().Format(time.RFC3339Nano)
-	err = s.Decide(context.Background(), Decision{WorkItemID: "wi", FileName: "a.jsonl", Decision: NeedsFollowup,
-		Note: "acknowledged " + tag, ReviewerID: "child"})
+	err = s.Decide(context.Background(), review.Decision{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, Kind: review.NeedsFollowup,
+		Note: "acknowledged " + tag, Reviewer: "child"})
 	if err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
 		os.Exit(3)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 )
 
 // seedBytes caps a fuzz seed: the fuzzer mutates small inputs better, and a
@@ -75,7 +76,7 @@ func FuzzImport(f *testing.F) {
 	}
 	goodJSON := func(tb testing.TB) string {
 		tb.Helper()
-		sum, err := s.GetSummary(ctx, "wi-good", "work-1-000001.jsonl")
+		sum, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-good", FileName: "work-1-000001.jsonl"})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -107,25 +108,25 @@ func FuzzImport(f *testing.F) {
 			t.Fatalf("import result %+v", res)
 		default:
 			stored++
-			sum, err := s.GetSummary(ctx, wi, "work-1-abcdef.jsonl")
+			sum, err := s.GetSession(ctx, review.SessionKey{WorkItemID: wi, FileName: "work-1-abcdef.jsonl"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if sum.ByteCount != int64(len(data)) || sum.ToolCallCount != len(sum.ToolCalls) {
 				t.Fatalf("read back %d bytes, %d of %d calls", sum.ByteCount, len(sum.ToolCalls), sum.ToolCallCount)
 			}
-			list, err := s.ListSessions(ctx, Query{WorkItem: wi, Full: true})
+			list, err := pageRows(s.ListSessions(ctx, review.Query{WorkItem: wi, Full: true}))
 			if err != nil || len(list) != 1 || list[0].FileName != "work-1-abcdef.jsonl" {
 				t.Fatalf("list: %v, %+v", err, list)
 			}
-			if _, err := s.ReviewEvents(ctx, SessionKey{wi, "work-1-abcdef.jsonl"}); err != nil {
+			if _, err := s.ReviewEvents(ctx, review.SessionKey{WorkItemID: wi, FileName: "work-1-abcdef.jsonl"}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if got := goodJSON(t); got != good {
 			t.Fatalf("the stored session changed:\n got %s\nwant %s", got, good)
 		}
-		if c, err := s.CountSessions(ctx, Query{}); err != nil || c != stored {
+		if c, err := s.CountSessions(ctx, review.Query{}); err != nil || c != stored {
 			t.Fatalf("%d sessions stored, want %d (%v)", c, stored, err)
 		}
 		if err := os.RemoveAll(filepath.Dir(path)); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 )
 
 var updateHistory = flag.Bool("update-history", false, "rewrite the history summary goldens in testdata/history")
@@ -89,7 +90,7 @@ func TestImportHistoryLayout(t *testing.T) {
 		{"-home-user-projects-demo", "session-2026-03-03T09-00-5f0c2a9e.jsonl", "gemini-history"},
 	}
 	for _, w := range want {
-		sum, err := s.GetSummary(context.Background(), w.workItem, w.file)
+		sum, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: w.workItem, FileName: w.file})
 		if err != nil {
 			t.Fatalf("%s/%s: %v", w.workItem, w.file, err)
 		}
@@ -379,7 +380,7 @@ func TestPlainImportOfHistoryFolders(t *testing.T) {
 		// Gemini's projects.json is read here too.
 		{"-home-user-projects-demo", "session-2026-03-03T09-00-5f0c2a9e.jsonl"},
 	} {
-		sum, err := s.GetSummary(context.Background(), k.workItem, k.file)
+		sum, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: k.workItem, FileName: k.file})
 		if err != nil {
 			t.Errorf("%s/%s: %v", k.workItem, k.file, err)
 			continue
@@ -415,7 +416,7 @@ func TestImportGeminiLegacyDocument(t *testing.T) {
 }
 `))
 	importHistory(t, s, []ingest.HistoryRoot{{Agent: agents.GeminiHistory, Dir: filepath.Join(dir, "tmp")}})
-	sum, err := s.GetSummary(context.Background(), "0a1b2c", "session-2025-09-01T10-00-s1.json")
+	sum, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: "0a1b2c", FileName: "session-2025-09-01T10-00-s1.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +452,7 @@ func TestHistoryFixtureSummaries(t *testing.T) {
 			if err := s.r.QueryRow(`SELECT work_item_id, file_name FROM stream_files WHERE path = ?`, abs).Scan(&workItem, &file); err != nil {
 				t.Fatalf("not imported: %v", err)
 			}
-			sum, err := s.GetSummary(context.Background(), workItem, file)
+			sum, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: workItem, FileName: file})
 			if err != nil {
 				t.Fatal(err)
 			}

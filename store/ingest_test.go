@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -42,7 +43,7 @@ func TestImportTestdata(t *testing.T) {
 	if len(calls) != len(files) || calls[len(calls)-1].FilesDone != len(files) || calls[len(calls)-1].BytesDone != total {
 		t.Errorf("progress: %d calls, last %+v", len(calls), calls[len(calls)-1])
 	}
-	if n, _ := s.CountSessions(ctx, Query{}); n != len(files) {
+	if n, _ := s.CountSessions(ctx, review.Query{}); n != len(files) {
 		t.Fatalf("%d sessions stored, want %d", n, len(files))
 	}
 	// The import's large page cache is given back.
@@ -52,7 +53,7 @@ func TestImportTestdata(t *testing.T) {
 	}
 	// Files outside the <workItem>/<phase>-<iter>-<hex6> layout: the folder
 	// is the work item, the phase "work".
-	sum, err := s.GetSummary(ctx, "claude", "vincent-2.1.226-permission-denied-tool-error.jsonl")
+	sum, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "claude", FileName: "vincent-2.1.226-permission-denied-tool-error.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestImportTestdata(t *testing.T) {
 	}
 	// Its events are months old: past the review-events tier, they are not
 	// written (TestReviewEventsFollowTheTier has the recent case).
-	evs, err := s.ReviewEvents(ctx, SessionKey{"claude", sum.FileName})
+	evs, err := s.ReviewEvents(ctx, review.SessionKey{WorkItemID: "claude", FileName: sum.FileName})
 	if err != nil || len(evs) != 0 {
 		t.Fatalf("review events of an old session: %d, %v", len(evs), err)
 	}
@@ -76,7 +77,7 @@ func TestImportTestdata(t *testing.T) {
 		}
 	}
 	// The stored JSON is the summary's: sorting by cost follows it.
-	rows, err := s.ListSessions(ctx, Query{Sort: SortCost})
+	rows, err := pageRows(s.ListSessions(ctx, review.Query{Sort: review.SortCost}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestReimportSkipsUnchangedAndResummarizesGrown(t *testing.T) {
 	if first.Sessions != 2 {
 		t.Fatalf("first import %+v", first)
 	}
-	before, err := s.GetSummary(ctx, "wi-7", "work-1-a1b2c3.jsonl")
+	before, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-7", FileName: "work-1-a1b2c3.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestReimportSkipsUnchangedAndResummarizesGrown(t *testing.T) {
 	if grown.Sessions != 1 || grown.Skipped != 1 {
 		t.Fatalf("re-import after growth: %+v", grown)
 	}
-	after, err := s.GetSummary(ctx, "wi-7", "work-1-a1b2c3.jsonl")
+	after, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-7", FileName: "work-1-a1b2c3.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestImportBadInput(t *testing.T) {
 	if res.Ignored != 2 { // the .png and the .md
 		t.Errorf("ignored %d, want 2", res.Ignored)
 	}
-	if _, err := s.GetSummary(ctx, "wi", filepath.Base(good)); err != nil {
+	if _, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi", FileName: filepath.Base(good)}); err != nil {
 		t.Fatalf("the good file was not imported: %v", err)
 	}
 	// A summarizer failure is a failed file too, never a stopped import:
@@ -228,12 +229,12 @@ func TestImportDiskFull(t *testing.T) {
 	if !strings.Contains(err.Error(), "full") {
 		t.Fatalf("error does not say the disk is full: %v", err)
 	}
-	n, _ := s.CountSessions(ctx, Query{})
+	n, _ := s.CountSessions(ctx, review.Query{})
 	idx, _ := s.StreamFiles(ctx, "")
 	if n != res.Sessions || len(idx) != res.Sessions {
 		t.Fatalf("%d sessions and %d index rows stored, import reported %d", n, len(idx), res.Sessions)
 	}
-	if err := s.Decide(ctx, Decision{WorkItemID: "claude", FileName: "x", Decision: Reviewed}); err == nil {
+	if err := s.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "claude", FileName: "x"}, Kind: review.Reviewed}); err == nil {
 		t.Fatal("a decision on a missing session was acknowledged")
 	}
 	if _, err := s.w.ExecContext(ctx, "PRAGMA max_page_count = 1073741823"); err != nil {
@@ -257,11 +258,11 @@ func TestReviewEventsFollowTheTier(t *testing.T) {
 	// Timestamps from 2026-08: months old.
 	copyFile(t, filepath.Join(fixtures, "claude", "vincent-2.1.226-permission-denied-tool-error.jsonl"), filepath.Join(root, "wi", "work-1-bbbbbb.jsonl"))
 	mustImport(t, s, root)
-	recent, err := s.ReviewEvents(ctx, SessionKey{"wi", "work-1-aaaaaa.jsonl"})
+	recent, err := s.ReviewEvents(ctx, review.SessionKey{WorkItemID: "wi", FileName: "work-1-aaaaaa.jsonl"})
 	if err != nil || len(recent) == 0 {
 		t.Fatalf("recent session: %d review events, %v", len(recent), err)
 	}
-	old, err := s.ReviewEvents(ctx, SessionKey{"wi", "work-1-bbbbbb.jsonl"})
+	old, err := s.ReviewEvents(ctx, review.SessionKey{WorkItemID: "wi", FileName: "work-1-bbbbbb.jsonl"})
 	if err != nil || len(old) != 0 {
 		t.Fatalf("old session: %d review events, %v", len(old), err)
 	}
@@ -271,7 +272,7 @@ func TestReviewEventsFollowTheTier(t *testing.T) {
 		KeepEvents: Retention{FullEventsFor: long, FlaggedFor: long}.KeepsEvents}, nil); err != nil {
 		t.Fatal(err)
 	}
-	old, err = s.ReviewEvents(ctx, SessionKey{"wi", "work-1-bbbbbb.jsonl"})
+	old, err = s.ReviewEvents(ctx, review.SessionKey{WorkItemID: "wi", FileName: "work-1-bbbbbb.jsonl"})
 	if err != nil || len(old) == 0 {
 		t.Fatalf("old session under a ten-year tier: %d review events, %v", len(old), err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -64,7 +65,7 @@ func TestPackedColumnsReadBack(t *testing.T) {
 	src := filepath.Join(fixtures, "claude", "evolve-2.1.7-run2-resumed-multitool.jsonl")
 	copyFile(t, src, filepath.Join(root, "wi-p", "work-1-abcdef.jsonl"))
 	mustImport(t, s, root)
-	key := SessionKey{WorkItemID: "wi-p", FileName: "work-1-abcdef.jsonl"}
+	key := review.SessionKey{WorkItemID: "wi-p", FileName: "work-1-abcdef.jsonl"}
 
 	want, wantEvents, err := ingest.AnalyzeFile(src, summary.Options{})
 	if err != nil {
@@ -85,7 +86,7 @@ func TestPackedColumnsReadBack(t *testing.T) {
 	}
 	check := func(stage string) {
 		t.Helper()
-		got, err := s.GetSummary(ctx, key.WorkItemID, key.FileName)
+		got, err := s.GetSession(ctx, key)
 		if err != nil {
 			t.Fatal(err)
 		}

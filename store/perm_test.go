@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // withUmask runs the rest of a test under a umask, restored after. The
@@ -42,8 +44,8 @@ func TestOpenCreatesPrivateFiles(t *testing.T) {
 	defer s.Close()
 	copyFile(t, filepath.Join(fixtures, "claude", "evolve-2.1.7-run1-write-file.jsonl"), filepath.Join(dir, "logs", "wi-1", "work-1-a1b2c3.jsonl"))
 	mustImport(t, s, filepath.Join(dir, "logs"))
-	if err := s.Decide(context.Background(), Decision{WorkItemID: "wi-1", FileName: "work-1-a1b2c3.jsonl",
-		Decision: Reviewed, ReviewerID: "ana"}); err != nil {
+	if err := s.Decide(context.Background(), review.Decision{Session: review.SessionKey{WorkItemID: "wi-1", FileName: "work-1-a1b2c3.jsonl"},
+		Kind: review.Reviewed, Reviewer: "ana"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []string{filepath.Join(dir, "data"), filepath.Join(dir, "data", "sift")} {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/review"
 )
 
 // PurgeFile is a stream file of a purged session and what happens to it.
@@ -30,7 +31,7 @@ type PurgeFile struct {
 // PurgePlan is what purging one session removes: the rows of every table
 // that holds it, and its stream files.
 type PurgePlan struct {
-	Session SessionKey
+	Session review.SessionKey
 	// The rows per table.
 	Summaries, ReviewEvents, IndexRows, CostRows, Decisions, UsageRows int
 	Files                                                              []PurgeFile
@@ -45,7 +46,7 @@ func (p PurgePlan) Empty() bool {
 // logs folder whose capture files sift owns ("" owns none). A session of
 // which nothing is stored is ErrNotFound; one whose work item is running
 // is refused (its run would write the file again).
-func (s *Store) PlanPurge(ctx context.Context, key SessionKey, logsRoot string) (PurgePlan, error) {
+func (s *Store) PlanPurge(ctx context.Context, key review.SessionKey, logsRoot string) (PurgePlan, error) {
 	p := PurgePlan{Session: key}
 	wrap := func(err error) error { return fmt.Errorf("purge %s: %w", key, wrapError(err)) }
 	var state sql.NullString
@@ -87,7 +88,7 @@ func (s *Store) PlanPurge(ctx context.Context, key SessionKey, logsRoot string) 
 
 // sessionPaths lists the stream files a session was read from, as the
 // ingest index, the summary, its usage row and its invocations know them.
-func (s *Store) sessionPaths(ctx context.Context, key SessionKey) ([]string, error) {
+func (s *Store) sessionPaths(ctx context.Context, key review.SessionKey) ([]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT path FROM stream_files WHERE work_item_id = ?1 AND file_name = ?2
 		UNION SELECT path FROM agent_stream_summaries WHERE work_item_id = ?1 AND file_name = ?2
 		UNION SELECT path FROM usage_files WHERE work_item_id = ?1 AND file_name = ?2
@@ -114,7 +115,7 @@ func (s *Store) sessionPaths(ctx context.Context, key SessionKey) ([]string, err
 // <logsRoot>/<workItem>/<phase>-<iteration>-<hex6>.jsonl, of the session
 // being purged, in a work item folder that is not a link either. Otherwise
 // it says why the file is kept.
-func ownsCapture(logsRoot string, key SessionKey, path string) (bool, string) {
+func ownsCapture(logsRoot string, key review.SessionKey, path string) (bool, string) {
 	if logsRoot == "" {
 		return false, "no logs folder is configured"
 	}
@@ -260,7 +261,7 @@ func (s *Store) Purge(ctx context.Context, p PurgePlan) (PurgeResult, error) {
 // is no search index yet: this is the hook a later one fills, called
 // inside the purge's transaction so that the session leaves every table
 // at once.
-func purgeSearchIndex(_ context.Context, _ *sql.Tx, _ SessionKey) error {
+func purgeSearchIndex(_ context.Context, _ *sql.Tx, _ review.SessionKey) error {
 	return nil
 }
 

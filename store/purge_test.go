@@ -12,11 +12,12 @@ import (
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 )
 
 // rowsOf counts a session's rows in every table that has work_item_id and
 // file_name columns, so that a table added later is checked too.
-func rowsOf(t *testing.T, s *Store, key SessionKey) map[string]int {
+func rowsOf(t *testing.T, s *Store, key review.SessionKey) map[string]int {
 	t.Helper()
 	ctx := context.Background()
 	rows, err := s.r.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
@@ -56,10 +57,10 @@ func rowsOf(t *testing.T, s *Store, key SessionKey) map[string]int {
 type purgeEnv struct {
 	s                        *Store
 	logs, other              string
-	capture, foreign, link   SessionKey
+	capture, foreign, link   review.SessionKey
 	capturePath, foreignPath string
 	linkTarget               string
-	history                  SessionKey
+	history                  review.SessionKey
 	historyPath              string
 	historyRoots             []ingest.HistoryRoot
 }
@@ -81,9 +82,9 @@ func newPurgeEnv(t *testing.T) *purgeEnv {
 	if err := os.Symlink(e.linkTarget, filepath.Join(e.logs, "wi-2", "work-1-0a0b0c.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	e.capture = SessionKey{"wi-1", "work-1-a1b2c3.jsonl"}
-	e.foreign = SessionKey{"proj", "run.jsonl"}
-	e.link = SessionKey{"wi-2", "work-1-0a0b0c.jsonl"}
+	e.capture = review.SessionKey{WorkItemID: "wi-1", FileName: "work-1-a1b2c3.jsonl"}
+	e.foreign = review.SessionKey{WorkItemID: "proj", FileName: "run.jsonl"}
+	e.link = review.SessionKey{WorkItemID: "wi-2", FileName: "work-1-0a0b0c.jsonl"}
 	id, err := e.s.RecordInvocation(ctx, Invocation{WorkItemID: "wi-1", Phase: "work", Iteration: 1, AgentKind: "claude",
 		File: e.capturePath, Start: time.Now().Add(-time.Minute)})
 	if err != nil {
@@ -108,11 +109,11 @@ func newPurgeEnv(t *testing.T) *purgeEnv {
 	}
 	for _, f := range files {
 		if f.Path == e.historyPath {
-			e.history = SessionKey{f.WorkItemID, f.FileName}
+			e.history = review.SessionKey{WorkItemID: f.WorkItemID, FileName: f.FileName}
 		}
 	}
-	for _, k := range []SessionKey{e.capture, e.foreign, e.link, e.history} {
-		if err := e.s.Decide(ctx, Decision{WorkItemID: k.WorkItemID, FileName: k.FileName, Decision: NeedsFollowup, Note: "x"}); err != nil {
+	for _, k := range []review.SessionKey{e.capture, e.foreign, e.link, e.history} {
+		if err := e.s.Decide(ctx, review.Decision{Session: k, Kind: review.NeedsFollowup, Note: "x"}); err != nil {
 			t.Fatalf("decide %s: %v", k, err)
 		}
 	}
@@ -124,7 +125,7 @@ func newPurgeEnv(t *testing.T) *purgeEnv {
 
 // purge plans and runs the purge of one session and checks it is gone
 // from every table.
-func (e *purgeEnv) purge(t *testing.T, key SessionKey) PurgeResult {
+func (e *purgeEnv) purge(t *testing.T, key review.SessionKey) PurgeResult {
 	t.Helper()
 	ctx := context.Background()
 	plan, err := e.s.PlanPurge(ctx, key, e.logs)
@@ -163,7 +164,7 @@ func TestPurgeDeletesOnlyCaptureFiles(t *testing.T) {
 		t.Fatalf("the work item's other file went too: %v", err)
 	}
 
-	for _, k := range []SessionKey{e.foreign, e.link} {
+	for _, k := range []review.SessionKey{e.foreign, e.link} {
 		res := e.purge(t, k)
 		if res.Deleted != 0 || res.Kept != 1 || res.Files[0].Delete || res.Files[0].Why == "" {
 			t.Fatalf("purge of %s: %+v", k, res)
@@ -197,12 +198,12 @@ func TestPurgeDeletesOnlyCaptureFiles(t *testing.T) {
 	if _, err := ingest.Rebuild(ctx, e.s, []string{e.logs, e.other}, tiered(ingest.Options{}), nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []SessionKey{e.capture, e.foreign, e.link, e.history} {
+	for _, k := range []review.SessionKey{e.capture, e.foreign, e.link, e.history} {
 		if rows := rowsOf(t, e.s, k); len(rows) != 0 {
 			t.Fatalf("%s came back: %v", k, rows)
 		}
 	}
-	if n, _ := e.s.CountSessions(ctx, Query{}); n != 2 {
+	if n, _ := e.s.CountSessions(ctx, review.Query{}); n != 2 {
 		t.Fatalf("%d sessions left, want the two not purged", n)
 	}
 }
@@ -211,7 +212,7 @@ func TestPurgeRefuses(t *testing.T) {
 	t.Parallel()
 	e := newPurgeEnv(t)
 	ctx := context.Background()
-	if _, err := e.s.PlanPurge(ctx, SessionKey{"wi-1", "nope.jsonl"}, e.logs); !errors.Is(err, ErrNotFound) {
+	if _, err := e.s.PlanPurge(ctx, review.SessionKey{WorkItemID: "wi-1", FileName: "nope.jsonl"}, e.logs); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("purge of an unknown session: %v", err)
 	}
 	if _, err := e.s.RecordInvocation(ctx, Invocation{WorkItemID: "wi-1", Phase: "work", Iteration: 2, AgentKind: "claude"}); err != nil {

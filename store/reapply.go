@@ -37,14 +37,15 @@ type redactTable struct {
 // redactTables lists every stored value that text from a stream or a
 // reviewer reaches: the summaries (final message, the list row's JSON,
 // tool calls, stalls, packed turns, model and harness session id), the
-// review events, the usage rows' model names and session ids, and the
-// decisions' notes.
+// review events, the filter's tool names, the usage rows' model names and
+// session ids, and the decisions' notes.
 func redactTables() []redactTable {
 	return []redactTable{
 		{name: "agent_stream_summaries",
 			cols: []string{"final_assistant_message", "brief_json", "tool_calls_json", "stalls_json", "turns_json", "model", "session_id"},
 			kind: []valueKind{textValue, jsonValue, jsonValue, jsonValue, packedValue, textValue, textValue}},
 		{name: "review_events", cols: []string{"events_json"}, kind: []valueKind{packedValue}},
+		{name: "session_filter", cols: []string{"tool_names"}, kind: []valueKind{jsonValue}},
 		{name: "usage_files", cols: []string{"models", "session_id"}, kind: []valueKind{textValue, textValue}},
 		{name: "review_decisions", cols: []string{"note"}, kind: []valueKind{textValue}, appendOnly: "review_decisions_no_update"},
 	}

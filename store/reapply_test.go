@@ -10,6 +10,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -86,7 +87,7 @@ func inFiles(t *testing.T, s *Store, needle string) bool {
 }
 
 // plant writes the secret into every kind of stored text, directly.
-func plant(t *testing.T, s *Store, key SessionKey) {
+func plant(t *testing.T, s *Store, key review.SessionKey) {
 	t.Helper()
 	ctx := context.Background()
 	turns, err := encodePacked([]summary.Turn{{TurnID: "t1", Text: strings.Repeat("thinking ", 80) + "export GH=" + missedSecret}}, "[]")
@@ -111,6 +112,8 @@ func plant(t *testing.T, s *Store, key SessionKey) {
 			[]any{"done, token " + missedSecret, "done, token " + missedSecret, calls,
 				`[{"gapMs":1,"kind":"llm","note":"` + missedSecret + `"}]`, turns, "m " + missedSecret, key.WorkItemID, key.FileName}},
 		{`UPDATE review_events SET events_json = ? WHERE work_item_id = ? AND file_name = ?`, []any{events, key.WorkItemID, key.FileName}},
+		{`UPDATE session_filter SET tool_names = ? WHERE work_item_id = ? AND file_name = ?`,
+			[]any{`["Bash","` + missedSecret + `"]`, key.WorkItemID, key.FileName}},
 		{`INSERT INTO usage_files (path, work_item_id, file_name, agent_kind, session_id, models, entry_count, entries)
 			VALUES ('/h/x.jsonl', 'p', 'x.jsonl', 'claude', 'sess', ?, 0, x'')`, []any{"claude-opus\n" + missedSecret}},
 		{`INSERT INTO review_decisions (work_item_id, file_name, decision, note, created_at) VALUES (?, ?, 'needs_followup', ?, 1)`,
@@ -131,12 +134,12 @@ func TestReapplyRedaction(t *testing.T) {
 		copyFile(t, f, filepath.Join(root, filepath.Base(filepath.Dir(f)), filepath.Base(f)))
 	}
 	mustImport(t, s, root)
-	rows, err := s.ListSessions(ctx, Query{})
+	rows, err := pageRows(s.ListSessions(ctx, review.Query{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := SessionKey{rows[0].WorkItemID, rows[0].FileName}
-	if err := s.Decide(ctx, Decision{WorkItemID: key.WorkItemID, FileName: key.FileName, Decision: Reviewed, Note: "fine"}); err != nil {
+	key := review.SessionKey{WorkItemID: rows[0].WorkItemID, FileName: rows[0].FileName}
+	if err := s.Decide(ctx, review.Decision{Session: key, Kind: review.Reviewed, Note: "fine"}); err != nil {
 		t.Fatal(err)
 	}
 	plant(t, s, key)
@@ -155,7 +158,7 @@ func TestReapplyRedaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{"agent_stream_summaries": 6, "review_events": 1, "usage_files": 1, "review_decisions": 1}
+	want := map[string]int{"agent_stream_summaries": 6, "review_events": 1, "session_filter": 1, "usage_files": 1, "review_decisions": 1}
 	for _, c := range counts {
 		if c.Values != want[c.Table] {
 			t.Errorf("%s: %d values changed, want %d", c.Table, c.Values, want[c.Table])
@@ -169,7 +172,7 @@ func TestReapplyRedaction(t *testing.T) {
 		t.Error("the secret is still in the bytes of the database or its WAL")
 	}
 	// What was rewritten still reads, with the marker.
-	sum, err := s.GetSummary(ctx, key.WorkItemID, key.FileName)
+	sum, err := s.GetSession(ctx, key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +184,7 @@ func TestReapplyRedaction(t *testing.T) {
 	if err != nil || len(evs) != 1 || !strings.Contains(evs[0].Summary, "[REDACTED:github-token]") {
 		t.Fatalf("rewritten review events: %+v %v", evs, err)
 	}
-	hist, _ := s.Decisions(ctx, key.WorkItemID, key.FileName)
+	hist, _ := s.Decisions(ctx, key)
 	if len(hist) != 2 || hist[1].Note != "pasted [REDACTED:github-token] by mistake" || hist[0].Note != "fine" {
 		t.Fatalf("decision notes after reapply: %+v", hist)
 	}

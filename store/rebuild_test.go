@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 )
 
 // twoRoots imports the fixtures from two folders, half each, records a
 // decision on one session of each, and returns the store's path, the
 // first root and the number of sessions.
-func twoRoots(t *testing.T) (db, rootA string, sessions int, decided []SessionKey) {
+func twoRoots(t *testing.T) (db, rootA string, sessions int, decided []review.SessionKey) {
 	t.Helper()
 	dir := t.TempDir()
 	db, rootA = filepath.Join(dir, "sift.db"), filepath.Join(dir, "a")
@@ -42,8 +43,8 @@ func twoRoots(t *testing.T) (db, rootA string, sessions int, decided []SessionKe
 			if filepath.Dir(filepath.Dir(f.Path)) != root {
 				continue
 			}
-			k := SessionKey{f.WorkItemID, f.FileName}
-			if err := s.Decide(ctx, Decision{WorkItemID: k.WorkItemID, FileName: k.FileName, Decision: NeedsFollowup, Note: "keep"}); err != nil {
+			k := review.SessionKey{WorkItemID: f.WorkItemID, FileName: f.FileName}
+			if err := s.Decide(ctx, review.Decision{Session: k, Kind: review.NeedsFollowup, Note: "keep"}); err != nil {
 				t.Fatal(err)
 			}
 			decided = append(decided, k)
@@ -57,18 +58,18 @@ func twoRoots(t *testing.T) (db, rootA string, sessions int, decided []SessionKe
 }
 
 // checkRebuilt checks that every session is back with its decision.
-func checkRebuilt(t *testing.T, s *Store, sessions int, decided []SessionKey) {
+func checkRebuilt(t *testing.T, s *Store, sessions int, decided []review.SessionKey) {
 	t.Helper()
 	ctx := context.Background()
-	if n, _ := s.CountSessions(ctx, Query{}); n != sessions {
+	if n, _ := s.CountSessions(ctx, review.Query{}); n != sessions {
 		t.Fatalf("%d sessions after the second rebuild, want %d (files of the other root forgotten)", n, sessions)
 	}
 	for _, k := range decided {
-		sum, err := s.GetSummary(ctx, k.WorkItemID, k.FileName)
+		sum, err := s.GetSession(ctx, k)
 		if err != nil {
 			t.Fatalf("decided session %s: %v", k, err)
 		}
-		if sum.Decision == nil || sum.Decision.Decision != string(NeedsFollowup) {
+		if sum.Decision == nil || sum.Decision.Kind != review.NeedsFollowup {
 			t.Fatalf("decision of %s lost: %+v", k, sum.Decision)
 		}
 	}
@@ -133,7 +134,7 @@ func TestRebuildCrashedAfterDropLosesNoRoot(t *testing.T) {
 	}
 	var victim string
 	for _, f := range gone {
-		k := SessionKey{f.WorkItemID, f.FileName}
+		k := review.SessionKey{WorkItemID: f.WorkItemID, FileName: f.FileName}
 		if k != decided[0] && k != decided[1] {
 			victim = f.Path
 			break

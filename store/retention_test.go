@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // TestKeptAndForgottenFiles: the store tells the file sweep which files
@@ -30,7 +32,7 @@ func TestKeptAndForgottenFiles(t *testing.T) {
 	mark(old, false)
 	mark(flagged, true)
 	mark(followup, false)
-	if err := s.Decide(ctx, Decision{WorkItemID: "wi-2", FileName: filepath.Base(followup), TurnID: "t1", Decision: NeedsFollowup}); err != nil {
+	if err := s.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi-2", FileName: filepath.Base(followup)}, TurnID: "t1", Kind: review.NeedsFollowup}); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range []Retention{{}, {FlaggedFor: 7 * 24 * time.Hour}} {
@@ -67,10 +69,10 @@ func TestSweepReviewData(t *testing.T) {
 		{wi: "w", file: "100d-decided", started: now.Add(-100 * day)},
 		{wi: "w", file: "100d-recent", started: now.Add(-100 * day)},
 	})
-	for _, d := range []Decision{
-		{WorkItemID: "w", FileName: "3d-followup", Decision: NeedsFollowup},
-		{WorkItemID: "w", FileName: "100d-decided", Decision: Reviewed, CreatedAt: now.Add(-95 * day)},
-		{WorkItemID: "w", FileName: "100d-recent", Decision: Reviewed, CreatedAt: now.Add(-10 * day)},
+	for _, d := range []review.Decision{
+		{Session: review.SessionKey{WorkItemID: "w", FileName: "3d-followup"}, Kind: review.NeedsFollowup},
+		{Session: review.SessionKey{WorkItemID: "w", FileName: "100d-decided"}, Kind: review.Reviewed, CreatedAt: now.Add(-95 * day)},
+		{Session: review.SessionKey{WorkItemID: "w", FileName: "100d-recent"}, Kind: review.Reviewed, CreatedAt: now.Add(-10 * day)},
 	} {
 		if err := s.Decide(ctx, d); err != nil {
 			t.Fatal(err)
@@ -81,7 +83,7 @@ func TestSweepReviewData(t *testing.T) {
 		t.Fatal(err)
 	}
 	hasEvents := func(f string) bool {
-		evs, err := s.ReviewEvents(ctx, SessionKey{"w", f})
+		evs, err := s.ReviewEvents(ctx, review.SessionKey{WorkItemID: "w", FileName: f})
 		return err == nil && len(evs) > 0
 	}
 	for f, want := range map[string]bool{"fresh": true, "3d": false, "3d-flagged": true, "3d-followup": true, "40d-flagged": false} {
@@ -90,22 +92,22 @@ func TestSweepReviewData(t *testing.T) {
 		}
 	}
 	for f, want := range map[string]bool{"40d-flagged": true, "100d": false, "100d-decided": false} {
-		if _, err := s.GetSummary(ctx, "w", f); (err == nil) != want {
+		if _, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "w", FileName: f}); (err == nil) != want {
 			t.Errorf("summary of %s: %v, want kept=%v", f, err, want)
 		}
 	}
 	// A decision goes with its summary once it is as old as a summary
 	// may be; a newer one stays until then.
-	if h, _ := s.Decisions(ctx, "w", "100d-decided"); len(h) != 0 {
+	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: "100d-decided"}); len(h) != 0 {
 		t.Error("an old decision outlived its swept summary")
 	}
-	if h, _ := s.Decisions(ctx, "w", "100d-recent"); len(h) != 1 {
+	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: "100d-recent"}); len(h) != 1 {
 		t.Fatal("a recent decision went with its summary")
 	}
 	if res.EventsDeleted != 5 || res.SummariesSwept != 3 || res.DecisionsSwept != 1 || res.WorkItemsSwept != 0 {
 		t.Errorf("sweep result %+v", res)
 	}
-	if h, _ := s.Decisions(ctx, "w", "3d-followup"); len(h) != 1 {
+	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: "3d-followup"}); len(h) != 1 {
 		t.Fatal("a decision whose summary exists was swept")
 	}
 	if _, err := s.WorkItemState(ctx, "w"); err != nil {
@@ -126,7 +128,7 @@ func TestSweepReviewData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, _ := s.Decisions(ctx, "w", "100d-recent"); len(h) != 0 || res.DecisionsSwept == 0 {
+	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: "100d-recent"}); len(h) != 0 || res.DecisionsSwept == 0 {
 		t.Fatalf("orphaned decisions not swept: %d left, %+v", len(h), res)
 	}
 	var pointers int
@@ -229,7 +231,7 @@ func TestSweepShrinksTheFile(t *testing.T) {
 	if after := size(); after > before/4 {
 		t.Fatalf("database is %d bytes after sweeping nearly everything, was %d", after, before)
 	}
-	if _, err := s.GetSummary(ctx, "w", "fresh"); err != nil {
+	if _, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "w", FileName: "fresh"}); err != nil {
 		t.Fatal(err)
 	}
 }

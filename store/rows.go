@@ -84,7 +84,7 @@ func newSessionRow(sess *ingest.Session, evs list[summary.ReviewEvent]) (*sessio
 		r.stalls, err = encodeList(sum.Stalls)
 	}
 	brief := *sum
-	brief.ToolCalls, brief.Stalls, brief.Turns, brief.Decision = nil, nil, nil, nil
+	brief.ToolCalls, brief.Stalls, brief.Turns = nil, nil, nil
 	r.brief = enc(&brief, "{}")
 	if err != nil {
 		return nil, fmt.Errorf("encode summary: %w", err)
@@ -312,6 +312,9 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 				files[sum.FileName] = true
 			}
 		}
+	}
+	if err := indexSessions(ctx, tx, rows); err != nil {
+		return err
 	}
 	if err := writeUsage(ctx, tx, rows); err != nil {
 		return err

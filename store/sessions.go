@@ -5,155 +5,32 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
-// SortKey orders the inbox.
-type SortKey string
-
-// The inbox orders. Each is backed by an index, so that a page of a large
-// store costs the page, not the store.
-const (
-	SortStarted   SortKey = "started"
-	SortDuration  SortKey = "duration"
-	SortCost      SortKey = "cost"
-	SortStalls    SortKey = "stalls"
-	SortErrors    SortKey = "errors"
-	SortApprovals SortKey = "approvals"
-	SortTokens    SortKey = "tokens"
-)
-
-// SortKeys lists the valid sort keys.
-func SortKeys() []SortKey {
-	return []SortKey{SortStarted, SortDuration, SortCost, SortStalls, SortErrors, SortApprovals, SortTokens}
-}
-
-// column returns the indexed column a key sorts on.
-func (k SortKey) column() (string, bool) {
-	switch k {
-	case "", SortStarted:
-		return "sort_started", true
-	case SortDuration:
-		return "total_duration_ms", true
-	case SortCost:
-		return "estimated_usd", true
-	case SortStalls:
-		return "stall_count", true
-	case SortErrors:
-		return "error_count", true
-	case SortApprovals:
-		return "approval_count", true
-	case SortTokens:
-		return "total_tokens", true
+// ListSessions returns one page of the sessions a query selects, in its
+// order, each with its current session-level decision (Session.Decision,
+// nil when undecided), and, when the query asks (Count), how many it
+// selects in all: counted only for a full page, since a page with fewer
+// rows is the last one. The lists of the summaries (tool calls, stalls,
+// turns) are loaded only when the query asks for them (Full).
+func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, error) {
+	order, err := orderBy(q)
+	if err != nil {
+		return review.Page{}, fmt.Errorf("list sessions: %w", err)
 	}
-	return "", false
-}
-
-// Query selects and orders sessions for the inbox. The zero Query lists
-// every session, newest first.
-type Query struct {
-	// Sort is the order, descending unless Asc; empty means SortStarted.
-	// Unknown values (null) sort as the smallest; SortStarted places a
-	// session without a known start at its last activity.
-	Sort SortKey
-	Asc  bool
-	// Flagged keeps flagged sessions: those with a flag, or with an open
-	// needs_followup decision on the session or one of its turns or tool
-	// calls.
-	Flagged bool
-	// Undecided keeps sessions with no session-level decision.
-	Undecided bool
-	// Agent and WorkItem keep one agent kind and one work item.
-	Agent    string
-	WorkItem string
-	// Since keeps sessions active at or after this time.
-	Since time.Time
-	// Limit caps the rows (0: no cap); Offset skips rows.
-	Limit, Offset int
-	// Text keeps sessions whose work item, file name, model, harness
-	// session id or final message contains it (case-insensitive for ASCII).
-	Text string
-	// Full also loads tool calls, stalls and turns; without it those are
-	// nil in the returned summaries. Full implies Decisions.
-	Full bool
-	// Decisions fills each summary's current turn and tool-call decisions
-	// (Summary.Decisions), one query per row.
-	Decisions bool
-}
-
-// SessionKey names a session.
-type SessionKey struct {
-	WorkItemID string
-	FileName   string
-}
-
-// String returns the `<workItemId>/<fileName>` form.
-func (k SessionKey) String() string { return k.WorkItemID + "/" + k.FileName }
-
-// where builds the WHERE clause of a query.
-func (q Query) where() (string, []any) {
-	var conds []string
-	var args []any
-	if q.Flagged {
-		conds = append(conds, `(s.flagged = 1 OR EXISTS (SELECT 1 FROM decision_latest f
-			WHERE f.decision = 'needs_followup' AND f.work_item_id = s.work_item_id AND f.file_name = s.file_name))`)
-	}
-	if q.Undecided {
-		conds = append(conds, `l.decision_id IS NULL`)
-	}
-	if q.Agent != "" {
-		conds = append(conds, "s.agent_kind = ?")
-		args = append(args, q.Agent)
-	}
-	if q.WorkItem != "" {
-		conds = append(conds, "s.work_item_id = ?")
-		args = append(args, q.WorkItem)
-	}
-	if !q.Since.IsZero() {
-		conds = append(conds, "s.activity_at >= ?")
-		args = append(args, q.Since.UnixMilli())
-	}
-	if q.Text != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q.Text) + "%"
-		conds = append(conds, `(s.work_item_id LIKE ? ESCAPE '\' OR s.file_name LIKE ? ESCAPE '\'
-			OR s.model LIKE ? ESCAPE '\' OR s.session_id LIKE ? ESCAPE '\' OR s.final_assistant_message LIKE ? ESCAPE '\')`)
-		args = append(args, like, like, like, like, like)
-	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
-}
-
-// sessionFrom joins each summary to its session-level decision.
-const sessionFrom = ` FROM agent_stream_summaries s
-	LEFT JOIN decision_latest l ON l.work_item_id = s.work_item_id AND l.file_name = s.file_name
-		AND l.turn_id = '' AND l.tool_call_id = ''
-	LEFT JOIN review_decisions d ON d.id = l.decision_id`
-
-// ListSessions returns the sessions a query selects, in its order, each
-// with its current session-level decision (Summary.Decision, nil when
-// undecided).
-func (s *Store) ListSessions(ctx context.Context, q Query) ([]summary.Summary, error) {
-	col, ok := q.Sort.column()
-	if !ok {
-		return nil, fmt.Errorf("list sessions: unknown sort %q", q.Sort)
-	}
-	dir := " DESC"
-	if q.Asc {
-		dir = " ASC"
-	}
-	where, args := q.where()
-	cols := "s.brief_json, NULL, NULL, NULL, "
+	var p review.Page
+	where, args := where(q)
+	// A list row has no path: opening a session (GetSession) reads it.
+	cols := "s.brief_json, NULL, NULL, NULL, NULL, "
 	if q.Full {
-		cols = "s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, "
+		cols = "s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, NULL, "
 	}
-	query := "SELECT " + cols + decisionCols + sessionFrom + where +
-		" ORDER BY s." + col + dir + ", s.work_item_id" + dir + ", s.file_name" + dir
+	query := "SELECT " + cols + decisionCols + sessionFrom + where + order
 	if q.Limit > 0 || q.Offset > 0 {
 		lim := q.Limit
 		if lim <= 0 {
@@ -164,87 +41,123 @@ func (s *Store) ListSessions(ctx context.Context, q Query) ([]summary.Summary, e
 	}
 	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", wrapError(err))
+		return p, fmt.Errorf("list sessions: %w", wrapError(err))
 	}
 	defer rows.Close()
-	var out []summary.Summary
+	if q.Limit > 0 {
+		p.Sessions = make([]review.Session, 0, min(q.Limit, 1024))
+	}
 	for rows.Next() {
-		sum, err := scanSummary(rows)
+		sess, err := scanSession(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list sessions: %w", err)
+			return p, fmt.Errorf("list sessions: %w", err)
 		}
-		out = append(out, *sum)
+		p.Sessions = append(p.Sessions, sess)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list sessions: %w", wrapError(err))
+		return p, fmt.Errorf("list sessions: %w", wrapError(err))
+	}
+	rows.Close()
+	if q.Count {
+		if p.Total, err = s.total(ctx, q, len(p.Sessions)); err != nil {
+			return p, err
+		}
 	}
 	if q.Full || q.Decisions {
-		for i := range out {
-			if err := s.attachDecisions(ctx, &out[i]); err != nil {
-				return nil, fmt.Errorf("list sessions: %w", err)
+		for i := range p.Sessions {
+			if err := s.attachDecisions(ctx, &p.Sessions[i]); err != nil {
+				return p, fmt.Errorf("list sessions: %w", err)
 			}
 		}
 	}
-	return out, nil
+	return p, nil
 }
 
-// attachDecisions fills a full summary's current turn and tool-call
-// decisions.
-func (s *Store) attachDecisions(ctx context.Context, sum *summary.Summary) error {
-	ds, err := s.LatestDecisions(ctx, sum.WorkItemID, sum.FileName)
+// total counts the sessions a query selects, given the n rows of its
+// page: a page with fewer rows than its limit is the last one.
+func (s *Store) total(ctx context.Context, q review.Query, n int) (int, error) {
+	if (q.Limit <= 0 || n < q.Limit) && (n > 0 || q.Offset == 0) {
+		return q.Offset + n, nil
+	}
+	return s.CountSessions(ctx, q)
+}
+
+// attachDecisions fills a session's current turn and tool-call decisions.
+func (s *Store) attachDecisions(ctx context.Context, sess *review.Session) error {
+	ds, err := s.LatestDecisions(ctx, sess.Key())
 	if err != nil {
 		return err
 	}
-	sum.Decisions = nil
+	sess.Decisions = nil
 	for _, d := range ds {
-		if d.TurnID != "" || d.ToolCallID != "" {
-			sum.Decisions = append(sum.Decisions, *d.Summary())
+		if !d.OnSession() {
+			sess.Decisions = append(sess.Decisions, d)
 		}
 	}
 	return nil
 }
 
 // CountSessions returns how many sessions a query selects, ignoring its
-// sort, limit and offset.
-func (s *Store) CountSessions(ctx context.Context, q Query) (int, error) {
-	where, args := q.where()
+// order, grouping and paging.
+func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) {
+	where, args := where(q)
 	var n int
-	from := " FROM agent_stream_summaries s"
-	if q.Undecided {
-		from = sessionFrom
-	}
-	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*)"+from+where, args...).Scan(&n); err != nil {
+	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*)"+countFrom(q)+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
 	return n, nil
 }
 
-// GetSummary returns the full summary of one session (tool calls, stalls
-// and turns included) with its current session-level decision, in one
-// read. A missing session is ErrNotFound.
-func (s *Store) GetSummary(ctx context.Context, workItemID, fileName string) (*summary.Summary, error) {
-	row := s.r.QueryRowContext(ctx, "SELECT s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, "+
-		decisionCols+sessionFrom+" WHERE s.work_item_id = ? AND s.file_name = ?", workItemID, fileName)
-	sum, err := scanSummary(row)
+// countsSQL counts the flagged and the undecided sessions.
+const countsSQL = "SELECT SUM(" + flaggedSQL + "), SUM(l.decision_id IS NULL)" + decidedFrom
+
+// Counts returns how many of the sessions a query selects are flagged (in
+// the sense of Query.Flagged) and how many have no session-level
+// decision, in one read. Without filters the read is of the index
+// summaries_by_triage alone, which holds every column it needs.
+func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error) {
+	where, args := where(q)
+	var f, u sql.NullInt64
+	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&f, &u)
 	if err != nil {
-		return nil, fmt.Errorf("summary %s/%s: %w", workItemID, fileName, wrapError(err))
+		return 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
-	return sum, nil
+	return int(f.Int64), int(u.Int64), nil
 }
 
-// scanSummary reads the columns of ListSessions and GetSummary.
-func scanSummary(sc interface{ Scan(...any) error }) (*summary.Summary, error) {
+// GetSession returns one session with its whole summary (tool calls,
+// stalls and turns included), its current session-level decision, its
+// stream file and the working directory its invocation recorded. A
+// missing session is ErrNotFound.
+func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Session, error) {
+	row := s.r.QueryRowContext(ctx, "SELECT s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, s.path, "+
+		decisionCols+sessionFrom+" WHERE s.work_item_id = ? AND s.file_name = ?", k.WorkItemID, k.FileName)
+	sess, err := scanSession(row)
+	if err != nil {
+		return review.Session{}, fmt.Errorf("session %s: %w", k, wrapError(err))
+	}
+	if sess.Cwd, err = s.InvocationCwd(ctx, k.WorkItemID, k.FileName); err != nil {
+		return review.Session{}, err
+	}
+	return sess, nil
+}
+
+// scanSession reads the columns of ListSessions and GetSession: the
+// summary's JSON parts, its path and its session-level decision.
+func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 	var brief string
-	var calls, stalls, turns sql.NullString
+	var calls, stalls, turns, path sql.NullString
+	var sess review.Session
 	var did sql.NullInt64
 	var dwi, dfn, dturn, dtool, dkind, dnote, drev sql.NullString
 	var dcreated sql.NullInt64
-	if err := sc.Scan(&brief, &calls, &stalls, &turns, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated); err != nil {
-		return nil, err
+	if err := sc.Scan(&brief, &calls, &stalls, &turns, &path, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated); err != nil {
+		return sess, err
 	}
-	sum := new(summary.Summary)
+	sess.Path = path.String
+	sum := &sess.Summary
 	if err := json.Unmarshal([]byte(brief), sum); err != nil {
-		return nil, fmt.Errorf("decode summary: %w", err)
+		return sess, fmt.Errorf("decode summary: %w", err)
 	}
 	for _, part := range []struct {
 		s   sql.NullString
@@ -256,35 +169,33 @@ func scanSummary(sc interface{ Scan(...any) error }) (*summary.Summary, error) {
 				err = json.Unmarshal(data, part.dst)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("decode summary: %w", err)
+				return sess, fmt.Errorf("decode summary: %w", err)
 			}
 		}
 	}
-	sum.Decision = nil
 	if did.Valid {
-		d := Decision{Decision: DecisionKind(dkind.String), Note: dnote.String, ReviewerID: drev.String,
-			CreatedAt: fromMs(dcreated), TurnID: dturn.String, ToolCallID: dtool.String}
-		sum.Decision = d.Summary()
+		sess.Decision = &review.Decision{ID: did.Int64, Session: sess.Key(), Kind: review.DecisionKind(dkind.String),
+			Note: dnote.String, Reviewer: drev.String, CreatedAt: fromMs(dcreated), TurnID: dturn.String, ToolCallID: dtool.String}
 	}
-	return sum, nil
+	return sess, nil
 }
 
 // ResolveSession finds a session from a reference: `<workItemId>/<fileName>`
 // exactly, else a prefix of exactly one session's file name. No match is
 // ErrNotFound; several are ErrAmbiguous, with up to five named.
-func (s *Store) ResolveSession(ctx context.Context, ref string) (SessionKey, error) {
+func (s *Store) ResolveSession(ctx context.Context, ref string) (review.SessionKey, error) {
 	if ref == "" {
-		return SessionKey{}, fmt.Errorf("session %q: %w", ref, ErrNotFound)
+		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, ErrNotFound)
 	}
 	if wi, fn, ok := strings.Cut(ref, "/"); ok {
-		var k SessionKey
+		var k review.SessionKey
 		err := s.r.QueryRowContext(ctx, `SELECT work_item_id, file_name FROM agent_stream_summaries
 			WHERE work_item_id = ? AND file_name = ?`, wi, fn).Scan(&k.WorkItemID, &k.FileName)
 		if err == nil {
 			return k, nil
 		}
 		if err != sql.ErrNoRows {
-			return SessionKey{}, fmt.Errorf("session %q: %w", ref, wrapError(err))
+			return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, wrapError(err))
 		}
 	}
 	// file_name >= ref AND file_name < ref+max is a prefix range the index
@@ -292,23 +203,23 @@ func (s *Store) ResolveSession(ctx context.Context, ref string) (SessionKey, err
 	rows, err := s.r.QueryContext(ctx, `SELECT work_item_id, file_name FROM agent_stream_summaries
 		WHERE file_name >= ? AND file_name < ? ORDER BY file_name, work_item_id LIMIT 6`, ref, ref+"\U0010FFFF")
 	if err != nil {
-		return SessionKey{}, fmt.Errorf("session %q: %w", ref, wrapError(err))
+		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, wrapError(err))
 	}
 	defer rows.Close()
-	var found []SessionKey
+	var found []review.SessionKey
 	for rows.Next() {
-		var k SessionKey
+		var k review.SessionKey
 		if err := rows.Scan(&k.WorkItemID, &k.FileName); err != nil {
-			return SessionKey{}, err
+			return review.SessionKey{}, err
 		}
 		found = append(found, k)
 	}
 	if err := rows.Err(); err != nil {
-		return SessionKey{}, fmt.Errorf("session %q: %w", ref, wrapError(err))
+		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, wrapError(err))
 	}
 	switch len(found) {
 	case 0:
-		return SessionKey{}, fmt.Errorf("session %q: %w", ref, ErrNotFound)
+		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, ErrNotFound)
 	case 1:
 		return found[0], nil
 	}
@@ -320,14 +231,14 @@ func (s *Store) ResolveSession(ctx context.Context, ref string) (SessionKey, err
 		}
 		names = append(names, k.String())
 	}
-	return SessionKey{}, fmt.Errorf("session %q matches %s: %w", ref, strings.Join(names, ", "), ErrAmbiguous)
+	return review.SessionKey{}, fmt.Errorf("session %q matches %s: %w", ref, strings.Join(names, ", "), ErrAmbiguous)
 }
 
 // ReviewEvents returns the review events of a session in stream order.
 // They are kept 48 h (longer for flagged sessions, see Retention); a
 // session whose events were swept returns none and no error, a missing
 // session ErrNotFound.
-func (s *Store) ReviewEvents(ctx context.Context, key SessionKey) ([]summary.ReviewEvent, error) {
+func (s *Store) ReviewEvents(ctx context.Context, key review.SessionKey) ([]summary.ReviewEvent, error) {
 	var evs sql.NullString
 	err := s.r.QueryRowContext(ctx, `SELECT e.events_json FROM agent_stream_summaries s
 		LEFT JOIN review_events e ON e.work_item_id = s.work_item_id AND e.file_name = s.file_name

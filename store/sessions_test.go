@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
-func names(ss []summary.Summary) []string {
+func names(ss []review.Session) []string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, s.FileName)
@@ -33,31 +34,31 @@ func TestListSessionsSortAndFilter(t *testing.T) {
 		{wi: "w2", file: "d", dur: 3000, usd: 0.20, tokens: 300, stalls: 2, errs: 5, approvals: 2, started: now.Add(-30 * time.Minute)},
 	})
 	tests := []struct {
-		q    Query
+		q    review.Query
 		want []string
 	}{
-		{Query{}, []string{"d", "a", "b", "c"}},
-		{Query{Sort: SortStarted, Asc: true}, []string{"c", "b", "a", "d"}},
-		{Query{Sort: SortDuration}, []string{"b", "a", "d", "c"}},
-		{Query{Sort: SortCost}, []string{"c", "a", "d", "b"}},
-		{Query{Sort: SortCost, Asc: true}, []string{"b", "d", "a", "c"}},
-		{Query{Sort: SortStalls}, []string{"b", "d", "c", "a"}},
-		{Query{Sort: SortErrors}, []string{"d", "a", "c", "b"}},
-		{Query{Sort: SortApprovals}, []string{"c", "d", "b", "a"}},
-		{Query{Sort: SortTokens}, []string{"c", "a", "d", "b"}},
-		{Query{Sort: SortCost, Limit: 2}, []string{"c", "a"}},
-		{Query{Sort: SortCost, Limit: 2, Offset: 2}, []string{"d", "b"}},
-		{Query{Sort: SortCost, Offset: 3}, []string{"b"}},
-		{Query{Flagged: true}, []string{"b"}},
-		{Query{Agent: "codex"}, []string{"c"}},
-		{Query{WorkItem: "w1"}, []string{"a", "b"}},
-		{Query{Since: now.Add(-3 * time.Hour)}, []string{"d", "a", "b"}},
-		{Query{Text: "tests pass"}, []string{"c"}},
-		{Query{Text: "opus"}, []string{"a"}},
-		{Query{Text: "%"}, nil},
+		{review.Query{}, []string{"d", "a", "b", "c"}},
+		{review.Query{Sort: review.SortStarted, Asc: true}, []string{"c", "b", "a", "d"}},
+		{review.Query{Sort: review.SortDuration}, []string{"b", "a", "d", "c"}},
+		{review.Query{Sort: review.SortCost}, []string{"c", "a", "d", "b"}},
+		{review.Query{Sort: review.SortCost, Asc: true}, []string{"b", "d", "a", "c"}},
+		{review.Query{Sort: review.SortStalls}, []string{"b", "d", "c", "a"}},
+		{review.Query{Sort: review.SortErrors}, []string{"d", "a", "c", "b"}},
+		{review.Query{Sort: review.SortApprovals}, []string{"c", "d", "b", "a"}},
+		{review.Query{Sort: review.SortTokens}, []string{"c", "a", "d", "b"}},
+		{review.Query{Sort: review.SortCost, Limit: 2}, []string{"c", "a"}},
+		{review.Query{Sort: review.SortCost, Limit: 2, Offset: 2}, []string{"d", "b"}},
+		{review.Query{Sort: review.SortCost, Offset: 3}, []string{"b"}},
+		{review.Query{Flagged: true}, []string{"b"}},
+		{review.Query{Agent: "codex"}, []string{"c"}},
+		{review.Query{WorkItem: "w1"}, []string{"a", "b"}},
+		{review.Query{Since: now.Add(-3 * time.Hour)}, []string{"d", "a", "b"}},
+		{review.Query{Text: "tests pass"}, []string{"c"}},
+		{review.Query{Text: "opus"}, []string{"a"}},
+		{review.Query{Text: "%"}, nil},
 	}
 	for _, tc := range tests {
-		got, err := s.ListSessions(ctx, tc.q)
+		got, err := pageRows(s.ListSessions(ctx, tc.q))
 		if err != nil {
 			t.Fatalf("%+v: %v", tc.q, err)
 		}
@@ -66,18 +67,18 @@ func TestListSessionsSortAndFilter(t *testing.T) {
 		}
 		q := tc.q
 		q.Limit, q.Offset = 0, 0
-		all, _ := s.ListSessions(ctx, q)
+		all, _ := pageRows(s.ListSessions(ctx, q))
 		if n, err := s.CountSessions(ctx, tc.q); err != nil || n != len(all) {
 			t.Errorf("CountSessions(%+v) = %d, %v; want %d", tc.q, n, err, len(all))
 		}
 	}
-	if _, err := s.ListSessions(ctx, Query{Sort: "vibes"}); err == nil {
+	if _, err := pageRows(s.ListSessions(ctx, review.Query{Sort: "vibes"})); err == nil {
 		t.Error("an unknown sort was accepted")
 	}
-	// A list row is brief; GetSummary and Full have the parts.
-	brief, _ := s.ListSessions(ctx, Query{Limit: 1})
-	full, _ := s.ListSessions(ctx, Query{Limit: 1, Full: true})
-	one, err := s.GetSummary(ctx, "w2", "d")
+	// A list row is brief; GetSession and Full have the parts.
+	brief, _ := pageRows(s.ListSessions(ctx, review.Query{Limit: 1}))
+	full, _ := pageRows(s.ListSessions(ctx, review.Query{Limit: 1, Full: true}))
+	one, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "w2", FileName: "d"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestListSessionsSortAndFilter(t *testing.T) {
 		one.ToolCallCount != 1 || *one.TotalDurationMs != 3000 {
 		t.Fatalf("brief %d calls, full %d, summary %+v", len(brief[0].ToolCalls), len(full[0].ToolCalls), one)
 	}
-	evs, err := s.ReviewEvents(ctx, SessionKey{"w2", "d"})
+	evs, err := s.ReviewEvents(ctx, review.SessionKey{WorkItemID: "w2", FileName: "d"})
 	if err != nil || len(evs) != 1 || evs[0].Type != summary.ReviewPrompt {
 		t.Fatalf("ReviewEvents = %+v, %v", evs, err)
 	}
@@ -96,22 +97,14 @@ func TestListSessionsSortAndFilter(t *testing.T) {
 func TestListSessionsUsesIndexes(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
-	for _, k := range SortKeys() {
-		col, _ := k.column()
-		for _, dir := range []string{"ASC", "DESC"} {
-			rows, err := s.r.Query("EXPLAIN QUERY PLAN SELECT s.brief_json, " + decisionCols + sessionFrom +
-				" ORDER BY s." + col + " " + dir + ", s.work_item_id " + dir + ", s.file_name " + dir + " LIMIT 50")
+	for _, k := range review.SortKeys() {
+		for _, asc := range []bool{true, false} {
+			order, err := orderBy(review.Query{Sort: k, Asc: asc})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var plan string
-			for rows.Next() {
-				var id, parent, unused int
-				var detail string
-				rows.Scan(&id, &parent, &unused, &detail)
-				plan += detail + "; "
-			}
-			rows.Close()
+			dir := map[bool]string{true: "ASC", false: "DESC"}[asc]
+			plan := queryPlan(t, s, "SELECT s.brief_json, "+decisionCols+sessionFrom+order+" LIMIT 50")
 			if !strings.Contains(plan, "USING INDEX summaries_by_") || strings.Contains(plan, "TEMP B-TREE") {
 				t.Errorf("sort %s %s: plan %s", k, dir, plan)
 			}
@@ -133,7 +126,7 @@ func TestStartedOrderPlacesUntimedStreams(t *testing.T) {
 	mt := now.Add(-time.Hour)
 	os.Chtimes(p, mt, mt)
 	mustImport(t, s, root)
-	rows, err := s.ListSessions(ctx, Query{})
+	rows, err := pageRows(s.ListSessions(ctx, review.Query{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,5 +135,34 @@ func TestStartedOrderPlacesUntimedStreams(t *testing.T) {
 	}
 	if rows[0].StartedAt != nil {
 		t.Fatalf("an unknown start was filled in: %v", rows[0].StartedAt)
+	}
+}
+
+// TestListSessionsTotal checks a page's total whether the page is full
+// (counted), short (the last page) or past the end.
+func TestListSessionsTotal(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	writeFakes(t, s, []fake{{wi: "w", file: "a", flagged: true}, {wi: "w", file: "b"}, {wi: "w", file: "c"}, {wi: "w", file: "d"}})
+	if p, _ := s.ListSessions(context.Background(), review.Query{Limit: 2}); p.Total != 0 {
+		t.Errorf("a page not asked to count has a total of %d", p.Total)
+	}
+	for _, tc := range []struct {
+		q           review.Query
+		rows, total int
+	}{
+		{review.Query{Count: true}, 4, 4},
+		{review.Query{Count: true, Limit: 2}, 2, 4},
+		{review.Query{Count: true, Limit: 2, Offset: 2}, 2, 4},
+		{review.Query{Count: true, Limit: 3, Offset: 2}, 2, 4},
+		{review.Query{Count: true, Offset: 1}, 3, 4},
+		{review.Query{Count: true, Limit: 2, Offset: 10}, 0, 4},
+		{review.Query{Count: true, Flagged: true, Limit: 5}, 1, 1},
+		{review.Query{Count: true, Sort: review.SortTriage, Filter: "zzz", Limit: 5}, 0, 0},
+	} {
+		p, err := s.ListSessions(context.Background(), tc.q)
+		if err != nil || len(p.Sessions) != tc.rows || p.Total != tc.total {
+			t.Errorf("%+v: %d rows of %d (%v), want %d of %d", tc.q, len(p.Sessions), p.Total, err, tc.rows, tc.total)
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // startSleeper starts a real child process that lives until the test
@@ -84,7 +86,7 @@ func TestStaleRunOfKilledProcessIsEnded(t *testing.T) {
 	if res := mustImport(t, s, root); res.Deferred != 0 || res.Sessions != 1 {
 		t.Fatalf("import after the stale run was ended: %+v", res)
 	}
-	if _, err := s.GetSummary(ctx, "wi-killed", filepath.Base(file)); err != nil {
+	if _, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-killed", FileName: filepath.Base(file)}); err != nil {
 		t.Fatalf("the killed run's file was not imported: %v", err)
 	}
 	costs, err := s.Costs(ctx, "wi-killed")

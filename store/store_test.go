@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 func TestOpenMigratesFromZero(t *testing.T) {
@@ -120,7 +122,7 @@ func TestErrorMapping(t *testing.T) {
 	s := newTestStore(t)
 	ctx := context.Background()
 	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl", dur: 1}})
-	if err := s.Decide(ctx, Decision{WorkItemID: "wi", FileName: "a.jsonl", Decision: Reviewed}); err != nil {
+	if err := s.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, Kind: review.Reviewed}); err != nil {
 		t.Fatal(err)
 	}
 	// Decisions are append-only: the trigger's abort is a conflict.
@@ -132,7 +134,7 @@ func TestErrorMapping(t *testing.T) {
 	if err = wrapError(err); !errors.Is(err, ErrConflict) {
 		t.Fatalf("duplicate work item: %v, want ErrConflict", err)
 	}
-	if _, err := s.GetSummary(ctx, "wi", "missing.jsonl"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi", FileName: "missing.jsonl"}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("GetSummary of a missing session: %v, want ErrNotFound", err)
 	}
 }
@@ -161,7 +163,7 @@ func TestCorruptAfterOpen(t *testing.T) {
 	st, _ := f.Stat()
 	f.WriteAt([]byte(strings.Repeat("\xde\xad\xbe\xef", int(st.Size()-4096)/4)), 4096)
 	f.Close()
-	_, err = s.ListSessions(context.Background(), Query{})
+	_, err = pageRows(s.ListSessions(context.Background(), review.Query{}))
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "sift rebuild") {
 		t.Fatalf("query of a damaged file: %v, want ErrCorrupt with what to do", err)
 	}
@@ -194,7 +196,7 @@ func TestOpenKeepsPageSize(t *testing.T) {
 		t.Fatalf("wal_autocheckpoint = %d, %v; want %d pages of 4 KiB", ckpt, err, walCheckpointBytes/4096)
 	}
 	mustImport(t, s, fixtures)
-	if n, err := s.CountSessions(context.Background(), Query{}); err != nil || n == 0 {
+	if n, err := s.CountSessions(context.Background(), review.Query{}); err != nil || n == 0 {
 		t.Fatalf("%d sessions, %v", n, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 )
 
 // symlink makes a symlink and fails the test when it cannot.
@@ -27,7 +28,7 @@ func symlink(t *testing.T, target, link string) {
 // sessionKeys lists the stored sessions as workItem/fileName, sorted.
 func sessionKeys(t *testing.T, s *Store) []string {
 	t.Helper()
-	rows, err := s.ListSessions(context.Background(), Query{})
+	rows, err := pageRows(s.ListSessions(context.Background(), review.Query{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 )
 
 // auditFixture is a claude stream with the harness's own cost.
@@ -63,7 +64,7 @@ func TestCostReconciliation(t *testing.T) {
 	if st, _ := s.WorkItemState(ctx, "wi-1"); st != WorkItemTerminal {
 		t.Fatalf("state after the last FinishInvocation = %q", st)
 	}
-	sum, err := s.GetSummary(ctx, "wi-1", filepath.Base(audit))
+	sum, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-1", FileName: filepath.Base(audit)})
 	if err != nil {
 		t.Fatalf("terminal transition did not summarize: %v", err)
 	}
@@ -141,7 +142,7 @@ func TestCostRowPerFile(t *testing.T) {
 		}
 		for _, f := range []string{a, b} {
 			name := filepath.Base(f)
-			sum, err := s.GetSummary(ctx, "wi-9", name)
+			sum, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-9", FileName: name})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,7 +203,7 @@ func TestInvocationWindowProjects(t *testing.T) {
 	if err := finishInvocation(ctx, s, id, end, 0); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := s.GetSummary(ctx, "wi-2", "work-1-123abc.jsonl")
+	sum, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-2", FileName: "work-1-123abc.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,13 +219,13 @@ func TestRetryInvalidatesUntilDone(t *testing.T) {
 	root := t.TempDir()
 	copyFile(t, filepath.Join(fixtures, auditFixture), filepath.Join(root, "wi-3", "work-1-aaaaaa.jsonl"))
 	mustImport(t, s, root)
-	if err := s.Decide(ctx, Decision{WorkItemID: "wi-3", FileName: "work-1-aaaaaa.jsonl", Decision: NeedsFollowup}); err != nil {
+	if err := s.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi-3", FileName: "work-1-aaaaaa.jsonl"}, Kind: review.NeedsFollowup}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.RetryWorkItem(ctx, "wi-3"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.GetSummary(ctx, "wi-3", "work-1-aaaaaa.jsonl"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-3", FileName: "work-1-aaaaaa.jsonl"}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("summary after retry: %v, want ErrNotFound", err)
 	}
 	if res := mustImport(t, s, root); res.Deferred != 1 || res.Sessions != 0 {
@@ -234,11 +235,11 @@ func TestRetryInvalidatesUntilDone(t *testing.T) {
 	if err != nil || res.Sessions != 1 {
 		t.Fatalf("done: %+v, %v", res, err)
 	}
-	sum, err := s.GetSummary(ctx, "wi-3", "work-1-aaaaaa.jsonl")
+	sum, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi-3", FileName: "work-1-aaaaaa.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Decision == nil || sum.Decision.Decision != "needs_followup" {
+	if sum.Decision == nil || sum.Decision.Kind != review.NeedsFollowup {
 		t.Fatalf("decision lost across retry: %+v", sum.Decision)
 	}
 	if err := s.RetryWorkItem(ctx, "nope"); !errors.Is(err, ErrNotFound) {
@@ -258,10 +259,10 @@ func TestRebuildKeepsDecisions(t *testing.T) {
 		copyFile(t, f, filepath.Join(root, filepath.Base(filepath.Dir(f)), filepath.Base(f)))
 	}
 	first := mustImport(t, s, root)
-	rows, _ := s.ListSessions(ctx, Query{})
-	key := SessionKey{rows[0].WorkItemID, rows[0].FileName}
-	for _, k := range []DecisionKind{NeedsFollowup, Reviewed} {
-		if err := s.Decide(ctx, Decision{WorkItemID: key.WorkItemID, FileName: key.FileName, Decision: k, Note: string(k)}); err != nil {
+	rows, _ := pageRows(s.ListSessions(ctx, review.Query{}))
+	key := review.SessionKey{WorkItemID: rows[0].WorkItemID, FileName: rows[0].FileName}
+	for _, k := range []review.DecisionKind{review.NeedsFollowup, review.Reviewed} {
+		if err := s.Decide(ctx, review.Decision{Session: key, Kind: k, Note: string(k)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -273,10 +274,10 @@ func TestRebuildKeepsDecisions(t *testing.T) {
 	if err != nil || res.Sessions != first.Sessions || len(res.Failed) != 0 {
 		t.Fatalf("rebuild: %+v, %v (first import %d sessions)", res, err, first.Sessions)
 	}
-	if n, _ := s.CountSessions(ctx, Query{Sort: SortStalls}); n != first.Sessions {
+	if n, _ := s.CountSessions(ctx, review.Query{Sort: review.SortStalls}); n != first.Sessions {
 		t.Fatalf("%d sessions after rebuild", n)
 	}
-	if top, _ := s.ListSessions(ctx, Query{Sort: SortStalls, Limit: 1}); top[0].StallCount == 99 {
+	if top, _ := pageRows(s.ListSessions(ctx, review.Query{Sort: review.SortStalls, Limit: 1})); top[0].StallCount == 99 {
 		t.Fatal("rebuild kept derived data")
 	}
 	var rebuilding int
@@ -284,12 +285,12 @@ func TestRebuildKeepsDecisions(t *testing.T) {
 	if rebuilding != 0 {
 		t.Fatal("a completed rebuild left its mark: sweeps would never sweep decisions")
 	}
-	hist, err := s.Decisions(ctx, key.WorkItemID, key.FileName)
+	hist, err := s.Decisions(ctx, key)
 	if err != nil || len(hist) != 2 {
 		t.Fatalf("decisions after rebuild: %+v, %v", hist, err)
 	}
-	sum, _ := s.GetSummary(ctx, key.WorkItemID, key.FileName)
-	if sum.Decision == nil || sum.Decision.Decision != "reviewed" {
+	sum, _ := s.GetSession(ctx, key)
+	if sum.Decision == nil || sum.Decision.Kind != review.Reviewed {
 		t.Fatalf("current decision after rebuild: %+v", sum.Decision)
 	}
 	costs, _ := s.Costs(ctx, key.WorkItemID)

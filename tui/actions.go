@@ -6,10 +6,12 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // openSession switches to the session screen and loads it.
-func (m *App) openSession(k SessionKey) tea.Cmd {
+func (m *App) openSession(k review.SessionKey) tea.Cmd {
 	m.screen = screenSession
 	if m.session.s == nil || m.session.s.Key() != k {
 		m.session.s = nil
@@ -17,7 +19,7 @@ func (m *App) openSession(k SessionKey) tea.Cmd {
 	return m.loadSession(k)
 }
 
-func (m *App) loadSession(k SessionKey) tea.Cmd {
+func (m *App) loadSession(k review.SessionKey) tea.Cmd {
 	st := m.c.Store
 	return func() tea.Msg {
 		ctx := context.Background()
@@ -53,7 +55,7 @@ func (m *App) handleSessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 // goroutine, with a spinner, unless it is already parsed.
 func (m *App) openToolCall(id string) tea.Cmd {
 	s := m.session.s
-	tc := s.toolCall(id)
+	tc := toolCall(s, id)
 	if tc == nil {
 		return nil
 	}
@@ -104,7 +106,7 @@ func (m *App) handleDetail(msg detailLoadedMsg) tea.Cmd {
 }
 
 // saveDecision records a decision in the store.
-func (m *App) saveDecision(d Decision) tea.Cmd {
+func (m *App) saveDecision(d review.Decision) tea.Cmd {
 	st := m.c.Store
 	d.CreatedAt = m.c.Now()
 	return func() tea.Msg {
@@ -126,7 +128,7 @@ func (m *App) handleSaved(msg decisionSavedMsg) tea.Cmd {
 	if d.ToolCallID != "" {
 		what += " · " + d.ToolCallID
 	}
-	cmds := []tea.Cmd{m.setStatus("recorded "+d.Decision+" on "+what, false)}
+	cmds := []tea.Cmd{m.setStatus("recorded "+string(d.Kind)+" on "+what, false)}
 	if m.screen == screenInbox && d.TurnID == "" && d.ToolCallID == "" {
 		m.inbox.advance = true
 	}
@@ -137,7 +139,7 @@ func (m *App) handleSaved(msg decisionSavedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *App) openHistory(k SessionKey) tea.Cmd {
+func (m *App) openHistory(k review.SessionKey) tea.Cmd {
 	m.history = &historyView{c: m.c, key: k, loading: true}
 	st := m.c.Store
 	return func() tea.Msg {

@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/themes"
 )
 
@@ -29,11 +30,11 @@ const (
 
 type (
 	// openSessionMsg asks the app to open a session.
-	openSessionMsg struct{ key SessionKey }
+	openSessionMsg struct{ key review.SessionKey }
 	// sessionLoadedMsg is sent when a session and its decisions return.
 	sessionLoadedMsg struct {
-		session   Session
-		decisions []Decision
+		session   review.Session
+		decisions []review.Decision
 		err       error
 	}
 	// openToolCallMsg asks the app to open a tool call of the session.
@@ -52,18 +53,18 @@ type (
 		followup bool
 	}
 	// decisionMadeMsg is sent by the dialog when the reviewer saves.
-	decisionMadeMsg struct{ d Decision }
+	decisionMadeMsg struct{ d review.Decision }
 	// decisionSavedMsg is sent when the store has recorded a decision.
 	decisionSavedMsg struct {
-		d   Decision
+		d   review.Decision
 		err error
 	}
 	// openHistoryMsg asks the app to show a session's decisions.
-	openHistoryMsg struct{ key SessionKey }
+	openHistoryMsg struct{ key review.SessionKey }
 	// historyLoadedMsg is sent when a session's decisions return.
 	historyLoadedMsg struct {
-		key       SessionKey
-		decisions []Decision
+		key       review.SessionKey
+		decisions []review.Decision
 		err       error
 	}
 	// closeOverlayMsg closes the dialog, help or history.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/redact"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -142,7 +143,7 @@ func TestFollowupRecordsAndAdvances(t *testing.T) {
 	typeText(t, m, "retry with a longer timeout")
 	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
 	ds, _ := st.Decisions(context.Background(), first)
-	if len(ds) != 1 || ds[0].Decision != DecisionFollowup || ds[0].Note != "retry with a longer timeout" || ds[0].Reviewer != "tester" {
+	if len(ds) != 1 || ds[0].Kind != review.NeedsFollowup || ds[0].Note != "retry with a longer timeout" || ds[0].Reviewer != "tester" {
 		t.Fatalf("decisions = %+v", ds)
 	}
 	sel := m.inbox.selected()
@@ -176,7 +177,7 @@ func TestDecideDialogChoosesAndCancels(t *testing.T) {
 	send(t, m, tea.KeyPressMsg{Code: tea.KeyTab}, tea.KeyPressMsg{Code: tea.KeyTab})
 	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
 	ds, _ := st.Decisions(context.Background(), first)
-	if len(ds) != 1 || ds[0].Decision != DecisionIgnored {
+	if len(ds) != 1 || ds[0].Kind != review.Ignored {
 		t.Fatalf("decisions = %+v, want one ignored", ds)
 	}
 }
@@ -330,7 +331,7 @@ func TestEscapesInToolOutputAreInert(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.WorkItemID, s.Phase = "ENG-\x1b]0;x\x07", "work"
-	m := newTestApp(t, 250, 40, NewMemStore([]Session{{Summary: *s, Path: path}}))
+	m := newTestApp(t, 250, 40, NewMemStore([]review.Session{{Summary: *s, Path: path}}))
 	k := m.c.Keys
 	check := func(where string) {
 		t.Helper()

@@ -83,6 +83,9 @@ type Options struct {
 	Importing bool
 }
 
+// defaultReviewerID is the reviewer recorded when the app is given none.
+const defaultReviewerID = "tui"
+
 // newCommon builds the shared state from options.
 func newCommon(o Options, p themes.Palette) *Common {
 	now := o.Now

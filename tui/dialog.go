@@ -7,11 +7,13 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // decisionTarget is what a decision is about.
 type decisionTarget struct {
-	session    SessionKey
+	session    review.SessionKey
 	turnID     string
 	toolCallID string
 	// label names the target in the dialog.
@@ -27,11 +29,6 @@ type decisionDialog struct {
 	choice   int
 	followup bool
 	note     textinput.Model
-}
-
-// decisionChoices are the decisions in the dialog's order.
-func decisionChoices() []string {
-	return []string{DecisionReviewed, DecisionFollowup, DecisionIgnored}
 }
 
 func newDecisionDialog(c *Common, t decisionTarget, followup bool) (*decisionDialog, tea.Cmd) {
@@ -60,9 +57,9 @@ func (d *decisionDialog) Update(msg tea.Msg) tea.Cmd {
 	case "esc":
 		return intent(closeOverlayMsg{})
 	case "enter":
-		return intent(decisionMadeMsg{d: Decision{
+		return intent(decisionMadeMsg{d: review.Decision{
 			Session: d.target.session, TurnID: d.target.turnID, ToolCallID: d.target.toolCallID,
-			Decision: decisionChoices()[d.choice], Note: strings.TrimSpace(d.note.Value()), Reviewer: d.c.Reviewer,
+			Kind: review.DecisionKinds()[d.choice], Note: strings.TrimSpace(d.note.Value()), Reviewer: d.c.Reviewer,
 		}})
 	case "tab", "down":
 		if !d.followup {
@@ -95,11 +92,11 @@ func (d *decisionDialog) View(w int) string {
 	}
 	if !d.followup {
 		var cs []string
-		for i, c := range decisionChoices() {
+		for i, c := range review.DecisionKinds() {
 			if i == d.choice {
-				cs = append(cs, st.Dialog.Selected.Render("◉ "+c))
+				cs = append(cs, st.Dialog.Selected.Render("◉ "+string(c)))
 			} else {
-				cs = append(cs, st.Dialog.Choice.Render("○ "+c))
+				cs = append(cs, st.Dialog.Choice.Render("○ "+string(c)))
 			}
 		}
 		lines = append(lines, strings.Join(cs, st.Dialog.Choice.Render("  ")), "")
@@ -122,8 +119,8 @@ func (d *decisionDialog) hint() string {
 // historyView lists the decisions on one session, newest first.
 type historyView struct {
 	c         *Common
-	key       SessionKey
-	decisions []Decision
+	key       review.SessionKey
+	decisions []review.Decision
 	loading   bool
 	offset    int
 }
@@ -163,8 +160,8 @@ func (h *historyView) View(w, ht int) string {
 		if d.ToolCallID != "" {
 			what += " · " + d.ToolCallID
 		}
-		line := decisionBadge(st, d.Decision) + st.Dialog.Choice.Render(" "+d.CreatedAt.In(h.c.Now().Location()).Format("2006-01-02 15:04")+
-			" "+d.Decision+" · "+Inert(what))
+		line := decisionBadge(st, d.Kind) + st.Dialog.Choice.Render(" "+d.CreatedAt.In(h.c.Now().Location()).Format("2006-01-02 15:04")+
+			" "+string(d.Kind)+" · "+Inert(what))
 		if d.Reviewer != "" {
 			line += st.Dialog.Choice.Render(" · " + Inert(d.Reviewer))
 		}

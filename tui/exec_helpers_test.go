@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -40,7 +41,7 @@ func readStream(t testing.TB, path string) string {
 // readSession writes readStream into a temporary folder and summarizes it
 // as a session of work item WI-1 whose run was recorded in cwd ("" when
 // unknown).
-func readSession(t testing.TB, path, cwd string) Session {
+func readSession(t testing.TB, path, cwd string) review.Session {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "work-1-abc123.jsonl")
 	if err := os.WriteFile(file, []byte(readStream(t, path)), 0o600); err != nil {
@@ -51,13 +52,13 @@ func readSession(t testing.TB, path, cwd string) Session {
 		t.Fatal(err)
 	}
 	s.WorkItemID, s.FileName, s.Phase = "WI-1", "work-1-abc123.jsonl", "work"
-	return Session{Summary: *s, Path: file, Cwd: cwd}
+	return review.Session{Summary: *s, Path: file, Cwd: cwd}
 }
 
 // openReadCall opens the Read call of a readSession in a new app.
-func openReadCall(t testing.TB, s Session) *App {
+func openReadCall(t testing.TB, s review.Session) *App {
 	t.Helper()
-	m := newTestApp(t, 100, 30, NewMemStore([]Session{s}))
+	m := newTestApp(t, 100, 30, NewMemStore([]review.Session{s}))
 	send(t, m, openSessionMsg{key: s.Key()}, openToolCallMsg{id: readCallID})
 	if m.screen != screenToolCall || m.tool.detail == nil {
 		t.Fatalf("the Read call did not open: screen %d, detail %v, err %v", m.screen, m.tool.detail, m.tool.err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -26,14 +27,6 @@ func tokensOf(s *summary.Summary) *int64 {
 		t += *s.OutputTokens
 	}
 	return &t
-}
-
-// summaryDecision converts a decision to the summary's form.
-func summaryDecision(d Decision) *summary.Decision {
-	return &summary.Decision{
-		Decision: d.Decision, Note: d.Note, ReviewerID: d.Reviewer, CreatedAt: d.CreatedAt,
-		TurnID: d.TurnID, ToolCallID: d.ToolCallID,
-	}
 }
 
 // fmtTokens is a count in k and M: 512, 45k, 2.1M.
@@ -127,17 +120,8 @@ func fmtCount(n int) string {
 	return strconv.Itoa(n)
 }
 
-// phaseLabel is "work item · phase-iteration".
-func phaseLabel(s *summary.Summary) string {
-	p := s.Phase
-	if p == "" {
-		p = "?"
-	}
-	if s.Iteration != nil {
-		p += "-" + strconv.Itoa(*s.Iteration)
-	}
-	return s.WorkItemID + " · " + p
-}
+// phaseLabel is "work item · phase-iteration" (review.Label).
+func phaseLabel(s *summary.Summary) string { return review.Label(s.WorkItemID, s.Phase, s.Iteration) }
 
 // firstLine returns the first non-empty line of s, trimmed.
 func firstLine(s string) string {

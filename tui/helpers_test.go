@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -49,16 +50,16 @@ func fixtures() []fixture {
 }
 
 // fixtureSessions summarizes the fixtures with the real summarizer.
-func fixtureSessions(t testing.TB) []Session {
+func fixtureSessions(t testing.TB) []review.Session {
 	t.Helper()
-	var out []Session
+	var out []review.Session
 	for _, f := range fixtures() {
 		out = append(out, analyzeFixture(t, f))
 	}
 	return out
 }
 
-func analyzeFixture(t testing.TB, f fixture) Session {
+func analyzeFixture(t testing.TB, f fixture) review.Session {
 	t.Helper()
 	path, err := filepath.Abs(filepath.Join("..", "testdata", "streams", f.src))
 	if err != nil {
@@ -76,7 +77,7 @@ func analyzeFixture(t testing.TB, f fixture) Session {
 	if phase, iter, ok := splitName(f.name); ok {
 		s.Phase, s.Iteration = phase, &iter
 	}
-	return Session{Summary: *s, Path: path}
+	return review.Session{Summary: *s, Path: path}
 }
 
 // splitName reads `<phase>-<iteration>-<hex6>.jsonl`.

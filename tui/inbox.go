@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // inboxView is the session list. It keeps only a window of rows around the
@@ -15,26 +17,26 @@ type inboxView struct {
 	c    *Common
 	w, h int
 
-	q         Query
+	q         review.Query
 	total     int
 	flagged   int
 	undecided int
 	loaded    bool
 	// counted is the query the flagged and undecided counts are for;
 	// recount asks for them again after the next page.
-	counted  *Query
+	counted  *review.Query
 	countSeq int
 	recount  bool
 
 	cursor int // absolute index of the selected row
 	top    int // absolute index of the first visible row
 	winOff int // absolute index of win[0]
-	win    []Session
+	win    []review.Session
 	seq    int // sequence number of the latest page request
 
 	// keep is the session to keep under the cursor when the next page
 	// arrives; advance moves on to the next undecided one after it.
-	keep    *SessionKey
+	keep    *review.SessionKey
 	advance bool
 
 	filter    textinput.Model
@@ -48,13 +50,13 @@ type (
 	pageLoadedMsg struct {
 		seq    int
 		offset int
-		page   Page
+		page   review.Page
 		err    error
 	}
 	// countsLoadedMsg is sent when the flagged and undecided counts return.
 	countsLoadedMsg struct {
 		seq                int
-		q                  Query
+		q                  review.Query
 		flagged, undecided int
 		err                error
 	}
@@ -65,7 +67,7 @@ func newInbox(c *Common) *inboxView {
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: agent, work item, tool, message"
 	ti.SetStyles(c.Styles.Input)
-	return &inboxView{c: c, q: Query{Sort: SortTriage, Desc: true}, filter: ti}
+	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage}, filter: ti}
 }
 
 // SetSize implements component.
@@ -79,10 +81,10 @@ func (m *inboxView) SetSize(w, h int) {
 func (m *inboxView) visible() int { return max(m.h-1, 1) }
 
 // query is the store query for the current state.
-func (m *inboxView) query() Query {
+func (m *inboxView) query() review.Query {
 	q := m.q
 	if m.c.Mode == Operator {
-		q.FlaggedOnly = true
+		q.Flagged = true
 	}
 	return q
 }
@@ -94,6 +96,7 @@ func (m *inboxView) load() tea.Cmd {
 	q := m.query()
 	q.Offset = max(m.top-vis, 0)
 	q.Limit = vis * 3
+	q.Count = true
 	st := m.c.Store
 	return func() tea.Msg {
 		p, err := st.ListSessions(context.Background(), q)
@@ -102,9 +105,9 @@ func (m *inboxView) load() tea.Cmd {
 }
 
 // countQuery is the part of the query the counts depend on.
-func (m *inboxView) countQuery() Query {
+func (m *inboxView) countQuery() review.Query {
 	q := m.query()
-	q.Sort, q.Desc, q.Limit, q.Offset = "", false, 0, 0
+	q.Sort, q.Asc, q.Limit, q.Offset = "", false, 0, 0
 	return q
 }
 
@@ -141,7 +144,7 @@ func (m *inboxView) needLoad() bool {
 }
 
 // selected returns the session under the cursor, nil when not loaded.
-func (m *inboxView) selected() *Session {
+func (m *inboxView) selected() *review.Session {
 	i := m.cursor - m.winOff
 	if i < 0 || i >= len(m.win) {
 		return nil
@@ -207,7 +210,7 @@ func (m *inboxView) handlePage(msg pageLoadedMsg) tea.Cmd {
 // keepCursor moves the cursor to a session after a reload, keeping its
 // row on the same line of the screen; after a decision it moves on to
 // the next undecided session.
-func (m *inboxView) keepCursor(k SessionKey) {
+func (m *inboxView) keepCursor(k review.SessionKey) {
 	line, old := m.cursor-m.top, m.cursor
 	found := -1
 	for i, s := range m.win {
@@ -278,11 +281,11 @@ func (m *inboxView) handleQueryKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
 	sorts := []struct {
 		b key.Binding
-		s SortKey
+		s review.SortKey
 	}{
-		{k.SortDefault, SortTriage}, {k.SortStarted, SortStarted}, {k.SortDuration, SortDuration},
-		{k.SortCost, SortCost}, {k.SortTokens, SortTokens}, {k.SortStalls, SortStalls},
-		{k.SortErrors, SortErrors}, {k.SortApprovals, SortApprovals},
+		{k.SortDefault, review.SortTriage}, {k.SortStarted, review.SortStarted}, {k.SortDuration, review.SortDuration},
+		{k.SortCost, review.SortCost}, {k.SortTokens, review.SortTokens}, {k.SortStalls, review.SortStalls},
+		{k.SortErrors, review.SortErrors}, {k.SortApprovals, review.SortApprovals},
 	}
 	for _, s := range sorts {
 		if key.Matches(msg, s.b) {
@@ -292,7 +295,7 @@ func (m *inboxView) handleQueryKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Sort):
-		ks := sortKeys()
+		ks := review.SortKeys()
 		for i, s := range ks {
 			if s == m.q.Sort {
 				m.setSort(ks[(i+1)%len(ks)])
@@ -300,9 +303,9 @@ func (m *inboxView) handleQueryKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 	case key.Matches(msg, k.Flagged):
-		m.q.FlaggedOnly = !m.q.FlaggedOnly
+		m.q.Flagged = !m.q.Flagged
 	case key.Matches(msg, k.Undecided):
-		m.q.UndecidedOnly = !m.q.UndecidedOnly
+		m.q.Undecided = !m.q.Undecided
 	case key.Matches(msg, k.Agent):
 		switch s := m.selected(); {
 		case m.q.Agent != "":
@@ -320,12 +323,12 @@ func (m *inboxView) handleQueryKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // setSort sorts by a key; the same key again flips the direction. A new
 // key starts largest (or newest) first.
-func (m *inboxView) setSort(s SortKey) {
+func (m *inboxView) setSort(s review.SortKey) {
 	if m.q.Sort == s {
-		m.q.Desc = !m.q.Desc
+		m.q.Asc = !m.q.Asc
 		return
 	}
-	m.q.Sort, m.q.Desc = s, true
+	m.q.Sort, m.q.Asc = s, false
 }
 
 // requery runs a changed query from the top.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/review"
 )
 
 // columns are the inbox columns; drop says which a narrow terminal loses
@@ -17,13 +17,13 @@ func (m *inboxView) columns() []column {
 		{title: "●", width: 1},
 		{title: "agent", width: 8, drop: 3},
 		{title: "work item · phase", width: 14, flex: true, max: 28},
-		{title: "started", width: 7, drop: 8, sort: SortStarted, right: true},
-		{title: "dur", width: 6, drop: 5, sort: SortDuration, right: true},
-		{title: "cost", width: 7, sort: SortCost, right: true},
-		{title: "tokens", width: 6, drop: 7, sort: SortTokens, right: true},
-		{title: "stall", width: 5, drop: 4, sort: SortStalls, right: true},
-		{title: "err", width: 3, sort: SortErrors, right: true},
-		{title: "appr", width: 4, drop: 6, sort: SortApprovals, right: true},
+		{title: "started", width: 7, drop: 8, sort: review.SortStarted, right: true},
+		{title: "dur", width: 6, drop: 5, sort: review.SortDuration, right: true},
+		{title: "cost", width: 7, sort: review.SortCost, right: true},
+		{title: "tokens", width: 6, drop: 7, sort: review.SortTokens, right: true},
+		{title: "stall", width: 5, drop: 4, sort: review.SortStalls, right: true},
+		{title: "err", width: 3, sort: review.SortErrors, right: true},
+		{title: "appr", width: 4, drop: 6, sort: review.SortApprovals, right: true},
 		{title: "tools", width: 5, drop: 9, right: true},
 		{title: "last words", width: 10, flex: true, drop: 2},
 	}
@@ -57,7 +57,7 @@ func (m *inboxView) View() string {
 }
 
 func (m *inboxView) emptyText() string {
-	if m.q.Filter != "" || m.q.FlaggedOnly || m.q.UndecidedOnly || m.q.Agent != "" || m.c.Mode == Operator {
+	if m.q.Filter != "" || m.q.Flagged || m.q.Undecided || m.q.Agent != "" || m.c.Mode == Operator {
 		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view"
 	}
 	return "no sessions yet · sift import PATH, or sift demo for a sample inbox"
@@ -71,7 +71,7 @@ func (m *inboxView) headerRow(cols []column) string {
 		style := st.Table.Header
 		if c.sort != "" && c.sort == m.q.Sort {
 			// The arrow always shows: the title gives way to it.
-			arrow := map[bool]string{true: "▼", false: "▲"}[m.q.Desc]
+			arrow := map[bool]string{true: "▲", false: "▼"}[m.q.Asc]
 			title = ansi.Truncate(title, c.width-1, "") + arrow
 			style = st.Table.HeaderSort
 		}
@@ -81,13 +81,13 @@ func (m *inboxView) headerRow(cols []column) string {
 }
 
 // row renders one session.
-func (m *inboxView) row(cols []column, s *Session, sel, grouped bool) string {
+func (m *inboxView) row(cols []column, s *review.Session, sel, grouped bool) string {
 	st := m.c.Styles
 	cells := make([]string, len(cols))
 	for i, c := range cols {
 		text := m.cellText(c.title, s, grouped)
 		if c.title == "●" {
-			cells[i] = badge(st, &s.Summary)
+			cells[i] = badge(st, s)
 			continue
 		}
 		if c.title == " " {
@@ -123,7 +123,7 @@ func (m *inboxView) row(cols []column, s *Session, sel, grouped bool) string {
 }
 
 // cellText is the text of one column of a session row.
-func (m *inboxView) cellText(col string, s *Session, grouped bool) string {
+func (m *inboxView) cellText(col string, s *review.Session, grouped bool) string {
 	switch col {
 	case "agent":
 		return Inert(s.AgentKind)
@@ -155,9 +155,9 @@ func (m *inboxView) cellText(col string, s *Session, grouped bool) string {
 }
 
 // badge is a session's one-character decision or flag badge.
-func badge(st *Styles, s *summary.Summary) string {
+func badge(st *Styles, s *review.Session) string {
 	if s.Decision != nil {
-		return decisionBadge(st, s.Decision.Decision)
+		return decisionBadge(st, s.Decision.Kind)
 	}
 	switch {
 	case s.Flagged:
@@ -169,13 +169,13 @@ func badge(st *Styles, s *summary.Summary) string {
 }
 
 // decisionBadge is the badge of a decision.
-func decisionBadge(st *Styles, d string) string {
+func decisionBadge(st *Styles, d review.DecisionKind) string {
 	switch d {
-	case DecisionReviewed:
+	case review.Reviewed:
 		return st.Badge.Reviewed.Render("✓")
-	case DecisionFollowup:
+	case review.NeedsFollowup:
 		return st.Badge.Followup.Render("↻")
-	case DecisionIgnored:
+	case review.Ignored:
 		return st.Badge.Ignored.Render("–")
 	}
 	return st.Badge.Unknown.Render("?")
@@ -191,16 +191,16 @@ func (m *inboxView) title() (left, right string) {
 		}
 		left = plural(m.total, "session") + " · " + f + " flagged · " + u + " undecided"
 	}
-	dir := map[bool]string{true: "▼", false: "▲"}[m.q.Desc]
-	if m.q.Sort == SortTriage {
+	dir := map[bool]string{true: "▲", false: "▼"}[m.q.Asc]
+	if m.q.Sort == review.SortTriage {
 		dir = ""
 	}
 	right = "sort: " + string(m.q.Sort) + dir
 	var f []string
-	if m.q.FlaggedOnly {
+	if m.q.Flagged {
 		f = append(f, "flagged")
 	}
-	if m.q.UndecidedOnly {
+	if m.q.Undecided {
 		f = append(f, "undecided")
 	}
 	if m.q.Agent != "" {

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // column is one column of a table.
@@ -18,7 +20,7 @@ type column struct {
 	// drop orders the columns a narrow terminal drops: the highest goes
 	// first; 0 is never dropped.
 	drop int
-	sort SortKey
+	sort review.SortKey
 }
 
 // layoutColumns fits columns into a width: it drops the least important

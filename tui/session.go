@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -25,8 +26,8 @@ type sessionView struct {
 	c    *Common
 	w, h int
 
-	s         *Session
-	decisions []Decision
+	s         *review.Session
+	decisions []review.Decision
 	showAll   bool
 	rows      []int // indexes into s.Turns of the listed turns
 	cursor    int   // into rows
@@ -41,14 +42,14 @@ var _ component = (*sessionView)(nil)
 func newSessionView(c *Common) *sessionView { return &sessionView{c: c} }
 
 // setSession shows a loaded session, its first flagged turn selected.
-func (m *sessionView) setSession(s *Session, ds []Decision) {
+func (m *sessionView) setSession(s *review.Session, ds []review.Decision) {
 	m.s, m.decisions = s, ds
 	m.showAll = !hasFlaggedTurn(s)
 	m.cursor, m.top, m.focus, m.call, m.callTop = 0, 0, focusTurns, 0, 0
 	m.buildRows(-1)
 }
 
-func hasFlaggedTurn(s *Session) bool {
+func hasFlaggedTurn(s *review.Session) bool {
 	for _, t := range s.Turns {
 		if len(t.Flags) > 0 {
 			return true
@@ -91,15 +92,15 @@ func (m *sessionView) calls() []*summary.ToolCall {
 	}
 	var out []*summary.ToolCall
 	for _, id := range t.ToolCallIDs {
-		if tc := m.s.toolCall(id); tc != nil {
+		if tc := toolCall(m.s, id); tc != nil {
 			out = append(out, tc)
 		}
 	}
 	return out
 }
 
-// toolCall finds a call of the session by id.
-func (s *Session) toolCall(id string) *summary.ToolCall {
+// toolCall finds a call of a session by id.
+func toolCall(s *review.Session, id string) *summary.ToolCall {
 	for i := range s.ToolCalls {
 		if s.ToolCalls[i].ID == id {
 			return &s.ToolCalls[i]
@@ -324,7 +325,7 @@ func (m *sessionView) header() []string {
 }
 
 // latest is the latest decision on a turn or call, nil when none.
-func (m *sessionView) latest(turnID, callID string) *Decision {
+func (m *sessionView) latest(turnID, callID string) *review.Decision {
 	for i := len(m.decisions) - 1; i >= 0; i-- {
 		d := &m.decisions[i]
 		if d.TurnID == turnID && d.ToolCallID == callID {

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -20,7 +21,7 @@ type toolView struct {
 	c    *Common
 	w, h int
 
-	s       *Session
+	s       *review.Session
 	call    *summary.ToolCall
 	detail  *callDetail
 	raw     []string // the call's raw lines, when the parser gave no detail
@@ -46,7 +47,7 @@ type execMsg struct {
 func newToolView(c *Common) *toolView { return &toolView{c: c} }
 
 // setCall shows a call; the detail arrives later with setDetail.
-func (m *toolView) setCall(s *Session, tc *summary.ToolCall) {
+func (m *toolView) setCall(s *review.Session, tc *summary.ToolCall) {
 	m.s, m.call, m.detail, m.raw, m.err, m.offset = s, tc, nil, nil, nil, 0
 	m.loading = true
 	m.build()

@@ -89,7 +89,7 @@ func (m *sessionView) style(text string, sel, alert bool) string {
 func (m *sessionView) turnBadge(t *summary.Turn) string {
 	st := m.c.Styles
 	if d := m.latest(t.TurnID, ""); d != nil {
-		return decisionBadge(st, d.Decision)
+		return decisionBadge(st, d.Kind)
 	}
 	if len(t.Flags) > 0 {
 		return st.Badge.Flagged.Render("⚑")
@@ -162,7 +162,7 @@ func operatorFlag(f summary.Flag) string {
 func (m *sessionView) whatHappened(t *summary.Turn) string {
 	var pick *summary.ToolCall
 	for _, id := range t.ToolCallIDs {
-		tc := m.s.toolCall(id)
+		tc := toolCall(m.s, id)
 		if tc == nil {
 			continue
 		}
@@ -214,7 +214,7 @@ func (m *sessionView) callLines() []string {
 		sel := i == m.call && m.focus == focusCalls
 		status := callBadge(st, tc)
 		if d := m.latest(tc.TurnID, tc.ID); d != nil {
-			status = decisionBadge(st, d.Decision)
+			status = decisionBadge(st, d.Kind)
 		}
 		text := fmt.Sprintf("%-10s %6s  %s", callStatus(tc), fmtMs(tc.DurationMs), m.callLine(tc))
 		line := m.marker(sel, true) + status + " " + m.style(cell(Inert(text), m.w-3, false), sel, false)

@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/user"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/textsafe"
-	"github.com/agentsift/sift/store"
 )
 
 // runDecide implements `sift decide SESSION --decision D [--turn T]
@@ -27,7 +27,7 @@ func runDecide(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "decide", fmt.Errorf("%w (usage: sift decide SESSION --decision D)", err))
 	}
-	kind := store.DecisionKind(*decision)
+	kind := review.DecisionKind(*decision)
 	if !kind.Valid() {
 		return fail(stderr, "decide", fmt.Errorf("--decision %q: want reviewed, needs_followup or ignored", *decision))
 	}
@@ -44,8 +44,7 @@ func runDecide(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "decide", err)
 	}
-	d := store.Decision{WorkItemID: key.WorkItemID, FileName: key.FileName, TurnID: *turn, ToolCallID: *call,
-		Decision: kind, Note: *note, ReviewerID: *reviewer}
+	d := review.Decision{Session: key, TurnID: *turn, ToolCallID: *call, Kind: kind, Note: *note, Reviewer: *reviewer}
 	if err := st.Decide(ctx, d); err != nil {
 		return fail(stderr, "decide", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/store"
 )
@@ -48,18 +49,18 @@ func openStore(t *testing.T, db string) *store.Store {
 func storedSummary(t *testing.T, db, ref string) *summary.Summary {
 	t.Helper()
 	wi, file, _ := strings.Cut(ref, "/")
-	sum, err := openStore(t, db).GetSummary(context.Background(), wi, file)
+	sess, err := openStore(t, db).GetSession(context.Background(), review.SessionKey{WorkItemID: wi, FileName: file})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sum
+	return &sess.Summary
 }
 
 // decisionsOf reads a session's decision history.
-func decisionsOf(t *testing.T, db, ref string) []store.Decision {
+func decisionsOf(t *testing.T, db, ref string) []review.Decision {
 	t.Helper()
 	wi, file, _ := strings.Cut(ref, "/")
-	h, err := openStore(t, db).Decisions(context.Background(), wi, file)
+	h, err := openStore(t, db).Decisions(context.Background(), review.SessionKey{WorkItemID: wi, FileName: file})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
 	"github.com/agentsift/sift/tui"
 )
@@ -77,7 +78,7 @@ func runDemo(args []string, _ io.Reader, _, stderr io.Writer) int {
 		return fail(stderr, "demo", err)
 	}
 	defer cleanup()
-	opts := inf.options(newInboxStore(st))
+	opts := inf.options(st)
 	opts.Title = "sift demo"
 	app, err := tui.NewApp(opts)
 	if err != nil {
@@ -118,7 +119,7 @@ func openDemo(ctx context.Context, dbPath string) (*store.Store, func(), error) 
 		return nil, func() {}, err
 	}
 	done := func() { st.Close(); cleanup() }
-	n, err := st.CountSessions(ctx, store.Query{})
+	n, err := st.CountSessions(ctx, review.Query{})
 	if err == nil && n == 0 {
 		err = seedDemo(ctx, st, dir, time.Now())
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/review"
 )
 
 // tmuxTerm drives a program in a detached tmux session on a private
@@ -141,11 +141,11 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sift list: %v", err)
 	}
-	var rows []summary.Summary
+	var rows []review.Session
 	if err := json.Unmarshal(out, &rows); err != nil {
 		t.Fatalf("sift list --json: %v\n%s", err, out)
 	}
-	var row *summary.Summary
+	var row *review.Session
 	for i, r := range rows {
 		if r.WorkItemID == "ENG-412" && r.FileName == "rework-2-a1b2c3.jsonl" {
 			row = &rows[i]
@@ -160,8 +160,8 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 		t.Fatalf("sift list --json decisions = %+v, want the one recorded", row.Decisions)
 	}
 	d := row.Decisions[0]
-	if d.Decision != "needs_followup" || d.Note != "why was find blocked?" ||
-		d.ToolCallID != "toolu_01XMaFPbs37dmBM8hVEaTMg9" || d.TurnID != "t1" || d.ReviewerID != "e2e" {
+	if d.Kind != review.NeedsFollowup || d.Note != "why was find blocked?" ||
+		d.ToolCallID != "toolu_01XMaFPbs37dmBM8hVEaTMg9" || d.TurnID != "t1" || d.Reviewer != "e2e" {
 		t.Errorf("decision in sift list --json = %+v", d)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
 	"github.com/agentsift/sift/tui"
 )
@@ -38,14 +40,18 @@ func demoStore(t testing.TB) *store.Store {
 	return st
 }
 
+// The store is the inbox's store: tui declares the interface, and
+// *store.Store satisfies it directly.
+var _ tui.Store = (*store.Store)(nil)
+
 // listAll pages through a query three rows at a time.
-func listAll(t *testing.T, ad tui.Store, q tui.Query) ([]tui.Session, tui.Page) {
+func listAll(t *testing.T, st tui.Store, q review.Query) ([]review.Session, review.Page) {
 	t.Helper()
-	var out []tui.Session
-	var first tui.Page
+	var out []review.Session
+	var first review.Page
 	for off := 0; ; off += 3 {
-		q.Offset, q.Limit = off, 3
-		p, err := ad.ListSessions(context.Background(), q)
+		q.Offset, q.Limit, q.Count = off, 3, true
+		p, err := st.ListSessions(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +65,7 @@ func listAll(t *testing.T, ad tui.Store, q tui.Query) ([]tui.Session, tui.Page) 
 	}
 }
 
-func keys(ss []tui.Session) []string {
+func keys(ss []review.Session) []string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, s.Key().String())
@@ -67,105 +73,174 @@ func keys(ss []tui.Session) []string {
 	return out
 }
 
-// TestInboxStoreAgreesWithMemStore pages the real store through the
-// adapter and checks every order and filter against the tui's reference
-// store holding the same summaries.
-func TestInboxStoreAgreesWithMemStore(t *testing.T) {
+// TestStoreAnswersTheInbox pages the real store through the inbox's
+// interface for every order, quick filter, the `/` filter and the grouping
+// by work item, and checks each answer against the summaries it holds: the
+// sessions a query selects (flagged in the store's sense: an open
+// needs_followup on a tool call flags a session), each once, in its order,
+// with its counts.
+func TestStoreAnswersTheInbox(t *testing.T) {
 	st := demoStore(t)
 	ctx := context.Background()
-	full, err := st.ListSessions(ctx, store.Query{Full: true})
+	all, err := st.ListSessions(ctx, review.Query{Full: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ss []tui.Session
-	for _, s := range full {
-		ss = append(ss, tui.Session{Summary: s})
-	}
-	ad, ref := newInboxStore(st), tui.NewMemStore(ss)
+	ss := all.Sessions
 	// A decision, so that the undecided filter and the triage order have
 	// something to do.
-	d := tui.Decision{Session: ss[0].Key(), Decision: tui.DecisionReviewed, Reviewer: "t"}
-	if err := ad.Decide(ctx, d); err != nil {
-		t.Fatal(err)
-	}
-	if err := ref.Decide(ctx, d); err != nil {
+	decided := ss[0].Key()
+	if err := st.Decide(ctx, review.Decision{Session: decided, Kind: review.Reviewed, Reviewer: "t"}); err != nil {
 		t.Fatal(err)
 	}
 	// A follow-up on a tool call of an unflagged session flags it in the
 	// store's sense, not in its summary's: it must be listed once.
+	followup := review.SessionKey{}
 	for _, s := range ss {
-		if s.Flagged || len(s.ToolCalls) == 0 {
+		if s.Flagged || len(s.ToolCalls) == 0 || s.Key() == decided {
 			continue
 		}
-		d := tui.Decision{Session: s.Key(), TurnID: s.ToolCalls[0].TurnID, ToolCallID: s.ToolCalls[0].ID,
-			Decision: tui.DecisionFollowup, Note: "look", Reviewer: "t"}
-		if err := ad.Decide(ctx, d); err != nil {
+		d := review.Decision{Session: s.Key(), TurnID: s.ToolCalls[0].TurnID, ToolCallID: s.ToolCalls[0].ID,
+			Kind: review.NeedsFollowup, Note: "look", Reviewer: "t"}
+		if err := st.Decide(ctx, d); err != nil {
 			t.Fatal(err)
 		}
-		if err := ref.Decide(ctx, d); err != nil {
-			t.Fatal(err)
-		}
+		followup = s.Key()
 		break
 	}
-	queries := []tui.Query{
-		{Sort: tui.SortTriage},
-		{Sort: tui.SortTriage, FlaggedOnly: true},
-		{Sort: tui.SortTriage, UndecidedOnly: true},
-		{Sort: tui.SortTriage, Agent: "gemini"},
-		{Sort: tui.SortTriage, Filter: "bash"},
-		{Sort: tui.SortCost, Desc: true, GroupByWorkItem: true},
+	if followup.IsZero() {
+		t.Fatal("no unflagged session with a tool call in the demo")
 	}
-	for _, k := range []tui.SortKey{tui.SortCost, tui.SortDuration, tui.SortStalls, tui.SortErrors, tui.SortApprovals, tui.SortTokens} {
-		queries = append(queries, tui.Query{Sort: k, Desc: true}, tui.Query{Sort: k})
+	flagged := func(s *review.Session) bool { return s.Flagged || s.Key() == followup }
+	undecided := func(s *review.Session) bool { return s.Key() != decided }
+	queries := []review.Query{
+		{Sort: review.SortTriage},
+		{Sort: review.SortTriage, Flagged: true},
+		{Sort: review.SortTriage, Undecided: true},
+		{Sort: review.SortTriage, Agent: "gemini"},
+		{Sort: review.SortTriage, Filter: "bash"},
+		{Sort: review.SortTriage, Filter: "w1"},
+		{Sort: review.SortCost, GroupByWorkItem: true},
+		{Sort: review.SortTriage, GroupByWorkItem: true, Filter: "e"},
+	}
+	for _, k := range review.SortKeys()[1:] {
+		queries = append(queries, review.Query{Sort: k}, review.Query{Sort: k, Asc: true})
 	}
 	for _, q := range queries {
 		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
-			got, gp := listAll(t, ad, q)
-			q.Limit = 0
-			want, err := ref.ListSessions(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gf, gu, err := ad.Counts(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wf, wu, _ := ref.Counts(ctx, q)
-			if gp.Total != want.Total || gf != wf || gu != wu {
-				t.Errorf("counts %d/%d/%d, want %d/%d/%d", gp.Total, gf, gu, want.Total, wf, wu)
-			}
-			if len(got) != len(want.Sessions) {
-				t.Fatalf("%d sessions %v, want %d %v", len(got), keys(got), len(want.Sessions), keys(want.Sessions))
-			}
-			seen := map[string]bool{}
-			for i := range got {
-				k := got[i].Key().String()
-				if seen[k] {
-					t.Fatalf("%s listed twice", k)
+			got, gp := listAll(t, st, q)
+			var want []string
+			nf, nu := 0, 0
+			for i := range ss {
+				s := &ss[i]
+				var names []string
+				for _, c := range s.ToolCalls {
+					names = append(names, c.Name)
 				}
-				seen[k] = true
-				// Ties may fall either way; the sort values may not.
-				if c := tui.Compare(&got[i], &want.Sessions[i], tui.Query{Sort: q.Sort, Desc: q.Desc, GroupByWorkItem: q.GroupByWorkItem}); c != 0 &&
-					sortValueDiffers(&got[i], &want.Sessions[i], q) {
-					t.Errorf("row %d: %s, want %s", i, k, want.Sessions[i].Key())
+				switch {
+				case q.Flagged && !flagged(s), q.Undecided && !undecided(s), q.Agent != "" && s.AgentKind != q.Agent,
+					q.Filter != "" && !review.FilterMatches(q.Filter, review.FilterFields{Agent: s.AgentKind, WorkItem: s.WorkItemID,
+						Phase: s.Phase, Iteration: s.Iteration, ToolNames: slices.Values(names), Final: s.FinalAssistantMessage}):
+					continue
+				}
+				want = append(want, s.Key().String())
+				if flagged(s) {
+					nf++
+				}
+				if undecided(s) {
+					nu++
+				}
+			}
+			gf, gu, err := st.Counts(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gp.Total != len(want) || gf != nf || gu != nu {
+				t.Errorf("counts %d/%d/%d, want %d/%d/%d", gp.Total, gf, gu, len(want), nf, nu)
+			}
+			if !slices.Equal(slices.Sorted(slices.Values(keys(got))), slices.Sorted(slices.Values(want))) {
+				t.Fatalf("sessions %v, want %v", keys(got), want)
+			}
+			for i := 1; i < len(got); i++ {
+				if c := orderOf(&got[i-1], q, flagged, undecided) - orderOf(&got[i], q, flagged, undecided); c > 0 {
+					t.Errorf("row %d (%s) comes before row %d (%s) in %s", i-1, got[i-1].Key(), i, got[i].Key(), q.Sort)
 				}
 			}
 		})
 	}
 }
 
-// sortValueDiffers reports whether two sessions differ in what a query
-// orders by (as opposed to a tie broken differently).
-func sortValueDiffers(a, b *tui.Session, q tui.Query) bool {
-	probe := q
-	probe.GroupByWorkItem = q.GroupByWorkItem
-	x, y := *a, *b
-	x.WorkItemID, x.FileName, x.StartedAt = "", "", nil
-	y.WorkItemID, y.FileName, y.StartedAt = "", "", nil
-	if q.GroupByWorkItem {
-		x.WorkItemID, y.WorkItemID = a.WorkItemID, b.WorkItemID
+// orderOf places a session in a query's order: sessions are listed by
+// increasing orderOf. It counts only what the order compares (work item,
+// triage rank, the sort figure), not how ties are broken.
+func orderOf(s *review.Session, q review.Query, flagged, undecided func(*review.Session) bool) float64 {
+	v := func(p *float64) float64 {
+		if p == nil {
+			return -1 // unknown is the smallest; the figures are ≥ 0
+		}
+		return *p
 	}
-	return tui.Compare(&x, &y, probe) != 0
+	var x float64
+	switch q.Sort {
+	case review.SortTriage:
+		rank := 0.0
+		if flagged(s) && undecided(s) {
+			rank = 1
+		}
+		x = -(rank*1e9 + v(s.EstimatedUSD))
+	default:
+		f := map[review.SortKey]func() *float64{
+			review.SortStarted: func() *float64 {
+				if s.StartedAt == nil {
+					return nil
+				}
+				t := float64(s.StartedAt.UnixMilli())
+				return &t
+			},
+			review.SortDuration: func() *float64 { return i64(s.TotalDurationMs) },
+			review.SortCost:     func() *float64 { return s.EstimatedUSD },
+			review.SortTokens: func() *float64 {
+				if s.InputTokens == nil && s.OutputTokens == nil {
+					return nil
+				}
+				t := float64(deref(s.InputTokens) + deref(s.OutputTokens))
+				return &t
+			},
+			review.SortStalls:    func() *float64 { n := float64(s.StallCount); return &n },
+			review.SortErrors:    func() *float64 { n := float64(s.ErrorCount); return &n },
+			review.SortApprovals: func() *float64 { n := float64(s.ApprovalCount); return &n },
+		}[q.Sort]
+		x = v(f())
+		if !q.Asc {
+			x = -x
+		}
+	}
+	if q.GroupByWorkItem {
+		// The work item outranks the sort: its rank among the demo's.
+		x += float64(workItemRank(s.WorkItemID)) * 1e12
+	}
+	return x
+}
+
+// workItemRank orders the demo's work items A to Z.
+func workItemRank(wi string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(wi, "ENG-"))
+	return n
+}
+
+func i64(p *int64) *float64 {
+	if p == nil {
+		return nil
+	}
+	f := float64(*p)
+	return &f
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // sendAll delivers messages to the app and runs what they return.
@@ -207,8 +282,8 @@ func keyPress(s string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
 }
 
-// TestInboxOnRealStore draws the screens over the real store (through the
-// adapter) and compares them to goldens: inbox, session and tool call, in
+// TestInboxOnRealStore draws the screens over the real store and compares
+// them to goldens: inbox, session and tool call, in
 // both views, at 80×24 and 120×40.
 func TestInboxOnRealStore(t *testing.T) {
 	st := demoStore(t)
@@ -226,7 +301,7 @@ func TestInboxOnRealStore(t *testing.T) {
 			for _, size := range [][2]int{{80, 24}, {120, 40}} {
 				view := map[bool]string{false: "developer", true: "operator"}[operator]
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", screen, view, size[0], size[1]), func(t *testing.T) {
-					o := tui.Options{Store: newInboxStore(st), Theme: "dark", Title: "sift demo", NoAnimation: true,
+					o := tui.Options{Store: st, Theme: "dark", Title: "sift demo", NoAnimation: true,
 						Now: func() time.Time { return demoNow }, Reviewer: "tester"}
 					if operator {
 						o.Mode = tui.Operator
@@ -256,10 +331,10 @@ const benchStoreSessions = 100_000
 // the temporary directory and reused.
 func benchStore(b *testing.B) *store.Store {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), "sift-inbox-bench-100k-v1")
+	dir := filepath.Join(os.TempDir(), "sift-inbox-bench-100k-v3")
 	db := filepath.Join(dir, "sift.db")
 	if st, err := store.Open(db); err == nil {
-		if n, _ := st.CountSessions(context.Background(), store.Query{}); n >= benchStoreSessions {
+		if n, _ := st.CountSessions(context.Background(), review.Query{}); n >= benchStoreSessions {
 			return st
 		}
 		st.Close()
@@ -294,8 +369,8 @@ func benchStore(b *testing.B) *store.Store {
 }
 
 // BenchmarkInboxFirstPage measures the inbox from start to its first
-// drawn page on a 100,000-session store: a new app and adapter (no warm
-// caches), the first page query, and View. The title's flagged and
+// drawn page on a 100,000-session store: a new app, the first page query
+// (one read of the triage index, and the count), and View. The title's flagged and
 // undecided counts are asked for after that frame; the "counts"
 // sub-benchmark measures them.
 func BenchmarkInboxFirstPage(b *testing.B) {
@@ -304,7 +379,7 @@ func BenchmarkInboxFirstPage(b *testing.B) {
 	var counts tea.Cmd
 	b.Run("first-page", func(b *testing.B) {
 		for range b.N {
-			m, err := tui.NewApp(tui.Options{Store: newInboxStore(st), Theme: "dark", NoAnimation: true})
+			m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -320,7 +395,7 @@ func BenchmarkInboxFirstPage(b *testing.B) {
 	}
 	b.Run("counts", func(b *testing.B) {
 		for range b.N {
-			if _, _, err := newInboxStore(st).Counts(context.Background(), tui.Query{}); err != nil {
+			if _, _, err := st.Counts(context.Background(), review.Query{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -361,9 +436,8 @@ func TestBackgroundImportReportsProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	ad := newInboxStore(st)
 	var msgs []tea.Msg
-	importInBackground(context.Background(), st, ad, []string{filepath.Join("demo", "streams")}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, func(m tea.Msg) {
+	importInBackground(context.Background(), st, []string{filepath.Join("demo", "streams")}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, func(m tea.Msg) {
 		msgs = append(msgs, m)
 	})
 	if len(msgs) < 2 {
@@ -373,7 +447,7 @@ func TestBackgroundImportReportsProgress(t *testing.T) {
 	if !ok || !last.Done || last.Err != nil || last.Sessions != 14 {
 		t.Fatalf("last message %+v", msgs[len(msgs)-1])
 	}
-	p, err := ad.ListSessions(context.Background(), tui.Query{Sort: tui.SortTriage, Limit: 5})
+	p, err := st.ListSessions(context.Background(), review.Query{Sort: review.SortTriage, Limit: 5, Count: true})
 	if err != nil || p.Total != 14 || len(p.Sessions) != 5 {
 		t.Fatalf("after the import: %d sessions, page %d, %v", p.Total, len(p.Sessions), err)
 	}
@@ -385,7 +459,7 @@ func TestBackgroundImportReportsProgress(t *testing.T) {
 func BenchmarkInboxScroll(b *testing.B) {
 	st := benchStore(b)
 	defer st.Close()
-	m, err := tui.NewApp(tui.Options{Store: newInboxStore(st), Theme: "dark", NoAnimation: true})
+	m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -396,5 +470,48 @@ func BenchmarkInboxScroll(b *testing.B) {
 	for range b.N {
 		sendAll(b, m, pgdn)
 		_ = m.View()
+	}
+}
+
+// BenchmarkInboxFilter measures the inbox's `/` filter on the
+// 100,000-session store: from an inbox showing its first page (a new app,
+// no warm caches), the filter pasted in one go, to the first drawn page of
+// its matches. "b" is a one-letter filter that matches about two thirds
+// of the sessions; "bas" a three-letter one matching a fifth.
+// "next-letter" is the keystroke after the first: with "ba" shown, the
+// "s" typed.
+func BenchmarkInboxFilter(b *testing.B) {
+	st := benchStore(b)
+	defer st.Close()
+	slash := keyPress(tui.DefaultKeyMap().Filter.Keys()[0])
+	open := func(b *testing.B, typed string) *tui.App {
+		m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		firstPage(b, m, m.Init())
+		sendAll(b, m, slash)
+		if typed != "" {
+			_, cmd := m.Update(tea.PasteMsg{Content: typed})
+			firstPage(b, m, cmd)
+		}
+		return m
+	}
+	for _, tc := range []struct{ name, typed, filter string }{
+		{"1-letter", "", "b"}, {"3-letter", "", "bas"}, {"next-letter", "ba", "s"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				m := open(b, tc.typed)
+				b.StartTimer()
+				_, cmd := m.Update(tea.PasteMsg{Content: tc.filter})
+				firstPage(b, m, cmd)
+				if v := ansi.Strip(m.View().Content); !strings.Contains(v, "sessions") {
+					b.Fatalf("no page after the filter:\n%s", v)
+				}
+			}
+		})
 	}
 }

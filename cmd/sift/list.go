@@ -7,14 +7,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
-	"github.com/agentsift/sift/store"
 )
 
 // runList implements `sift list`: the inbox as a table or JSON. The JSON
@@ -25,7 +26,7 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sf := addStoreFlags(fs)
-	sort := fs.String("sort", "started", "order: duration|cost|stalls|errors|approvals|tokens|started")
+	sort := fs.String("sort", "started", "order: "+sortNames())
 	asc := fs.Bool("asc", false, "ascending order")
 	flagged := fs.Bool("flagged", false, "only flagged sessions (or with an open needs_followup)")
 	undecided := fs.Bool("undecided", false, "only sessions without a decision")
@@ -43,7 +44,7 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *full && !*asJSON {
 		return fail(stderr, "list", fmt.Errorf("--full needs --json"))
 	}
-	q := store.Query{Sort: store.SortKey(*sort), Asc: *asc, Flagged: *flagged, Undecided: *undecided,
+	q := review.Query{Sort: review.SortKey(*sort), Asc: *asc, Flagged: *flagged, Undecided: *undecided,
 		Agent: *agent, WorkItem: *workItem, Limit: *limit, Offset: *offset, Text: *text,
 		Full: *full, Decisions: *asJSON}
 	if !validSort(q.Sort) {
@@ -61,10 +62,11 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "list", err)
 	}
 	defer st.Close()
-	rows, err := st.ListSessions(context.Background(), q)
+	page, err := st.ListSessions(context.Background(), q)
 	if err != nil {
 		return fail(stderr, "list", err)
 	}
+	rows := page.Sessions
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	if *asJSON {
@@ -92,7 +94,7 @@ func newRowEncoder(w io.Writer) rowEncoder { return textsafe.NewEncoder(w) }
 // encoder with SetIndent("", "  ") writes for the slice, one row at a
 // time: with --full a row can be tens of MB of JSON, and the array's is
 // never held whole.
-func writeRowsJSON(w io.Writer, rows []summary.Summary) error {
+func writeRowsJSON(w io.Writer, rows []review.Session) error {
 	if len(rows) == 0 {
 		_, err := io.WriteString(w, "[]\n")
 		return err
@@ -118,18 +120,12 @@ func writeRowsJSON(w io.Writer, rows []summary.Summary) error {
 	return err
 }
 
-func validSort(k store.SortKey) bool {
-	for _, s := range store.SortKeys() {
-		if s == k {
-			return true
-		}
-	}
-	return false
-}
+func validSort(k review.SortKey) bool { return slices.Contains(review.SortKeys(), k) }
 
+// sortNames lists the sort keys for --sort: a|b|c.
 func sortNames() string {
 	var ns []string
-	for _, s := range store.SortKeys() {
+	for _, s := range review.SortKeys() {
 		ns = append(ns, string(s))
 	}
 	return strings.Join(ns, "|")
@@ -152,7 +148,7 @@ func parseSince(s string) (time.Duration, error) {
 // writeTable prints the inbox as aligned columns. Ids, names and kinds come
 // from folder and file names and from streams: every cell is inert, which
 // also keeps a tab in a name from breaking the columns.
-func writeTable(w io.Writer, rows []summary.Summary) {
+func writeTable(w io.Writer, rows []review.Session) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tAGENT\tSTARTED\tDURATION\tCOST\tTOKENS\tTOOLS\tSTALLS\tERRORS\tAPPROVALS\tFLAGS\tDECISION")
 	for _, r := range rows {
@@ -188,7 +184,7 @@ func writeTable(w io.Writer, rows []summary.Summary) {
 		}
 		decision := "-"
 		if r.Decision != nil {
-			decision = r.Decision.Decision
+			decision = string(r.Decision.Kind)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", textsafe.Inert(r.WorkItemID+"/"+r.FileName),
 			textsafe.Inert(r.AgentKind), started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,

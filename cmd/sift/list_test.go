@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/cmd/sift/internal/corpus"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -106,16 +107,18 @@ func TestWriteRowsJSON(t *testing.T) {
 	t.Parallel()
 	msg := "<b>&\u001b[31m"
 	two := 2
-	for _, rows := range [][]summary.Summary{nil, {{WorkItemID: "wi"}}, {
-		{WorkItemID: "wi-1", FileName: "a.jsonl", Iteration: &two, FinalAssistantMessage: &msg, Tail: []string{"x"}},
-		{WorkItemID: "wi-2", ToolCalls: []summary.ToolCall{{ID: "c1", Name: "Bash"}}, Turns: []summary.Turn{}, Stalls: []summary.Stall{}},
+	decided := review.Decision{Kind: review.Reviewed, Note: "<ok>", Reviewer: "ana"}
+	for _, rows := range [][]review.Session{nil, {{Summary: summary.Summary{WorkItemID: "wi"}}}, {
+		{Summary: summary.Summary{WorkItemID: "wi-1", FileName: "a.jsonl", Iteration: &two, FinalAssistantMessage: &msg, Tail: []string{"x"}},
+			Decision: &decided, Decisions: []review.Decision{{Kind: review.NeedsFollowup, TurnID: "t1"}}},
+		{Summary: summary.Summary{WorkItemID: "wi-2", ToolCalls: []summary.ToolCall{{ID: "c1", Name: "Bash"}}, Turns: []summary.Turn{}, Stalls: []summary.Stall{}}},
 	}} {
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if rows == nil {
-			enc.Encode([]summary.Summary{})
+			enc.Encode([]review.Session{})
 		} else {
 			enc.Encode(rows)
 		}

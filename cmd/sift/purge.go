@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/textsafe"
 
 	"github.com/agentsift/sift/store"
@@ -37,7 +38,7 @@ func runPurge(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if wi, file, ok := strings.Cut(pos[0], "/"); errors.Is(err, store.ErrNotFound) && ok && wi != "" && file != "" {
 		// A session without a summary (swept, or never summarized) may
 		// still have rows and a file: name it in full.
-		key, err = store.SessionKey{WorkItemID: wi, FileName: file}, nil
+		key, err = review.SessionKey{WorkItemID: wi, FileName: file}, nil
 	}
 	if err != nil {
 		return fail(stderr, "purge", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
@@ -243,7 +244,7 @@ func (r *invocationRun) finish(ctx context.Context, res capture.Result) *summary
 type runStore interface {
 	ingest.Completer
 	FinishInvocation(ctx context.Context, id int64, end time.Time, exitCode int) (bool, error)
-	GetSummary(ctx context.Context, workItemID, fileName string) (*summary.Summary, error)
+	GetSession(ctx context.Context, k review.SessionKey) (review.Session, error)
 }
 
 // finishRun records the end of invocation id, which wrote res.File. When
@@ -265,11 +266,11 @@ func finishRun(ctx context.Context, st runStore, id int64, workItem string, res 
 	if res.File == "" {
 		return nil, err
 	}
-	s, serr := st.GetSummary(ctx, workItem, filepath.Base(res.File))
+	s, serr := st.GetSession(ctx, review.SessionKey{WorkItemID: workItem, FileName: filepath.Base(res.File)})
 	if serr != nil {
 		return nil, err
 	}
-	return s, err
+	return &s.Summary, err
 }
 
 // analyze summarizes the file directly, for a run the store did not take.

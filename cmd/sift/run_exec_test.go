@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
-	"github.com/agentsift/sift/tui"
 )
 
 // TestRunRecordsItsWorkingDirectory: `sift run` records the folder the
@@ -39,7 +39,7 @@ func TestRunRecordsItsWorkingDirectory(t *testing.T) {
 	if got, err := st.InvocationCwd(ctx, "wi-cwd", name); err != nil || got != wd {
 		t.Errorf("recorded cwd %q, %v; want sift's %q", got, err, wd)
 	}
-	s, err := newInboxStore(st).GetSession(ctx, tui.SessionKey{WorkItemID: "wi-cwd", FileName: name})
+	s, err := st.GetSession(ctx, review.SessionKey{WorkItemID: "wi-cwd", FileName: name})
 	if err != nil {
 		t.Fatal(err)
 	}

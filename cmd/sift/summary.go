@@ -12,6 +12,7 @@ import (
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/pricing"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 )
@@ -73,7 +74,9 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		if *asJSON {
 			// Streamed: a summary of many calls is never held as JSON.
-			if err := summary.WriteJSON(w, s, inertEncoder); err != nil {
+			// A file's summary is a session without decisions.
+			sess := review.Session{Summary: *s}
+			if err := sess.WriteJSON(w, inertEncoder); err != nil {
 				return fail(stderr, "summary", err)
 			}
 			continue

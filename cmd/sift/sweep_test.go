@@ -10,6 +10,7 @@ import (
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
 )
 
@@ -46,7 +47,7 @@ func TestSweepOnceRecordsOnlyAWholePass(t *testing.T) {
 	if res, err := ingest.Import(ctx, st, []string{logs}, ingest.Options{}, nil); err != nil || res.Sessions != 2 {
 		t.Fatalf("import: %+v, %v", res, err)
 	}
-	if err := st.Decide(ctx, store.Decision{WorkItemID: "wi-1", FileName: filepath.Base(kept), Decision: store.NeedsFollowup}); err != nil {
+	if err := st.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi-1", FileName: filepath.Base(kept)}, Kind: review.NeedsFollowup}); err != nil {
 		t.Fatal(err)
 	}
 	old := time.Now().Add(-20 * 24 * time.Hour)

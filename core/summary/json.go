@@ -34,6 +34,15 @@ func NewEncoder(w io.Writer) Encoder {
 // strings, as an output sanitizer does, writes the same when it encodes
 // the parts as when it encodes the whole.
 func WriteJSON(w io.Writer, s *Summary, newEncoder func(io.Writer) Encoder) error {
+	return WriteJSONOf(w, s, func(brief *Summary) any { return brief }, newEncoder)
+}
+
+// WriteJSONOf is WriteJSON for a value that embeds the summary, such as a
+// review session, which adds its decisions: wrap returns that value
+// around a summary (s, or a copy of it whose lists are empty), and the
+// value's JSON is written with the summary's lists streamed. Outside the
+// summary, the value's JSON must not hold the lists' keys.
+func WriteJSONOf(w io.Writer, s *Summary, wrap func(*Summary) any, newEncoder func(io.Writer) Encoder) error {
 	if newEncoder == nil {
 		newEncoder = NewEncoder
 	}
@@ -42,7 +51,7 @@ func WriteJSON(w io.Writer, s *Summary, newEncoder func(io.Writer) Encoder) erro
 	enc := newEncoder(&buf)
 	if s.ToolCalls == nil || s.Stalls == nil || s.Turns == nil {
 		// A brief summary (a list's row): nothing grows with the calls.
-		if err := enc.Encode(s); err != nil {
+		if err := enc.Encode(wrap(s)); err != nil {
 			return err
 		}
 		_, err := bw.Write(buf.Bytes())
@@ -53,7 +62,7 @@ func WriteJSON(w io.Writer, s *Summary, newEncoder func(io.Writer) Encoder) erro
 	}
 	brief := *s
 	brief.ToolCalls, brief.Stalls, brief.Turns = []ToolCall{}, []Stall{}, []Turn{}
-	if err := enc.Encode(&brief); err != nil {
+	if err := enc.Encode(wrap(&brief)); err != nil {
 		return err
 	}
 	head, tail, ok := bytes.Cut(buf.Bytes(), []byte(listsJSON))

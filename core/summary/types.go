@@ -33,9 +33,10 @@ package summary
 
 import "time"
 
-// Summary is the summary of one session (one stream file). Its JSON form is
-// served unchanged by `sift summary --json`, `sift list --json` and the API.
-// Counters the harness did not report are nil (null), never 0.
+// Summary is the summary of one session (one stream file). Its JSON form,
+// with the session's decisions added after it (review.Session), is served
+// by `sift summary --json`, `sift list --json` and the API. Counters the
+// harness did not report are nil (null), never 0.
 type Summary struct {
 	WorkItemID string `json:"workItemId"`
 	FileName   string `json:"fileName"`
@@ -99,12 +100,6 @@ type Summary struct {
 	StallCount    int `json:"stallCount"`
 	ErrorCount    int `json:"errorCount"`
 	ApprovalCount int `json:"approvalCount"`
-
-	Decision *Decision `json:"decision"`
-	// Decisions are the current decisions on the session's turns and tool
-	// calls, filled where a list asks for them (sift list --json, the API
-	// with full=true); each target's latest decision.
-	Decisions []Decision `json:"decisions,omitempty"`
 }
 
 // CostSource says where a cost figure came from.
@@ -205,16 +200,6 @@ const (
 	FlagRunFailed      Flag = "run_failed"
 	FlagTruncated      Flag = "truncated"
 )
-
-// Decision is a reviewer's latest decision on a session, turn or tool call.
-type Decision struct {
-	Decision   string    `json:"decision"`
-	Note       string    `json:"note,omitempty"`
-	ReviewerID string    `json:"reviewerId,omitempty"`
-	CreatedAt  time.Time `json:"createdAt"`
-	TurnID     string    `json:"turnId,omitempty"`
-	ToolCallID string    `json:"toolCallId,omitempty"`
-}
 
 // ReviewEvent is one thing a reviewer may look at, derived from the events:
 // a prompt, a response, a tool call starting, completing or failing, or an

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/core/review"
 )
 
 // decideRequest is the body of POST /decisions: the fields of `sift
@@ -38,10 +38,10 @@ func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	kind := store.DecisionKind(req.Decision)
+	kind := review.DecisionKind(req.Decision)
 	if !kind.Valid() {
 		var ks []string
-		for _, k := range store.DecisionKinds() {
+		for _, k := range review.DecisionKinds() {
 			ks = append(ks, string(k))
 		}
 		writeError(w, http.StatusBadRequest, CodeInvalidBody, "decision must be one of "+strings.Join(ks, ", "))
@@ -67,9 +67,9 @@ func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request) {
 	if reviewer == "" {
 		reviewer = s.reviewer
 	}
-	d := store.Decision{
-		WorkItemID: key.WorkItemID, FileName: key.FileName, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
-		Decision: kind, Note: req.Note, ReviewerID: reviewer, CreatedAt: time.Now().UTC(),
+	d := review.Decision{
+		Session: key, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
+		Kind: kind, Note: req.Note, Reviewer: reviewer, CreatedAt: time.Now().UTC(),
 	}
 	if err := s.store.Decide(r.Context(), d); err != nil {
 		s.storeError(w, "decide", err)

@@ -3,7 +3,7 @@ package httpapi
 import (
 	"context"
 
-	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
 )
 
@@ -11,12 +11,12 @@ import (
 // Decide is its only write, and only POST /decisions calls it: a GET
 // never writes.
 type Store interface {
-	ListSessions(ctx context.Context, q store.Query) ([]summary.Summary, error)
-	GetSummary(ctx context.Context, workItemID, fileName string) (*summary.Summary, error)
-	ResolveSession(ctx context.Context, ref string) (store.SessionKey, error)
-	Decide(ctx context.Context, d store.Decision) error
-	Decisions(ctx context.Context, workItemID, fileName string) ([]store.Decision, error)
-	LatestDecisions(ctx context.Context, workItemID, fileName string) ([]store.Decision, error)
+	ListSessions(ctx context.Context, q review.Query) (review.Page, error)
+	GetSession(ctx context.Context, k review.SessionKey) (review.Session, error)
+	ResolveSession(ctx context.Context, ref string) (review.SessionKey, error)
+	Decide(ctx context.Context, d review.Decision) error
+	Decisions(ctx context.Context, k review.SessionKey) ([]review.Decision, error)
+	LatestDecisions(ctx context.Context, k review.SessionKey) ([]review.Decision, error)
 	StreamFiles(ctx context.Context, workItemID string) ([]store.StreamFile, error)
 }
 

@@ -12,8 +12,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/summary"
-	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/core/review"
 )
 
 // streamFile is one captured file in GET /workitems/{id}/agent-streams.
@@ -82,14 +81,14 @@ func (s *Server) handleListStreams(w http.ResponseWriter, r *http.Request) {
 		next := offset + limit
 		out.NextOffset = &next
 	}
-	known, err := s.store.ListSessions(r.Context(), store.Query{WorkItem: wi})
+	known, err := s.store.ListSessions(r.Context(), review.Query{WorkItem: wi})
 	if err != nil {
 		s.storeError(w, "list sessions of work item", err)
 		return
 	}
-	byName := make(map[string]*summary.Summary, len(known))
-	for i := range known {
-		byName[known[i].FileName] = &known[i]
+	byName := make(map[string]*review.Session, len(known.Sessions))
+	for i := range known.Sessions {
+		byName[known.Sessions[i].FileName] = &known.Sessions[i]
 	}
 	for _, fi := range page {
 		f := streamFile{FileName: fi.Name(), Size: fi.Size(), LastWriteTime: fi.ModTime().UTC()}

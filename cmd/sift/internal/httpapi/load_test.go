@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/ingest"
-	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/core/review"
 )
 
 // loadFixtures are the streams the load test spreads over its work items.
@@ -195,7 +195,7 @@ func TestLoad(t *testing.T) {
 		slices.Sort(ds)
 		t.Logf("  %-8s %6d requests, p50 %v, p99 %v", k, len(ds), pct(ds, 50), pct(ds, 99))
 	}
-	stored, err := e.store.CountSessions(context.Background(), store.Query{})
+	stored, err := e.store.CountSessions(context.Background(), review.Query{})
 	must(t, err)
 	t.Logf("importer: %d new files written, %d imported by it; %d analysed on demand by summary requests and stored",
 		newFiles.Load(), imported.Load(), int64(stored)-int64(workItems*len(loadFixtures))-imported.Load())

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
 )
 
 // sessionList is the body of GET /sessions.
 type sessionList struct {
-	Sessions []summary.Summary `json:"sessions"`
-	Limit    int               `json:"limit"`
-	Offset   int               `json:"offset"`
+	Sessions []review.Session `json:"sessions"`
+	Limit    int              `json:"limit"`
+	Offset   int              `json:"offset"`
 	// NextOffset is set when another page may follow.
 	NextOffset *int `json:"nextOffset,omitempty"`
 }
@@ -29,16 +29,16 @@ func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) {
 		paramFail(w, err)
 		return
 	}
-	rows, err := s.store.ListSessions(r.Context(), q)
+	page, err := s.store.ListSessions(r.Context(), q)
 	if err != nil {
 		s.storeError(w, "list sessions", err)
 		return
 	}
-	out := sessionList{Sessions: rows, Limit: q.Limit, Offset: q.Offset}
+	out := sessionList{Sessions: page.Sessions, Limit: q.Limit, Offset: q.Offset}
 	if out.Sessions == nil {
-		out.Sessions = []summary.Summary{}
+		out.Sessions = []review.Session{}
 	}
-	if len(rows) == q.Limit {
+	if len(page.Sessions) == q.Limit {
 		next := q.Offset + q.Limit
 		out.NextOffset = &next
 	}
@@ -46,9 +46,9 @@ func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 // sessionQuery reads the query parameters of GET /sessions.
-func sessionQuery(r *http.Request) (store.Query, error) {
+func sessionQuery(r *http.Request) (review.Query, error) {
 	v := r.URL.Query()
-	var q store.Query
+	var q review.Query
 	var err error
 	if q.Limit, err = parseLimit(v); err != nil {
 		return q, err
@@ -57,14 +57,14 @@ func sessionQuery(r *http.Request) (store.Query, error) {
 		return q, err
 	}
 	if sort := v.Get("sort"); sort != "" {
-		if !slices.Contains(store.SortKeys(), store.SortKey(sort)) {
+		if !slices.Contains(review.SortKeys(), review.SortKey(sort)) {
 			var ks []string
-			for _, k := range store.SortKeys() {
+			for _, k := range review.SortKeys() {
 				ks = append(ks, string(k))
 			}
 			return q, &paramError{CodeInvalidParameter, "sort must be one of " + strings.Join(ks, ", ")}
 		}
-		q.Sort = store.SortKey(sort)
+		q.Sort = review.SortKey(sort)
 	}
 	for _, b := range []struct {
 		name string
@@ -85,23 +85,27 @@ func sessionQuery(r *http.Request) (store.Query, error) {
 	return q, nil
 }
 
-// decisionJSON is a decision in the API's JSON.
+// decisionJSON is a decision as the API's decision routes write it: the
+// decision's own JSON (review.Decision, the form a session's JSON carries)
+// with its id and session in front and its target before the kind, the
+// order the API has always written. It is a layout only: decisions are
+// never read back from it.
 type decisionJSON struct {
-	ID         int64     `json:"id,omitempty"`
-	WorkItemID string    `json:"workItemId"`
-	FileName   string    `json:"fileName"`
-	TurnID     string    `json:"turnId,omitempty"`
-	ToolCallID string    `json:"toolCallId,omitempty"`
-	Decision   string    `json:"decision"`
-	Note       string    `json:"note,omitempty"`
-	ReviewerID string    `json:"reviewerId,omitempty"`
-	CreatedAt  time.Time `json:"createdAt"`
+	ID         int64               `json:"id,omitempty"`
+	WorkItemID string              `json:"workItemId"`
+	FileName   string              `json:"fileName"`
+	TurnID     string              `json:"turnId,omitempty"`
+	ToolCallID string              `json:"toolCallId,omitempty"`
+	Decision   review.DecisionKind `json:"decision"`
+	Note       string              `json:"note,omitempty"`
+	ReviewerID string              `json:"reviewerId,omitempty"`
+	CreatedAt  time.Time           `json:"createdAt"`
 }
 
-func toDecisionJSON(d store.Decision) decisionJSON {
+func toDecisionJSON(d review.Decision) decisionJSON {
 	return decisionJSON{
-		ID: d.ID, WorkItemID: d.WorkItemID, FileName: d.FileName, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
-		Decision: string(d.Decision), Note: d.Note, ReviewerID: d.ReviewerID, CreatedAt: d.CreatedAt,
+		ID: d.ID, WorkItemID: d.Session.WorkItemID, FileName: d.Session.FileName, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
+		Decision: d.Kind, Note: d.Note, ReviewerID: d.Reviewer, CreatedAt: d.CreatedAt,
 	}
 }
 
@@ -143,12 +147,12 @@ func (s *Server) handleDecisions(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, "resolve session", err)
 		return
 	}
-	hist, err := s.store.Decisions(r.Context(), key.WorkItemID, key.FileName)
+	hist, err := s.store.Decisions(r.Context(), key)
 	if err != nil {
 		s.storeError(w, "decisions", err)
 		return
 	}
-	cur, err := s.store.LatestDecisions(r.Context(), key.WorkItemID, key.FileName)
+	cur, err := s.store.LatestDecisions(r.Context(), key)
 	if err != nil {
 		s.storeError(w, "latest decisions", err)
 		return

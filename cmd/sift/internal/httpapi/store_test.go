@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
-	"github.com/agentsift/sift/store"
 )
 
-// cliSummaryJSON is what `sift summary --json FILE` prints for a file,
-// with the session's identity the store fills in.
+// cliSummaryJSON is what `sift summary --json FILE` prints for a file (a
+// session without decisions), with the session's identity the store fills
+// in.
 func cliSummaryJSON(t *testing.T, path, workItem, phase string, iteration int) []byte {
 	t.Helper()
 	s, _, err := ingest.AnalyzeFile(path, summary.Options{})
@@ -24,7 +25,7 @@ func cliSummaryJSON(t *testing.T, path, workItem, phase string, iteration int) [
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	must(t, enc.Encode(s))
+	must(t, enc.Encode(review.Session{Summary: *s}))
 	return b.Bytes()
 }
 
@@ -35,7 +36,7 @@ func TestSummaryOnDemand(t *testing.T) {
 	e := newEnv(t, Options{Loopback: true})
 	ctx := context.Background()
 	const target = "/workitems/wi-1/agent-streams/work-1-a1b2c3.jsonl/summary"
-	if _, err := e.store.GetSummary(ctx, "wi-1", "work-1-a1b2c3.jsonl"); err == nil {
+	if _, err := e.store.GetSession(ctx, review.SessionKey{WorkItemID: "wi-1", FileName: "work-1-a1b2c3.jsonl"}); err == nil {
 		t.Fatal("the store holds the summary before the first request")
 	}
 	r := e.get(target)
@@ -47,7 +48,7 @@ func TestSummaryOnDemand(t *testing.T) {
 	if !bytes.Equal(r.body, want) {
 		t.Errorf("API summary differs from sift summary --json:\n api %s\n cli %s", r.body, want)
 	}
-	if _, err := e.store.GetSummary(ctx, "wi-1", "work-1-a1b2c3.jsonl"); err == nil {
+	if _, err := e.store.GetSession(ctx, review.SessionKey{WorkItemID: "wi-1", FileName: "work-1-a1b2c3.jsonl"}); err == nil {
 		t.Fatal("a GET stored the on-demand summary")
 	}
 	// Imported, the file is served from the store, byte for byte the same.
@@ -56,15 +57,15 @@ func TestSummaryOnDemand(t *testing.T) {
 		t.Errorf("stored summary differs:\n%s\n%s", again.body, r.body)
 	}
 	// A grown file is summarized afresh, keeping the stored decision.
-	must(t, e.store.Decide(ctx, store.Decision{WorkItemID: "wi-1", FileName: "work-1-a1b2c3.jsonl",
-		Decision: store.NeedsFollowup, Note: "look again", ReviewerID: "ana"}))
+	must(t, e.store.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi-1", FileName: "work-1-a1b2c3.jsonl"},
+		Kind: review.NeedsFollowup, Note: "look again", Reviewer: "ana"}))
 	path := filepath.Join(e.logs, "wi-1", "work-1-a1b2c3.jsonl")
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	must(t, err)
 	_, err = f.WriteString(`{"type":"assistant","message":{"id":"m-late","role":"assistant","content":[{"type":"text","text":"late"}]}}` + "\n")
 	must(t, err)
 	must(t, f.Close())
-	grown := decode[summary.Summary](t, e.get(target), 200)
+	grown := decode[review.Session](t, e.get(target), 200)
 	if grown.LineCount != 6 {
 		t.Errorf("after growing: lineCount %d, want 6", grown.LineCount)
 	}
@@ -117,14 +118,14 @@ func TestSessions(t *testing.T) {
 		t.Fatalf("limit=2: %d sessions, next %v", len(l.Sessions), l.NextOffset)
 	}
 	// Each sort matches the store's own order for the same query.
-	for _, k := range store.SortKeys() {
+	for _, k := range review.SortKeys() {
 		for _, asc := range []string{"false", "true"} {
 			got := decode[sessionList](t, e.get("/sessions?sort="+string(k)+"&asc="+asc), 200)
-			want, err := e.store.ListSessions(context.Background(), store.Query{Sort: k, Asc: asc == "true", Limit: DefaultLimit})
+			want, err := e.store.ListSessions(context.Background(), review.Query{Sort: k, Asc: asc == "true", Limit: DefaultLimit})
 			must(t, err)
-			for i := range want {
-				if got.Sessions[i].FileName != want[i].FileName {
-					t.Errorf("sort=%s asc=%s: row %d is %s, want %s", k, asc, i, got.Sessions[i].FileName, want[i].FileName)
+			for i, w := range want.Sessions {
+				if got.Sessions[i].FileName != w.FileName {
+					t.Errorf("sort=%s asc=%s: row %d is %s, want %s", k, asc, i, got.Sessions[i].FileName, w.FileName)
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
@@ -34,22 +35,23 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, "summary", err)
 		return
 	}
-	writeSummaryJSON(w, sum)
+	writeSessionJSON(w, sum)
 }
 
-// writeSummaryJSON writes a summary with status 200, streamed part by part
-// (summary.WriteJSON): a summary of many calls is never held whole as
-// JSON. Each part goes through textsafe's encoder, as every body does.
-func writeSummaryJSON(w http.ResponseWriter, sum *summary.Summary) {
+// writeSessionJSON writes a session's summary JSON with status 200,
+// streamed part by part (review.Session.WriteJSON): a summary of many
+// calls is never held whole as JSON. Each part goes through textsafe's
+// encoder, as every body does.
+func writeSessionJSON(w http.ResponseWriter, sess *review.Session) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
 	// An error here is the client hanging up; the status is sent.
-	_ = summary.WriteJSON(w, sum, func(w io.Writer) summary.Encoder { return textsafe.NewEncoder(w) })
+	_ = sess.WriteJSON(w, func(w io.Writer) summary.Encoder { return textsafe.NewEncoder(w) })
 }
 
-// summaryOf returns the summary of a stream file as it is on disk now.
+// summaryOf returns the session of a stream file as it is on disk now.
 // A summary the store holds is current when it covers the file's size, or
 // when the store's ingest index has the file at its current size and
 // mtime (the store's own test for skipping a file). Otherwise the file is
@@ -59,17 +61,16 @@ func writeSummaryJSON(w http.ResponseWriter, sum *summary.Summary) {
 // loopback server needs no CORS) can change the store. The inbox's
 // import and `sift import` store the file. The decisions of an older
 // stored summary of the file go with the fresh one.
-func (s *Server) summaryOf(ctx context.Context, wi, name string, fi fs.FileInfo) (*summary.Summary, error) {
-	stored, err := s.store.GetSummary(ctx, wi, name)
+func (s *Server) summaryOf(ctx context.Context, wi, name string, fi fs.FileInfo) (*review.Session, error) {
+	stored, err := s.store.GetSession(ctx, review.SessionKey{WorkItemID: wi, FileName: name})
 	switch {
 	case err == nil && stored.ByteCount == fi.Size():
-		return stored, nil
+		return &stored, nil
 	case err == nil:
 		if ok, err := s.indexedAsIs(ctx, wi, name, fi); err != nil || ok {
-			return stored, err
+			return &stored, err
 		}
 	case errors.Is(err, store.ErrNotFound):
-		stored = nil
 	default:
 		return nil, err
 	}
@@ -77,11 +78,8 @@ func (s *Server) summaryOf(ctx context.Context, wi, name string, fi fs.FileInfo)
 	if err != nil {
 		return nil, err
 	}
-	out := *fresh
-	if stored != nil {
-		out.Decision, out.Decisions = stored.Decision, stored.Decisions
-	}
-	return &out, nil
+	// The session's decisions (none when the store has no summary of it).
+	return &review.Session{Summary: *fresh, Decision: stored.Decision, Decisions: stored.Decisions}, nil
 }
 
 // indexedAsIs reports whether the store's ingest index has the file at its

@@ -1,0 +1,79 @@
+package review
+
+import "time"
+
+// SortKey is an order of the inbox.
+type SortKey string
+
+// The sort keys. SortTriage is the inbox's default order: flagged and
+// undecided sessions first (flagged by the summary, or by an open
+// needs_followup on the session, a turn or a tool call), then by cost;
+// it has no direction. The others order by one figure of the summary.
+const (
+	SortTriage    SortKey = "triage"
+	SortStarted   SortKey = "started"
+	SortDuration  SortKey = "duration"
+	SortCost      SortKey = "cost"
+	SortTokens    SortKey = "tokens"
+	SortStalls    SortKey = "stalls"
+	SortErrors    SortKey = "errors"
+	SortApprovals SortKey = "approvals"
+)
+
+// SortKeys lists the sort keys in their one order: the inbox's keys 0 to
+// 7 (0 is triage), the order its `s` key cycles through, and the order
+// `sift list` and the API name them in.
+func SortKeys() []SortKey {
+	return []SortKey{SortTriage, SortStarted, SortDuration, SortCost, SortTokens, SortStalls, SortErrors, SortApprovals}
+}
+
+// Query selects, orders and pages sessions. The zero Query lists every
+// session, newest first.
+type Query struct {
+	// Sort is the order, largest (or newest) first unless Asc; empty means
+	// SortStarted. Unknown values (null) sort as the smallest; ties fall
+	// back to the session key. SortTriage ignores Asc. SortStarted places
+	// a session without a known start at its last activity.
+	Sort SortKey
+	Asc  bool
+	// Flagged keeps flagged sessions: those with a flag, or with an open
+	// needs_followup decision on the session or one of its turns or tool
+	// calls.
+	Flagged bool
+	// Undecided keeps sessions with no session-level decision.
+	Undecided bool
+	// Agent and WorkItem keep one agent kind and one work item.
+	Agent    string
+	WorkItem string
+	// Since keeps sessions active at or after this time.
+	Since time.Time
+	// Text keeps sessions whose work item, file name, model, harness
+	// session id or final message contains it (case-insensitive for
+	// ASCII): `sift list --text` and the API's text parameter.
+	Text string
+	// Filter is the inbox's `/` filter (see FilterMatches): its
+	// characters in order in the agent, the label or a tool name, or the
+	// whole of it in the final message.
+	Filter string
+	// GroupByWorkItem orders by work item first (A to Z), then by Sort.
+	GroupByWorkItem bool
+	// Limit caps the rows (0: no cap); Offset skips rows.
+	Limit, Offset int
+	// Count also counts every session the query selects (Page.Total), as
+	// the inbox does for its title; a list that only pages leaves it off.
+	Count bool
+	// Full also loads tool calls, stalls and turns, and the current turn
+	// and tool-call decisions; without it the lists are nil.
+	Full bool
+	// Decisions loads the current turn and tool-call decisions
+	// (Session.Decisions) without the lists.
+	Decisions bool
+}
+
+// Page is one page of a query's answer.
+type Page struct {
+	Sessions []Session
+	// Total counts the sessions the query selects, before paging, when
+	// the query asked for it (Query.Count); else it is 0.
+	Total int
+}

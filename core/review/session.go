@@ -1,0 +1,45 @@
+package review
+
+import (
+	"io"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+// Session is one session as a reviewer sees it: a row of the inbox or of
+// `sift list`, or an opened session. Its JSON is the summary JSON with the
+// session's latest decision ("decision", null when undecided) and, where
+// asked for, the current decisions on its turns and tool calls
+// ("decisions").
+type Session struct {
+	summary.Summary
+	// Decision is the latest session-level decision, nil when undecided.
+	Decision *Decision `json:"decision"`
+	// Decisions are the current decisions on the session's turns and
+	// tool calls (each target's latest), filled where a query asks for
+	// them (Query.Full, Query.Decisions).
+	Decisions []Decision `json:"decisions,omitempty"`
+	// Path is the stream file, for re-parsing the detail: set on an opened
+	// session, empty in a list's row or when the store does not know it.
+	Path string `json:"-"`
+	// Cwd is the working directory `sift run` recorded for the run that
+	// wrote the stream; empty when unknown (an imported file, an agent's
+	// history). The stream's own cwd is never used: it is untrusted text.
+	Cwd string `json:"-"`
+}
+
+// Key returns the session's key.
+func (s *Session) Key() SessionKey {
+	return SessionKey{WorkItemID: s.WorkItemID, FileName: s.FileName}
+}
+
+// WriteJSON writes the session's JSON as one line, byte for byte what an
+// Encoder of newEncoder writes for it, with its tool calls, stalls and
+// turns streamed one at a time (summary.WriteJSONOf).
+func (s *Session) WriteJSON(w io.Writer, newEncoder func(io.Writer) summary.Encoder) error {
+	return summary.WriteJSONOf(w, &s.Summary, func(brief *summary.Summary) any {
+		c := *s
+		c.Summary = *brief
+		return &c
+	}, newEncoder)
+}

@@ -1,0 +1,118 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentsift/sift/core/review"
+)
+
+// sortColumn returns the indexed column a sort key orders by. SortTriage
+// orders by triage_rank, then cost (sortOrder).
+func sortColumn(k review.SortKey) (string, bool) {
+	switch k {
+	case "", review.SortStarted:
+		return "sort_started", true
+	case review.SortTriage:
+		return "triage_rank", true
+	case review.SortDuration:
+		return "total_duration_ms", true
+	case review.SortCost:
+		return "estimated_usd", true
+	case review.SortStalls:
+		return "stall_count", true
+	case review.SortErrors:
+		return "error_count", true
+	case review.SortApprovals:
+		return "approval_count", true
+	case review.SortTokens:
+		return "total_tokens", true
+	}
+	return "", false
+}
+
+// orderBy returns the ORDER BY clause of a query. Each order is one index
+// read backwards or forwards, ending in the primary key so that pages are
+// stable: the triage order is the index on (triage_rank, estimated_usd,
+// work_item_id, file_name), largest first. Grouping by work item puts the
+// work item (A to Z) first, which no index answers: the rows are sorted.
+func orderBy(q review.Query) (string, error) {
+	col, ok := sortColumn(q.Sort)
+	if !ok {
+		return "", fmt.Errorf("unknown sort %q", q.Sort)
+	}
+	dir := " DESC"
+	if q.Asc && q.Sort != review.SortTriage {
+		dir = " ASC"
+	}
+	var b strings.Builder
+	b.WriteString(" ORDER BY ")
+	if q.GroupByWorkItem {
+		b.WriteString("s.work_item_id ASC, ")
+	}
+	b.WriteString("s." + col + dir)
+	if q.Sort == review.SortTriage {
+		b.WriteString(", s.estimated_usd" + dir)
+	}
+	b.WriteString(", s.work_item_id" + dir + ", s.file_name" + dir)
+	return b.String(), nil
+}
+
+// where builds the WHERE clause of a query's filters. It refers to the
+// summary as s and, for the undecided filter, to its session-level
+// decision pointer as l (sessionFrom).
+func where(q review.Query) (string, []any) {
+	var conds []string
+	var args []any
+	if q.Flagged {
+		conds = append(conds, flaggedSQL)
+	}
+	if q.Undecided {
+		conds = append(conds, `l.decision_id IS NULL`)
+	}
+	if q.Agent != "" {
+		conds = append(conds, "s.agent_kind = ?")
+		args = append(args, q.Agent)
+	}
+	if q.WorkItem != "" {
+		conds = append(conds, "s.work_item_id = ?")
+		args = append(args, q.WorkItem)
+	}
+	if !q.Since.IsZero() {
+		conds = append(conds, "s.activity_at >= ?")
+		args = append(args, q.Since.UnixMilli())
+	}
+	if q.Text != "" {
+		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q.Text) + "%"
+		conds = append(conds, `(s.work_item_id LIKE ? ESCAPE '\' OR s.file_name LIKE ? ESCAPE '\'
+			OR s.model LIKE ? ESCAPE '\' OR s.session_id LIKE ? ESCAPE '\' OR s.final_assistant_message LIKE ? ESCAPE '\')`)
+		args = append(args, like, like, like, like, like)
+	}
+	if q.Filter != "" {
+		conds = append(conds, filterSQL)
+		args = append(args, q.Filter)
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// decidedFrom joins each summary s to the pointer l to its session-level
+// decision (null when undecided).
+const decidedFrom = ` FROM agent_stream_summaries s
+	LEFT JOIN decision_latest l ON l.work_item_id = s.work_item_id AND l.file_name = s.file_name
+		AND l.turn_id = '' AND l.tool_call_id = ''`
+
+// sessionFrom joins each summary to its session-level decision d.
+const sessionFrom = decidedFrom + `
+	LEFT JOIN review_decisions d ON d.id = l.decision_id`
+
+// countFrom is the FROM clause of a count: the decision join only when the
+// undecided filter needs it.
+func countFrom(q review.Query) string {
+	if q.Undecided {
+		return decidedFrom
+	}
+	return " FROM agent_stream_summaries s"
+}

@@ -1,0 +1,262 @@
+package tui
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/agentsift/sift/core/review"
+)
+
+// errNotFound is returned by MemStore for an unknown session.
+var errNotFound = errors.New("session not found")
+
+// MemStore is a Store held in memory, for the inbox's tests: it orders and
+// filters as the SQLite store does (store/query.go), from the summaries it
+// holds.
+type MemStore struct {
+	mu        sync.Mutex
+	sessions  []review.Session
+	decisions []review.Decision
+	now       func() time.Time
+}
+
+var _ Store = (*MemStore)(nil)
+
+// NewMemStore returns a store holding the given sessions.
+func NewMemStore(sessions []review.Session) *MemStore {
+	return &MemStore{sessions: slices.Clone(sessions), now: time.Now}
+}
+
+// Add appends sessions, as an import would.
+func (m *MemStore) Add(sessions ...review.Session) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sessions = append(m.sessions, sessions...)
+}
+
+// ListSessions implements Store.
+func (m *MemStore) ListSessions(_ context.Context, q review.Query) (review.Page, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var p review.Page
+	rows := make([]*review.Session, 0, len(m.sessions))
+	for i := range m.sessions {
+		if s := &m.sessions[i]; m.matches(s, q) {
+			rows = append(rows, s)
+		}
+	}
+	p.Total = len(rows)
+	flagged := make(map[*review.Session]bool, len(rows))
+	for _, s := range rows {
+		flagged[s] = m.flagged(s)
+	}
+	slices.SortStableFunc(rows, func(a, b *review.Session) int { return compare(a, b, q, flagged[a], flagged[b]) })
+	lo := min(max(q.Offset, 0), len(rows))
+	hi := len(rows)
+	if q.Limit > 0 {
+		hi = min(lo+q.Limit, len(rows))
+	}
+	for _, s := range rows[lo:hi] {
+		p.Sessions = append(p.Sessions, *s)
+	}
+	return p, nil
+}
+
+// Counts implements Store.
+func (m *MemStore) Counts(_ context.Context, q review.Query) (flagged, undecided int, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.sessions {
+		s := &m.sessions[i]
+		if !m.matches(s, q) {
+			continue
+		}
+		if m.flagged(s) {
+			flagged++
+		}
+		if s.Decision == nil {
+			undecided++
+		}
+	}
+	return flagged, undecided, nil
+}
+
+// GetSession implements Store.
+func (m *MemStore) GetSession(_ context.Context, k review.SessionKey) (review.Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.sessions {
+		if s.Key() == k {
+			return s, nil
+		}
+	}
+	return review.Session{}, errNotFound
+}
+
+// Decide implements Store. A session-level decision becomes the session's
+// latest decision.
+func (m *MemStore) Decide(_ context.Context, d review.Decision) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := slices.IndexFunc(m.sessions, func(s review.Session) bool { return s.Key() == d.Session })
+	if i < 0 {
+		return errNotFound
+	}
+	if d.CreatedAt.IsZero() {
+		d.CreatedAt = m.now()
+	}
+	m.decisions = append(m.decisions, d)
+	if d.OnSession() {
+		m.sessions[i].Decision = &d
+	}
+	return nil
+}
+
+// Decisions implements Store.
+func (m *MemStore) Decisions(_ context.Context, k review.SessionKey) ([]review.Decision, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []review.Decision
+	for _, d := range m.decisions {
+		if d.Session == k {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// matches reports whether a session passes a query's filters.
+func (m *MemStore) matches(s *review.Session, q review.Query) bool {
+	switch {
+	case q.Flagged && !m.flagged(s),
+		q.Undecided && s.Decision != nil,
+		q.Agent != "" && s.AgentKind != q.Agent,
+		q.WorkItem != "" && s.WorkItemID != q.WorkItem:
+		return false
+	}
+	if q.Filter == "" {
+		return true
+	}
+	return review.FilterMatches(q.Filter, review.FilterFields{Agent: s.AgentKind, WorkItem: s.WorkItemID, Phase: s.Phase,
+		Iteration: s.Iteration, ToolNames: func(yield func(string) bool) {
+			for i := range s.ToolCalls {
+				if !yield(s.ToolCalls[i].Name) {
+					return
+				}
+			}
+		}, Final: s.FinalAssistantMessage})
+}
+
+// flagged reports whether a session is flagged as the store says: by its
+// summary, or by an open needs_followup decision on it, one of its turns
+// or one of its tool calls.
+func (m *MemStore) flagged(s *review.Session) bool {
+	if s.Flagged {
+		return true
+	}
+	latest := map[[2]string]review.DecisionKind{}
+	for _, d := range m.decisions {
+		if d.Session == s.Key() {
+			latest[[2]string{d.TurnID, d.ToolCallID}] = d.Kind
+		}
+	}
+	for _, k := range latest {
+		if k.IsOpen() {
+			return true
+		}
+	}
+	return false
+}
+
+// compare orders two sessions for a query, with whether each is flagged
+// given. Unknown values are the smallest; ties fall back to the start
+// time, newest first, then the key, so that pages are stable. (The store
+// breaks ties by the key alone: tests over the real store compare sort
+// values, not tied rows.)
+func compare(a, b *review.Session, q review.Query, aFlagged, bFlagged bool) int {
+	if q.GroupByWorkItem {
+		if c := cmp.Compare(a.WorkItemID, b.WorkItemID); c != 0 {
+			return c
+		}
+	}
+	var c int
+	if q.Sort == review.SortTriage {
+		c = cmp.Compare(triageRank(b, bFlagged), triageRank(a, aFlagged))
+		if c == 0 {
+			c = compareOpt(a.EstimatedUSD, b.EstimatedUSD, true)
+		}
+	} else {
+		c = compareOpt(sortValue(a, q.Sort), sortValue(b, q.Sort), !q.Asc)
+	}
+	if c != 0 {
+		return c
+	}
+	if c = compareOpt(sortValue(a, review.SortStarted), sortValue(b, review.SortStarted), true); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Key().String(), b.Key().String())
+}
+
+// triageRank is 1 for flagged and undecided sessions, the first segment
+// of the triage order, and 0 for the rest.
+func triageRank(s *review.Session, flagged bool) int {
+	if flagged && s.Decision == nil {
+		return 1
+	}
+	return 0
+}
+
+// compareOpt compares optional values as the store does: unknown is the
+// smallest, so it comes last largest-first and first smallest-first.
+func compareOpt(a, b *float64, desc bool) int {
+	var c int
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		c = -1
+	case b == nil:
+		c = 1
+	default:
+		c = cmp.Compare(*a, *b)
+	}
+	if desc {
+		return -c
+	}
+	return c
+}
+
+// sortValue is a session's value for a sort key.
+func sortValue(s *review.Session, k review.SortKey) *float64 {
+	f := func(v float64) *float64 { return &v }
+	switch k {
+	case "", review.SortStarted:
+		if s.StartedAt == nil {
+			return nil
+		}
+		return f(float64(s.StartedAt.UnixMilli()))
+	case review.SortDuration:
+		if s.TotalDurationMs == nil {
+			return nil
+		}
+		return f(float64(*s.TotalDurationMs))
+	case review.SortCost:
+		return s.EstimatedUSD
+	case review.SortTokens:
+		if t := tokensOf(&s.Summary); t != nil {
+			return f(float64(*t))
+		}
+		return nil
+	case review.SortStalls:
+		return f(float64(s.StallCount))
+	case review.SortErrors:
+		return f(float64(s.ErrorCount))
+	case review.SortApprovals:
+		return f(float64(s.ApprovalCount))
+	}
+	return nil
+}
