@@ -1,6 +1,12 @@
 package agents
 
-import "github.com/agentsift/sift/core/event"
+import (
+	"unsafe"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/event"
+)
 
 // eventWithContent is an event and its content block in one allocation:
 // most events that carry content (message and thought chunks, tool output)
@@ -116,4 +122,87 @@ func boxedWord(s string) any {
 		return "refusal"
 	}
 	return s
+}
+
+// held returns an event a stream fills and holds past its line, to emit
+// once later: when the events are lent, the stream's own slot (the
+// receiver keeps none, and the stream holds one such event at a time),
+// else a new one, the receiver's to keep.
+func (l *lender) held(slot *event.Event) *event.Event {
+	if l.pool == nil {
+		return new(event.Event)
+	}
+	*slot = event.Event{}
+	return slot
+}
+
+// blank returns a zero event to fill and emit during this line.
+func (l *lender) blank() *event.Event {
+	if l.pool == nil {
+		return new(event.Event)
+	}
+	x := &l.pool.get().ev
+	*x = event.Event{}
+	return x
+}
+
+// maxKeptRaw bounds an array rawArrays keeps from line to line: a larger
+// one (a line of a huge tool output) is left to the collector, so that a
+// stream does not hold its largest value's size for the rest of the file.
+const maxKeptRaw = 1 << 20
+
+// rawArrays keeps, when the events are lent, the arrays a stream's lines'
+// raw JSON values were decoded into, to decode the next line's into. A
+// json.RawMessage decodes by appending to its own array, so a field that
+// starts the line as an empty slice of one costs no allocation; the value
+// is then only valid until the next line, as lent events are. When the
+// events are handed over the fields stay nil, and each value is a new
+// copy the receiver may keep.
+type rawArrays struct{ bufs []json.RawMessage }
+
+// lend gives each field, in order, its array from the last line, empty.
+func (r *rawArrays) lend(l *lender, fields ...*json.RawMessage) {
+	if l.pool == nil {
+		return
+	}
+	for i, f := range fields {
+		if i < len(r.bufs) {
+			*f = r.bufs[i][:0]
+		}
+	}
+}
+
+// keep takes back the fields' arrays, as decoded, for the next line.
+func (r *rawArrays) keep(l *lender, fields ...*json.RawMessage) {
+	if l.pool == nil {
+		return
+	}
+	for len(r.bufs) < len(fields) {
+		r.bufs = append(r.bufs, nil)
+	}
+	for i, f := range fields {
+		if cap(*f) <= maxKeptRaw {
+			r.bufs[i] = (*f)[:0]
+		} else {
+			r.bufs[i] = nil
+		}
+	}
+}
+
+// keptText is a text a stream keeps past the line it came from (the last
+// message, which a result line repeats), in an array of its own that the
+// next text reuses.
+type keptText []byte
+
+// set keeps a copy of s.
+func (k *keptText) set(s string) { *k = append((*k)[:0], s...) }
+
+// text returns the text for an event: a view of the array when the events
+// are lent (set, which overwrites it, comes on a later line, and the
+// receiver copies what it keeps), else a copy.
+func (k keptText) text(l *lender) string {
+	if l.pool != nil && len(k) > 0 {
+		return unsafe.String(unsafe.SliceData(k), len(k))
+	}
+	return string(k)
 }

@@ -68,13 +68,13 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	}
 	switch m.Type {
 	case "task_started":
-		s.lastText = ""
+		s.lastText.set("")
 	case "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta":
 		// Deltas: the whole message or reasoning follows.
 	case "agent_reasoning", "agent_reasoning_raw_content":
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(m.Text)}}))
 	case "agent_message":
-		s.lastText = m.Message
+		s.lastText.set(m.Message)
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(m.Message)}}))
 	case "exec_command_begin":
 		in, _ := marshalPlain(map[string]any{"command": m.Command, "cwd": m.Cwd})
@@ -143,14 +143,14 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	case "stream_error":
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: m.Message}}))
 	case "error":
-		ev := codexError(m.Message, false)
-		ev.Line, ev.Offset = l.No, l.Offset
-		s.pending = ev
+		// Held past the line: when the events are lent, m refers to an
+		// array the next line is decoded into.
+		s.hold(l, strings.Clone(m.Message))
 	case "turn_aborted":
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: "turn aborted: " + m.Reason, Fatal: true}}))
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText}}))
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText.text(&s.lender)}}))
 	case "task_complete":
-		text := s.lastText
+		text := s.lastText.text(&s.lender)
 		if m.LastAgentMessage != nil {
 			text = *m.LastAgentMessage
 		}

@@ -91,14 +91,25 @@ type geminiStream struct {
 	// "gemini-L<n>", n the response's first line, so it is stable.
 	msgID string
 	// lastText is the text of the last assistant response, the result's.
-	lastText []byte
+	lastText keptText
 	textOpen bool
+	// ln is the line being read, kept so that decoding it allocates
+	// nothing; raw keeps its raw values' arrays (rawArrays).
+	ln  geminiLine
+	raw rawArrays
 }
 
 // Line implements Stream.
 func (s *geminiStream) Line(l Line, emit Emit) bool {
-	var ln geminiLine
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
+		return false
+	}
+	ln := &s.ln
+	*ln = geminiLine{}
+	s.raw.lend(&s.lender, &ln.Parameters, &ln.Error, &ln.Stats)
+	err := decodeInto(l.Bytes, ln)
+	s.raw.keep(&s.lender, &ln.Parameters, &ln.Error, &ln.Stats)
+	if err != nil {
 		return false
 	}
 	ts := isoTime(ln.Timestamp)
@@ -136,7 +147,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 		s.msgID, s.textOpen = "", false
 		e, c := s.contentSlot()
 		e.Timestamp = ts
-		e.Update = geminiToolResult(&ln, c)
+		e.Update = geminiToolResult(ln, c)
 		ev = e
 	case "error":
 		ev = s.event(&event.Event{Timestamp: ts, Update: event.Update{SessionUpdate: event.Error, Message: ln.Message}})
@@ -144,7 +155,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 			ev.Extra = map[string]any{"severity": ln.Severity}
 		}
 	case "result":
-		s.result(&ln, s.event(&event.Event{Timestamp: ts}), emit)
+		s.result(ln, s.event(&event.Event{Timestamp: ts}), emit)
 		return true
 	default:
 		return false
@@ -207,7 +218,7 @@ func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 	}
 	ev.Update = event.Update{
 		SessionUpdate: event.Result, IsError: event.Bool(isErr), Subtype: ln.Status,
-		DurationMs: durMs, Text: string(s.lastText),
+		DurationMs: durMs, Text: s.lastText.text(&s.lender),
 	}
 	emit(ev)
 }
