@@ -181,12 +181,17 @@ func (r *rawArrays) keep(l *lender, fields ...*json.RawMessage) {
 		r.bufs = append(r.bufs, nil)
 	}
 	for i, f := range fields {
-		if cap(*f) <= maxKeptRaw {
-			r.bufs[i] = (*f)[:0]
-		} else {
-			r.bufs[i] = nil
-		}
+		r.bufs[i] = emptied(*f)
 	}
+}
+
+// emptied returns raw's array, empty, to decode another value into; nil
+// for an array past maxKeptRaw.
+func emptied(raw json.RawMessage) json.RawMessage {
+	if cap(raw) > maxKeptRaw {
+		return nil
+	}
+	return raw[:0]
 }
 
 // keptText is a text a stream keeps past the line it came from (the last

@@ -73,6 +73,11 @@ type claudeStream struct {
 	// their strings referring to the read buffer (decodeLine), and what the
 	// stream keeps must be its own.
 	toolNames map[string]string
+	// line is the line being read, kept so that decoding it copies
+	// nothing in or out (decodeInto); raw keeps its raw values' arrays
+	// when the events are lent (rawArrays).
+	line claudeLineFast
+	raw  rawArrays
 }
 
 func newClaudeStream(kind Kind) *claudeStream {
@@ -87,9 +92,12 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	if s.history && s.started && quietHistoryLine(l.Bytes) {
 		return true
 	}
-	f := claudeLineFast{Message: s.scratchMessage()}
+	f := &s.line
+	*f = claudeLineFast{Message: s.scratchMessage()}
 	cl := &f.claudeLine
-	err := decodeLine(l.Bytes, &f)
+	raws := s.rawFields()
+	s.raw.lend(&s.lender, raws[:]...)
+	err := decodeInto(l.Bytes, f)
 	if f.Message != nil {
 		// The array, grown or not, serves the next line; the blocks
 		// written so far are cleared then.
@@ -101,7 +109,11 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 			m.Content.blocks = f.Message.Content
 			cl.Message = m
 		}
-	} else if decodeLine(l.Bytes, cl) != nil {
+	} else {
+		err = decodeInto(l.Bytes, cl)
+	}
+	s.raw.keep(&s.lender, raws[:]...)
+	if err != nil {
 		return false
 	}
 	if s.history {
@@ -114,11 +126,29 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 // content blocks' array kept from line to line: the decoder fills a slice
 // in place, and most lines hold one block, in an array of four allocated
 // per line otherwise. Nothing of a line's message outlives the line.
+//
+// When the events are lent, a block keeps its raw values' arrays for the
+// next line's (rawArrays); else each line's are new, as the events keep
+// them.
 func (s *claudeStream) scratchMessage() *claudeMessageFast {
-	clear(s.blocks[:s.used])
+	if s.lends() {
+		for i := range s.blocks[:s.used] {
+			b := &s.blocks[i]
+			*b = claudeBlock{Input: emptied(b.Input), Content: emptied(b.Content)}
+		}
+	} else {
+		clear(s.blocks[:s.used])
+	}
 	s.used = 0
 	s.msg = claudeMessageFast{Content: s.blocks[:0]}
 	return &s.msg
+}
+
+// rawFields are the raw values of the line being read whose arrays are
+// kept from line to line.
+func (s *claudeStream) rawFields() [5]*json.RawMessage {
+	l := &s.line.claudeLine
+	return [...]*json.RawMessage{&l.ToolUseResult, &l.ToolUseResultCamel, &l.Result, &l.APIErrorStatus, &l.Errors}
 }
 
 // toolName returns the stream's own copy of a tool name, one per name.
