@@ -43,6 +43,9 @@ type Builder struct {
 	turns   []*turnState
 	cur     *turnState
 	msgTurn map[string]*turnState
+	// turnChunk is the block new turn records are taken from, as calls'
+	// are (newCall).
+	turnChunk []turnState
 
 	calls    []*callState
 	callByID map[string]*callState
@@ -56,14 +59,16 @@ type Builder struct {
 	// afterPrompt is true when the last event was a user message chunk.
 	afterPrompt bool
 
-	run       *tokens
-	orphan    turnUsage
-	results   int
-	isError   *bool
-	duration  *int64
-	numTurns  *int
-	ttft      *int64
-	result    string
+	run      *tokens
+	orphan   turnUsage
+	results  int
+	isError  *bool
+	duration *int64
+	numTurns *int
+	ttft     *int64
+	// result is the text of the last result line, at most maxFinalText
+	// bytes; its array is reused from result to result.
+	result    []byte
 	fatal     bool
 	errors    int
 	errOrphan bool
@@ -123,7 +128,27 @@ type turnState struct {
 	session    string
 }
 
+// id is the turn's id, t1, t2, …; named once the stream has ended
+// (nameTurns).
 func (t *turnState) id() string { return t.tid }
+
+// nameTurns gives the turns their ids, all in one string.
+func (b *Builder) nameTurns() {
+	if len(b.turns) == 0 || b.turns[0].tid != "" {
+		return
+	}
+	var buf []byte
+	ends := make([]int, len(b.turns))
+	for i := range b.turns {
+		buf = strconv.AppendInt(append(buf, 't'), int64(i+1), 10)
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	start := 0
+	for i, t := range b.turns {
+		t.tid, start = all[start:ends[i]], ends[i]
+	}
+}
 
 // Add folds one event into the summary; it has the signature of a parser's
 // emit function, so a parser can feed the builder directly. It keeps
@@ -210,7 +235,7 @@ func (b *Builder) Add(ev *event.Event) {
 			}
 		}
 		if u.Text != "" {
-			b.result = capText(u.Text, maxFinalText)
+			b.result = append(b.result[:0], cut(u.Text, maxFinalText)...)
 		}
 		b.closeTurn()
 		b.waitingLLM = false
@@ -239,7 +264,7 @@ func (b *Builder) plainLine(s string) {
 		b.errorLines++
 	}
 	if strings.TrimSpace(s) != "" {
-		b.tail.add(capText(strings.TrimRight(s, " \t\r"), maxTailLine))
+		b.tail.add(cut(strings.TrimRight(s, " \t\r"), maxTailLine))
 	}
 }
 
@@ -315,9 +340,12 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 }
 
 func (b *Builder) newTurn(ev *event.Event, at instant) {
-	n := len(b.turns) + 1
-	t := &turnState{n: n, tid: "t" + strconv.Itoa(n), msgID: strings.Clone(ev.MessageID), line: ev.Line,
-		start: at, session: b.keepSession(ev.SessionID)}
+	if len(b.turnChunk) == cap(b.turnChunk) {
+		b.turnChunk = make([]turnState, 0, min(max(2*cap(b.turnChunk), firstCallChunk), callChunk))
+	}
+	b.turnChunk = append(b.turnChunk, turnState{n: len(b.turns) + 1, msgID: strings.Clone(ev.MessageID),
+		line: ev.Line, start: at, session: b.keepSession(ev.SessionID)})
+	t := &b.turnChunk[len(b.turnChunk)-1]
 	if t.msgID != "" {
 		b.msgTurn[t.msgID] = t
 	}
@@ -371,7 +399,7 @@ func (b *Builder) addText(t *turnState, s string) {
 	if b.finalTurn != t {
 		// Newer text than the last result line's (a later run in the
 		// same file) is the final message now.
-		b.result = ""
+		b.result = b.result[:0]
 		b.final, b.finalTurn = b.final[:0], t
 	}
 	if room := maxFinalText - len(b.final); room > 0 {

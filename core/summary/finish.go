@@ -23,6 +23,7 @@ func (b *Builder) Finish(st event.Stats) (*Summary, []ReviewEvent) {
 // a caller that writes them out one at a time never holds them all.
 func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	p := b.projector(st.Lines, st.Bytes)
+	b.nameTurns()
 	s := &Summary{
 		AgentKind: st.Agent,
 		SessionID: b.sessionID,
@@ -428,7 +429,7 @@ func (b *Builder) outcome(s *Summary, session flagSet, endsWithResult bool) {
 
 // text fills the final assistant message and the tail.
 func (b *Builder) text(s *Summary) {
-	msg := b.result
+	msg := string(b.result)
 	if msg == "" {
 		msg = string(b.final)
 	}

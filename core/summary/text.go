@@ -104,14 +104,6 @@ func keepID(s string) string {
 	return idKey(s)
 }
 
-// capText returns a copy of s cut at n bytes on a rune boundary.
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return strings.Clone(s)
-	}
-	return strings.Clone(cut(s, n))
-}
-
 // cut returns the longest prefix of s of at most n bytes that ends on a
 // rune boundary.
 func cut(s string, n int) string {
@@ -174,35 +166,47 @@ func hasFoldPrefix(s, w string) bool {
 	return true
 }
 
-// ring keeps the last max strings added.
+// ring keeps the last max strings added, each in an array of its own that
+// the string added after it in its slot overwrites: a stream of many
+// plain lines copies each into a slot, and only the last max are made
+// strings (list).
 type ring struct {
 	max   int
-	items []string
+	items [][]byte
 	next  int
 }
 
 func (r *ring) add(s string) {
 	if len(r.items) < r.max {
-		r.items = append(r.items, s)
+		r.items = append(r.items, []byte(s))
 		return
 	}
-	r.items[r.next] = s
+	r.items[r.next] = append(r.items[r.next][:0], s...)
 	r.next = (r.next + 1) % r.max
 }
 
 // list returns the strings oldest first.
 func (r *ring) list() []string {
 	out := make([]string, 0, len(r.items))
-	out = append(out, r.items[r.next:]...)
-	return append(out, r.items[:r.next]...)
+	for _, b := range r.items[r.next:] {
+		out = append(out, string(b))
+	}
+	for _, b := range r.items[:r.next] {
+		out = append(out, string(b))
+	}
+	return out
 }
 
 // stderrTail keeps the last StderrTailMax bytes of captured stderr, whole
-// lines where they fit.
+// lines where they fit. The lines kept are buf[off:], each ended by a
+// newline; lens holds their lengths with it, oldest first, from lens[head:].
 type stderrTail struct {
-	lines []string
-	size  int
-	seen  bool
+	buf  []byte
+	off  int
+	lens []int
+	head int
+	size int
+	seen bool
 }
 
 func (t *stderrTail) add(s string) {
@@ -214,17 +218,30 @@ func (t *stderrTail) add(s string) {
 			s = s[1:]
 		}
 	}
-	t.lines = append(t.lines, strings.Clone(s))
+	if t.off > StderrTailMax {
+		// Move the kept lines to the start, rather than let the array
+		// grow with every line dropped.
+		t.buf = t.buf[:copy(t.buf, t.buf[t.off:])]
+		t.off = 0
+		t.lens = t.lens[:copy(t.lens, t.lens[t.head:])]
+		t.head = 0
+	}
+	t.buf = append(append(t.buf, s...), '\n')
+	t.lens = append(t.lens, len(s)+1)
 	t.size += len(s) + 1
 	for t.size > StderrTailMax {
-		t.size -= len(t.lines[0]) + 1
-		t.lines = t.lines[1:]
+		t.size -= t.lens[t.head]
+		t.off += t.lens[t.head]
+		t.head++
 	}
 }
 
 // text returns the kept stderr, at most StderrTailMax bytes.
 func (t *stderrTail) text() string {
-	return strings.Join(t.lines, "\n")
+	if t.off == len(t.buf) {
+		return ""
+	}
+	return string(t.buf[t.off : len(t.buf)-1])
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
