@@ -76,8 +76,9 @@ type claudeStream struct {
 	// line is the line being read, kept so that decoding it copies
 	// nothing in or out (decodeInto); raw keeps its raw values' arrays
 	// when the events are lent (rawArrays).
-	line claudeLineFast
-	raw  rawArrays
+	line  claudeLineFast
+	raw   rawArrays
+	texts lineTexts
 }
 
 func newClaudeStream(kind Kind) *claudeStream {
@@ -92,6 +93,7 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	if s.history && s.started && quietHistoryLine(l.Bytes) {
 		return true
 	}
+	s.texts.reset()
 	f := &s.line
 	*f = claudeLineFast{Message: s.scratchMessage()}
 	cl := &f.claudeLine
@@ -319,7 +321,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 // toolResult emits the update that ends a tool call: its text output, any
 // image it returned, and the CLI's structured sidecar as raw output.
 func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Event, emit Emit) {
-	text, images := resultContent(b.Content)
+	text, images := s.resultContent(b.Content)
 	failed := b.IsError != nil && *b.IsError
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: event.StatusCompleted,
 		ToolName: s.names[b.ToolUseID]}
@@ -468,12 +470,13 @@ func decodeBlocks(raw json.RawMessage, out *[]claudeBlock) bool {
 
 // resultContent flattens a tool_result's content (a string, or text and
 // image blocks) into its text and its images.
-func resultContent(raw json.RawMessage) (string, []*event.Content) {
+func (s *claudeStream) resultContent(raw json.RawMessage) (string, []*event.Content) {
 	if len(raw) > 0 && raw[0] == '"' {
 		// The common case: a string, decoded without a block to hold it.
-		// It may refer to raw, a copy made for this call.
-		var text string
-		if json.UnmarshalOf(raw, &text, json.DecodeNoCopyString()) != nil {
+		// It may refer to raw, the decoder's copy, or to the line's
+		// texts (lineTexts).
+		text, ok := s.texts.text(&s.lender, raw)
+		if !ok {
 			return RawText(raw), nil
 		}
 		return text, nil

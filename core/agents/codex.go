@@ -112,6 +112,15 @@ type codexItem struct {
 	AgentsStates      json.RawMessage `json:"agents_states"`
 }
 
+// codexLentItem is a codex item as it is decoded when the events are
+// lent: its texts are read from their raw values once it is decoded
+// (lineTexts), so that an escaped one costs no string of its own.
+type codexLentItem struct {
+	codexItem
+	TextRaw   json.RawMessage `json:"text"`
+	OutputRaw json.RawMessage `json:"aggregated_output"`
+}
+
 type codexTodo struct {
 	Text      string `json:"text"`
 	Completed bool   `json:"completed"`
@@ -135,9 +144,10 @@ type codexStream struct {
 	// them allocates neither; raw and itemRaw keep their raw values'
 	// arrays when the events are lent (rawArrays).
 	ln      codexLine
-	it      codexItem
+	it      codexLentItem
 	raw     rawArrays
 	itemRaw rawArrays
+	texts   lineTexts
 	// heldEv is the pending error's event when the events are lent.
 	heldEv event.Event
 }
@@ -148,6 +158,7 @@ func (s *codexStream) Line(l Line, emit Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
 		return false
 	}
+	s.texts.reset()
 	ln := &s.ln
 	*ln = codexLine{}
 	s.raw.lend(&s.lender, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
@@ -318,15 +329,8 @@ func codexError(ev *event.Event, msg string, fatal bool) *event.Event {
 func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 	// The item's strings refer to raw, the copy of the item the line's
 	// decoding made (events keep it as the raw output of a command).
-	it := &s.it
-	*it = codexItem{}
-	if len(raw) == 0 {
-		return false
-	}
-	s.itemRaw.lend(&s.lender, &it.Changes, &it.Arguments, &it.Result, &it.Action, &it.AgentsStates)
-	err := decodeInto(raw, it)
-	s.itemRaw.keep(&s.lender, &it.Changes, &it.Arguments, &it.Result, &it.Action, &it.AgentsStates)
-	if err != nil || it.Type == "" {
+	it := &s.it.codexItem
+	if len(raw) == 0 || !s.decodeItem(raw) || it.Type == "" {
 		return false
 	}
 	done := typ == "item.completed"
@@ -362,6 +366,23 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 		return false
 	}
 	return true
+}
+
+// decodeItem decodes an item into s.it, and reports whether it decoded.
+func (s *codexStream) decodeItem(raw json.RawMessage) bool {
+	it := &s.it
+	*it = codexLentItem{}
+	if !s.lends() {
+		return decodeInto(raw, &it.codexItem) == nil
+	}
+	arrays := [...]*json.RawMessage{&it.Changes, &it.Arguments, &it.Result, &it.Action, &it.AgentsStates, &it.TextRaw, &it.OutputRaw}
+	s.itemRaw.lend(&s.lender, arrays[:]...)
+	err := decodeInto(raw, it)
+	s.itemRaw.keep(&s.lender, arrays[:]...)
+	var textOK, outputOK bool
+	it.Text, textOK = s.texts.text(&s.lender, it.TextRaw)
+	it.AggregatedOutput, outputOK = s.texts.text(&s.lender, it.OutputRaw)
+	return err == nil && textOK && outputOK
 }
 
 // toolItem emits the tool_call of an item when it starts (or when it

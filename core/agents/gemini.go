@@ -76,6 +76,17 @@ type geminiLine struct {
 	Stats json.RawMessage `json:"stats"`
 }
 
+// geminiLentLine is a line as it is decoded when the events are lent: its
+// texts are read from their raw values once it is decoded (lineTexts), so
+// that an escaped one costs no string of its own.
+type geminiLentLine struct {
+	geminiLine
+	ContentRaw json.RawMessage `json:"content"`
+	OutputRaw  json.RawMessage `json:"output"`
+	// output is what Output points to.
+	output string
+}
+
 type geminiError struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
@@ -95,8 +106,9 @@ type geminiStream struct {
 	textOpen bool
 	// ln is the line being read, kept so that decoding it allocates
 	// nothing; raw keeps its raw values' arrays (rawArrays).
-	ln  geminiLine
-	raw rawArrays
+	ln    geminiLentLine
+	raw   rawArrays
+	texts lineTexts
 }
 
 // Line implements Stream.
@@ -104,14 +116,10 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
 		return false
 	}
-	ln := &s.ln
-	*ln = geminiLine{}
-	s.raw.lend(&s.lender, &ln.Parameters, &ln.Error, &ln.Stats)
-	err := decodeInto(l.Bytes, ln)
-	s.raw.keep(&s.lender, &ln.Parameters, &ln.Error, &ln.Stats)
-	if err != nil {
+	if !s.decode(l.Bytes) {
 		return false
 	}
+	ln := &s.ln.geminiLine
 	ts := isoTime(ln.Timestamp)
 	var ev *event.Event
 	switch ln.Type {
@@ -162,6 +170,27 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 	}
 	emit(ev)
 	return true
+}
+
+// decode decodes a line into s.ln, and reports whether it decoded.
+func (s *geminiStream) decode(b []byte) bool {
+	ln := &s.ln
+	*ln = geminiLentLine{}
+	if !s.lends() {
+		return decodeInto(b, &ln.geminiLine) == nil
+	}
+	s.texts.reset()
+	arrays := [...]*json.RawMessage{&ln.Parameters, &ln.Error, &ln.Stats, &ln.ContentRaw, &ln.OutputRaw}
+	s.raw.lend(&s.lender, arrays[:]...)
+	err := decodeInto(b, ln)
+	s.raw.keep(&s.lender, arrays[:]...)
+	var contentOK, outputOK bool
+	ln.Content, contentOK = s.texts.text(&s.lender, ln.ContentRaw)
+	if ln.output, outputOK = s.texts.text(&s.lender, ln.OutputRaw); ln.output != "" {
+		// Only a non-empty output is read (geminiToolResult).
+		ln.Output = &ln.output
+	}
+	return err == nil && contentOK && outputOK
 }
 
 // response starts a model response at line n unless one is under way.

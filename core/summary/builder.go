@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
 )
@@ -122,15 +123,21 @@ type turnState struct {
 	start, end instant
 	closed     bool
 	usage      turnUsage
-	text       strings.Builder
-	calls      []*callState
-	flags      flagSet
-	session    string
+	// text is the start of what the model said, at most maxTurnText
+	// bytes (addText).
+	text    []byte
+	calls   []*callState
+	flags   flagSet
+	session string
 }
 
 // id is the turn's id, t1, t2, …; named once the stream has ended
 // (nameTurns).
 func (t *turnState) id() string { return t.tid }
+
+// said returns what the model said in the turn, the start of it, as a view
+// of the turn's array: the caller copies what it keeps.
+func (t *turnState) said() string { return unsafe.String(unsafe.SliceData(t.text), len(t.text)) }
 
 // nameTurns gives the turns their ids, all in one string.
 func (b *Builder) nameTurns() {
@@ -393,8 +400,17 @@ func (b *Builder) addText(t *turnState, s string) {
 	if s == "" {
 		return
 	}
-	if t.text.Len() < maxTurnText {
-		t.text.WriteString(s[:min(len(s), maxTurnText-t.text.Len())])
+	if n := len(t.text); n < maxTurnText {
+		add := s[:min(len(s), maxTurnText-n)]
+		if t.text == nil {
+			// One response is mostly one text: its array is made at
+			// its length, and a second part grows it to the cap at
+			// once.
+			t.text = make([]byte, 0, len(add))
+		} else if n+len(add) > cap(t.text) {
+			t.text = append(make([]byte, 0, maxTurnText), t.text...)
+		}
+		t.text = append(t.text, add...)
 	}
 	if b.finalTurn != t {
 		// Newer text than the last result line's (a later run in the

@@ -327,7 +327,7 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 		tt := Turn{
 			TurnID: t.id(), MessageID: t.msgID, Model: t.model,
 			Flags: t.flags.list(), Line: t.line, EndLine: t.endLine,
-			Text: redactLine(t.text.String()),
+			Text: redactLine(t.said()),
 		}
 		if at, ok := p.resolve(t.start); ok {
 			tt.StartedAt = slab.time(at.UTC())
@@ -451,7 +451,7 @@ func (b *Builder) text(s *Summary) {
 
 // responseSummary is the one-line summary of a model response.
 func responseSummary(t *turnState) string {
-	if s := redactLine(t.text.String()); s != "" {
+	if s := redactLine(t.said()); s != "" {
 		return s
 	}
 	switch n := len(t.calls); n {

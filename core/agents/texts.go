@@ -1,0 +1,137 @@
+package agents
+
+import (
+	"unicode/utf8"
+	"unsafe"
+
+	json "github.com/goccy/go-json"
+)
+
+// lineTexts decodes the JSON strings of a line that a stream reads from
+// raw values (a tool's output, a message's text): when the events are
+// lent, an escaped string is unescaped into an array of the stream's,
+// reused from line to line, rather than into a new string for each. A
+// stream that reads a field this way declares it json.RawMessage and
+// calls text once the line is decoded.
+type lineTexts struct{ buf []byte }
+
+// reset starts a line: the strings text returned for the last one are
+// overwritten from now on.
+func (t *lineTexts) reset() {
+	if cap(t.buf) > maxKeptRaw {
+		t.buf = nil
+	}
+	t.buf = t.buf[:0]
+}
+
+// text returns the string a raw JSON value holds, as decoding it into a
+// string field with decodeLine would: "" for an absent value or null, and
+// false where that decoding fails (a value that is no string, or a
+// malformed one), so that the caller fails the line as it failed before.
+// A string without an escape is a view of raw; an escaped one is
+// unescaped into the stream's array when the events are lent, else into
+// a string of its own.
+func (t *lineTexts) text(l *lender, raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", true
+	}
+	if raw[0] != '"' || len(raw) < 2 || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	plain := true
+	for _, c := range body {
+		if c == '\\' || c == '"' || c < 0x20 || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return unsafe.String(unsafe.SliceData(body), len(body)), true
+	}
+	if l.pool != nil {
+		if s, ok := t.unescape(body); ok {
+			return s, true
+		}
+	}
+	var s string
+	if json.UnmarshalOf(raw, &s, json.DecodeNoCopyString()) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// unescape decodes the body of a JSON string into the array and returns a
+// view of it; false for anything but valid UTF-8 and the escapes of the
+// common case (\", \\, \/, \b, \f, \n, \r, \t and \u of a character that
+// is no surrogate), which the decoder itself then reads.
+func (t *lineTexts) unescape(body []byte) (string, bool) {
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	start := len(t.buf)
+	out := t.buf
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c < 0x20 || c == '"':
+			return "", false
+		case c != '\\':
+			out = append(out, c)
+			continue
+		}
+		if i+1 >= len(body) {
+			return "", false
+		}
+		i++
+		switch body[i] {
+		case '"', '\\', '/':
+			out = append(out, body[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(body[i+1:])
+			if !ok || r >= 0xd800 && r < 0xe000 {
+				return "", false
+			}
+			out = utf8.AppendRune(out, r)
+			i += 4
+		default:
+			return "", false
+		}
+	}
+	// Should the array have grown, the strings of the line so far keep
+	// the old one, which nothing writes again.
+	t.buf = out
+	return unsafe.String(unsafe.SliceData(out[start:]), len(out)-start), true
+}
+
+// hex4 reads the four hex digits b starts with.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
