@@ -211,3 +211,43 @@ func (k keptText) text(l *lender) string {
 	}
 	return string(k)
 }
+
+// counters returns an empty map for an event's UsageExtra: when the
+// events are lent, *keep, the stream's own, cleared (the receiver keeps
+// none, and a stream emits one such map per line), else a new one.
+func (l *lender) counters(keep *map[string]int64) map[string]int64 {
+	if l.pool == nil {
+		return map[string]int64{}
+	}
+	if *keep == nil {
+		*keep = map[string]int64{}
+	}
+	clear(*keep)
+	return *keep
+}
+
+// extras is counters for an event's Extra.
+func (l *lender) extras(keep *map[string]any) map[string]any {
+	if l.pool == nil {
+		return map[string]any{}
+	}
+	if *keep == nil {
+		*keep = map[string]any{}
+	}
+	clear(*keep)
+	return *keep
+}
+
+// oneExtra returns an Extra of one key: when the events are lent, *keep,
+// the stream's own, which only ever holds that key, shared by the events
+// of a line that say the same; else a new map.
+func (l *lender) oneExtra(keep *map[string]any, key string, v any) map[string]any {
+	if l.pool == nil {
+		return map[string]any{key: v}
+	}
+	if *keep == nil {
+		*keep = map[string]any{}
+	}
+	(*keep)[key] = v
+	return *keep
+}

@@ -79,6 +79,13 @@ type claudeStream struct {
 	line  claudeLineFast
 	raw   rawArrays
 	texts lineTexts
+	// countersMap and extraMap are a line's usage counters and result extras
+	// when the events are lent (lender.counters).
+	countersMap map[string]int64
+	extraMap    map[string]any
+	// stopMap is the Extra a message's content events share, which only
+	// names the stop reason; requestMap a transcript's usage event's.
+	stopMap, requestMap map[string]any
 }
 
 func newClaudeStream(kind Kind) *claudeStream {
@@ -261,7 +268,7 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 			continue
 		}
 		if m.StopReason != nil {
-			ev.Extra = map[string]any{"stop_reason": boxedWord(*m.StopReason)}
+			ev.Extra = s.stopExtra(*m.StopReason)
 		}
 		emit(ev)
 	}
@@ -274,11 +281,17 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 		ev := s.event(&base)
 		ev.Update = s.usage(u, event.ScopeCall)
 		if s.history && cl.RequestID != "" {
-			ev.Extra = map[string]any{"requestId": cl.RequestID}
+			ev.Extra = s.oneExtra(&s.requestMap, "requestId", cl.RequestID)
 		}
 		emit(ev)
 	}
 	return true
+}
+
+// stopExtra returns the Extra of a message's content event, which names
+// its stop reason.
+func (s *claudeStream) stopExtra(reason string) map[string]any {
+	return s.oneExtra(&s.stopMap, "stop_reason", boxedWord(reason))
 }
 
 func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
@@ -374,7 +387,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 	if len(cl.Result) > 0 && cl.Result[0] == '"' {
 		_ = json.Unmarshal(cl.Result, &u.Text)
 	}
-	extra := map[string]any{}
+	extra := s.extras(&s.extraMap)
 	if cl.DurationAPIMs != nil {
 		extra["duration_api_ms"] = *cl.DurationAPIMs
 	}
@@ -412,7 +425,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 // excludes the cache shares; the prompt total adds them back. Cursor's and
 // Qwen's input figures already include cache reads.
 func (s *claudeStream) usage(u *claudeUsage, scope event.Scope) event.Update {
-	out := event.Update{SessionUpdate: event.Usage, Scope: scope, UsageExtra: map[string]int64{}}
+	out := event.Update{SessionUpdate: event.Usage, Scope: scope, UsageExtra: s.counters(&s.countersMap)}
 	if u.CamelInput != nil || u.CamelOutput != nil {
 		out.PromptTokens = u.CamelInput
 		out.CompletionTokens = u.CamelOutput

@@ -61,6 +61,15 @@ func (t *lineTexts) text(l *lender, raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
+// string is text for a value that must be a JSON string: false for an
+// absent value and null too, as jsonText reads them.
+func (t *lineTexts) string(l *lender, raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	return t.text(l, raw)
+}
+
 // unescape decodes the body of a JSON string into the array and returns a
 // view of it; false for anything but valid UTF-8 and the escapes of the
 // common case (\", \\, \/, \b, \f, \n, \r, \t and \u of a character that
