@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 
@@ -39,18 +41,12 @@ func (t *lineTexts) text(l *lender, raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	body := raw[1 : len(raw)-1]
-	plain := true
-	for _, c := range body {
-		if c == '\\' || c == '"' || c < 0x20 || c >= utf8.RuneSelf {
-			plain = false
-			break
-		}
-	}
-	if plain {
+	i := special(body)
+	if i == len(body) {
 		return unsafe.String(unsafe.SliceData(body), len(body)), true
 	}
 	if l.pool != nil {
-		if s, ok := t.unescape(body); ok {
+		if s, ok := t.unescape(body, i); ok {
 			return s, true
 		}
 	}
@@ -70,57 +66,85 @@ func (t *lineTexts) string(l *lender, raw json.RawMessage) (string, bool) {
 	return t.text(l, raw)
 }
 
-// unescape decodes the body of a JSON string into the array and returns a
-// view of it; false for anything but valid UTF-8 and the escapes of the
-// common case (\", \\, \/, \b, \f, \n, \r, \t and \u of a character that
-// is no surrogate), which the decoder itself then reads.
-func (t *lineTexts) unescape(body []byte) (string, bool) {
-	if !utf8.Valid(body) {
-		return "", false
-	}
+// unescape decodes the body of a JSON string, whose first byte that is
+// not plain ASCII is at i, into the array and returns a view of it; false
+// for anything but valid UTF-8 and the escapes of the common case (\",
+// \\, \/, \b, \f, \n, \r, \t and \u of a character that is no
+// surrogate), which the decoder itself then reads.
+func (t *lineTexts) unescape(body []byte, i int) (string, bool) {
 	start := len(t.buf)
-	out := t.buf
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		switch {
-		case c < 0x20 || c == '"':
-			return "", false
-		case c != '\\':
-			out = append(out, c)
-			continue
-		}
-		if i+1 >= len(body) {
-			return "", false
-		}
-		i++
-		switch body[i] {
-		case '"', '\\', '/':
-			out = append(out, body[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(body[i+1:])
-			if !ok || r >= 0xd800 && r < 0xe000 {
+	out := append(t.buf, body[:i]...)
+	for i < len(body) {
+		switch c := body[i]; {
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && n == 1 {
 				return "", false
 			}
-			out = utf8.AppendRune(out, r)
-			i += 4
+			out = append(out, body[i:i+n]...)
+			i += n
+		case c == '\\':
+			if i+1 >= len(body) {
+				return "", false
+			}
+			switch e := body[i+1]; e {
+			case '"', '\\', '/':
+				out = append(out, e)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r, ok := hex4(body[i+2:])
+				if !ok || r >= 0xd800 && r < 0xe000 {
+					return "", false
+				}
+				out = utf8.AppendRune(out, r)
+				i += 4
+			default:
+				return "", false
+			}
+			i += 2
 		default:
+			// A control byte or a bare quote.
 			return "", false
 		}
+		n := special(body[i:])
+		out = append(out, body[i:i+n]...)
+		i += n
 	}
 	// Should the array have grown, the strings of the line so far keep
 	// the old one, which nothing writes again.
 	t.buf = out
 	return unsafe.String(unsafe.SliceData(out[start:]), len(out)-start), true
+}
+
+// special returns the index of the first byte of b that is not plain
+// string ASCII (a control byte, a quote, a backslash or a byte of a
+// multi-byte character), or len(b), looking at eight bytes at a time.
+func special(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		const ones, highs = 0x0101010101010101, 0x8080808080808080
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		m := (w-ones*0x20)&^w | (quote-ones)&^quote | (backslash-ones)&^backslash | w
+		if m &= highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return i
 }
 
 // hex4 reads the four hex digits b starts with.

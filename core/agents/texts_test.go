@@ -66,3 +66,26 @@ func FuzzLineTexts(f *testing.F) {
 		checkLineTexts(t, raw)
 	})
 }
+
+// TestSpecialFindsTheFirstByteToDecode: special stops at the first byte a
+// plain copy must not take, wherever it is among the eight a word holds.
+func TestSpecialFindsTheFirstByteToDecode(t *testing.T) {
+	t.Parallel()
+	for _, c := range []byte{0, 0x1f, '"', '\\', 0x80, 0xff} {
+		for n := range 20 {
+			for at := 0; at <= n; at++ {
+				b := bytes.Repeat([]byte{'a'}, n)
+				want := n
+				if at < n {
+					b[at], want = c, at
+				}
+				if got := special(b); got != want {
+					t.Fatalf("byte %#x at %d of %d: special says %d", c, at, n, got)
+				}
+			}
+		}
+	}
+	if got := special([]byte(" !#[]~\x7f plain")); got != 13 {
+		t.Errorf("plain ASCII stops at %d", got)
+	}
+}
