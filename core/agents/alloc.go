@@ -59,25 +59,58 @@ func (p *eventPool) reset() {
 	p.used = 0
 }
 
-// lender makes the events a stream emits: from the parse's pool when the
-// parse lends its events, else new ones, the receiver's to keep. A stream
-// embeds it; the driver gives it the pool. An event a stream holds past
-// the line it was made of must not come from here.
-type lender struct{ pool *eventPool }
+// Scratch holds what a parse that lends its events (Options.Borrow) reuses
+// from line to line: the line's events, and the arrays of its raw values
+// and of its decoded texts. A caller that parses stream after stream, one
+// at a time (an import's reader), passes the same Scratch to each
+// (Options.Scratch), so that a stream of a few lines does not make them
+// anew. A Scratch serves one parse at a time; its zero value is ready.
+type Scratch struct {
+	pool  eventPool
+	texts lineTexts
+	raws  [rawSets]rawArrays
+	// blocks is the content blocks array of the Claude-shaped stream's
+	// line, whose first blocksUsed blocks the last line wrote.
+	blocks     []claudeBlock
+	blocksUsed int
+}
 
-func (l *lender) lendFrom(p *eventPool) { l.pool = p }
+// The sets of raw values whose arrays a Scratch keeps (rawArrays): the
+// fields of one line struct each.
+const (
+	rawClaudeLine = iota
+	rawCodexLine
+	rawCodexItem
+	rawGeminiLine
+	rawDroidLine
+	rawSets
+)
+
+// line starts a line: the events and texts of the last one are given back.
+func (sc *Scratch) line() {
+	sc.pool.reset()
+	sc.texts.reset()
+}
+
+// lender makes the events a stream emits: from the parse's Scratch when
+// the parse lends its events, else new ones, the receiver's to keep. A
+// stream embeds it; the driver gives it the Scratch. An event a stream
+// holds past the line it was made of must not come from here.
+type lender struct{ sc *Scratch }
+
+func (l *lender) lendFrom(sc *Scratch) { l.sc = sc }
 
 // lends reports whether the events are lent (Options.Borrow).
-func (l *lender) lends() bool { return l.pool != nil }
+func (l *lender) lends() bool { return l.sc != nil }
 
 // event returns a copy of e to emit.
 func (l *lender) event(e *event.Event) *event.Event {
-	if l.pool == nil {
+	if l.sc == nil {
 		x := new(event.Event)
 		*x = *e
 		return x
 	}
-	x := &l.pool.get().ev
+	x := &l.sc.pool.get().ev
 	*x = *e
 	return x
 }
@@ -85,20 +118,20 @@ func (l *lender) event(e *event.Event) *event.Event {
 // contentEvent returns a copy of base whose update is u with content c,
 // the two in one allocation, or one slot of the pool.
 func (l *lender) contentEvent(base *event.Event, u event.Update, c *event.Content) *event.Event {
-	if l.pool == nil {
+	if l.sc == nil {
 		return withContent(new(eventWithContent), base, u, c)
 	}
-	return withContent(l.pool.get(), base, u, c)
+	return withContent(l.sc.pool.get(), base, u, c)
 }
 
 // contentSlot returns a zero event and content block to fill, the content
 // not yet attached.
 func (l *lender) contentSlot() (*event.Event, *event.Content) {
-	if l.pool == nil {
+	if l.sc == nil {
 		x := new(eventWithContent)
 		return &x.ev, &x.content
 	}
-	x := l.pool.get()
+	x := l.sc.pool.get()
 	*x = eventWithContent{}
 	return &x.ev, &x.content
 }
@@ -129,7 +162,7 @@ func boxedWord(s string) any {
 // receiver keeps none, and the stream holds one such event at a time),
 // else a new one, the receiver's to keep.
 func (l *lender) held(slot *event.Event) *event.Event {
-	if l.pool == nil {
+	if l.sc == nil {
 		return new(event.Event)
 	}
 	*slot = event.Event{}
@@ -138,10 +171,10 @@ func (l *lender) held(slot *event.Event) *event.Event {
 
 // blank returns a zero event to fill and emit during this line.
 func (l *lender) blank() *event.Event {
-	if l.pool == nil {
+	if l.sc == nil {
 		return new(event.Event)
 	}
-	x := &l.pool.get().ev
+	x := &l.sc.pool.get().ev
 	*x = event.Event{}
 	return x
 }
@@ -160,11 +193,14 @@ const maxKeptRaw = 1 << 20
 // copy the receiver may keep.
 type rawArrays struct{ bufs []json.RawMessage }
 
-// lend gives each field, in order, its array from the last line, empty.
-func (r *rawArrays) lend(l *lender, fields ...*json.RawMessage) {
-	if l.pool == nil {
+// lendRaw gives each field of a set, in order, its array from the last
+// line, empty; keepRaw takes the arrays back, as decoded, once the line is
+// decoded. Both do nothing unless the events are lent.
+func (l *lender) lendRaw(set int, fields ...*json.RawMessage) {
+	if l.sc == nil {
 		return
 	}
+	r := &l.sc.raws[set]
 	for i, f := range fields {
 		if i < len(r.bufs) {
 			*f = r.bufs[i][:0]
@@ -172,11 +208,12 @@ func (r *rawArrays) lend(l *lender, fields ...*json.RawMessage) {
 	}
 }
 
-// keep takes back the fields' arrays, as decoded, for the next line.
-func (r *rawArrays) keep(l *lender, fields ...*json.RawMessage) {
-	if l.pool == nil {
+// keepRaw: see lendRaw.
+func (l *lender) keepRaw(set int, fields ...*json.RawMessage) {
+	if l.sc == nil {
 		return
 	}
+	r := &l.sc.raws[set]
 	for len(r.bufs) < len(fields) {
 		r.bufs = append(r.bufs, nil)
 	}
@@ -206,7 +243,7 @@ func (k *keptText) set(s string) { *k = append((*k)[:0], s...) }
 // are lent (set, which overwrites it, comes on a later line, and the
 // receiver copies what it keeps), else a copy.
 func (k keptText) text(l *lender) string {
-	if l.pool != nil && len(k) > 0 {
+	if l.sc != nil && len(k) > 0 {
 		return unsafe.String(unsafe.SliceData(k), len(k))
 	}
 	return string(k)
@@ -216,7 +253,7 @@ func (k keptText) text(l *lender) string {
 // events are lent, *keep, the stream's own, cleared (the receiver keeps
 // none, and a stream emits one such map per line), else a new one.
 func (l *lender) counters(keep *map[string]int64) map[string]int64 {
-	if l.pool == nil {
+	if l.sc == nil {
 		return map[string]int64{}
 	}
 	if *keep == nil {
@@ -228,7 +265,7 @@ func (l *lender) counters(keep *map[string]int64) map[string]int64 {
 
 // extras is counters for an event's Extra.
 func (l *lender) extras(keep *map[string]any) map[string]any {
-	if l.pool == nil {
+	if l.sc == nil {
 		return map[string]any{}
 	}
 	if *keep == nil {
@@ -242,7 +279,7 @@ func (l *lender) extras(keep *map[string]any) map[string]any {
 // the stream's own, which only ever holds that key, shared by the events
 // of a line that say the same; else a new map.
 func (l *lender) oneExtra(keep *map[string]any, key string, v any) map[string]any {
-	if l.pool == nil {
+	if l.sc == nil {
 		return map[string]any{key: v}
 	}
 	if *keep == nil {

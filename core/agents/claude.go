@@ -64,8 +64,8 @@ type claudeStream struct {
 	// denied by a permission rule.
 	approvals map[string]bool
 	// msg and blocks are the message a line is decoded into and its
-	// content's array (scratchMessage); used is how many blocks the last
-	// line wrote.
+	// content's array (scratchMessage), the Scratch's when the events are
+	// lent; used is how many blocks the last line wrote.
 	msg    claudeMessageFast
 	blocks []claudeBlock
 	used   int
@@ -74,11 +74,9 @@ type claudeStream struct {
 	// stream keeps must be its own.
 	toolNames map[string]string
 	// line is the line being read, kept so that decoding it copies
-	// nothing in or out (decodeInto); raw keeps its raw values' arrays
-	// when the events are lent (rawArrays).
-	line  claudeLineFast
-	raw   rawArrays
-	texts lineTexts
+	// nothing in or out (decodeInto); its raw values' arrays are the
+	// Scratch's when the events are lent (rawArrays).
+	line claudeLineFast
 	// countersMap and extraMap are a line's usage counters and result extras
 	// when the events are lent (lender.counters).
 	countersMap map[string]int64
@@ -100,17 +98,19 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	if s.history && s.started && quietHistoryLine(l.Bytes) {
 		return true
 	}
-	s.texts.reset()
 	f := &s.line
 	*f = claudeLineFast{Message: s.scratchMessage()}
 	cl := &f.claudeLine
 	raws := s.rawFields()
-	s.raw.lend(&s.lender, raws[:]...)
+	s.lendRaw(rawClaudeLine, raws[:]...)
 	err := decodeInto(l.Bytes, f)
 	if f.Message != nil {
 		// The array, grown or not, serves the next line; the blocks
 		// written so far are cleared then.
 		s.blocks, s.used = f.Message.Content, len(f.Message.Content)
+		if s.lends() {
+			s.sc.blocks, s.sc.blocksUsed = s.blocks, s.used
+		}
 	}
 	if err == nil {
 		if f.Message != nil && !f.Message.empty() {
@@ -121,7 +121,7 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	} else {
 		err = decodeInto(l.Bytes, cl)
 	}
-	s.raw.keep(&s.lender, raws[:]...)
+	s.keepRaw(rawClaudeLine, raws[:]...)
 	if err != nil {
 		return false
 	}
@@ -141,10 +141,14 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 // them.
 func (s *claudeStream) scratchMessage() *claudeMessageFast {
 	if s.lends() {
+		// The Scratch's blocks, which the last stream it served may
+		// have written.
+		s.blocks, s.used = s.sc.blocks, s.sc.blocksUsed
 		for i := range s.blocks[:s.used] {
 			b := &s.blocks[i]
 			*b = claudeBlock{Input: emptied(b.Input), Content: emptied(b.Content)}
 		}
+		s.sc.blocksUsed = 0
 	} else {
 		clear(s.blocks[:s.used])
 	}
@@ -488,7 +492,7 @@ func (s *claudeStream) resultContent(raw json.RawMessage) (string, []*event.Cont
 		// The common case: a string, decoded without a block to hold it.
 		// It may refer to raw, the decoder's copy, or to the line's
 		// texts (lineTexts).
-		text, ok := s.texts.text(&s.lender, raw)
+		text, ok := s.text(raw)
 		if !ok {
 			return RawText(raw), nil
 		}

@@ -141,13 +141,10 @@ type codexStream struct {
 	// usageSeq numbers the legacy per-response token counts.
 	usageSeq int
 	// ln and it are the line and item being read, kept so that decoding
-	// them allocates neither; raw and itemRaw keep their raw values'
-	// arrays when the events are lent (rawArrays).
-	ln      codexLine
-	it      codexLentItem
-	raw     rawArrays
-	itemRaw rawArrays
-	texts   lineTexts
+	// them allocates neither; their raw values' arrays are the Scratch's
+	// when the events are lent (rawArrays).
+	ln codexLine
+	it codexLentItem
 	// heldEv is the pending error's event when the events are lent.
 	heldEv event.Event
 }
@@ -158,12 +155,11 @@ func (s *codexStream) Line(l Line, emit Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
 		return false
 	}
-	s.texts.reset()
 	ln := &s.ln
 	*ln = codexLine{}
-	s.raw.lend(&s.lender, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
+	s.lendRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
 	err := decodeInto(l.Bytes, ln)
-	s.raw.keep(&s.lender, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
+	s.keepRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
 	if err != nil {
 		return false
 	}
@@ -376,12 +372,12 @@ func (s *codexStream) decodeItem(raw json.RawMessage) bool {
 		return decodeInto(raw, &it.codexItem) == nil
 	}
 	arrays := [...]*json.RawMessage{&it.Changes, &it.Arguments, &it.Result, &it.Action, &it.AgentsStates, &it.TextRaw, &it.OutputRaw}
-	s.itemRaw.lend(&s.lender, arrays[:]...)
+	s.lendRaw(rawCodexItem, arrays[:]...)
 	err := decodeInto(raw, it)
-	s.itemRaw.keep(&s.lender, arrays[:]...)
+	s.keepRaw(rawCodexItem, arrays[:]...)
 	var textOK, outputOK bool
-	it.Text, textOK = s.texts.text(&s.lender, it.TextRaw)
-	it.AggregatedOutput, outputOK = s.texts.text(&s.lender, it.OutputRaw)
+	it.Text, textOK = s.text(it.TextRaw)
+	it.AggregatedOutput, outputOK = s.text(it.OutputRaw)
 	return err == nil && textOK && outputOK
 }
 

@@ -123,25 +123,22 @@ type droidStream struct {
 	// follows it, which Finish decides.
 	lastErr *event.Event
 	// ln is the line being read, kept so that decoding it copies nothing
-	// in or out; raw keeps its raw values' arrays and texts its texts
-	// when the events are lent (rawArrays, lineTexts).
-	ln    droidLine
-	raw   rawArrays
-	texts lineTexts
+	// in or out; its raw values' arrays are the Scratch's when the events
+	// are lent (rawArrays).
+	ln droidLine
 }
 
 // Line implements Stream.
 func (s *droidStream) Line(l Line, emit Emit) bool {
 	d := &s.ln
 	*d = droidLine{}
-	s.texts.reset()
 	// The line's strings refer to the read buffer (decodeLine) and its raw
 	// values may be arrays the next line reuses: held events and open
 	// calls get their own copies.
 	arrays := [...]*json.RawMessage{&d.Parameters, &d.Value, &d.Error, &d.Message}
-	s.raw.lend(&s.lender, arrays[:]...)
+	s.lendRaw(rawDroidLine, arrays[:]...)
 	ok := decodeInto(l.Bytes, d) == nil
-	s.raw.keep(&s.lender, arrays[:]...)
+	s.keepRaw(rawDroidLine, arrays[:]...)
 	held := s.flush(emit, d.explanation())
 	return afterHeld(l, held, ok && s.line(l, d, emit), emit)
 }
@@ -284,7 +281,7 @@ func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) 
 		SessionUpdate: event.ToolCallUpdate, ToolCallID: call.id, ToolName: call.name, Status: event.StatusCompleted,
 	}}
 	u := &ev.Update
-	if text, ok := s.texts.string(&s.lender, d.Value); ok {
+	if text, ok := s.stringText(d.Value); ok {
 		*c = *event.Text(text)
 		u.Content = c
 		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {

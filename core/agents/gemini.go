@@ -105,10 +105,9 @@ type geminiStream struct {
 	lastText keptText
 	textOpen bool
 	// ln is the line being read, kept so that decoding it allocates
-	// nothing; raw keeps its raw values' arrays (rawArrays).
-	ln    geminiLentLine
-	raw   rawArrays
-	texts lineTexts
+	// nothing; its raw values' arrays are the Scratch's when the events
+	// are lent (rawArrays).
+	ln geminiLentLine
 }
 
 // Line implements Stream.
@@ -179,14 +178,13 @@ func (s *geminiStream) decode(b []byte) bool {
 	if !s.lends() {
 		return decodeInto(b, &ln.geminiLine) == nil
 	}
-	s.texts.reset()
 	arrays := [...]*json.RawMessage{&ln.Parameters, &ln.Error, &ln.Stats, &ln.ContentRaw, &ln.OutputRaw}
-	s.raw.lend(&s.lender, arrays[:]...)
+	s.lendRaw(rawGeminiLine, arrays[:]...)
 	err := decodeInto(b, ln)
-	s.raw.keep(&s.lender, arrays[:]...)
+	s.keepRaw(rawGeminiLine, arrays[:]...)
 	var contentOK, outputOK bool
-	ln.Content, contentOK = s.texts.text(&s.lender, ln.ContentRaw)
-	if ln.output, outputOK = s.texts.text(&s.lender, ln.OutputRaw); ln.output != "" {
+	ln.Content, contentOK = s.text(ln.ContentRaw)
+	if ln.output, outputOK = s.text(ln.OutputRaw); ln.output != "" {
 		// Only a non-empty output is read (geminiToolResult).
 		ln.Output = &ln.output
 	}

@@ -45,6 +45,10 @@ type Options struct {
 	// emit returns. It spares a copy of every event's text for a receiver
 	// that only folds events into figures (summary.Builder).
 	Borrow bool
+	// Scratch, with Borrow, is what the parse reuses from line to line,
+	// kept by a caller that parses one stream after another; nil means a
+	// Scratch of the parse's own.
+	Scratch *Scratch
 	// scribble, with Borrow, overwrites each line's events once the line
 	// is done (tests: see eventPool).
 	scribble bool
@@ -63,9 +67,13 @@ type Stats = event.Stats
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
 	d := &driver{reg: r, emit: emit, sniffing: opt.Agent == "",
 		windowLines: cmp.Or(opt.windowLines, sniffWindowLines), windowBytes: cmp.Or(opt.windowBytes, sniffWindowBytes)}
-	d.pool.scribble = opt.scribble
 	if opt.Borrow {
-		d.lendFrom(&d.pool)
+		sc := opt.Scratch
+		if sc == nil {
+			sc = &Scratch{}
+		}
+		sc.pool.scribble = opt.scribble
+		d.lendFrom(sc)
 	}
 	d.stampFn = d.stamp
 	if opt.Agent != "" {
@@ -110,9 +118,8 @@ type driver struct {
 	stats   Stats
 	cur     Line
 	emitted bool
-	// With Options.Borrow the driver's lender lends from pool: the owner
-	// does not copy, and a line's events come from the pool.
-	pool eventPool
+	// With Options.Borrow the driver's lender lends from the Scratch: the
+	// owner does not copy, and a line's events come from its pool.
 	lender
 	session string
 	// owner copies what emitted events still refer to of the line.
@@ -138,8 +145,8 @@ type pendingLine struct {
 
 func (d *driver) use(p Parser, sniffed bool) {
 	d.stream = p.NewStream()
-	if l, ok := d.stream.(interface{ lendFrom(*eventPool) }); ok && d.lends() {
-		l.lendFrom(&d.pool)
+	if l, ok := d.stream.(interface{ lendFrom(*Scratch) }); ok && d.lends() {
+		l.lendFrom(d.sc)
 	}
 	d.stats.Agent = string(p.Kind())
 	d.stats.Sniffed = sniffed
@@ -211,7 +218,9 @@ func (d *driver) handle(l Line, cut bool) {
 	if len(body) == 0 {
 		return
 	}
-	d.pool.reset() // the previous line's events are done with
+	if d.lends() {
+		d.sc.line() // the previous line's events and texts are done with
+	}
 	d.cur = Line{Bytes: body, No: l.No, Offset: l.Offset}
 	d.owner.setLine(body)
 	d.emitted = false

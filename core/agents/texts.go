@@ -9,16 +9,16 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// lineTexts decodes the JSON strings of a line that a stream reads from
-// raw values (a tool's output, a message's text): when the events are
-// lent, an escaped string is unescaped into an array of the stream's,
-// reused from line to line, rather than into a new string for each. A
-// stream that reads a field this way declares it json.RawMessage and
-// calls text once the line is decoded.
+// lineTexts is the array the JSON strings of a line that a stream reads
+// from raw values (a tool's output, a message's text) are unescaped into
+// when the events are lent, reused from line to line (Scratch), rather
+// than a new string for each. A stream that reads a field this way
+// declares it json.RawMessage and calls lender.text once the line is
+// decoded.
 type lineTexts struct{ buf []byte }
 
-// reset starts a line: the strings text returned for the last one are
-// overwritten from now on.
+// reset starts a line: the strings of the last one are overwritten from
+// now on.
 func (t *lineTexts) reset() {
 	if cap(t.buf) > maxKeptRaw {
 		t.buf = nil
@@ -31,9 +31,9 @@ func (t *lineTexts) reset() {
 // false where that decoding fails (a value that is no string, or a
 // malformed one), so that the caller fails the line as it failed before.
 // A string without an escape is a view of raw; an escaped one is
-// unescaped into the stream's array when the events are lent, else into
-// a string of its own.
-func (t *lineTexts) text(l *lender, raw json.RawMessage) (string, bool) {
+// unescaped into the line's texts when the events are lent, else into a
+// string of its own.
+func (l *lender) text(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", true
 	}
@@ -45,8 +45,8 @@ func (t *lineTexts) text(l *lender, raw json.RawMessage) (string, bool) {
 	if i == len(body) {
 		return unsafe.String(unsafe.SliceData(body), len(body)), true
 	}
-	if l.pool != nil {
-		if s, ok := t.unescape(body, i); ok {
+	if l.sc != nil {
+		if s, ok := l.sc.texts.unescape(body, i); ok {
 			return s, true
 		}
 	}
@@ -57,13 +57,13 @@ func (t *lineTexts) text(l *lender, raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// string is text for a value that must be a JSON string: false for an
-// absent value and null too, as jsonText reads them.
-func (t *lineTexts) string(l *lender, raw json.RawMessage) (string, bool) {
+// stringText is text for a value that must be a JSON string: false for
+// an absent value and null too, as jsonText reads them.
+func (l *lender) stringText(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	return t.text(l, raw)
+	return l.text(raw)
 }
 
 // unescape decodes the body of a JSON string, whose first byte that is

@@ -28,12 +28,13 @@ func checkLineTexts(t *testing.T, raw []byte) {
 	want, wantOK := decodedString(raw)
 	for _, lent := range []bool{false, true} {
 		l := &lender{}
+		sc := &Scratch{}
 		if lent {
-			l.pool = &eventPool{}
+			l.lendFrom(sc)
 		}
-		var lt lineTexts
+		lt := &sc.texts
 		lt.buf = append(lt.buf, "earlier text of the line"...)
-		got, ok := lt.text(l, raw)
+		got, ok := l.text(raw)
 		if ok != wantOK || ok && got != want {
 			t.Fatalf("lent %v: %q gives %q %v, the decoder %q %v", lent, raw, got, ok, want, wantOK)
 		}

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -243,21 +244,21 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 	outs := make(chan outcome, workers*4)
 	// Each reader has buffers of its own, which the next file it reads
 	// reuses.
-	free := make(chan *reader, workers)
 	now := im.now()
+	// The readers take the jobs in order from next: a reader is a
+	// goroutine for the whole import, whose stack has grown to a parse's
+	// once, rather than one per file.
+	var next atomic.Int64
+	var reads errgroup.Group
 	for range workers {
-		free <- newReader(opt, now, im.analyze)
-	}
-	g.Go(func() error {
-		var reads errgroup.Group
-		reads.SetLimit(workers)
-		for _, j := range jobs {
-			if gctx.Err() != nil {
-				break
-			}
-			reads.Go(func() error {
-				r := <-free
-				defer func() { free <- r }()
+		reads.Go(func() error {
+			r := newReader(opt, now, im.analyze)
+			for gctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) {
+					break
+				}
+				j := jobs[i]
 				o := outcome{f: j.f}
 				var s *Session
 				if s, o.err = r.read(j.f, j.inv); o.err == nil {
@@ -267,9 +268,11 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 				case outs <- o:
 				case <-gctx.Done():
 				}
-				return nil
-			})
-		}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
 		reads.Wait()
 		close(outs)
 		return nil

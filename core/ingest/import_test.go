@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -105,9 +104,9 @@ func TestOneParsePerFile(t *testing.T) {
 	t.Parallel()
 	root := logsWithHistory(t)
 	var parses atomic.Int64
-	counted := func(reg *agents.Registry, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
+	counted := func(p parser, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
 		parses.Add(1)
-		return analyze(reg, r, opt, listen)
+		return analyze(p, r, opt, listen)
 	}
 	m := &memStore{}
 	im := &importer{st: m, analyze: counted, now: time.Now}
@@ -147,9 +146,9 @@ func TestSummarizerFailureIsAFailedFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			root := logsWithHistory(t)
-			failing := func(reg *agents.Registry, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
+			failing := func(p parser, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
 				if opt.Agent != "codex" {
-					return analyze(reg, r, opt, listen)
+					return analyze(p, r, opt, listen)
 				}
 				if tc.fail != nil {
 					tc.fail()

@@ -35,11 +35,17 @@ type reader struct {
 	analyze analyzeFunc
 	reg     *agents.Registry
 	br      *bufio.Reader
+	// scratch is what the parses of the reader's files reuse from line
+	// to line, and so from file to file.
+	scratch agents.Scratch
 }
 
 func newReader(opt Options, now time.Time, analyze analyzeFunc) *reader {
 	return &reader{opt: opt, now: now, analyze: analyze, reg: agents.Default(), br: bufio.NewReaderSize(nil, readBufSize)}
 }
+
+// parser is what the reader parses with.
+func (r *reader) parser() parser { return parser{reg: r.reg, scratch: &r.scratch} }
 
 // read reads one file into a session: one parse, whose events go to the
 // summary builder (which makes the review events) and, for an agent's
@@ -104,14 +110,14 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	if l.usage != nil {
 		listen = l.listen
 	}
-	sum, rev, err := r.analyze(r.reg, src, opt, listen)
+	sum, rev, err := r.analyze(r.parser(), src, opt, listen)
 	if err != nil && kind == "" && errors.Is(err, agents.ErrUnknownAgent) {
 		// A recorded run naming a harness this sift cannot read: sniff
 		// instead.
 		if _, serr := fh.Seek(0, io.SeekStart); serr == nil {
 			opt.Agent = ""
 			r.br.Reset(fh)
-			sum, rev, err = r.analyze(r.reg, r.br, opt, nil)
+			sum, rev, err = r.analyze(r.parser(), r.br, opt, nil)
 		}
 	}
 	if err != nil {
