@@ -114,21 +114,20 @@ func (b *Builder) keepSession(s string) string {
 
 // turnState is a turn while the stream is read.
 type turnState struct {
-	n          int
 	tid        string
 	msgID      string
 	model      string
+	session    string
 	line       int
 	endLine    int
 	start, end instant
-	closed     bool
 	usage      turnUsage
 	// text is the start of what the model said, at most maxTurnText
 	// bytes (addText).
-	text    []byte
-	calls   []*callState
-	flags   flagSet
-	session string
+	text   []byte
+	calls  []*callState
+	flags  flagSet
+	closed bool
 }
 
 // id is the turn's id, t1, t2, …; named once the stream has ended
@@ -350,7 +349,7 @@ func (b *Builder) newTurn(ev *event.Event, at instant) {
 	if len(b.turnChunk) == cap(b.turnChunk) {
 		b.turnChunk = make([]turnState, 0, min(max(2*cap(b.turnChunk), firstCallChunk), callChunk))
 	}
-	b.turnChunk = append(b.turnChunk, turnState{n: len(b.turns) + 1, msgID: strings.Clone(ev.MessageID),
+	b.turnChunk = append(b.turnChunk, turnState{msgID: strings.Clone(ev.MessageID),
 		line: ev.Line, start: at, session: b.keepSession(ev.SessionID)})
 	t := &b.turnChunk[len(b.turnChunk)-1]
 	if t.msgID != "" {
