@@ -51,11 +51,13 @@ func AnalyzeFile(path string, opt summary.Options) (*summary.Summary, []summary.
 // a field that tests replace.
 type analyzeFunc func(parser, io.Reader, summary.Options, func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error)
 
-// parser is what a parse reads with: the parsers, and the arrays a reader
-// reuses from file to file (agents.Scratch; nil, a parse's own).
+// parser is what a parse reads with: the parsers, and what a reader
+// reuses from file to file: the parse's arrays (agents.Scratch) and the
+// summary builder (Builder.Reset). Nil ones are the parse's own.
 type parser struct {
 	reg     *agents.Registry
 	scratch *agents.Scratch
+	builder *summary.Builder
 }
 
 // analyze is the one parse of a stream, by the parsers of p: every
@@ -65,7 +67,12 @@ type parser struct {
 // (agents.Options.Borrow): the builder and the listener copy what they
 // keep.
 func analyze(p parser, r io.Reader, opt summary.Options, listen func(*event.Event)) (sum *summary.Summary, rev *summary.ReviewEvents, err error) {
-	b := summary.NewBuilder(opt)
+	b := p.builder
+	if b == nil {
+		b = summary.NewBuilder(opt)
+	} else {
+		b.Reset(opt)
+	}
 	line := 0
 	emit := func(ev *event.Event) {
 		line = ev.Line

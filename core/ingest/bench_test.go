@@ -71,8 +71,9 @@ func BenchmarkAnalyze(b *testing.B) {
 	b.ReportAllocs()
 	// The reader's buffer, which the parse reads through (newReader).
 	br := bufio.NewReaderSize(nil, readBufSize)
-	// A reader's parser, whose Scratch serves stream after stream.
-	p := parser{reg: agents.Default(), scratch: &agents.Scratch{}}
+	// A reader's parser, whose Scratch and builder serve stream after
+	// stream.
+	p := parser{reg: agents.Default(), scratch: &agents.Scratch{}, builder: summary.NewBuilder(summary.Options{})}
 	cpu0 := cpuTime()
 	for b.Loop() {
 		for _, s := range streams {

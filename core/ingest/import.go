@@ -39,7 +39,10 @@ type Row interface {
 type Writer interface {
 	// Encode makes the row the store writes of a session. The import's
 	// readers call it, several at once, so that Write only writes. It
-	// may take the session's lists: the session is not used after.
+	// may take the session's lists: the session is not used after. The
+	// row keeps none of the summary's lists (ToolCalls, Stalls, Turns)
+	// nor the review events: the reader summarizes its next file in
+	// their memory (summary.Builder.Reset).
 	Encode(s *Session) (Row, error)
 	// Write writes a batch of rows in one transaction.
 	Write(ctx context.Context, rows []Row) error

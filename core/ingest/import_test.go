@@ -46,7 +46,12 @@ func (m *memStore) ImportState(context.Context) (State, error)       { return m.
 func (m *memStore) Invocations(context.Context) (Invocations, error) { return m.invs, nil }
 func (m *memStore) ImportWriter(context.Context) (Writer, error)     { return m, nil }
 
-func (m *memStore) Encode(s *Session) (Row, error) { return memRow{s}, nil }
+// Encode keeps the session without its lists and review events, which
+// the reader reuses (Writer.Encode).
+func (m *memStore) Encode(s *Session) (Row, error) {
+	s.Summary.ToolCalls, s.Summary.Stalls, s.Summary.Turns, s.Events = nil, nil, nil, nil
+	return memRow{s}, nil
+}
 
 func (m *memStore) Write(_ context.Context, rows []Row) error {
 	if m.writeErr != nil {

@@ -36,16 +36,20 @@ type reader struct {
 	reg     *agents.Registry
 	br      *bufio.Reader
 	// scratch is what the parses of the reader's files reuse from line
-	// to line, and so from file to file.
+	// to line, and so from file to file; builder is the summary builder
+	// each file's is, Reset (a file's session is encoded, so done with,
+	// before the reader reads the next: Writer.Encode).
 	scratch agents.Scratch
+	builder *summary.Builder
 }
 
 func newReader(opt Options, now time.Time, analyze analyzeFunc) *reader {
-	return &reader{opt: opt, now: now, analyze: analyze, reg: agents.Default(), br: bufio.NewReaderSize(nil, readBufSize)}
+	return &reader{opt: opt, now: now, analyze: analyze, reg: agents.Default(), br: bufio.NewReaderSize(nil, readBufSize),
+		builder: summary.NewBuilder(summary.Options{})}
 }
 
 // parser is what the reader parses with.
-func (r *reader) parser() parser { return parser{reg: r.reg, scratch: &r.scratch} }
+func (r *reader) parser() parser { return parser{reg: r.reg, scratch: &r.scratch, builder: r.builder} }
 
 // read reads one file into a session: one parse, whose events go to the
 // summary builder (which makes the review events) and, for an agent's

@@ -44,17 +44,18 @@ type Builder struct {
 	turns   []*turnState
 	cur     *turnState
 	msgTurn map[string]*turnState
-	// turnChunk is the block new turn records are taken from, as calls'
-	// are (newCall).
-	turnChunk []turnState
+	// turnRecs holds the turn records, as callRecs the calls'.
+	turnRecs blocks[turnState]
 
 	calls    []*callState
 	callByID map[string]*callState
 	open     int
-	// chunk is the block new call records are taken from (tools.go);
-	// interned holds the tool names and kinds calls share.
-	chunk    []callState
+	// callRecs holds the call records (tools.go); interned holds the tool
+	// names and kinds calls share.
+	callRecs blocks[callState]
 	interned map[string]string
+	// lists are the arrays of the summary's lists (reuse.go).
+	lists lists
 
 	prompts []prompt
 	// afterPrompt is true when the last event was a user message chunk.
@@ -346,12 +347,8 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 }
 
 func (b *Builder) newTurn(ev *event.Event, at instant) {
-	if len(b.turnChunk) == cap(b.turnChunk) {
-		b.turnChunk = make([]turnState, 0, min(max(2*cap(b.turnChunk), firstCallChunk), callChunk))
-	}
-	b.turnChunk = append(b.turnChunk, turnState{msgID: strings.Clone(ev.MessageID),
+	t := b.turnRecs.add(turnState{msgID: strings.Clone(ev.MessageID),
 		line: ev.Line, start: at, session: b.keepSession(ev.SessionID)})
-	t := &b.turnChunk[len(b.turnChunk)-1]
 	if t.msgID != "" {
 		b.msgTurn[t.msgID] = t
 	}

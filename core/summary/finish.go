@@ -34,7 +34,7 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 		ErrorLineCount: b.errorLines, RawLineCount: b.rawLines,
 		Truncated: st.TruncatedBytes != nil,
 		Plaintext: !b.structured,
-		Stalls:    []Stall{}, Flags: []Flag{},
+		Stalls:    listOf(&b.lists.stalls, 0), Flags: []Flag{},
 	}
 	if b.opt.Agent != "" {
 		s.AgentKind = string(b.opt.Agent)
@@ -96,7 +96,7 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 		closed   int
 	)
 	n := len(b.calls)
-	s.ToolCalls = make([]ToolCall, n)
+	s.ToolCalls = listOf(&b.lists.calls, n)
 	slab := newCallSlab(b.calls)
 	for i, c := range b.calls {
 		tc := &s.ToolCalls[i]
@@ -305,6 +305,9 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 		}
 		s.Stalls = append(s.Stalls, st)
 	}
+	if cap(s.Stalls) <= maxKeptList {
+		b.lists.stalls = s.Stalls
+	}
 	s.StallCount = len(s.Stalls)
 
 	var sizes []int64
@@ -316,8 +319,8 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 	med := median(sizes)
 	// The list at its length; the turns' call ids share one array, and
 	// their times and durations come from a slab.
-	s.Turns = make([]Turn, 0, len(b.turns))
-	ids := make([]string, 0, len(b.calls))
+	s.Turns = listOf(&b.lists.turns, len(b.turns))[:0]
+	ids := listOf(&b.lists.ids, len(b.calls))[:0]
 	slab := &callSlab{block: min(max(len(b.turns), 1), callChunk)}
 	for _, t := range b.turns {
 		if n, ok := t.size(); ok && len(sizes) > 1 &&

@@ -177,13 +177,22 @@ type ring struct {
 }
 
 func (r *ring) add(s string) {
-	if len(r.items) < r.max {
+	if n := len(r.items); n < r.max {
+		if n < cap(r.items) {
+			// A slot a stream before this one filled (reset).
+			r.items = r.items[:n+1]
+			r.items[n] = append(r.items[n][:0], s...)
+			return
+		}
 		r.items = append(r.items, []byte(s))
 		return
 	}
 	r.items[r.next] = append(r.items[r.next][:0], s...)
 	r.next = (r.next + 1) % r.max
 }
+
+// reset empties the ring, keeping its slots' arrays.
+func (r *ring) reset() { r.items, r.next = r.items[:0], 0 }
 
 // list returns the strings oldest first.
 func (r *ring) list() []string {
@@ -234,6 +243,11 @@ func (t *stderrTail) add(s string) {
 		t.off += t.lens[t.head]
 		t.head++
 	}
+}
+
+// reset empties the tail, keeping its arrays.
+func (t *stderrTail) reset() {
+	*t = stderrTail{buf: keptList(t.buf), lens: keptList(t.lens)}
 }
 
 // text returns the kept stderr, at most StderrTailMax bytes.

@@ -153,12 +153,8 @@ func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
 // does not take a large one; none of them moves.
 func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState {
 	u := &ev.Update
-	if len(b.chunk) == cap(b.chunk) {
-		b.chunk = make([]callState, 0, min(max(2*cap(b.chunk), firstCallChunk), callChunk))
-	}
-	b.chunk = append(b.chunk, callState{turn: t, start: at, flags: callOpen, line: ev.Line,
+	c := b.callRecs.add(callState{turn: t, start: at, flags: callOpen, line: ev.Line,
 		session: b.keepSession(ev.SessionID), id: keepID(u.ToolCallID)})
-	c := &b.chunk[len(b.chunk)-1]
 	if p := ev.ParentToolCallID; p != "" {
 		// The parent's id is mostly a call of this stream: share its copy.
 		if pc := b.callByID[idKey(p)]; pc != nil {

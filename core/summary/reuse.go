@@ -1,0 +1,116 @@
+package summary
+
+// A builder that summarizes stream after stream, one at a time (an
+// import's reader), is Reset rather than made anew: it keeps its records'
+// blocks, its tables and its lists' arrays for the next stream, so that a
+// stream costs the memory it needs past what the last one left, not all
+// of it again. What it keeps is bounded, so that one session of many
+// thousands of calls does not hold its size for the rest of an import.
+const (
+	// maxKeptBlocks is how many record blocks of each kind are kept.
+	maxKeptBlocks = 4
+	// maxKeptList is the length past which a list's array is not kept,
+	// nor a table's (cleared) entries.
+	maxKeptList = 4 << 10
+)
+
+// blocks hands out records from blocks, each twice the size of the one
+// before up to callChunk records, that never move; Reset makes the first
+// maxKeptBlocks free for the next stream's records.
+type blocks[T any] struct {
+	all  [][]T
+	next int
+	cur  []T
+}
+
+// add stores v and returns its record.
+func (bl *blocks[T]) add(v T) *T {
+	if len(bl.cur) == cap(bl.cur) {
+		if bl.next < len(bl.all) {
+			bl.cur = bl.all[bl.next][:0]
+		} else {
+			bl.cur = make([]T, 0, min(max(2*cap(bl.cur), firstCallChunk), callChunk))
+			bl.all = append(bl.all, bl.cur)
+		}
+		bl.next++
+	}
+	bl.cur = append(bl.cur, v)
+	return &bl.cur[len(bl.cur)-1]
+}
+
+// reset frees the kept blocks for new records; the records they hold are
+// overwritten as new ones are added.
+func (bl *blocks[T]) reset() {
+	if len(bl.all) > maxKeptBlocks {
+		clear(bl.all[maxKeptBlocks:])
+		bl.all = bl.all[:maxKeptBlocks]
+	}
+	bl.cur, bl.next = nil, 0
+}
+
+// lists are the arrays of a summary's lists, kept for the next stream's
+// summary.
+type lists struct {
+	calls  []ToolCall
+	turns  []Turn
+	stalls []Stall
+	ids    []string
+	keys   []reviewKey
+}
+
+// listOf returns an array of n elements for a list, which the caller
+// writes whole: *keep's when it is large enough, else a new one, which
+// *keep then is unless it is past maxKeptList.
+func listOf[T any](keep *[]T, n int) []T {
+	if cap(*keep) >= n && *keep != nil {
+		return (*keep)[:n]
+	}
+	s := make([]T, n)
+	if n <= maxKeptList {
+		*keep = s
+	}
+	return s
+}
+
+// keptList returns s emptied for the next stream, or nil past
+// maxKeptList.
+func keptList[T any](s []T) []T {
+	if cap(s) > maxKeptList {
+		return nil
+	}
+	return s[:0]
+}
+
+// keptTable returns m cleared for the next stream, or a new map past
+// maxKeptList entries.
+func keptTable[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil || len(m) > maxKeptList {
+		return map[K]V{}
+	}
+	clear(m)
+	return m
+}
+
+// Reset makes b a builder for a new stream, as NewBuilder(opt) makes one,
+// that reuses what it made for the last: its records' blocks, its tables,
+// the tool names it interned, and its lists' arrays. The summary and the
+// review events the last Finish returned must be done with: the new
+// stream's records, and its summary's ToolCalls, Stalls and Turns, are
+// made in the same memory.
+func (b *Builder) Reset(opt Options) {
+	opt = opt.withDefaults()
+	calls, turns := b.callRecs, b.turnRecs
+	calls.reset()
+	turns.reset()
+	tail, stderr := b.tail, b.stderr
+	tail.reset()
+	stderr.reset()
+	*b = Builder{
+		opt: opt, project: opt.window(),
+		msgTurn: keptTable(b.msgTurn), callByID: keptTable(b.callByID), interned: b.interned,
+		turns: keptList(b.turns), calls: keptList(b.calls), prompts: keptList(b.prompts),
+		stalls: keptList(b.stalls), projected: keptList(b.projected),
+		callRecs: calls, turnRecs: turns, lists: b.lists,
+		tail: tail, stderr: stderr, final: keptList(b.final), result: keptList(b.result),
+	}
+}
