@@ -7,8 +7,9 @@ package summary
 // of it again. What it keeps is bounded, so that one session of many
 // thousands of calls does not hold its size for the rest of an import.
 const (
-	// maxKeptBlocks is how many record blocks of each kind are kept.
-	maxKeptBlocks = 4
+	// maxKeptRecords is how many records of each kind the kept blocks
+	// hold at most (about 500 KB of calls, as much of turns).
+	maxKeptRecords = 2 << 10
 	// maxKeptList is the length past which a list's array is not kept,
 	// nor a table's (cleared) entries.
 	maxKeptList = 4 << 10
@@ -16,7 +17,7 @@ const (
 
 // blocks hands out records from blocks, each twice the size of the one
 // before up to callChunk records, that never move; Reset makes the first
-// maxKeptBlocks free for the next stream's records.
+// blocks, up to maxKeptRecords records, free for the next stream's.
 type blocks[T any] struct {
 	all  [][]T
 	next int
@@ -41,10 +42,13 @@ func (bl *blocks[T]) add(v T) *T {
 // reset frees the kept blocks for new records; the records they hold are
 // overwritten as new ones are added.
 func (bl *blocks[T]) reset() {
-	if len(bl.all) > maxKeptBlocks {
-		clear(bl.all[maxKeptBlocks:])
-		bl.all = bl.all[:maxKeptBlocks]
+	n, kept := 0, 0
+	for kept < len(bl.all) && n+cap(bl.all[kept]) <= maxKeptRecords {
+		n += cap(bl.all[kept])
+		kept++
 	}
+	clear(bl.all[kept:])
+	bl.all = bl.all[:kept]
 	bl.cur, bl.next = nil, 0
 }
 
