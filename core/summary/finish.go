@@ -97,7 +97,7 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 	)
 	n := len(b.calls)
 	s.ToolCalls = listOf(&b.lists.calls, n)
-	slab := newCallSlab(b.calls)
+	slab := &b.lists.slab
 	for i, c := range b.calls {
 		tc := &s.ToolCalls[i]
 		*tc = ToolCall{
@@ -321,7 +321,7 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 	// their times and durations come from a slab.
 	s.Turns = listOf(&b.lists.turns, len(b.turns))[:0]
 	ids := listOf(&b.lists.ids, len(b.calls))[:0]
-	slab := &callSlab{block: min(max(len(b.turns), 1), callChunk)}
+	slab := &b.lists.slab
 	for _, t := range b.turns {
 		if n, ok := t.size(); ok && len(sizes) > 1 &&
 			float64(n) >= b.opt.SpikeFactor*float64(med) && n >= b.opt.SpikeMinTokens {

@@ -60,6 +60,8 @@ type lists struct {
 	stalls []Stall
 	ids    []string
 	keys   []reviewKey
+	// slab holds the values the lists point to.
+	slab callSlab
 }
 
 // listOf returns an array of n elements for a list, which the caller
@@ -103,9 +105,10 @@ func keptTable[K comparable, V any](m map[K]V) map[K]V {
 // made in the same memory.
 func (b *Builder) Reset(opt Options) {
 	opt = opt.withDefaults()
-	calls, turns := b.callRecs, b.turnRecs
+	calls, turns, lists := b.callRecs, b.turnRecs, b.lists
 	calls.reset()
 	turns.reset()
+	lists.slab.reset()
 	tail, stderr := b.tail, b.stderr
 	tail.reset()
 	stderr.reset()
@@ -114,7 +117,7 @@ func (b *Builder) Reset(opt Options) {
 		msgTurn: keptTable(b.msgTurn), callByID: keptTable(b.callByID), interned: b.interned,
 		turns: keptList(b.turns), calls: keptList(b.calls), prompts: keptList(b.prompts),
 		stalls: keptList(b.stalls), projected: keptList(b.projected),
-		callRecs: calls, turnRecs: turns, lists: b.lists,
+		callRecs: calls, turnRecs: turns, lists: lists,
 		tail: tail, stderr: stderr, final: keptList(b.final), result: keptList(b.result),
 	}
 }

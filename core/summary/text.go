@@ -247,7 +247,11 @@ func (t *stderrTail) add(s string) {
 
 // reset empties the tail, keeping its arrays.
 func (t *stderrTail) reset() {
-	*t = stderrTail{buf: keptList(t.buf), lens: keptList(t.lens)}
+	buf := t.buf[:0]
+	if cap(buf) > 4*StderrTailMax {
+		buf = nil
+	}
+	*t = stderrTail{buf: buf, lens: keptList(t.lens)}
 }
 
 // text returns the kept stderr, at most StderrTailMax bytes.

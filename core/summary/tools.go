@@ -353,47 +353,29 @@ func (b *Builder) outcomeSummary(c *callState, u *event.Update) string {
 	return "failed"
 }
 
-// callSlab hands out the values a summary's tool calls point to, from
-// blocks: a call's start, end, duration, output size, exit code and
-// verdict cost no allocation of their own.
+// callSlab hands out the values a summary's tool calls and turns point to,
+// from blocks: a call's start, end, duration, output size, exit code and
+// verdict cost no allocation of their own. A Reset builder keeps its
+// slab's blocks (reuse.go).
 type callSlab struct {
-	block int
-	times []time.Time
-	ints  []int64
-	nums  []int
-	bools []bool
+	times blocks[time.Time]
+	ints  blocks[int64]
+	nums  blocks[int]
+	bools blocks[bool]
 }
 
-// newCallSlab returns a slab for the calls' values, its blocks sized to
-// the calls (up to callChunk values a block).
-func newCallSlab(calls []*callState) *callSlab {
-	return &callSlab{block: min(max(len(calls), 1), callChunk)}
-}
+func (s *callSlab) time(t time.Time) *time.Time { return s.times.add(t) }
 
-// grow returns a slice with room for one more value: s, or a new block.
-func grow[T any](s []T, block int) []T {
-	if len(s) == cap(s) {
-		return make([]T, 0, block)
-	}
-	return s
-}
+func (s *callSlab) int64(v int64) *int64 { return s.ints.add(v) }
 
-func (s *callSlab) time(t time.Time) *time.Time {
-	s.times = append(grow(s.times, 2*s.block), t)
-	return &s.times[len(s.times)-1]
-}
+func (s *callSlab) int(v int) *int { return s.nums.add(v) }
 
-func (s *callSlab) int64(v int64) *int64 {
-	s.ints = append(grow(s.ints, 2*s.block), v)
-	return &s.ints[len(s.ints)-1]
-}
+func (s *callSlab) bool(v bool) *bool { return s.bools.add(v) }
 
-func (s *callSlab) int(v int) *int {
-	s.nums = append(grow(s.nums, s.block), v)
-	return &s.nums[len(s.nums)-1]
-}
-
-func (s *callSlab) bool(v bool) *bool {
-	s.bools = append(grow(s.bools, s.block), v)
-	return &s.bools[len(s.bools)-1]
+// reset frees the slab's kept blocks for the next summary.
+func (s *callSlab) reset() {
+	s.times.reset()
+	s.ints.reset()
+	s.nums.reset()
+	s.bools.reset()
 }
