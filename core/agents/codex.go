@@ -145,8 +145,10 @@ type codexStream struct {
 	// when the events are lent (rawArrays).
 	ln codexLine
 	it codexLentItem
-	// heldEv is the pending error's event when the events are lent.
-	heldEv event.Event
+	// heldEv and heldMsg are the pending error's event and message when
+	// the events are lent.
+	heldEv  event.Event
+	heldMsg keptText
 }
 
 // Line implements Stream. A held-back error is flushed by the next line
@@ -198,7 +200,7 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 			return false
 		}
 		// Held past this line: it must not refer to the line's bytes.
-		s.hold(l, strings.Clone(*ln.Message))
+		s.hold(l, *ln.Message)
 	case "request_user_input":
 		ev := s.event(&event.Event{Update: event.Update{
 			SessionUpdate: event.ToolCall, ToolCallID: ln.CallID, ToolName: "request_user_input",
@@ -223,9 +225,16 @@ func (s *codexStream) Finish(emit Emit) {
 	s.flush(emit, true)
 }
 
-// hold holds back an error line's event until the next line; msg must
-// not refer to the line.
+// hold holds back an error line's event until the next line, with its
+// own copy of msg: when the events are lent, in an array of the stream's
+// (the event held before was emitted, and is done with).
 func (s *codexStream) hold(l Line, msg string) {
+	if s.lends() {
+		s.heldMsg.set(msg)
+		msg = s.heldMsg.text(&s.lender)
+	} else {
+		msg = strings.Clone(msg)
+	}
 	ev := codexError(s.held(&s.heldEv), msg, false)
 	ev.Line, ev.Offset = l.No, l.Offset
 	s.pending = ev

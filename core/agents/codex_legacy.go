@@ -144,8 +144,8 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: m.Message}}))
 	case "error":
 		// Held past the line: when the events are lent, m refers to an
-		// array the next line is decoded into.
-		s.hold(l, strings.Clone(m.Message))
+		// array the next line is decoded into (hold copies it).
+		s.hold(l, m.Message)
 	case "turn_aborted":
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: "turn aborted: " + m.Reason, Fatal: true}}))
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText.text(&s.lender)}}))

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
@@ -122,6 +121,8 @@ type driver struct {
 	// owner does not copy, and a line's events come from its pool.
 	lender
 	session string
+	// sessionBuf holds session when the events are lent.
+	sessionBuf keptText
 	// owner copies what emitted events still refer to of the line.
 	owner owner
 	// sniffing is true until the harness is known or given up on. While
@@ -267,7 +268,11 @@ func (d *driver) stamp(ev *event.Event) {
 	case ev.SessionID != d.session:
 		d.session = ev.SessionID
 		if d.lends() {
-			d.session = strings.Clone(ev.SessionID)
+			// Kept past the line in an array of the driver's: the
+			// events that took the last session id were lent, and are
+			// done with.
+			d.sessionBuf.set(ev.SessionID)
+			d.session = d.sessionBuf.text(&d.lender)
 		}
 	}
 	d.emit(ev)

@@ -54,8 +54,10 @@ type Builder struct {
 	// names and kinds calls share.
 	callRecs blocks[callState]
 	interned map[string]string
-	// lists are the arrays of the summary's lists (reuse.go).
+	// lists are the arrays of the summary's lists, texts the records'
+	// strings (reuse.go).
 	lists lists
+	texts textBlocks
 
 	prompts []prompt
 	// afterPrompt is true when the last event was a user message chunk.
@@ -109,7 +111,7 @@ func (b *Builder) keepSession(s string) string {
 	if idKey(s) == b.lastSession {
 		return b.lastSession
 	}
-	b.lastSession = keepID(s)
+	b.lastSession = b.keptID(s)
 	return b.lastSession
 }
 
@@ -190,7 +192,7 @@ func (b *Builder) Add(ev *event.Event) {
 			b.closeTurn()
 			if !b.afterPrompt {
 				b.prompts = append(b.prompts, prompt{line: ev.Line, at: at, session: b.keepSession(ev.SessionID),
-					summary: firstLine(contentText(u.Content))})
+					summary: b.kept(firstLineOf(contentText(u.Content)))})
 			}
 		}
 		b.waitingLLM = true
@@ -339,7 +341,7 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 	case b.cur == nil || b.cur.closed || (id != "" && b.cur.msgID != "" && b.cur.msgID != id):
 		b.newTurn(ev, at)
 	case id != "" && b.cur.msgID == "":
-		b.cur.msgID = strings.Clone(id)
+		b.cur.msgID = b.kept(id)
 		b.msgTurn[b.cur.msgID] = b.cur
 	}
 	b.touch(b.cur, ev, at)
@@ -347,7 +349,7 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 }
 
 func (b *Builder) newTurn(ev *event.Event, at instant) {
-	t := b.turnRecs.add(turnState{msgID: strings.Clone(ev.MessageID),
+	t := b.turnRecs.add(turnState{msgID: b.kept(ev.MessageID),
 		line: ev.Line, start: at, session: b.keepSession(ev.SessionID)})
 	if t.msgID != "" {
 		b.msgTurn[t.msgID] = t
@@ -365,7 +367,7 @@ func (b *Builder) touch(t *turnState, ev *event.Event, at instant) {
 		t.end = at
 	}
 	if t.model == "" && ev.Model != "" {
-		t.model = strings.Clone(ev.Model)
+		t.model = b.kept(ev.Model)
 	}
 }
 

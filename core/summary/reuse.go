@@ -1,5 +1,7 @@
 package summary
 
+import "unsafe"
+
 // A builder that summarizes stream after stream, one at a time (an
 // import's reader), is Reset rather than made anew: it keeps its records'
 // blocks, its tables and its lists' arrays for the next stream, so that a
@@ -105,10 +107,11 @@ func keptTable[K comparable, V any](m map[K]V) map[K]V {
 // made in the same memory.
 func (b *Builder) Reset(opt Options) {
 	opt = opt.withDefaults()
-	calls, turns, lists := b.callRecs, b.turnRecs, b.lists
+	calls, turns, lists, texts := b.callRecs, b.turnRecs, b.lists, b.texts
 	calls.reset()
 	turns.reset()
 	lists.slab.reset()
+	texts.reset()
 	tail, stderr := b.tail, b.stderr
 	tail.reset()
 	stderr.reset()
@@ -117,7 +120,76 @@ func (b *Builder) Reset(opt Options) {
 		msgTurn: keptTable(b.msgTurn), callByID: keptTable(b.callByID), interned: b.interned,
 		turns: keptList(b.turns), calls: keptList(b.calls), prompts: keptList(b.prompts),
 		stalls: keptList(b.stalls), projected: keptList(b.projected),
-		callRecs: calls, turnRecs: turns, lists: lists,
+		callRecs: calls, turnRecs: turns, lists: lists, texts: texts,
 		tail: tail, stderr: stderr, final: keptList(b.final), result: keptList(b.result),
 	}
 }
+
+const (
+	// textBlock is the size of a block of record strings; a string past a
+	// quarter of it has an array of its own.
+	textBlock = 8 << 10
+	// maxKeptText bounds the blocks of record strings a Reset builder
+	// keeps.
+	maxKeptText = 1 << 20
+)
+
+// textBlocks holds the strings of a builder's records (ids, titles, input
+// summaries, outcomes, errors, prompts) in blocks, several to one array,
+// rather than each in its own. A Reset builder writes the next stream's
+// over the last's: nothing else may keep them, and the summary's own
+// strings (its session id, model, final message) are copies of their own.
+type textBlocks struct {
+	all  [][]byte
+	next int
+	cur  []byte
+}
+
+// keep returns a kept copy of s followed by marker.
+func (t *textBlocks) keep(s, marker string) string {
+	n := len(s) + len(marker)
+	if n == 0 {
+		return ""
+	}
+	if n > textBlock/4 {
+		return s + marker
+	}
+	if cap(t.cur)-len(t.cur) < n {
+		if t.next < len(t.all) {
+			t.cur = t.all[t.next][:0]
+		} else {
+			t.cur = make([]byte, 0, textBlock)
+			t.all = append(t.all, t.cur)
+		}
+		t.next++
+	}
+	start := len(t.cur)
+	t.cur = append(append(t.cur, s...), marker...)
+	return unsafe.String(&t.cur[start], n)
+}
+
+// reset frees the kept blocks for the next stream's strings.
+func (t *textBlocks) reset() {
+	if n := maxKeptText / textBlock; len(t.all) > n {
+		clear(t.all[n:])
+		t.all = t.all[:n]
+	}
+	t.cur, t.next = nil, 0
+}
+
+// kept returns a copy of s in the builder's record strings.
+func (b *Builder) kept(s string) string { return b.texts.keep(s, "") }
+
+// keptID is keepID in the builder's record strings.
+func (b *Builder) keptID(s string) string {
+	if len(s) <= MaxCallID {
+		return b.kept(s)
+	}
+	return idKey(s)
+}
+
+// clipLine and clipText are the functions of those names, kept in the
+// builder's record strings.
+func (b *Builder) clipLine(s string, n int) string { return b.texts.keep(clippedLine(s, n)) }
+
+func (b *Builder) clipText(s string, n int) string { return b.texts.keep(clipped(s, n, false)) }

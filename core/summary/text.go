@@ -57,31 +57,44 @@ func firstLineOf(s string) string {
 // The result is a copy. It redacts before it cuts, so that a secret
 // straddling the cut is caught whole, and reads at most 4n bytes of the
 // line (redactMargin when that is more): a text that long is cut anyway.
-func clipLine(s string, n int) string {
+func clipLine(s string, n int) string { return join(clippedLine(s, n)) }
+
+// clipText returns s redacted and cut to at most n bytes on a rune
+// boundary, "…" marking a cut; a copy. Like clipLine, it redacts at most
+// the first 4n bytes (or redactMargin).
+func clipText(s string, n int) string { return join(clipped(s, n, false)) }
+
+// clippedLine is clipLine without the copy: the text, which may be a view
+// of s, and the marker that follows it.
+func clippedLine(s string, n int) (string, string) {
 	s = strings.TrimLeft(s, " \t\r\n")
 	more := false
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		more = strings.TrimSpace(s[i:]) != ""
 		s = s[:i]
 	}
-	return clip(strings.TrimRight(s, " \t\r"), n, more)
+	return clipped(strings.TrimRight(s, " \t\r"), n, more)
 }
 
-// clipText returns s redacted and cut to at most n bytes on a rune
-// boundary, "…" marking a cut; a copy. Like clipLine, it redacts at most
-// the first 4n bytes (or redactMargin).
-func clipText(s string, n int) string { return clip(s, n, false) }
-
-func clip(s string, n int, more bool) string {
+// clipped is clipLine and clipText without the copy.
+func clipped(s string, n int, more bool) (string, string) {
 	long := len(s) > n
 	r := redactText(cut(s, max(4*n, redactMargin)))
 	switch {
 	case long || len(r) > n:
-		return cut(r, n) + "…"
+		return cut(r, n), "…"
 	case more:
-		return r + " …"
+		return r, " …"
 	}
-	return strings.Clone(r)
+	return r, ""
+}
+
+// join returns a copy of a text and its marker.
+func join(s, marker string) string {
+	if marker == "" {
+		return strings.Clone(s)
+	}
+	return s + marker
 }
 
 // idKey returns the form an id from the stream is kept in: the id itself

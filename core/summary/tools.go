@@ -154,13 +154,13 @@ func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
 func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState {
 	u := &ev.Update
 	c := b.callRecs.add(callState{turn: t, start: at, flags: callOpen, line: ev.Line,
-		session: b.keepSession(ev.SessionID), id: keepID(u.ToolCallID)})
+		session: b.keepSession(ev.SessionID), id: b.keptID(u.ToolCallID)})
 	if p := ev.ParentToolCallID; p != "" {
 		// The parent's id is mostly a call of this stream: share its copy.
 		if pc := b.callByID[idKey(p)]; pc != nil {
 			c.parent = pc.id
 		} else {
-			c.parent = keepID(p)
+			c.parent = b.keptID(p)
 		}
 	}
 	b.describe(c, u)
@@ -185,7 +185,7 @@ func (b *Builder) describe(c *callState, u *event.Update) {
 		c.kind = b.intern(string(u.ToolKind))
 	}
 	if u.Title != "" {
-		c.title = clipText(u.Title, MaxTitle)
+		c.title = b.clipText(u.Title, MaxTitle)
 		if strings.HasSuffix(c.title, c.input) {
 			// The input summary was the title's end (a title names what
 			// the call works on): keep it pointing there.
@@ -193,7 +193,7 @@ func (b *Builder) describe(c *callState, u *event.Update) {
 		}
 	}
 	if len(u.RawInput) > 0 || c.input == "" {
-		if s := inputSummary(u); s != "" {
+		if s := b.texts.keep(inputClipped(u)); s != "" {
 			c.input = s
 			if strings.HasSuffix(c.title, s) {
 				c.input = c.title[len(c.title)-len(s):]
@@ -275,7 +275,7 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 			msg = "approval required"
 		}
 		x := c.extra()
-		x.approvalAt, x.approvalLine, x.approvalMsg = at, ev.Line, clipLine(msg, maxOutcome)
+		x.approvalAt, x.approvalLine, x.approvalMsg = at, ev.Line, b.clipLine(msg, maxOutcome)
 	}
 	if !u.Status.IsTerminal() {
 		return
@@ -313,7 +313,7 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 		msg = contentText(u.Content)
 	}
 	if msg != "" {
-		e := clipText(strings.TrimSpace(msg), MaxErrorText)
+		e := b.clipText(strings.TrimSpace(msg), MaxErrorText)
 		c.err = &e
 	}
 	if c.is(callApproval) {
@@ -336,9 +336,9 @@ func (b *Builder) outcomeSummary(c *callState, u *event.Update) string {
 		prefix = "exit " + itoa(int64(c.exit))
 	}
 	if c.err != nil {
-		line = clipLine(*c.err, maxOutcome)
+		line = b.clipLine(*c.err, maxOutcome)
 	} else {
-		line = clipLine(contentText(u.Content), maxOutcome)
+		line = b.clipLine(contentText(u.Content), maxOutcome)
 	}
 	switch {
 	case prefix != "" && line != "":
