@@ -73,6 +73,27 @@ type Scratch struct {
 	// line, whose first blocksUsed blocks the last line wrote.
 	blocks     []claudeBlock
 	blocksUsed int
+	// tools is the array an init line's tool names are decoded into, of
+	// which the last line wrote toolsUsed.
+	tools     []string
+	toolsUsed int
+}
+
+// lendTools gives a line's tool list the Scratch's array, empty, to
+// decode into; keepTools takes it back. Both do nothing unless the events
+// are lent.
+func (l *lender) lendTools(tools *[]string) {
+	if l.sc != nil && l.sc.tools != nil {
+		clear(l.sc.tools[:l.sc.toolsUsed])
+		*tools = l.sc.tools[:0]
+	}
+}
+
+// keepTools: see lendTools.
+func (l *lender) keepTools(tools []string) {
+	if l.sc != nil && tools != nil && cap(tools) <= maxKeptRaw/16 {
+		l.sc.tools, l.sc.toolsUsed = tools[:0], len(tools)
+	}
 }
 
 // The sets of raw values whose arrays a Scratch keeps (rawArrays): the

@@ -103,6 +103,7 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	cl := &f.claudeLine
 	raws := s.rawFields()
 	s.lendRaw(rawClaudeLine, raws[:]...)
+	s.lendTools(&cl.Tools)
 	err := decodeInto(l.Bytes, f)
 	if f.Message != nil {
 		// The array, grown or not, serves the next line; the blocks
@@ -122,6 +123,7 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 		err = decodeInto(l.Bytes, cl)
 	}
 	s.keepRaw(rawClaudeLine, raws[:]...)
+	s.keepTools(cl.Tools)
 	if err != nil {
 		return false
 	}

@@ -137,8 +137,10 @@ func (s *droidStream) Line(l Line, emit Emit) bool {
 	// calls get their own copies.
 	arrays := [...]*json.RawMessage{&d.Parameters, &d.Value, &d.Error, &d.Message}
 	s.lendRaw(rawDroidLine, arrays[:]...)
+	s.lendTools(&d.Tools)
 	ok := decodeInto(l.Bytes, d) == nil
 	s.keepRaw(rawDroidLine, arrays[:]...)
+	s.keepTools(d.Tools)
 	held := s.flush(emit, d.explanation())
 	return afterHeld(l, held, ok && s.line(l, d, emit), emit)
 }

@@ -330,7 +330,7 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 		tt := Turn{
 			TurnID: t.id(), MessageID: t.msgID, Model: t.model,
 			Flags: t.flags.list(), Line: t.line, EndLine: t.endLine,
-			Text: redactLine(t.said()),
+			Text: b.clipLine(t.said(), maxLine),
 		}
 		if at, ok := p.resolve(t.start); ok {
 			tt.StartedAt = slab.time(at.UTC())
@@ -453,8 +453,8 @@ func (b *Builder) text(s *Summary) {
 }
 
 // responseSummary is the one-line summary of a model response.
-func responseSummary(t *turnState) string {
-	if s := redactLine(t.said()); s != "" {
+func (b *Builder) responseSummary(t *turnState) string {
+	if s := b.clipLine(t.said(), maxLine); s != "" {
 		return s
 	}
 	switch n := len(t.calls); n {

@@ -24,10 +24,6 @@ func redactText(s string) string { return redact.String(s) }
 // straddling the cut is replaced whole.
 const redactMargin = 4 << 10
 
-// redactLine returns the first non-empty line of s, redacted before it is
-// cut at maxLine bytes (see clipLine).
-func redactLine(s string) string { return clipLine(s, maxLine) }
-
 // firstLine returns the first non-empty line of s, cut at maxLine bytes on
 // a rune boundary, with "…" marking what was left out. The result is a
 // copy: keeping it does not keep a large event text alive.
