@@ -149,6 +149,10 @@ type codexStream struct {
 	// the events are lent.
 	heldEv  event.Event
 	heldMsg keptText
+	// config and configExtra are a legacy config line's settings and its
+	// event's Extra when the events are lent.
+	config      map[string]any
+	configExtra map[string]any
 }
 
 // Line implements Stream. A held-back error is flushed by the next line
