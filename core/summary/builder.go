@@ -401,10 +401,11 @@ func (b *Builder) addText(t *turnState, s string) {
 	if n := len(t.text); n < maxTurnText {
 		add := s[:min(len(s), maxTurnText-n)]
 		if t.text == nil {
-			// One response is mostly one text: its array is made at
-			// its length, and a second part grows it to the cap at
-			// once.
-			t.text = make([]byte, 0, len(add))
+			// One response is mostly one text: it is kept in the
+			// record strings, and a second part moves it to an array
+			// of the cap at once.
+			t.text = b.texts.bytes(add)
+			add = ""
 		} else if n+len(add) > cap(t.text) {
 			t.text = append(make([]byte, 0, maxTurnText), t.text...)
 		}

@@ -168,6 +168,13 @@ func (t *textBlocks) keep(s, marker string) string {
 	return unsafe.String(&t.cur[start], n)
 }
 
+// bytes is keep for a text that may grow: a slice whose capacity is its
+// length, so that appending to it copies it out of the block.
+func (t *textBlocks) bytes(s string) []byte {
+	k := t.keep(s, "")
+	return unsafe.Slice(unsafe.StringData(k), len(k))
+}
+
 // reset frees the kept blocks for the next stream's strings.
 func (t *textBlocks) reset() {
 	if n := maxKeptText / textBlock; len(t.all) > n {
