@@ -270,27 +270,21 @@ func (k keptText) text(l *lender) string {
 	return string(k)
 }
 
-// counters returns an empty map for an event's UsageExtra: when the
-// events are lent, *keep, the stream's own, cleared (the receiver keeps
-// none, and a stream emits one such map per line), else a new one.
-func (l *lender) counters(keep *map[string]int64) map[string]int64 {
-	if l.sc == nil {
-		return map[string]int64{}
-	}
-	if *keep == nil {
-		*keep = map[string]int64{}
-	}
-	clear(*keep)
-	return *keep
-}
+// counters returns an empty map for an event's UsageExtra, extras one
+// for its Extra (lentMap).
+func (l *lender) counters(keep *map[string]int64) map[string]int64 { return lentMap(l, keep) }
 
-// extras is counters for an event's Extra.
-func (l *lender) extras(keep *map[string]any) map[string]any {
+func (l *lender) extras(keep *map[string]any) map[string]any { return lentMap(l, keep) }
+
+// lentMap returns an empty map for an event: when the events are lent,
+// *keep, the stream's own, cleared (the receiver keeps none, and a stream
+// emits one such map per line), else a new one.
+func lentMap[V any](l *lender, keep *map[string]V) map[string]V {
 	if l.sc == nil {
-		return map[string]any{}
+		return map[string]V{}
 	}
 	if *keep == nil {
-		*keep = map[string]any{}
+		*keep = map[string]V{}
 	}
 	clear(*keep)
 	return *keep
