@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"unsafe"
 
 	json "github.com/goccy/go-json"
@@ -77,6 +78,39 @@ type Scratch struct {
 	// which the last line wrote toolsUsed.
 	tools     []string
 	toolsUsed int
+	// sniffed remembers the last line sniffed (SniffLine).
+	sniffed sniffMemo
+}
+
+// sniffMemo is a line the sniffer asked the parsers about, and their
+// answer.
+type sniffMemo struct {
+	reg  *Registry
+	line []byte
+	kind Kind
+}
+
+// maxSniffMemo bounds the line a sniffMemo copies.
+const maxSniffMemo = 64 << 10
+
+// SniffLine is Sniff of one line through a Scratch, which remembers the
+// last line it sniffed and the kind it found: a reader that sniffs a
+// file's first line before it parses the file (to tell an agent's
+// history) does not have the parse ask every parser about it again. sc
+// may be nil.
+func (r *Registry) SniffLine(sc *Scratch, line []byte) Kind {
+	if sc == nil {
+		return r.Sniff([][]byte{line})
+	}
+	m := &sc.sniffed
+	if m.reg == r && m.line != nil && bytes.Equal(m.line, line) {
+		return m.kind
+	}
+	k := r.Sniff([][]byte{line})
+	if len(line) <= maxSniffMemo {
+		m.reg, m.line, m.kind = r, append(m.line[:0], line...), k
+	}
+	return k
 }
 
 // lendTools gives a line's tool list the Scratch's array, empty, to

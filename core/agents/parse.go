@@ -163,7 +163,7 @@ func (d *driver) line(l Line, cut bool) {
 	body := stripPrefix(l.Bytes)
 	if len(body) > 0 && body[0] == '{' && !cut && !isEnvelope(body) {
 		d.jsonSeen++
-		if k := d.reg.Sniff([][]byte{body}); k != Unknown || d.jsonSeen >= SniffLines {
+		if k := d.reg.SniffLine(d.sc, body); k != Unknown || d.jsonSeen >= SniffLines {
 			d.decide(k)
 			d.handle(l, cut)
 			return

@@ -82,7 +82,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	// unless a recorded run says what wrote it.
 	kind := f.history
 	if kind == "" && inv == nil {
-		kind = sniffHistory(r.reg, head)
+		kind = sniffHistory(r.reg, &r.scratch, head)
 	}
 	var src io.Reader = r.br
 	var l listeners
