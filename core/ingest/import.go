@@ -54,8 +54,11 @@ type Writer interface {
 type Options struct {
 	// Workers is how many files are read at once; 0 means one per CPU.
 	Workers int
-	// BatchSize is how many sessions one write transaction holds; 0 means
-	// 256.
+	// BatchSize is how many sessions one write transaction holds at
+	// most; 0 means 1024. MaxBatchBytes bounds a batch too: it is what
+	// ends the batches of a corpus of large sessions, and BatchSize those
+	// of small ones, whose commits then rewrite the pages of the
+	// summaries' indexes less often.
 	BatchSize int
 	// Force reads files whose size and mtime are unchanged.
 	Force bool
@@ -298,7 +301,7 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 		}
 		return nil
 	})
-	bt := batcher{size: cmpOr(opt.BatchSize, 256), out: batches, done: gctx.Done()}
+	bt := batcher{size: cmpOr(opt.BatchSize, 1024), out: batches, done: gctx.Done()}
 	for o := range outs {
 		if gctx.Err() != nil {
 			continue
