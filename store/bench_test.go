@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 )
@@ -223,6 +224,87 @@ func benchImportFresh(b *testing.B, root string, size int64) {
 	b.ReportMetric(float64(files), "files")
 	b.ReportMetric(float64(files)/elapsed.Seconds(), "files/s")
 	b.ReportMetric(float64(elapsed.Microseconds())/float64(files), "µs/file")
+}
+
+// The history corpus: 1,100 Claude Code transcripts of about 290 KB in
+// 20 projects, as `sift import --history` reads them (and as
+// TestHistoryUsageMatchesCcusage times against ccusage): the real
+// transcripts of testdata/history/claude, each repeated with fresh ids and
+// dated a year earlier, so that, as most of a real history, none is
+// recent enough to keep its review events whenever the benchmark runs.
+const (
+	historyFiles = 1100
+	historyBytes = 290_000
+)
+
+// yearRe matches a transcript timestamp's year, which historyCorpus puts
+// a year back.
+var yearRe = regexp.MustCompile(`"timestamp":"2026-`)
+
+// historyCorpus returns the history corpus root (Claude Code's projects
+// folder), generating it when missing.
+func historyCorpus(b *testing.B) (string, int64) {
+	b.Helper()
+	root := filepath.Join(os.TempDir(), "sift-store-bench-history-v2", "projects")
+	if n, size := corpusSize(root); n == historyFiles {
+		return root, size
+	}
+	os.RemoveAll(filepath.Dir(root))
+	paths, err := filepath.Glob("../testdata/history/claude/*.jsonl")
+	if err != nil || len(paths) == 0 {
+		b.Fatal("no Claude Code transcripts in testdata/history/claude", err)
+	}
+	var tmpl [][]byte
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !bytes.HasSuffix(data, []byte("\n")) {
+			data = append(data, '\n')
+		}
+		tmpl = append(tmpl, yearRe.ReplaceAll(data, []byte(`"timestamp":"2025-`)))
+	}
+	rng := rand.New(rand.NewPCG(11, 0))
+	for i := range historyFiles {
+		var buf bytes.Buffer
+		for buf.Len() < historyBytes {
+			buf.Write(freshIDs(tmpl[i%len(tmpl)], rng))
+		}
+		name := fmt.Sprintf("%08x-0000-4000-8000-%012x.jsonl", rng.Uint32(), i)
+		writeFile(b, filepath.Join(root, fmt.Sprintf("-home-user-project-%02d", i%20), name), buf.Bytes())
+	}
+	_, size := corpusSize(root)
+	return root, size
+}
+
+// BenchmarkImportHistory imports the history corpus into a fresh store,
+// open to close, as `sift import --history` does.
+func BenchmarkImportHistory(b *testing.B) {
+	root, size := historyCorpus(b)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		dir := b.TempDir()
+		syscall.Sync()
+		b.StartTimer()
+		s, err := Open(filepath.Join(dir, "sift.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := ingest.ImportHistory(context.Background(), s,
+			[]ingest.HistoryRoot{{Agent: agents.ClaudeHistory, Dir: root}}, tiered(ingest.Options{}), nil)
+		if err != nil || len(res.Failed) > 0 || res.Sessions != historyFiles {
+			b.Fatalf("%+v %v", res, err)
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		os.RemoveAll(dir)
+		b.StartTimer()
+	}
 }
 
 // BenchmarkReimportUnchanged re-imports the corpus with nothing changed.

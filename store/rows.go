@@ -192,7 +192,7 @@ func (r *sessionRow) args(now int64) []any {
 
 // batchStmts are the statements of one write batch.
 type batchStmts struct {
-	workItem, summary, events, noEvents, file, costFind, costUpdate, costInsert *sql.Stmt
+	workItem, touchWorkItem, summary, events, noEvents, file, costFind, costUpdate, costInsert *sql.Stmt
 }
 
 // writeBatch writes summarized sessions in one transaction: work items,
@@ -236,20 +236,48 @@ func (cf costFiles) has(ctx context.Context, tx *sql.Tx, wi, file string) (bool,
 	return files[file] || files[""], nil
 }
 
+// writeWorkItem inserts a work item, or sets an existing one's updated_at.
+// A new work item has no cost row (they reference it): cf, when kept,
+// learns so without asking.
+func writeWorkItem(ctx context.Context, st *batchStmts, wi string, now int64, cf costFiles) error {
+	res, err := st.workItem.ExecContext(ctx, wi, now, now)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 1 {
+		if cf != nil {
+			cf[wi] = map[string]bool{}
+		}
+		return nil
+	}
+	_, err = st.touchWorkItem.ExecContext(ctx, now, wi)
+	return err
+}
+
 // writeRows is writeBatch with the writer's cost knowledge, when kept.
+//
+// Its statements run without ctx's cancellation, which the driver would
+// watch with a goroutine of its own per statement: a cancelled ctx ends
+// the transaction (database/sql rolls it back) and stops the writing
+// before the next row.
 func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("write batch: %w", wrapError(err))
 	}
 	defer tx.Rollback()
+	done := ctx
+	ctx = context.WithoutCancel(ctx)
 	var st batchStmts
 	for _, p := range []struct {
 		dst **sql.Stmt
 		sql string
 	}{
 		{&st.workItem, `INSERT INTO work_items (id, state, created_at, updated_at) VALUES (?, 'terminal', ?, ?)
-			ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at`},
+			ON CONFLICT (id) DO NOTHING`},
+		{&st.touchWorkItem, `UPDATE work_items SET updated_at = ? WHERE id = ?`},
 		{&st.summary, upsertSummarySQL()},
 		{&st.events, `INSERT INTO review_events (work_item_id, file_name, events_json, event_count) VALUES (?, ?, ?, ?)
 			ON CONFLICT (work_item_id, file_name) DO UPDATE SET events_json = excluded.events_json, event_count = excluded.event_count`},
@@ -274,12 +302,15 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 	for _, r := range rows {
 		if wi := r.sum.WorkItemID; !seen[wi] {
 			seen[wi] = true
-			if _, err := st.workItem.ExecContext(ctx, wi, now, now); err != nil {
+			if err := writeWorkItem(ctx, &st, wi, now, cf); err != nil {
 				return fmt.Errorf("write %s: %w", r.file.Path, wrapError(err))
 			}
 		}
 	}
 	for _, r := range rows {
+		if err := done.Err(); err != nil {
+			return fmt.Errorf("write batch: %w", err)
+		}
 		sum := r.sum
 		if _, err := st.summary.ExecContext(ctx, r.args(now)...); err != nil {
 			return fmt.Errorf("write %s: %w", r.file.Path, wrapError(err))

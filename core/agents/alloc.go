@@ -1,6 +1,13 @@
 package agents
 
-import "github.com/agentsift/sift/core/event"
+import (
+	"bytes"
+	"unsafe"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/event"
+)
 
 // eventWithContent is an event and its content block in one allocation:
 // most events that carry content (message and thought chunks, tool output)
@@ -53,25 +60,112 @@ func (p *eventPool) reset() {
 	p.used = 0
 }
 
-// lender makes the events a stream emits: from the parse's pool when the
-// parse lends its events, else new ones, the receiver's to keep. A stream
-// embeds it; the driver gives it the pool. An event a stream holds past
-// the line it was made of must not come from here.
-type lender struct{ pool *eventPool }
+// Scratch holds what a parse that lends its events (Options.Borrow) reuses
+// from line to line: the line's events, and the arrays of its raw values
+// and of its decoded texts. A caller that parses stream after stream, one
+// at a time (an import's reader), passes the same Scratch to each
+// (Options.Scratch), so that a stream of a few lines does not make them
+// anew. A Scratch serves one parse at a time; its zero value is ready.
+type Scratch struct {
+	pool  eventPool
+	texts lineTexts
+	raws  [rawSets]rawArrays
+	// blocks is the content blocks array of the Claude-shaped stream's
+	// line, whose first blocksUsed blocks the last line wrote.
+	blocks     []claudeBlock
+	blocksUsed int
+	// tools is the array an init line's tool names are decoded into, of
+	// which the last line wrote toolsUsed.
+	tools     []string
+	toolsUsed int
+	// sniffed remembers the last line sniffed (SniffLine).
+	sniffed sniffMemo
+}
 
-func (l *lender) lendFrom(p *eventPool) { l.pool = p }
+// sniffMemo is a line the sniffer asked the parsers about, and their
+// answer.
+type sniffMemo struct {
+	reg  *Registry
+	line []byte
+	kind Kind
+}
+
+// maxSniffMemo bounds the line a sniffMemo copies.
+const maxSniffMemo = 64 << 10
+
+// SniffLine is Sniff of one line through a Scratch, which remembers the
+// last line it sniffed and the kind it found: a reader that sniffs a
+// file's first line before it parses the file (to tell an agent's
+// history) does not have the parse ask every parser about it again. sc
+// may be nil.
+func (r *Registry) SniffLine(sc *Scratch, line []byte) Kind {
+	if sc == nil {
+		return r.Sniff([][]byte{line})
+	}
+	m := &sc.sniffed
+	if m.reg == r && m.line != nil && bytes.Equal(m.line, line) {
+		return m.kind
+	}
+	k := r.Sniff([][]byte{line})
+	if len(line) <= maxSniffMemo {
+		m.reg, m.line, m.kind = r, append(m.line[:0], line...), k
+	}
+	return k
+}
+
+// lendTools gives a line's tool list the Scratch's array, empty, to
+// decode into; keepTools takes it back. Both do nothing unless the events
+// are lent.
+func (l *lender) lendTools(tools *[]string) {
+	if l.sc != nil && l.sc.tools != nil {
+		clear(l.sc.tools[:l.sc.toolsUsed])
+		*tools = l.sc.tools[:0]
+	}
+}
+
+// keepTools: see lendTools.
+func (l *lender) keepTools(tools []string) {
+	if l.sc != nil && tools != nil && cap(tools) <= maxKeptRaw/16 {
+		l.sc.tools, l.sc.toolsUsed = tools[:0], len(tools)
+	}
+}
+
+// The sets of raw values whose arrays a Scratch keeps (rawArrays): the
+// fields of one line struct each.
+const (
+	rawClaudeLine = iota
+	rawCodexLine
+	rawCodexItem
+	rawGeminiLine
+	rawDroidLine
+	rawSets
+)
+
+// line starts a line: the events and texts of the last one are given back.
+func (sc *Scratch) line() {
+	sc.pool.reset()
+	sc.texts.reset()
+}
+
+// lender makes the events a stream emits: from the parse's Scratch when
+// the parse lends its events, else new ones, the receiver's to keep. A
+// stream embeds it; the driver gives it the Scratch. An event a stream
+// holds past the line it was made of must not come from here.
+type lender struct{ sc *Scratch }
+
+func (l *lender) lendFrom(sc *Scratch) { l.sc = sc }
 
 // lends reports whether the events are lent (Options.Borrow).
-func (l *lender) lends() bool { return l.pool != nil }
+func (l *lender) lends() bool { return l.sc != nil }
 
 // event returns a copy of e to emit.
 func (l *lender) event(e *event.Event) *event.Event {
-	if l.pool == nil {
+	if l.sc == nil {
 		x := new(event.Event)
 		*x = *e
 		return x
 	}
-	x := &l.pool.get().ev
+	x := &l.sc.pool.get().ev
 	*x = *e
 	return x
 }
@@ -79,20 +173,20 @@ func (l *lender) event(e *event.Event) *event.Event {
 // contentEvent returns a copy of base whose update is u with content c,
 // the two in one allocation, or one slot of the pool.
 func (l *lender) contentEvent(base *event.Event, u event.Update, c *event.Content) *event.Event {
-	if l.pool == nil {
+	if l.sc == nil {
 		return withContent(new(eventWithContent), base, u, c)
 	}
-	return withContent(l.pool.get(), base, u, c)
+	return withContent(l.sc.pool.get(), base, u, c)
 }
 
 // contentSlot returns a zero event and content block to fill, the content
 // not yet attached.
 func (l *lender) contentSlot() (*event.Event, *event.Content) {
-	if l.pool == nil {
+	if l.sc == nil {
 		x := new(eventWithContent)
 		return &x.ev, &x.content
 	}
-	x := l.pool.get()
+	x := l.sc.pool.get()
 	*x = eventWithContent{}
 	return &x.ev, &x.content
 }
@@ -116,4 +210,130 @@ func boxedWord(s string) any {
 		return "refusal"
 	}
 	return s
+}
+
+// held returns an event a stream fills and holds past its line, to emit
+// once later: when the events are lent, the stream's own slot (the
+// receiver keeps none, and the stream holds one such event at a time),
+// else a new one, the receiver's to keep.
+func (l *lender) held(slot *event.Event) *event.Event {
+	if l.sc == nil {
+		return new(event.Event)
+	}
+	*slot = event.Event{}
+	return slot
+}
+
+// blank returns a zero event to fill and emit during this line.
+func (l *lender) blank() *event.Event {
+	if l.sc == nil {
+		return new(event.Event)
+	}
+	x := &l.sc.pool.get().ev
+	*x = event.Event{}
+	return x
+}
+
+// maxKeptRaw bounds an array rawArrays keeps from line to line: a larger
+// one (a line of a huge tool output) is left to the collector, so that a
+// stream does not hold its largest value's size for the rest of the file.
+const maxKeptRaw = 1 << 20
+
+// rawArrays keeps, when the events are lent, the arrays a stream's lines'
+// raw JSON values were decoded into, to decode the next line's into. A
+// json.RawMessage decodes by appending to its own array, so a field that
+// starts the line as an empty slice of one costs no allocation; the value
+// is then only valid until the next line, as lent events are. When the
+// events are handed over the fields stay nil, and each value is a new
+// copy the receiver may keep.
+type rawArrays struct{ bufs []json.RawMessage }
+
+// lendRaw gives each field of a set, in order, its array from the last
+// line, empty; keepRaw takes the arrays back, as decoded, once the line is
+// decoded. Both do nothing unless the events are lent.
+func (l *lender) lendRaw(set int, fields ...*json.RawMessage) {
+	if l.sc == nil {
+		return
+	}
+	r := &l.sc.raws[set]
+	for i, f := range fields {
+		if i < len(r.bufs) {
+			*f = r.bufs[i][:0]
+		}
+	}
+}
+
+// keepRaw: see lendRaw.
+func (l *lender) keepRaw(set int, fields ...*json.RawMessage) {
+	if l.sc == nil {
+		return
+	}
+	r := &l.sc.raws[set]
+	for len(r.bufs) < len(fields) {
+		r.bufs = append(r.bufs, nil)
+	}
+	for i, f := range fields {
+		r.bufs[i] = emptied(*f)
+	}
+}
+
+// emptied returns raw's array, empty, to decode another value into; nil
+// for an array past maxKeptRaw.
+func emptied(raw json.RawMessage) json.RawMessage {
+	if cap(raw) > maxKeptRaw {
+		return nil
+	}
+	return raw[:0]
+}
+
+// keptText is a text a stream keeps past the line it came from (the last
+// message, which a result line repeats), in an array of its own that the
+// next text reuses.
+type keptText []byte
+
+// set keeps a copy of s.
+func (k *keptText) set(s string) { *k = append((*k)[:0], s...) }
+
+// text returns the text for an event: a view of the array when the events
+// are lent (set, which overwrites it, comes on a later line, and the
+// receiver copies what it keeps), else a copy.
+func (k keptText) text(l *lender) string {
+	if l.sc != nil && len(k) > 0 {
+		return unsafe.String(unsafe.SliceData(k), len(k))
+	}
+	return string(k)
+}
+
+// counters returns an empty map for an event's UsageExtra, extras one
+// for its Extra (lentMap).
+func (l *lender) counters(keep *map[string]int64) map[string]int64 { return lentMap(l, keep) }
+
+func (l *lender) extras(keep *map[string]any) map[string]any { return lentMap(l, keep) }
+
+// lentMap returns an empty map for an event: when the events are lent,
+// *keep, the stream's own, cleared (the receiver keeps none, and a stream
+// emits one such map per line), else a new one.
+func lentMap[V any](l *lender, keep *map[string]V) map[string]V {
+	if l.sc == nil {
+		return map[string]V{}
+	}
+	if *keep == nil {
+		*keep = map[string]V{}
+	}
+	clear(*keep)
+	return *keep
+}
+
+// oneExtra returns an Extra of one key: when the events are lent, *keep,
+// the stream's own, which only ever holds that key, shared by the events
+// of a line that say the same; else a new map.
+func (l *lender) oneExtra(keep *map[string]any, key string, v any) map[string]any {
+	if l.sc == nil {
+		return map[string]any{key: v}
+	}
+	if *keep == nil {
+		*keep = map[string]any{}
+	}
+	(*keep)[key] = v
+	return *keep
 }

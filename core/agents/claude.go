@@ -64,8 +64,8 @@ type claudeStream struct {
 	// denied by a permission rule.
 	approvals map[string]bool
 	// msg and blocks are the message a line is decoded into and its
-	// content's array (scratchMessage); used is how many blocks the last
-	// line wrote.
+	// content's array (scratchMessage), the Scratch's when the events are
+	// lent; used is how many blocks the last line wrote.
 	msg    claudeMessageFast
 	blocks []claudeBlock
 	used   int
@@ -73,6 +73,17 @@ type claudeStream struct {
 	// their strings referring to the read buffer (decodeLine), and what the
 	// stream keeps must be its own.
 	toolNames map[string]string
+	// line is the line being read, kept so that decoding it copies
+	// nothing in or out (decodeInto); its raw values' arrays are the
+	// Scratch's when the events are lent (rawArrays).
+	line claudeLineFast
+	// countersMap and extraMap are a line's usage counters and result extras
+	// when the events are lent (lender.counters).
+	countersMap map[string]int64
+	extraMap    map[string]any
+	// stopMap is the Extra a message's content events share, which only
+	// names the stop reason; requestMap a transcript's usage event's.
+	stopMap, requestMap map[string]any
 }
 
 func newClaudeStream(kind Kind) *claudeStream {
@@ -87,13 +98,20 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	if s.history && s.started && quietHistoryLine(l.Bytes) {
 		return true
 	}
-	f := claudeLineFast{Message: s.scratchMessage()}
+	f := &s.line
+	*f = claudeLineFast{Message: s.scratchMessage()}
 	cl := &f.claudeLine
-	err := decodeLine(l.Bytes, &f)
+	raws := s.rawFields()
+	s.lendRaw(rawClaudeLine, raws[:]...)
+	s.lendTools(&cl.Tools)
+	err := decodeInto(l.Bytes, f)
 	if f.Message != nil {
 		// The array, grown or not, serves the next line; the blocks
 		// written so far are cleared then.
 		s.blocks, s.used = f.Message.Content, len(f.Message.Content)
+		if s.lends() {
+			s.sc.blocks, s.sc.blocksUsed = s.blocks, s.used
+		}
 	}
 	if err == nil {
 		if f.Message != nil && !f.Message.empty() {
@@ -101,7 +119,12 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 			m.Content.blocks = f.Message.Content
 			cl.Message = m
 		}
-	} else if decodeLine(l.Bytes, cl) != nil {
+	} else {
+		err = decodeInto(l.Bytes, cl)
+	}
+	s.keepRaw(rawClaudeLine, raws[:]...)
+	s.keepTools(cl.Tools)
+	if err != nil {
 		return false
 	}
 	if s.history {
@@ -114,11 +137,33 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 // content blocks' array kept from line to line: the decoder fills a slice
 // in place, and most lines hold one block, in an array of four allocated
 // per line otherwise. Nothing of a line's message outlives the line.
+//
+// When the events are lent, a block keeps its raw values' arrays for the
+// next line's (rawArrays); else each line's are new, as the events keep
+// them.
 func (s *claudeStream) scratchMessage() *claudeMessageFast {
-	clear(s.blocks[:s.used])
+	if s.lends() {
+		// The Scratch's blocks, which the last stream it served may
+		// have written.
+		s.blocks, s.used = s.sc.blocks, s.sc.blocksUsed
+		for i := range s.blocks[:s.used] {
+			b := &s.blocks[i]
+			*b = claudeBlock{Input: emptied(b.Input), Content: emptied(b.Content)}
+		}
+		s.sc.blocksUsed = 0
+	} else {
+		clear(s.blocks[:s.used])
+	}
 	s.used = 0
 	s.msg = claudeMessageFast{Content: s.blocks[:0]}
 	return &s.msg
+}
+
+// rawFields are the raw values of the line being read whose arrays are
+// kept from line to line.
+func (s *claudeStream) rawFields() [5]*json.RawMessage {
+	l := &s.line.claudeLine
+	return [...]*json.RawMessage{&l.ToolUseResult, &l.ToolUseResultCamel, &l.Result, &l.APIErrorStatus, &l.Errors}
 }
 
 // toolName returns the stream's own copy of a tool name, one per name.
@@ -229,7 +274,7 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 			continue
 		}
 		if m.StopReason != nil {
-			ev.Extra = map[string]any{"stop_reason": boxedWord(*m.StopReason)}
+			ev.Extra = s.stopExtra(*m.StopReason)
 		}
 		emit(ev)
 	}
@@ -242,11 +287,17 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 		ev := s.event(&base)
 		ev.Update = s.usage(u, event.ScopeCall)
 		if s.history && cl.RequestID != "" {
-			ev.Extra = map[string]any{"requestId": cl.RequestID}
+			ev.Extra = s.oneExtra(&s.requestMap, "requestId", cl.RequestID)
 		}
 		emit(ev)
 	}
 	return true
+}
+
+// stopExtra returns the Extra of a message's content event, which names
+// its stop reason.
+func (s *claudeStream) stopExtra(reason string) map[string]any {
+	return s.oneExtra(&s.stopMap, "stop_reason", boxedWord(reason))
 }
 
 func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
@@ -289,7 +340,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 // toolResult emits the update that ends a tool call: its text output, any
 // image it returned, and the CLI's structured sidecar as raw output.
 func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Event, emit Emit) {
-	text, images := resultContent(b.Content)
+	text, images := s.resultContent(b.Content)
 	failed := b.IsError != nil && *b.IsError
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: event.StatusCompleted,
 		ToolName: s.names[b.ToolUseID]}
@@ -342,7 +393,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 	if len(cl.Result) > 0 && cl.Result[0] == '"' {
 		_ = json.Unmarshal(cl.Result, &u.Text)
 	}
-	extra := map[string]any{}
+	extra := s.extras(&s.extraMap)
 	if cl.DurationAPIMs != nil {
 		extra["duration_api_ms"] = *cl.DurationAPIMs
 	}
@@ -380,7 +431,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 // excludes the cache shares; the prompt total adds them back. Cursor's and
 // Qwen's input figures already include cache reads.
 func (s *claudeStream) usage(u *claudeUsage, scope event.Scope) event.Update {
-	out := event.Update{SessionUpdate: event.Usage, Scope: scope, UsageExtra: map[string]int64{}}
+	out := event.Update{SessionUpdate: event.Usage, Scope: scope, UsageExtra: s.counters(&s.countersMap)}
 	if u.CamelInput != nil || u.CamelOutput != nil {
 		out.PromptTokens = u.CamelInput
 		out.CompletionTokens = u.CamelOutput
@@ -438,12 +489,13 @@ func decodeBlocks(raw json.RawMessage, out *[]claudeBlock) bool {
 
 // resultContent flattens a tool_result's content (a string, or text and
 // image blocks) into its text and its images.
-func resultContent(raw json.RawMessage) (string, []*event.Content) {
+func (s *claudeStream) resultContent(raw json.RawMessage) (string, []*event.Content) {
 	if len(raw) > 0 && raw[0] == '"' {
 		// The common case: a string, decoded without a block to hold it.
-		// It may refer to raw, a copy made for this call.
-		var text string
-		if json.UnmarshalOf(raw, &text, json.DecodeNoCopyString()) != nil {
+		// It may refer to raw, the decoder's copy, or to the line's
+		// texts (lineTexts).
+		text, ok := s.text(raw)
+		if !ok {
 			return RawText(raw), nil
 		}
 		return text, nil

@@ -112,6 +112,15 @@ type codexItem struct {
 	AgentsStates      json.RawMessage `json:"agents_states"`
 }
 
+// codexLentItem is a codex item as it is decoded when the events are
+// lent: its texts are read from their raw values once it is decoded
+// (lineTexts), so that an escaped one costs no string of its own.
+type codexLentItem struct {
+	codexItem
+	TextRaw   json.RawMessage `json:"text"`
+	OutputRaw json.RawMessage `json:"aggregated_output"`
+}
+
 type codexTodo struct {
 	Text      string `json:"text"`
 	Completed bool   `json:"completed"`
@@ -124,24 +133,44 @@ type codexStream struct {
 	// whether the stream went on after it: only a last error is fatal.
 	pending *event.Event
 	// lastText is the turn's last agent message, the result's text.
-	lastText string
+	lastText keptText
 	// opened holds the ids of items whose tool_call was emitted. Item ids
 	// restart at item_0 on every invocation, which is fine within a file:
 	// an id is closed before the next invocation starts.
 	opened map[string]bool
 	// usageSeq numbers the legacy per-response token counts.
 	usageSeq int
+	// ln and it are the line and item being read, kept so that decoding
+	// them allocates neither; their raw values' arrays are the Scratch's
+	// when the events are lent (rawArrays).
+	ln codexLine
+	it codexLentItem
+	// heldEv and heldMsg are the pending error's event and message when
+	// the events are lent.
+	heldEv  event.Event
+	heldMsg keptText
+	// config and configExtra are a legacy config line's settings and its
+	// event's Extra when the events are lent.
+	config      map[string]any
+	configExtra map[string]any
 }
 
 // Line implements Stream. A held-back error is flushed by the next line
 // that decodes; a line that does not decode keeps it held.
 func (s *codexStream) Line(l Line, emit Emit) bool {
-	var ln codexLine
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
+		return false
+	}
+	ln := &s.ln
+	*ln = codexLine{}
+	s.lendRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
+	err := decodeInto(l.Bytes, ln)
+	s.keepRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
+	if err != nil {
 		return false
 	}
 	held := s.flush(emit, false)
-	return afterHeld(l, held, s.line(l, &ln, emit), emit)
+	return afterHeld(l, held, s.line(l, ln, emit), emit)
 }
 
 // line handles a decoded line of either shape.
@@ -154,7 +183,7 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 		emit(s.event(&event.Event{SessionID: ln.ThreadID, Update: event.Update{SessionUpdate: event.SessionStart}}))
 	case "turn.started":
 		// A turn has no event of its own; it only resets the final text.
-		s.lastText = ""
+		s.lastText.set("")
 	case "item.started", "item.updated", "item.completed":
 		return s.item(ln.Type, ln.Item, emit)
 	case "item.plan.delta":
@@ -166,19 +195,16 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 		if ln.Error != nil {
 			msg = ln.Error.Message
 		}
-		ev := codexError(msg, true)
-		emit(ev)
+		emit(codexError(s.blank(), msg, true))
 		emit(s.event(&event.Event{Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: ln.Type, Text: s.lastText,
+			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: ln.Type, Text: s.lastText.text(&s.lender),
 		}}))
 	case "error":
 		if ln.Message == nil {
 			return false
 		}
 		// Held past this line: it must not refer to the line's bytes.
-		ev := codexError(strings.Clone(*ln.Message), false)
-		ev.Line, ev.Offset = l.No, l.Offset
-		s.pending = ev
+		s.hold(l, *ln.Message)
 	case "request_user_input":
 		ev := s.event(&event.Event{Update: event.Update{
 			SessionUpdate: event.ToolCall, ToolCallID: ln.CallID, ToolName: "request_user_input",
@@ -201,6 +227,21 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 // unless it only announces a reconnection attempt.
 func (s *codexStream) Finish(emit Emit) {
 	s.flush(emit, true)
+}
+
+// hold holds back an error line's event until the next line, with its
+// own copy of msg: when the events are lent, in an array of the stream's
+// (the event held before was emitted, and is done with).
+func (s *codexStream) hold(l Line, msg string) {
+	if s.lends() {
+		s.heldMsg.set(msg)
+		msg = s.heldMsg.text(&s.lender)
+	} else {
+		msg = strings.Clone(msg)
+	}
+	ev := codexError(s.held(&s.heldEv), msg, false)
+	ev.Line, ev.Offset = l.No, l.Offset
+	s.pending = ev
 }
 
 // flush emits the held-back error, if any, and reports whether it did;
@@ -226,7 +267,7 @@ func (s *codexStream) turnCompleted(raw json.RawMessage, emit Emit) {
 		}
 	}
 	emit(s.event(&event.Event{Update: event.Update{
-		SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "turn.completed", Text: s.lastText,
+		SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "turn.completed", Text: s.lastText.text(&s.lender),
 	}}))
 }
 
@@ -261,11 +302,12 @@ func codexUsage(raw json.RawMessage) (event.Update, bool) {
 	return u, true
 }
 
-// codexError makes an error update. A message that is itself a JSON API
-// error body ({"type":"error","status":400,"error":{…}}) is unwrapped to its
-// inner message; the status and error type are kept in Extra.
-func codexError(msg string, fatal bool) *event.Event {
-	ev := &event.Event{Update: event.Update{SessionUpdate: event.Error, Message: msg, Fatal: fatal}}
+// codexError makes ev, a zero event, an error update, and returns it. A
+// message that is itself a JSON API error body
+// ({"type":"error","status":400,"error":{…}}) is unwrapped to its inner
+// message; the status and error type are kept in Extra.
+func codexError(ev *event.Event, msg string, fatal bool) *event.Event {
+	ev.Update = event.Update{SessionUpdate: event.Error, Message: msg, Fatal: fatal}
 	if !strings.HasPrefix(msg, "{") {
 		return ev
 	}
@@ -296,8 +338,8 @@ func codexError(msg string, fatal bool) *event.Event {
 func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 	// The item's strings refer to raw, the copy of the item the line's
 	// decoding made (events keep it as the raw output of a command).
-	var it codexItem
-	if len(raw) == 0 || json.UnmarshalOf(raw, &it, json.DecodeNoCopyString()) != nil || it.Type == "" {
+	it := &s.it.codexItem
+	if len(raw) == 0 || !s.decodeItem(raw) || it.Type == "" {
 		return false
 	}
 	done := typ == "item.completed"
@@ -305,7 +347,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 	case "agent_message", "plan":
 		// Both only come whole, as item.completed.
 		if done {
-			s.lastText = it.Text
+			s.lastText.set(it.Text)
 			ev := s.contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(it.Text))
 			if it.Type == "plan" {
 				ev.Extra = map[string]any{"itemType": "plan"}
@@ -328,11 +370,28 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 	case "error":
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: it.Message}}))
 	case "command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call":
-		s.toolItem(&it, raw, typ, emit)
+		s.toolItem(it, raw, typ, emit)
 	default:
 		return false
 	}
 	return true
+}
+
+// decodeItem decodes an item into s.it, and reports whether it decoded.
+func (s *codexStream) decodeItem(raw json.RawMessage) bool {
+	it := &s.it
+	*it = codexLentItem{}
+	if !s.lends() {
+		return decodeInto(raw, &it.codexItem) == nil
+	}
+	arrays := [...]*json.RawMessage{&it.Changes, &it.Arguments, &it.Result, &it.Action, &it.AgentsStates, &it.TextRaw, &it.OutputRaw}
+	s.lendRaw(rawCodexItem, arrays[:]...)
+	err := decodeInto(raw, it)
+	s.keepRaw(rawCodexItem, arrays[:]...)
+	var textOK, outputOK bool
+	it.Text, textOK = s.text(it.TextRaw)
+	it.AggregatedOutput, outputOK = s.text(it.OutputRaw)
+	return err == nil && textOK && outputOK
 }
 
 // toolItem emits the tool_call of an item when it starts (or when it

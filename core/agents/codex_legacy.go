@@ -68,13 +68,13 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	}
 	switch m.Type {
 	case "task_started":
-		s.lastText = ""
+		s.lastText.set("")
 	case "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta":
 		// Deltas: the whole message or reasoning follows.
 	case "agent_reasoning", "agent_reasoning_raw_content":
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(m.Text)}}))
 	case "agent_message":
-		s.lastText = m.Message
+		s.lastText.set(m.Message)
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(m.Message)}}))
 	case "exec_command_begin":
 		in, _ := marshalPlain(map[string]any{"command": m.Command, "cwd": m.Cwd})
@@ -143,14 +143,14 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	case "stream_error":
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: m.Message}}))
 	case "error":
-		ev := codexError(m.Message, false)
-		ev.Line, ev.Offset = l.No, l.Offset
-		s.pending = ev
+		// Held past the line: when the events are lent, m refers to an
+		// array the next line is decoded into (hold copies it).
+		s.hold(l, m.Message)
 	case "turn_aborted":
 		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: "turn aborted: " + m.Reason, Fatal: true}}))
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText}}))
+		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText.text(&s.lender)}}))
 	case "task_complete":
-		text := s.lastText
+		text := s.lastText.text(&s.lender)
 		if m.LastAgentMessage != nil {
 			text = *m.LastAgentMessage
 		}
@@ -164,6 +164,49 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 // legacyConfig reads the config summary the legacy format prints first:
 // flat string settings such as model, workdir, sandbox, "reasoning effort".
 func (s *codexStream) legacyConfig(b []byte, ln *codexLine, emit Emit) bool {
+	// Each setting is read as a string: null reads as "", a value of
+	// another kind is left out. Its strings refer to the line (the driver
+	// copies what a kept event refers to).
+	m := s.config
+	if m == nil || !s.lends() {
+		m = map[string]any{}
+	}
+	clear(m)
+	if decodeInto(b, &m) != nil {
+		// A number too large for a float64 fails this decoding but not
+		// the line's: read it as raw values, as the settings are.
+		return s.legacyConfigRaw(b, ln, emit)
+	}
+	if s.lends() {
+		s.config = m
+	}
+	ev := s.event(&event.Event{Model: ln.Model, Update: event.Update{SessionUpdate: event.SessionStart}})
+	if ln.Workdir != nil {
+		ev.Update.Cwd = *ln.Workdir
+	}
+	for k, v := range m {
+		if k == "model" || k == "workdir" {
+			continue
+		}
+		switch v.(type) {
+		case string:
+		case nil:
+			v = ""
+		default:
+			continue
+		}
+		if ev.Extra == nil {
+			ev.Extra = s.extras(&s.configExtra)
+		}
+		ev.Extra[k] = v
+	}
+	emit(ev)
+	return true
+}
+
+// legacyConfigRaw is legacyConfig for a line whose values do not all
+// decode as Go values: each is read from its raw JSON.
+func (s *codexStream) legacyConfigRaw(b []byte, ln *codexLine, emit Emit) bool {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(b, &m) != nil {
 		return false

@@ -3,6 +3,7 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -427,4 +428,36 @@ func FuzzParseCodex(f *testing.F) {
 	}
 	f.Add([]byte("{\"type\":\"error\",\"message\":\"x\"}\nnot json\n{\"type\":\"item.updated\",\"item\":{\"id\":\"item_0\",\"type\":\"command_execution\"}}"))
 	fuzzEveryLine(f, Codex)
+}
+
+// TestCodexLegacyConfigSettings: a legacy config line's settings are read
+// as strings, null as "", other values left out, whether its values all
+// decode as Go values or one is a number past a float64's range.
+func TestCodexLegacyConfigSettings(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{
+		`{"model":"gpt-5","workdir":"/w","reasoning effort":"high","sandbox":null,"n":3,"o":{"a":1}}`,
+		`{"model":"gpt-5","workdir":"/w","reasoning effort":"high","sandbox":null,"n":1e999,"o":{"a":1}}`,
+	} {
+		for _, borrow := range []bool{false, true} {
+			var got []*event.Event
+			_, err := Default().Parse(strings.NewReader(line+"\n"), Options{Agent: Codex, Borrow: borrow}, func(ev *event.Event) {
+				if borrow {
+					c := *ev
+					c.Extra = maps.Clone(ev.Extra)
+					got = append(got, &c)
+				} else {
+					got = append(got, ev)
+				}
+			})
+			if err != nil || len(got) != 1 {
+				t.Fatalf("%s: %d events, %v", line, len(got), err)
+			}
+			ev := got[0]
+			want := map[string]any{"reasoning effort": "high", "sandbox": ""}
+			if ev.Update.SessionUpdate != event.SessionStart || ev.Update.Cwd != "/w" || ev.Model != "gpt-5" || !maps.Equal(ev.Extra, want) {
+				t.Errorf("%s (lent %v): %+v, extra %v", line, borrow, ev.Update, ev.Extra)
+			}
+		}
+	}
 }

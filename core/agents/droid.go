@@ -122,16 +122,27 @@ type droidStream struct {
 	// lastErr is the last `error` line; it is fatal only when nothing
 	// follows it, which Finish decides.
 	lastErr *event.Event
+	// ln is the line being read, kept so that decoding it copies nothing
+	// in or out; its raw values' arrays are the Scratch's when the events
+	// are lent (rawArrays).
+	ln droidLine
 }
 
 // Line implements Stream.
 func (s *droidStream) Line(l Line, emit Emit) bool {
-	var d droidLine
-	// The line's strings refer to the read buffer (decodeLine): held events
-	// and open calls get their own copies.
-	ok := decodeLine(l.Bytes, &d) == nil
+	d := &s.ln
+	*d = droidLine{}
+	// The line's strings refer to the read buffer (decodeLine) and its raw
+	// values may be arrays the next line reuses: held events and open
+	// calls get their own copies.
+	arrays := [...]*json.RawMessage{&d.Parameters, &d.Value, &d.Error, &d.Message}
+	s.lendRaw(rawDroidLine, arrays[:]...)
+	s.lendTools(&d.Tools)
+	ok := decodeInto(l.Bytes, d) == nil
+	s.keepRaw(rawDroidLine, arrays[:]...)
+	s.keepTools(d.Tools)
 	held := s.flush(emit, d.explanation())
-	return afterHeld(l, held, ok && s.line(l, &d, emit), emit)
+	return afterHeld(l, held, ok && s.line(l, d, emit), emit)
 }
 
 // line emits the events of one decoded line.
@@ -267,12 +278,14 @@ func (s *droidStream) take(id string) droidCall {
 
 func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) {
 	call := s.take(d.ID)
-	ev := &event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
+	ev, c := s.contentSlot()
+	*ev = event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
 		SessionUpdate: event.ToolCallUpdate, ToolCallID: call.id, ToolName: call.name, Status: event.StatusCompleted,
 	}}
 	u := &ev.Update
-	if text, ok := jsonText(d.Value); ok {
-		u.Content = event.Text(text)
+	if text, ok := s.stringText(d.Value); ok {
+		*c = *event.Text(text)
+		u.Content = c
 		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
 			u.RawOutput = json.RawMessage(t)
 		}
@@ -296,9 +309,20 @@ func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) 
 			u.RawOutput = d.Error
 		}
 		if strings.Contains(strings.ToLower(u.Message), "cancel") {
-			ev.Line, ev.Offset = l.No, l.Offset
-			detach(ev, l.Bytes)
-			s.cancelled = ev
+			// Held past the line: an event of its own, which refers to
+			// nothing of the line or of the stream's arrays.
+			held := new(event.Event)
+			*held = *ev
+			if u.Content != nil {
+				held.Update.Content = event.Text(u.Content.Text)
+			}
+			held.Line, held.Offset = l.No, l.Offset
+			if s.lends() {
+				keepAll(held)
+			} else {
+				detach(held, l.Bytes)
+			}
+			s.cancelled = held
 			return
 		}
 	}

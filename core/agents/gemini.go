@@ -76,6 +76,17 @@ type geminiLine struct {
 	Stats json.RawMessage `json:"stats"`
 }
 
+// geminiLentLine is a line as it is decoded when the events are lent: its
+// texts are read from their raw values once it is decoded (lineTexts), so
+// that an escaped one costs no string of its own.
+type geminiLentLine struct {
+	geminiLine
+	ContentRaw json.RawMessage `json:"content"`
+	OutputRaw  json.RawMessage `json:"output"`
+	// output is what Output points to.
+	output string
+}
+
 type geminiError struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
@@ -91,16 +102,23 @@ type geminiStream struct {
 	// "gemini-L<n>", n the response's first line, so it is stable.
 	msgID string
 	// lastText is the text of the last assistant response, the result's.
-	lastText []byte
+	lastText keptText
 	textOpen bool
+	// ln is the line being read, kept so that decoding it allocates
+	// nothing; its raw values' arrays are the Scratch's when the events
+	// are lent (rawArrays).
+	ln geminiLentLine
 }
 
 // Line implements Stream.
 func (s *geminiStream) Line(l Line, emit Emit) bool {
-	var ln geminiLine
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
 		return false
 	}
+	if !s.decode(l.Bytes) {
+		return false
+	}
+	ln := &s.ln.geminiLine
 	ts := isoTime(ln.Timestamp)
 	var ev *event.Event
 	switch ln.Type {
@@ -136,7 +154,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 		s.msgID, s.textOpen = "", false
 		e, c := s.contentSlot()
 		e.Timestamp = ts
-		e.Update = geminiToolResult(&ln, c)
+		e.Update = geminiToolResult(ln, c)
 		ev = e
 	case "error":
 		ev = s.event(&event.Event{Timestamp: ts, Update: event.Update{SessionUpdate: event.Error, Message: ln.Message}})
@@ -144,13 +162,33 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 			ev.Extra = map[string]any{"severity": ln.Severity}
 		}
 	case "result":
-		s.result(&ln, s.event(&event.Event{Timestamp: ts}), emit)
+		s.result(ln, s.event(&event.Event{Timestamp: ts}), emit)
 		return true
 	default:
 		return false
 	}
 	emit(ev)
 	return true
+}
+
+// decode decodes a line into s.ln, and reports whether it decoded.
+func (s *geminiStream) decode(b []byte) bool {
+	ln := &s.ln
+	*ln = geminiLentLine{}
+	if !s.lends() {
+		return decodeInto(b, &ln.geminiLine) == nil
+	}
+	arrays := [...]*json.RawMessage{&ln.Parameters, &ln.Error, &ln.Stats, &ln.ContentRaw, &ln.OutputRaw}
+	s.lendRaw(rawGeminiLine, arrays[:]...)
+	err := decodeInto(b, ln)
+	s.keepRaw(rawGeminiLine, arrays[:]...)
+	var contentOK, outputOK bool
+	ln.Content, contentOK = s.text(ln.ContentRaw)
+	if ln.output, outputOK = s.text(ln.OutputRaw); ln.output != "" {
+		// Only a non-empty output is read (geminiToolResult).
+		ln.Output = &ln.output
+	}
+	return err == nil && contentOK && outputOK
 }
 
 // response starts a model response at line n unless one is under way.
@@ -207,7 +245,7 @@ func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 	}
 	ev.Update = event.Update{
 		SessionUpdate: event.Result, IsError: event.Bool(isErr), Subtype: ln.Status,
-		DurationMs: durMs, Text: string(s.lastText),
+		DurationMs: durMs, Text: s.lastText.text(&s.lender),
 	}
 	emit(ev)
 }

@@ -104,17 +104,24 @@ type opencodeStream struct {
 	// of one message keep apart as usage message ids.
 	steps map[string]int
 	// lastText is the session's last text part, the result's text.
-	lastText string
+	lastText keptText
 	// pending is an error event held back until the next line shows
 	// whether its session went on: only an error that ends a session is
 	// fatal.
 	pending *event.Event
+	// ln is the line being read, kept so that decoding it copies nothing
+	// in or out; usage and reason are the maps of a step's usage event
+	// when the events are lent (lender.counters).
+	ln     opencodeLine
+	usage  map[string]int64
+	reason map[string]any
 }
 
 // Line implements Stream.
 func (s *opencodeStream) Line(l Line, emit Emit) bool {
-	var ln opencodeLine
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeLine(l.Bytes, &ln) != nil || ln.Type == "" {
+	ln := &s.ln
+	*ln = opencodeLine{}
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeInto(l.Bytes, ln) != nil || ln.Type == "" {
 		// A line that does not decode keeps a held-back error held.
 		return false
 	}
@@ -122,7 +129,7 @@ func (s *opencodeStream) Line(l Line, emit Emit) bool {
 		ln.SessionID = ln.Part.SessionID
 	}
 	held := s.flush(emit, ln.SessionID != "" && ln.SessionID != s.session)
-	return afterHeld(l, held, s.line(l, &ln, emit), emit)
+	return afterHeld(l, held, s.line(l, ln, emit), emit)
 }
 
 // line handles a decoded envelope.
@@ -131,7 +138,8 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 	// The line's strings refer to the read buffer (decodeLine): what the
 	// stream keeps past the line is copied.
 	if ln.SessionID != "" && ln.SessionID != s.session {
-		s.session, s.lastText, s.steps = strings.Clone(ln.SessionID), "", nil
+		s.session, s.steps = strings.Clone(ln.SessionID), nil
+		s.lastText.set("")
 		emit(s.event(&event.Event{SessionID: ln.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.SessionStart}}))
 	}
 	if ln.Type == "error" {
@@ -154,8 +162,8 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 		// A step is one model call; its usage comes with step_finish.
 		return true
 	case "text":
-		s.lastText = strings.Clone(p.Text)
-		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(s.lastText))
+		s.lastText.set(p.Text)
+		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(p.Text))
 	case "reasoning":
 		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(p.Text))
 	case "tool_use":
@@ -237,7 +245,7 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 	u := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, CostUSD: p.Cost}
 	if t := p.Tokens; t != nil {
 		var read, write int64
-		extra := map[string]int64{}
+		extra := s.counters(&s.usage)
 		put := func(k string, v *int64) {
 			if v != nil {
 				extra[k] = *v
@@ -292,17 +300,18 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 	ev.MessageID = id
 	ev.Update = u
 	if p.Reason != "" {
-		ev.Extra = map[string]any{"reason": p.Reason}
+		ev.Extra = s.extras(&s.reason)
+		ev.Extra["reason"] = p.Reason
 	}
 	emit(ev)
 	switch p.Reason {
 	case "stop":
 		emit(s.event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: p.Reason, Text: s.lastText,
+			SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: p.Reason, Text: s.lastText.text(&s.lender),
 		}}))
 	case "length", "content-filter", "error":
 		emit(s.event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: p.Reason, Text: s.lastText,
+			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: p.Reason, Text: s.lastText.text(&s.lender),
 		}}))
 	}
 }
@@ -342,7 +351,7 @@ func (s *opencodeStream) flush(emit Emit, ended bool) bool {
 	ev := s.pending
 	s.pending = nil
 	if ended {
-		fatalEnd(ev, "error", s.lastText, emit)
+		fatalEnd(ev, "error", s.lastText.text(&s.lender), emit)
 	} else {
 		emit(ev)
 	}

@@ -31,6 +31,15 @@ func detach(ev *event.Event, line []byte) {
 	o.own(ev)
 }
 
+// keepAll gives ev its own copy of every string and byte slice it refers
+// to, for a parser that holds an event past its line when the events are
+// lent: besides the line, its values may refer to the arrays the stream
+// reuses from line to line (rawArrays, lineTexts).
+func keepAll(ev *event.Event) {
+	o := owner{lo: 0, n: ^uintptr(0)}
+	o.own(ev)
+}
+
 // setLine makes b the line being read.
 func (o *owner) setLine(b []byte) {
 	o.lo, o.n = uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
@@ -45,6 +44,10 @@ type Options struct {
 	// emit returns. It spares a copy of every event's text for a receiver
 	// that only folds events into figures (summary.Builder).
 	Borrow bool
+	// Scratch, with Borrow, is what the parse reuses from line to line,
+	// kept by a caller that parses one stream after another; nil means a
+	// Scratch of the parse's own.
+	Scratch *Scratch
 	// scribble, with Borrow, overwrites each line's events once the line
 	// is done (tests: see eventPool).
 	scribble bool
@@ -63,9 +66,13 @@ type Stats = event.Stats
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
 	d := &driver{reg: r, emit: emit, sniffing: opt.Agent == "",
 		windowLines: cmp.Or(opt.windowLines, sniffWindowLines), windowBytes: cmp.Or(opt.windowBytes, sniffWindowBytes)}
-	d.pool.scribble = opt.scribble
 	if opt.Borrow {
-		d.lendFrom(&d.pool)
+		sc := opt.Scratch
+		if sc == nil {
+			sc = &Scratch{}
+		}
+		sc.pool.scribble = opt.scribble
+		d.lendFrom(sc)
 	}
 	d.stampFn = d.stamp
 	if opt.Agent != "" {
@@ -110,11 +117,12 @@ type driver struct {
 	stats   Stats
 	cur     Line
 	emitted bool
-	// With Options.Borrow the driver's lender lends from pool: the owner
-	// does not copy, and a line's events come from the pool.
-	pool eventPool
+	// With Options.Borrow the driver's lender lends from the Scratch: the
+	// owner does not copy, and a line's events come from its pool.
 	lender
 	session string
+	// sessionBuf holds session when the events are lent.
+	sessionBuf keptText
 	// owner copies what emitted events still refer to of the line.
 	owner owner
 	// sniffing is true until the harness is known or given up on. While
@@ -138,8 +146,8 @@ type pendingLine struct {
 
 func (d *driver) use(p Parser, sniffed bool) {
 	d.stream = p.NewStream()
-	if l, ok := d.stream.(interface{ lendFrom(*eventPool) }); ok && d.lends() {
-		l.lendFrom(&d.pool)
+	if l, ok := d.stream.(interface{ lendFrom(*Scratch) }); ok && d.lends() {
+		l.lendFrom(d.sc)
 	}
 	d.stats.Agent = string(p.Kind())
 	d.stats.Sniffed = sniffed
@@ -155,7 +163,7 @@ func (d *driver) line(l Line, cut bool) {
 	body := stripPrefix(l.Bytes)
 	if len(body) > 0 && body[0] == '{' && !cut && !isEnvelope(body) {
 		d.jsonSeen++
-		if k := d.reg.Sniff([][]byte{body}); k != Unknown || d.jsonSeen >= SniffLines {
+		if k := d.reg.SniffLine(d.sc, body); k != Unknown || d.jsonSeen >= SniffLines {
 			d.decide(k)
 			d.handle(l, cut)
 			return
@@ -211,7 +219,9 @@ func (d *driver) handle(l Line, cut bool) {
 	if len(body) == 0 {
 		return
 	}
-	d.pool.reset() // the previous line's events are done with
+	if d.lends() {
+		d.sc.line() // the previous line's events and texts are done with
+	}
 	d.cur = Line{Bytes: body, No: l.No, Offset: l.Offset}
 	d.owner.setLine(body)
 	d.emitted = false
@@ -258,7 +268,11 @@ func (d *driver) stamp(ev *event.Event) {
 	case ev.SessionID != d.session:
 		d.session = ev.SessionID
 		if d.lends() {
-			d.session = strings.Clone(ev.SessionID)
+			// Kept past the line in an array of the driver's: the
+			// events that took the last session id were lent, and are
+			// done with.
+			d.sessionBuf.set(ev.SessionID)
+			d.session = d.sessionBuf.text(&d.lender)
 		}
 	}
 	d.emit(ev)

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -152,6 +153,28 @@ func TestSniffGivesUpAfterUnclaimedJSONLines(t *testing.T) {
 	for _, ev := range evs {
 		if ev.Update.SessionUpdate != event.Raw {
 			t.Fatalf("event %+v of an unknown stream is not raw", ev)
+		}
+	}
+}
+
+// TestSniffLineAnswersAsSniff: the Scratch's memory of the last line
+// sniffed never changes an answer, asked twice, after another line, or of
+// another registry.
+func TestSniffLineAnswersAsSniff(t *testing.T) {
+	t.Parallel()
+	var sc Scratch
+	reg, claudeOnly := Default(), NewRegistry(claudeParser{kind: Claude})
+	for _, f := range fixtures(t) {
+		data, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range bytes.SplitN(data, []byte("\n"), 6) {
+			for _, r := range []*Registry{reg, reg, claudeOnly} {
+				if got, want := r.SniffLine(&sc, line), r.Sniff([][]byte{line}); got != want {
+					t.Fatalf("%s line %d: SniffLine %s, Sniff %s", f.name, i+1, got, want)
+				}
+			}
 		}
 	}
 }

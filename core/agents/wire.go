@@ -26,6 +26,13 @@ func decodeLine[T any](b []byte, v *T) error {
 	return json.UnmarshalOf(b, v, json.DecodeNoCopyString())
 }
 
+// decodeInto is decodeLine for a value the stream keeps from line to line
+// (so in the heap already), which is decoded in place: decodeLine copies
+// its value in and out of the decoder's own. v is zeroed by the caller.
+func decodeInto(b []byte, v any) error {
+	return json.UnmarshalWithOption(b, v, json.DecodeNoCopyString())
+}
+
 // rawEvent keeps a line the parser did not understand, as the driver does:
 // a parser that emitted a held-back event during that line makes it itself,
 // since the driver keeps as raw only the lines that emitted nothing.

@@ -29,7 +29,7 @@ func Analyze(r io.Reader, opt summary.Options) (*summary.Summary, []summary.Revi
 // the line, so that no stream crashes a command, a server or a run it
 // follows.
 func AnalyzeEvents(r io.Reader, opt summary.Options) (*summary.Summary, *summary.ReviewEvents, error) {
-	return analyze(agents.Default(), r, opt, nil)
+	return analyze(parser{reg: agents.Default()}, r, opt, nil)
 }
 
 // AnalyzeFile summarizes the stream file at path and fills its file name.
@@ -49,16 +49,30 @@ func AnalyzeFile(path string, opt summary.Options) (*summary.Summary, []summary.
 
 // analyzeFunc is analyze's signature: an import's readers call it through
 // a field that tests replace.
-type analyzeFunc func(*agents.Registry, io.Reader, summary.Options, func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error)
+type analyzeFunc func(parser, io.Reader, summary.Options, func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error)
 
-// analyze is the one parse of a stream, by the parsers of reg: every
+// parser is what a parse reads with: the parsers, and what a reader
+// reuses from file to file: the parse's arrays (agents.Scratch) and the
+// summary builder (Builder.Reset). Nil ones are the parse's own.
+type parser struct {
+	reg     *agents.Registry
+	scratch *agents.Scratch
+	builder *summary.Builder
+}
+
+// analyze is the one parse of a stream, by the parsers of p: every
 // event goes to listen, when set, and then to the summary builder, which
 // makes the review events at the end. listen may fill what the builder
 // reads (a subagent's parent call). The events are lent
 // (agents.Options.Borrow): the builder and the listener copy what they
 // keep.
-func analyze(reg *agents.Registry, r io.Reader, opt summary.Options, listen func(*event.Event)) (sum *summary.Summary, rev *summary.ReviewEvents, err error) {
-	b := summary.NewBuilder(opt)
+func analyze(p parser, r io.Reader, opt summary.Options, listen func(*event.Event)) (sum *summary.Summary, rev *summary.ReviewEvents, err error) {
+	b := p.builder
+	if b == nil {
+		b = summary.NewBuilder(opt)
+	} else {
+		b.Reset(opt)
+	}
 	line := 0
 	emit := func(ev *event.Event) {
 		line = ev.Line
@@ -73,7 +87,7 @@ func analyze(reg *agents.Registry, r io.Reader, opt summary.Options, listen func
 			sum, rev, err = nil, nil, fmt.Errorf("summarize: internal error after line %d: %s", line, msg)
 		}
 	}()
-	st, err := reg.Parse(r, agents.Options{Agent: agents.Kind(opt.Agent), Borrow: true}, emit)
+	st, err := p.reg.Parse(r, agents.Options{Agent: agents.Kind(opt.Agent), Borrow: true, Scratch: p.scratch}, emit)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -105,22 +105,29 @@ type collector struct {
 
 // add takes a file unless its path was met before.
 func (cl *collector) add(f File) {
-	if cl.met(f.Path) {
+	abs, met := cl.meet(f.Path)
+	if met {
 		return
 	}
-	f.Path = absPath(f.Path)
+	f.Path = abs
 	f.Layout = ParseLayout(f.Path)
 	cl.out.Files = append(cl.out.Files, f)
 }
 
 // met reports whether a path was met before, and marks it met.
 func (cl *collector) met(path string) bool {
+	_, met := cl.meet(path)
+	return met
+}
+
+// meet is met that also returns the path made absolute.
+func (cl *collector) meet(path string) (string, bool) {
 	abs := absPath(path)
 	if cl.seen[abs] {
-		return true
+		return abs, true
 	}
 	cl.seen[abs] = true
-	return false
+	return abs, false
 }
 
 func (cl *collector) fail(path string, err error) {

@@ -239,8 +239,9 @@ func isHistoryKind(k agents.Kind) bool {
 // or "" when it is none (or not sure). The head may end inside a long
 // first line (a Codex session_meta carries the whole system prompt): the
 // history formats name their distinctive keys first, so that part is asked
-// too.
-func sniffHistory(reg *agents.Registry, head []byte) agents.Kind {
+// too. The line sniffed last is remembered in sc, so that the file's parse
+// does not ask the parsers about it again (agents.Registry.SniffLine).
+func sniffHistory(reg *agents.Registry, sc *agents.Scratch, head []byte) agents.Kind {
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {
@@ -252,7 +253,7 @@ func sniffHistory(reg *agents.Registry, head []byte) agents.Kind {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
-		k := reg.Sniff([][]byte{line})
+		k := reg.SniffLine(sc, line)
 		if isHistoryKind(k) {
 			return k
 		}

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -38,7 +39,10 @@ type Row interface {
 type Writer interface {
 	// Encode makes the row the store writes of a session. The import's
 	// readers call it, several at once, so that Write only writes. It
-	// may take the session's lists: the session is not used after.
+	// may take the session's lists: the session is not used after. The
+	// row keeps none of the summary's lists (ToolCalls, Stalls, Turns)
+	// nor the review events: the reader summarizes its next file in
+	// their memory (summary.Builder.Reset).
 	Encode(s *Session) (Row, error)
 	// Write writes a batch of rows in one transaction.
 	Write(ctx context.Context, rows []Row) error
@@ -50,8 +54,11 @@ type Writer interface {
 type Options struct {
 	// Workers is how many files are read at once; 0 means one per CPU.
 	Workers int
-	// BatchSize is how many sessions one write transaction holds; 0 means
-	// 256.
+	// BatchSize is how many sessions one write transaction holds at
+	// most; 0 means 1024. MaxBatchBytes bounds a batch too: it is what
+	// ends the batches of a corpus of large sessions, and BatchSize those
+	// of small ones, whose commits then rewrite the pages of the
+	// summaries' indexes less often.
 	BatchSize int
 	// Force reads files whose size and mtime are unchanged.
 	Force bool
@@ -243,21 +250,21 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 	outs := make(chan outcome, workers*4)
 	// Each reader has buffers of its own, which the next file it reads
 	// reuses.
-	free := make(chan *reader, workers)
 	now := im.now()
+	// The readers take the jobs in order from next: a reader is a
+	// goroutine for the whole import, whose stack has grown to a parse's
+	// once, rather than one per file.
+	var next atomic.Int64
+	var reads errgroup.Group
 	for range workers {
-		free <- newReader(opt, now, im.analyze)
-	}
-	g.Go(func() error {
-		var reads errgroup.Group
-		reads.SetLimit(workers)
-		for _, j := range jobs {
-			if gctx.Err() != nil {
-				break
-			}
-			reads.Go(func() error {
-				r := <-free
-				defer func() { free <- r }()
+		reads.Go(func() error {
+			r := newReader(opt, now, im.analyze)
+			for gctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) {
+					break
+				}
+				j := jobs[i]
 				o := outcome{f: j.f}
 				var s *Session
 				if s, o.err = r.read(j.f, j.inv); o.err == nil {
@@ -267,9 +274,11 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 				case outs <- o:
 				case <-gctx.Done():
 				}
-				return nil
-			})
-		}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
 		reads.Wait()
 		close(outs)
 		return nil
@@ -292,7 +301,7 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 		}
 		return nil
 	})
-	bt := batcher{size: cmpOr(opt.BatchSize, 256), out: batches, done: gctx.Done()}
+	bt := batcher{size: cmpOr(opt.BatchSize, 1024), out: batches, done: gctx.Done()}
 	for o := range outs {
 		if gctx.Err() != nil {
 			continue

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -47,7 +46,12 @@ func (m *memStore) ImportState(context.Context) (State, error)       { return m.
 func (m *memStore) Invocations(context.Context) (Invocations, error) { return m.invs, nil }
 func (m *memStore) ImportWriter(context.Context) (Writer, error)     { return m, nil }
 
-func (m *memStore) Encode(s *Session) (Row, error) { return memRow{s}, nil }
+// Encode keeps the session without its lists and review events, which
+// the reader reuses (Writer.Encode).
+func (m *memStore) Encode(s *Session) (Row, error) {
+	s.Summary.ToolCalls, s.Summary.Stalls, s.Summary.Turns, s.Events = nil, nil, nil, nil
+	return memRow{s}, nil
+}
 
 func (m *memStore) Write(_ context.Context, rows []Row) error {
 	if m.writeErr != nil {
@@ -105,9 +109,9 @@ func TestOneParsePerFile(t *testing.T) {
 	t.Parallel()
 	root := logsWithHistory(t)
 	var parses atomic.Int64
-	counted := func(reg *agents.Registry, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
+	counted := func(p parser, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
 		parses.Add(1)
-		return analyze(reg, r, opt, listen)
+		return analyze(p, r, opt, listen)
 	}
 	m := &memStore{}
 	im := &importer{st: m, analyze: counted, now: time.Now}
@@ -147,9 +151,9 @@ func TestSummarizerFailureIsAFailedFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			root := logsWithHistory(t)
-			failing := func(reg *agents.Registry, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
+			failing := func(p parser, r io.Reader, opt summary.Options, listen func(*event.Event)) (*summary.Summary, *summary.ReviewEvents, error) {
 				if opt.Agent != "codex" {
-					return analyze(reg, r, opt, listen)
+					return analyze(p, r, opt, listen)
 				}
 				if tc.fail != nil {
 					tc.fail()

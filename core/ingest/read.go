@@ -35,11 +35,21 @@ type reader struct {
 	analyze analyzeFunc
 	reg     *agents.Registry
 	br      *bufio.Reader
+	// scratch is what the parses of the reader's files reuse from line
+	// to line, and so from file to file; builder is the summary builder
+	// each file's is, Reset (a file's session is encoded, so done with,
+	// before the reader reads the next: Writer.Encode).
+	scratch agents.Scratch
+	builder *summary.Builder
 }
 
 func newReader(opt Options, now time.Time, analyze analyzeFunc) *reader {
-	return &reader{opt: opt, now: now, analyze: analyze, reg: agents.Default(), br: bufio.NewReaderSize(nil, readBufSize)}
+	return &reader{opt: opt, now: now, analyze: analyze, reg: agents.Default(), br: bufio.NewReaderSize(nil, readBufSize),
+		builder: summary.NewBuilder(summary.Options{})}
 }
+
+// parser is what the reader parses with.
+func (r *reader) parser() parser { return parser{reg: r.reg, scratch: &r.scratch, builder: r.builder} }
 
 // read reads one file into a session: one parse, whose events go to the
 // summary builder (which makes the review events) and, for an agent's
@@ -72,7 +82,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	// unless a recorded run says what wrote it.
 	kind := f.history
 	if kind == "" && inv == nil {
-		kind = sniffHistory(r.reg, head)
+		kind = sniffHistory(r.reg, &r.scratch, head)
 	}
 	var src io.Reader = r.br
 	var l listeners
@@ -104,14 +114,14 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	if l.usage != nil {
 		listen = l.listen
 	}
-	sum, rev, err := r.analyze(r.reg, src, opt, listen)
+	sum, rev, err := r.analyze(r.parser(), src, opt, listen)
 	if err != nil && kind == "" && errors.Is(err, agents.ErrUnknownAgent) {
 		// A recorded run naming a harness this sift cannot read: sniff
 		// instead.
 		if _, serr := fh.Seek(0, io.SeekStart); serr == nil {
 			opt.Agent = ""
 			r.br.Reset(fh)
-			sum, rev, err = r.analyze(r.reg, r.br, opt, nil)
+			sum, rev, err = r.analyze(r.parser(), r.br, opt, nil)
 		}
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
 )
@@ -43,27 +44,35 @@ type Builder struct {
 	turns   []*turnState
 	cur     *turnState
 	msgTurn map[string]*turnState
+	// turnRecs holds the turn records, as callRecs the calls'.
+	turnRecs blocks[turnState]
 
 	calls    []*callState
 	callByID map[string]*callState
 	open     int
-	// chunk is the block new call records are taken from (tools.go);
-	// interned holds the tool names and kinds calls share.
-	chunk    []callState
+	// callRecs holds the call records (tools.go); interned holds the tool
+	// names and kinds calls share.
+	callRecs blocks[callState]
 	interned map[string]string
+	// lists are the arrays of the summary's lists, texts the records'
+	// strings (reuse.go).
+	lists lists
+	texts textBlocks
 
 	prompts []prompt
 	// afterPrompt is true when the last event was a user message chunk.
 	afterPrompt bool
 
-	run       *tokens
-	orphan    turnUsage
-	results   int
-	isError   *bool
-	duration  *int64
-	numTurns  *int
-	ttft      *int64
-	result    string
+	run      *tokens
+	orphan   turnUsage
+	results  int
+	isError  *bool
+	duration *int64
+	numTurns *int
+	ttft     *int64
+	// result is the text of the last result line, at most maxFinalText
+	// bytes; its array is reused from result to result.
+	result    []byte
 	fatal     bool
 	errors    int
 	errOrphan bool
@@ -102,28 +111,53 @@ func (b *Builder) keepSession(s string) string {
 	if idKey(s) == b.lastSession {
 		return b.lastSession
 	}
-	b.lastSession = keepID(s)
+	b.lastSession = b.keptID(s)
 	return b.lastSession
 }
 
 // turnState is a turn while the stream is read.
 type turnState struct {
-	n          int
 	tid        string
 	msgID      string
 	model      string
+	session    string
 	line       int
 	endLine    int
 	start, end instant
-	closed     bool
 	usage      turnUsage
-	text       strings.Builder
-	calls      []*callState
-	flags      flagSet
-	session    string
+	// text is the start of what the model said, at most maxTurnText
+	// bytes (addText).
+	text   []byte
+	calls  []*callState
+	flags  flagSet
+	closed bool
 }
 
+// id is the turn's id, t1, t2, …; named once the stream has ended
+// (nameTurns).
 func (t *turnState) id() string { return t.tid }
+
+// said returns what the model said in the turn, the start of it, as a view
+// of the turn's array: the caller copies what it keeps.
+func (t *turnState) said() string { return unsafe.String(unsafe.SliceData(t.text), len(t.text)) }
+
+// nameTurns gives the turns their ids, all in one string.
+func (b *Builder) nameTurns() {
+	if len(b.turns) == 0 || b.turns[0].tid != "" {
+		return
+	}
+	var buf []byte
+	ends := make([]int, len(b.turns))
+	for i := range b.turns {
+		buf = strconv.AppendInt(append(buf, 't'), int64(i+1), 10)
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	start := 0
+	for i, t := range b.turns {
+		t.tid, start = all[start:ends[i]], ends[i]
+	}
+}
 
 // Add folds one event into the summary; it has the signature of a parser's
 // emit function, so a parser can feed the builder directly. It keeps
@@ -158,7 +192,7 @@ func (b *Builder) Add(ev *event.Event) {
 			b.closeTurn()
 			if !b.afterPrompt {
 				b.prompts = append(b.prompts, prompt{line: ev.Line, at: at, session: b.keepSession(ev.SessionID),
-					summary: firstLine(contentText(u.Content))})
+					summary: b.kept(firstLineOf(contentText(u.Content)))})
 			}
 		}
 		b.waitingLLM = true
@@ -210,7 +244,7 @@ func (b *Builder) Add(ev *event.Event) {
 			}
 		}
 		if u.Text != "" {
-			b.result = capText(u.Text, maxFinalText)
+			b.result = append(b.result[:0], cut(u.Text, maxFinalText)...)
 		}
 		b.closeTurn()
 		b.waitingLLM = false
@@ -239,7 +273,7 @@ func (b *Builder) plainLine(s string) {
 		b.errorLines++
 	}
 	if strings.TrimSpace(s) != "" {
-		b.tail.add(capText(strings.TrimRight(s, " \t\r"), maxTailLine))
+		b.tail.add(cut(strings.TrimRight(s, " \t\r"), maxTailLine))
 	}
 }
 
@@ -307,7 +341,7 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 	case b.cur == nil || b.cur.closed || (id != "" && b.cur.msgID != "" && b.cur.msgID != id):
 		b.newTurn(ev, at)
 	case id != "" && b.cur.msgID == "":
-		b.cur.msgID = strings.Clone(id)
+		b.cur.msgID = b.kept(id)
 		b.msgTurn[b.cur.msgID] = b.cur
 	}
 	b.touch(b.cur, ev, at)
@@ -315,9 +349,8 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 }
 
 func (b *Builder) newTurn(ev *event.Event, at instant) {
-	n := len(b.turns) + 1
-	t := &turnState{n: n, tid: "t" + strconv.Itoa(n), msgID: strings.Clone(ev.MessageID), line: ev.Line,
-		start: at, session: b.keepSession(ev.SessionID)}
+	t := b.turnRecs.add(turnState{msgID: b.kept(ev.MessageID),
+		line: ev.Line, start: at, session: b.keepSession(ev.SessionID)})
 	if t.msgID != "" {
 		b.msgTurn[t.msgID] = t
 	}
@@ -334,7 +367,7 @@ func (b *Builder) touch(t *turnState, ev *event.Event, at instant) {
 		t.end = at
 	}
 	if t.model == "" && ev.Model != "" {
-		t.model = strings.Clone(ev.Model)
+		t.model = b.kept(ev.Model)
 	}
 }
 
@@ -365,13 +398,23 @@ func (b *Builder) addText(t *turnState, s string) {
 	if s == "" {
 		return
 	}
-	if t.text.Len() < maxTurnText {
-		t.text.WriteString(s[:min(len(s), maxTurnText-t.text.Len())])
+	if n := len(t.text); n < maxTurnText {
+		add := s[:min(len(s), maxTurnText-n)]
+		if t.text == nil {
+			// One response is mostly one text: it is kept in the
+			// record strings, and a second part moves it to an array
+			// of the cap at once.
+			t.text = b.texts.bytes(add)
+			add = ""
+		} else if n+len(add) > cap(t.text) {
+			t.text = append(make([]byte, 0, maxTurnText), t.text...)
+		}
+		t.text = append(t.text, add...)
 	}
 	if b.finalTurn != t {
 		// Newer text than the last result line's (a later run in the
 		// same file) is the final message now.
-		b.result = ""
+		b.result = b.result[:0]
 		b.final, b.finalTurn = b.final[:0], t
 	}
 	if room := maxFinalText - len(b.final); room > 0 {

@@ -23,6 +23,7 @@ func (b *Builder) Finish(st event.Stats) (*Summary, []ReviewEvent) {
 // a caller that writes them out one at a time never holds them all.
 func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	p := b.projector(st.Lines, st.Bytes)
+	b.nameTurns()
 	s := &Summary{
 		AgentKind: st.Agent,
 		SessionID: b.sessionID,
@@ -33,7 +34,7 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 		ErrorLineCount: b.errorLines, RawLineCount: b.rawLines,
 		Truncated: st.TruncatedBytes != nil,
 		Plaintext: !b.structured,
-		Stalls:    []Stall{}, Flags: []Flag{},
+		Stalls:    listOf(&b.lists.stalls, 0), Flags: []Flag{},
 	}
 	if b.opt.Agent != "" {
 		s.AgentKind = string(b.opt.Agent)
@@ -95,8 +96,8 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 		closed   int
 	)
 	n := len(b.calls)
-	s.ToolCalls = make([]ToolCall, n)
-	slab := newCallSlab(b.calls)
+	s.ToolCalls = listOf(&b.lists.calls, n)
+	slab := &b.lists.slab
 	for i, c := range b.calls {
 		tc := &s.ToolCalls[i]
 		*tc = ToolCall{
@@ -304,6 +305,9 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 		}
 		s.Stalls = append(s.Stalls, st)
 	}
+	if cap(s.Stalls) <= maxKeptList {
+		b.lists.stalls = s.Stalls
+	}
 	s.StallCount = len(s.Stalls)
 
 	var sizes []int64
@@ -315,9 +319,9 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 	med := median(sizes)
 	// The list at its length; the turns' call ids share one array, and
 	// their times and durations come from a slab.
-	s.Turns = make([]Turn, 0, len(b.turns))
-	ids := make([]string, 0, len(b.calls))
-	slab := &callSlab{block: min(max(len(b.turns), 1), callChunk)}
+	s.Turns = listOf(&b.lists.turns, len(b.turns))[:0]
+	ids := listOf(&b.lists.ids, len(b.calls))[:0]
+	slab := &b.lists.slab
 	for _, t := range b.turns {
 		if n, ok := t.size(); ok && len(sizes) > 1 &&
 			float64(n) >= b.opt.SpikeFactor*float64(med) && n >= b.opt.SpikeMinTokens {
@@ -326,7 +330,7 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 		tt := Turn{
 			TurnID: t.id(), MessageID: t.msgID, Model: t.model,
 			Flags: t.flags.list(), Line: t.line, EndLine: t.endLine,
-			Text: redactLine(t.text.String()),
+			Text: b.clipLine(t.said(), maxLine),
 		}
 		if at, ok := p.resolve(t.start); ok {
 			tt.StartedAt = slab.time(at.UTC())
@@ -428,7 +432,7 @@ func (b *Builder) outcome(s *Summary, session flagSet, endsWithResult bool) {
 
 // text fills the final assistant message and the tail.
 func (b *Builder) text(s *Summary) {
-	msg := b.result
+	msg := string(b.result)
 	if msg == "" {
 		msg = string(b.final)
 	}
@@ -449,8 +453,8 @@ func (b *Builder) text(s *Summary) {
 }
 
 // responseSummary is the one-line summary of a model response.
-func responseSummary(t *turnState) string {
-	if s := redactLine(t.text.String()); s != "" {
+func (b *Builder) responseSummary(t *turnState) string {
+	if s := b.clipLine(t.said(), maxLine); s != "" {
 		return s
 	}
 	switch n := len(t.calls); n {

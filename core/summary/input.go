@@ -46,7 +46,11 @@ func inputRank(key []byte) int {
 // copy of at most MaxInputSummary bytes (and a marker). The
 // input's top-level fields are scanned, not decoded: a call writing a
 // whole file costs no copy of it.
-func inputSummary(u *event.Update) string {
+func inputSummary(u *event.Update) string { return join(inputClipped(u)) }
+
+// inputClipped is inputSummary without the copy: the text, which may be a
+// view of the update's, and the marker that follows it (clippedLine).
+func inputClipped(u *event.Update) (string, string) {
 	s := ""
 	if in := u.RawInput; len(in) > 0 && in[0] == '{' {
 		// The last value of each known key, as a decoder would keep it.
@@ -81,7 +85,7 @@ func inputSummary(u *event.Update) string {
 	if s == "" && len(u.Locations) > 0 {
 		s = u.Locations[0].Path
 	}
-	return clipLine(s, MaxInputSummary)
+	return clippedLine(s, MaxInputSummary)
 }
 
 // fields walks the top level of a JSON object: each key and the raw bytes

@@ -55,3 +55,8 @@ func TestRedactLineKeepsFirstLine(t *testing.T) {
 		}
 	}
 }
+
+// redactLine returns the first non-empty line of s, redacted before it is
+// cut at maxLine bytes (see clipLine), as a turn's text and a response's
+// review event summary are.
+func redactLine(s string) string { return clipLine(s, maxLine) }

@@ -95,7 +95,7 @@ func (r *ReviewEvents) List() []ReviewEvent {
 // calls: only their places are sorted, the events are made as they are
 // read (ReviewEvents.event).
 func (b *Builder) reviewEvents(s *Summary, p projector) *ReviewEvents {
-	keys := make([]reviewKey, 0, len(b.prompts)+len(b.turns)+2*len(b.calls))
+	keys := listOf(&b.lists.keys, len(b.prompts)+len(b.turns)+2*len(b.calls))[:0]
 	for i, pr := range b.prompts {
 		keys = append(keys, reviewKey{line: pr.line, rank: rankPrompt, src: int32(i)})
 	}
@@ -153,7 +153,7 @@ func (r *ReviewEvents) event(i int, ev *ReviewEvent, at *time.Time) {
 		t := b.turns[k.src]
 		*ev = ReviewEvent{
 			Type: ReviewResponse, SessionID: session(t.session), TurnID: t.id(), Actor: "agent",
-			Summary: responseSummary(t), Time: when(t.start), Line: t.line, Model: t.model,
+			Summary: b.responseSummary(t), Time: when(t.start), Line: t.line, Model: t.model,
 		}
 		// The turn's own counts, which the summary lists.
 		ev.InputTokens, ev.OutputTokens = r.s.Turns[k.src].InputTokens, r.s.Turns[k.src].OutputTokens

@@ -24,10 +24,6 @@ func redactText(s string) string { return redact.String(s) }
 // straddling the cut is replaced whole.
 const redactMargin = 4 << 10
 
-// redactLine returns the first non-empty line of s, redacted before it is
-// cut at maxLine bytes (see clipLine).
-func redactLine(s string) string { return clipLine(s, maxLine) }
-
 // firstLine returns the first non-empty line of s, cut at maxLine bytes on
 // a rune boundary, with "…" marking what was left out. The result is a
 // copy: keeping it does not keep a large event text alive.
@@ -57,31 +53,44 @@ func firstLineOf(s string) string {
 // The result is a copy. It redacts before it cuts, so that a secret
 // straddling the cut is caught whole, and reads at most 4n bytes of the
 // line (redactMargin when that is more): a text that long is cut anyway.
-func clipLine(s string, n int) string {
+func clipLine(s string, n int) string { return join(clippedLine(s, n)) }
+
+// clipText returns s redacted and cut to at most n bytes on a rune
+// boundary, "…" marking a cut; a copy. Like clipLine, it redacts at most
+// the first 4n bytes (or redactMargin).
+func clipText(s string, n int) string { return join(clipped(s, n, false)) }
+
+// clippedLine is clipLine without the copy: the text, which may be a view
+// of s, and the marker that follows it.
+func clippedLine(s string, n int) (string, string) {
 	s = strings.TrimLeft(s, " \t\r\n")
 	more := false
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		more = strings.TrimSpace(s[i:]) != ""
 		s = s[:i]
 	}
-	return clip(strings.TrimRight(s, " \t\r"), n, more)
+	return clipped(strings.TrimRight(s, " \t\r"), n, more)
 }
 
-// clipText returns s redacted and cut to at most n bytes on a rune
-// boundary, "…" marking a cut; a copy. Like clipLine, it redacts at most
-// the first 4n bytes (or redactMargin).
-func clipText(s string, n int) string { return clip(s, n, false) }
-
-func clip(s string, n int, more bool) string {
+// clipped is clipLine and clipText without the copy.
+func clipped(s string, n int, more bool) (string, string) {
 	long := len(s) > n
 	r := redactText(cut(s, max(4*n, redactMargin)))
 	switch {
 	case long || len(r) > n:
-		return cut(r, n) + "…"
+		return cut(r, n), "…"
 	case more:
-		return r + " …"
+		return r, " …"
 	}
-	return strings.Clone(r)
+	return r, ""
+}
+
+// join returns a copy of a text and its marker.
+func join(s, marker string) string {
+	if marker == "" {
+		return strings.Clone(s)
+	}
+	return s + marker
 }
 
 // idKey returns the form an id from the stream is kept in: the id itself
@@ -102,14 +111,6 @@ func keepID(s string) string {
 		return strings.Clone(s)
 	}
 	return idKey(s)
-}
-
-// capText returns a copy of s cut at n bytes on a rune boundary.
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return strings.Clone(s)
-	}
-	return strings.Clone(cut(s, n))
 }
 
 // cut returns the longest prefix of s of at most n bytes that ends on a
@@ -174,35 +175,56 @@ func hasFoldPrefix(s, w string) bool {
 	return true
 }
 
-// ring keeps the last max strings added.
+// ring keeps the last max strings added, each in an array of its own that
+// the string added after it in its slot overwrites: a stream of many
+// plain lines copies each into a slot, and only the last max are made
+// strings (list).
 type ring struct {
 	max   int
-	items []string
+	items [][]byte
 	next  int
 }
 
 func (r *ring) add(s string) {
-	if len(r.items) < r.max {
-		r.items = append(r.items, s)
+	if n := len(r.items); n < r.max {
+		if n < cap(r.items) {
+			// A slot a stream before this one filled (reset).
+			r.items = r.items[:n+1]
+			r.items[n] = append(r.items[n][:0], s...)
+			return
+		}
+		r.items = append(r.items, []byte(s))
 		return
 	}
-	r.items[r.next] = s
+	r.items[r.next] = append(r.items[r.next][:0], s...)
 	r.next = (r.next + 1) % r.max
 }
+
+// reset empties the ring, keeping its slots' arrays.
+func (r *ring) reset() { r.items, r.next = r.items[:0], 0 }
 
 // list returns the strings oldest first.
 func (r *ring) list() []string {
 	out := make([]string, 0, len(r.items))
-	out = append(out, r.items[r.next:]...)
-	return append(out, r.items[:r.next]...)
+	for _, b := range r.items[r.next:] {
+		out = append(out, string(b))
+	}
+	for _, b := range r.items[:r.next] {
+		out = append(out, string(b))
+	}
+	return out
 }
 
 // stderrTail keeps the last StderrTailMax bytes of captured stderr, whole
-// lines where they fit.
+// lines where they fit. The lines kept are buf[off:], each ended by a
+// newline; lens holds their lengths with it, oldest first, from lens[head:].
 type stderrTail struct {
-	lines []string
-	size  int
-	seen  bool
+	buf  []byte
+	off  int
+	lens []int
+	head int
+	size int
+	seen bool
 }
 
 func (t *stderrTail) add(s string) {
@@ -214,17 +236,39 @@ func (t *stderrTail) add(s string) {
 			s = s[1:]
 		}
 	}
-	t.lines = append(t.lines, strings.Clone(s))
+	if t.off > StderrTailMax {
+		// Move the kept lines to the start, rather than let the array
+		// grow with every line dropped.
+		t.buf = t.buf[:copy(t.buf, t.buf[t.off:])]
+		t.off = 0
+		t.lens = t.lens[:copy(t.lens, t.lens[t.head:])]
+		t.head = 0
+	}
+	t.buf = append(append(t.buf, s...), '\n')
+	t.lens = append(t.lens, len(s)+1)
 	t.size += len(s) + 1
 	for t.size > StderrTailMax {
-		t.size -= len(t.lines[0]) + 1
-		t.lines = t.lines[1:]
+		t.size -= t.lens[t.head]
+		t.off += t.lens[t.head]
+		t.head++
 	}
+}
+
+// reset empties the tail, keeping its arrays.
+func (t *stderrTail) reset() {
+	buf := t.buf[:0]
+	if cap(buf) > 4*StderrTailMax {
+		buf = nil
+	}
+	*t = stderrTail{buf: buf, lens: keptList(t.lens)}
 }
 
 // text returns the kept stderr, at most StderrTailMax bytes.
 func (t *stderrTail) text() string {
-	return strings.Join(t.lines, "\n")
+	if t.off == len(t.buf) {
+		return ""
+	}
+	return string(t.buf[t.off : len(t.buf)-1])
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }

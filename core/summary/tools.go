@@ -153,18 +153,14 @@ func (b *Builder) toolCall(ev *event.Event, at instant, t *turnState) {
 // does not take a large one; none of them moves.
 func (b *Builder) newCall(ev *event.Event, at instant, t *turnState) *callState {
 	u := &ev.Update
-	if len(b.chunk) == cap(b.chunk) {
-		b.chunk = make([]callState, 0, min(max(2*cap(b.chunk), firstCallChunk), callChunk))
-	}
-	b.chunk = append(b.chunk, callState{turn: t, start: at, flags: callOpen, line: ev.Line,
-		session: b.keepSession(ev.SessionID), id: keepID(u.ToolCallID)})
-	c := &b.chunk[len(b.chunk)-1]
+	c := b.callRecs.add(callState{turn: t, start: at, flags: callOpen, line: ev.Line,
+		session: b.keepSession(ev.SessionID), id: b.keptID(u.ToolCallID)})
 	if p := ev.ParentToolCallID; p != "" {
 		// The parent's id is mostly a call of this stream: share its copy.
 		if pc := b.callByID[idKey(p)]; pc != nil {
 			c.parent = pc.id
 		} else {
-			c.parent = keepID(p)
+			c.parent = b.keptID(p)
 		}
 	}
 	b.describe(c, u)
@@ -189,7 +185,7 @@ func (b *Builder) describe(c *callState, u *event.Update) {
 		c.kind = b.intern(string(u.ToolKind))
 	}
 	if u.Title != "" {
-		c.title = clipText(u.Title, MaxTitle)
+		c.title = b.clipText(u.Title, MaxTitle)
 		if strings.HasSuffix(c.title, c.input) {
 			// The input summary was the title's end (a title names what
 			// the call works on): keep it pointing there.
@@ -197,7 +193,7 @@ func (b *Builder) describe(c *callState, u *event.Update) {
 		}
 	}
 	if len(u.RawInput) > 0 || c.input == "" {
-		if s := inputSummary(u); s != "" {
+		if s := b.texts.keep(inputClipped(u)); s != "" {
 			c.input = s
 			if strings.HasSuffix(c.title, s) {
 				c.input = c.title[len(c.title)-len(s):]
@@ -279,7 +275,7 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 			msg = "approval required"
 		}
 		x := c.extra()
-		x.approvalAt, x.approvalLine, x.approvalMsg = at, ev.Line, clipLine(msg, maxOutcome)
+		x.approvalAt, x.approvalLine, x.approvalMsg = at, ev.Line, b.clipLine(msg, maxOutcome)
 	}
 	if !u.Status.IsTerminal() {
 		return
@@ -317,7 +313,7 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 		msg = contentText(u.Content)
 	}
 	if msg != "" {
-		e := clipText(strings.TrimSpace(msg), MaxErrorText)
+		e := b.clipText(strings.TrimSpace(msg), MaxErrorText)
 		c.err = &e
 	}
 	if c.is(callApproval) {
@@ -340,9 +336,9 @@ func (b *Builder) outcomeSummary(c *callState, u *event.Update) string {
 		prefix = "exit " + itoa(int64(c.exit))
 	}
 	if c.err != nil {
-		line = clipLine(*c.err, maxOutcome)
+		line = b.clipLine(*c.err, maxOutcome)
 	} else {
-		line = clipLine(contentText(u.Content), maxOutcome)
+		line = b.clipLine(contentText(u.Content), maxOutcome)
 	}
 	switch {
 	case prefix != "" && line != "":
@@ -357,47 +353,29 @@ func (b *Builder) outcomeSummary(c *callState, u *event.Update) string {
 	return "failed"
 }
 
-// callSlab hands out the values a summary's tool calls point to, from
-// blocks: a call's start, end, duration, output size, exit code and
-// verdict cost no allocation of their own.
+// callSlab hands out the values a summary's tool calls and turns point to,
+// from blocks: a call's start, end, duration, output size, exit code and
+// verdict cost no allocation of their own. A Reset builder keeps its
+// slab's blocks (reuse.go).
 type callSlab struct {
-	block int
-	times []time.Time
-	ints  []int64
-	nums  []int
-	bools []bool
+	times blocks[time.Time]
+	ints  blocks[int64]
+	nums  blocks[int]
+	bools blocks[bool]
 }
 
-// newCallSlab returns a slab for the calls' values, its blocks sized to
-// the calls (up to callChunk values a block).
-func newCallSlab(calls []*callState) *callSlab {
-	return &callSlab{block: min(max(len(calls), 1), callChunk)}
-}
+func (s *callSlab) time(t time.Time) *time.Time { return s.times.add(t) }
 
-// grow returns a slice with room for one more value: s, or a new block.
-func grow[T any](s []T, block int) []T {
-	if len(s) == cap(s) {
-		return make([]T, 0, block)
-	}
-	return s
-}
+func (s *callSlab) int64(v int64) *int64 { return s.ints.add(v) }
 
-func (s *callSlab) time(t time.Time) *time.Time {
-	s.times = append(grow(s.times, 2*s.block), t)
-	return &s.times[len(s.times)-1]
-}
+func (s *callSlab) int(v int) *int { return s.nums.add(v) }
 
-func (s *callSlab) int64(v int64) *int64 {
-	s.ints = append(grow(s.ints, 2*s.block), v)
-	return &s.ints[len(s.ints)-1]
-}
+func (s *callSlab) bool(v bool) *bool { return s.bools.add(v) }
 
-func (s *callSlab) int(v int) *int {
-	s.nums = append(grow(s.nums, s.block), v)
-	return &s.nums[len(s.nums)-1]
-}
-
-func (s *callSlab) bool(v bool) *bool {
-	s.bools = append(grow(s.bools, s.block), v)
-	return &s.bools[len(s.bools)-1]
+// reset frees the slab's kept blocks for the next summary.
+func (s *callSlab) reset() {
+	s.times.reset()
+	s.ints.reset()
+	s.nums.reset()
+	s.bools.reset()
 }
