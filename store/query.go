@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
 )
 
 // sortColumn returns the indexed column a sort key orders by. SortTriage
@@ -58,10 +59,10 @@ func orderBy(q review.Query) (string, error) {
 	return b.String(), nil
 }
 
-// where builds the WHERE clause of a query's filters. It refers to the
-// summary as s and, for the undecided filter, to its session-level
-// decision pointer as l (sessionFrom).
-func where(q review.Query) (string, []any) {
+// where builds the WHERE clause of a query's filters and its search (sq,
+// nil for none). It refers to the summary as s and, for the undecided
+// filter, to its session-level decision pointer as l (sessionFrom).
+func where(q review.Query, sq *search.Query) (string, []any) {
 	var conds []string
 	var args []any
 	if q.Flagged {
@@ -88,9 +89,10 @@ func where(q review.Query) (string, []any) {
 			OR s.model LIKE ? ESCAPE '\' OR s.session_id LIKE ? ESCAPE '\' OR s.final_assistant_message LIKE ? ESCAPE '\')`)
 		args = append(args, like, like, like, like, like)
 	}
-	if q.Filter != "" {
-		conds = append(conds, filterSQL)
-		args = append(args, q.Filter)
+	if sq != nil {
+		c, a := searchConds(sq)
+		conds = append(conds, c...)
+		args = append(args, a...)
 	}
 	if len(conds) == 0 {
 		return "", nil

@@ -24,7 +24,11 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		return review.Page{}, fmt.Errorf("list sessions: %w", err)
 	}
 	var p review.Page
-	where, args := where(q)
+	sq, err := s.parseSearch(q)
+	if err != nil {
+		return p, err
+	}
+	where, args := where(q, sq)
 	// A list row has no path: opening a session (GetSession) reads it.
 	cols := "s.brief_json, NULL, NULL, NULL, NULL, "
 	if q.Full {
@@ -100,7 +104,11 @@ func (s *Store) attachDecisions(ctx context.Context, sess *review.Session) error
 // CountSessions returns how many sessions a query selects, ignoring its
 // order, grouping and paging.
 func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) {
-	where, args := where(q)
+	sq, err := s.parseSearch(q)
+	if err != nil {
+		return 0, err
+	}
+	where, args := where(q, sq)
 	var n int
 	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*)"+countFrom(q)+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count sessions: %w", wrapError(err))
@@ -116,7 +124,11 @@ const countsSQL = "SELECT SUM(" + flaggedSQL + "), SUM(l.decision_id IS NULL)" +
 // decision, in one read. Without filters the read is of the index
 // summaries_by_triage alone, which holds every column it needs.
 func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error) {
-	where, args := where(q)
+	sq, err := s.parseSearch(q)
+	if err != nil {
+		return 0, 0, err
+	}
+	where, args := where(q, sq)
 	var f, u sql.NullInt64
 	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&f, &u)
 	if err != nil {

@@ -99,7 +99,9 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 		`DROP INDEX summaries_by_triage`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN triage_rank`,
 		`DROP TABLE session_filter`,
-		`DELETE FROM schema_migrations WHERE version = 7`,
+		`DROP TABLE search_docs`,
+		`DROP TABLE search_fts`,
+		`DELETE FROM schema_migrations WHERE version >= 7`,
 	} {
 		if _, err := s.w.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

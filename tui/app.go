@@ -360,9 +360,9 @@ func (m *App) back() tea.Cmd {
 			return m.inbox.reload()
 		}
 	case screenInbox:
-		if m.inbox.q.Filter != "" {
+		if m.inbox.q.Search != "" {
 			m.inbox.filter.SetValue("")
-			m.inbox.q.Filter = ""
+			m.inbox.q.Search = ""
 			return m.inbox.requery()
 		}
 	}

@@ -67,7 +67,9 @@ func newInbox(c *Common) *inboxView {
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: agent, work item, tool, message"
 	ti.SetStyles(c.Styles.Input)
-	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage}, filter: ti}
+	// The last word of a search typed in the inbox is the start of a word:
+	// the list follows the typing, and stays as it was when enter ends it.
+	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage, Typing: true}, filter: ti}
 }
 
 // SetSize implements component.
@@ -178,7 +180,7 @@ func (m *inboxView) Update(msg tea.Msg) tea.Cmd {
 		if m.filtering {
 			var cmd tea.Cmd
 			m.filter, cmd = m.filter.Update(msg)
-			m.q.Filter = m.filter.Value()
+			m.q.Search = m.filter.Value()
 			return tea.Batch(cmd, m.requery())
 		}
 	}
@@ -344,7 +346,7 @@ func (m *inboxView) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.filtering = false
 		m.filter.Blur()
 		m.filter.SetValue("")
-		m.q.Filter = ""
+		m.q.Search = ""
 		return m.requery()
 	case "enter":
 		m.filtering = false
@@ -353,8 +355,8 @@ func (m *inboxView) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.filter, cmd = m.filter.Update(msg)
-	if v := m.filter.Value(); v != m.q.Filter {
-		m.q.Filter = v
+	if v := m.filter.Value(); v != m.q.Search {
+		m.q.Search = v
 		return tea.Batch(cmd, m.requery())
 	}
 	return cmd

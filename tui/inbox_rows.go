@@ -57,7 +57,7 @@ func (m *inboxView) View() string {
 }
 
 func (m *inboxView) emptyText() string {
-	if m.q.Filter != "" || m.q.Flagged || m.q.Undecided || m.q.Agent != "" || m.c.Mode == Operator {
+	if m.q.Search != "" || m.q.Flagged || m.q.Undecided || m.q.Agent != "" || m.c.Mode == Operator {
 		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view"
 	}
 	return "no sessions yet · sift import PATH, or sift demo for a sample inbox"
@@ -206,8 +206,8 @@ func (m *inboxView) title() (left, right string) {
 	if m.q.Agent != "" {
 		f = append(f, Inert(m.q.Agent))
 	}
-	if m.q.Filter != "" && !m.filtering {
-		f = append(f, "/"+Inert(m.q.Filter))
+	if m.q.Search != "" && !m.filtering {
+		f = append(f, "/"+Inert(m.q.Search))
 	}
 	if m.q.GroupByWorkItem {
 		f = append(f, "grouped")

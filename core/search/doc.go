@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,6 +115,22 @@ func (d *Doc) Body() string {
 
 // PartText returns the text of a line of a body, without its PartSep.
 func PartText(line string) string { return strings.TrimPrefix(line, PartSep) }
+
+// LoadDoc rebuilds a stored doc from its body and its parts (whose Text
+// is not stored: it is the body's lines), so that more can be added to
+// it. Parts past the body's lines, or lines past the parts, are dropped.
+func LoadDoc(body string, parts []Part) *Doc {
+	d := &Doc{seen: map[partKey]int{}}
+	lines := strings.Split(body, "\n")
+	for i := range min(len(lines), len(parts)) {
+		p := parts[i]
+		p.Text, p.At = PartText(lines[i]), slices.Clip(p.At)
+		d.seen[partKey{p.Where, p.Text}] = len(d.Parts)
+		d.size += len(p.Text) + 1
+		d.Parts = append(d.Parts, p)
+	}
+	return d
+}
 
 // Add adds a part of text found at a place. The text must be redacted
 // already; it is put on one line and capped (MaxPartBytes). Text seen

@@ -157,3 +157,22 @@ func TestMatchDoc(t *testing.T) {
 		t.Errorf("MatchingParts(timed) = %v", ps)
 	}
 }
+
+func TestLoadDoc(t *testing.T) {
+	t.Parallel()
+	d := NewDoc(sampleSummary(), nil)
+	back := LoadDoc(d.Body(), d.Parts)
+	back.Add(InInput, "npm test", Location{TurnID: "t9", CallID: "c9"})
+	back.Add(InNote, "flaky", Location{})
+	if n := len(back.Parts); n != len(d.Parts)+1 {
+		t.Fatalf("%d parts after a recurring input and a note, want %d", n, len(d.Parts)+1)
+	}
+	for i, p := range d.Parts {
+		if back.Parts[i].Text != p.Text || back.Parts[i].Where != p.Where {
+			t.Errorf("part %d: %+v, stored %+v", i, back.Parts[i], p)
+		}
+	}
+	if !strings.HasSuffix(back.Body(), "\n"+PartSep+"flaky") {
+		t.Errorf("the note is not the last line: %q", back.Body())
+	}
+}

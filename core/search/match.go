@@ -127,6 +127,38 @@ type Match struct {
 	Marks [][2]int `json:"marks"`
 }
 
+// MatchesAt returns the matches in one part of a session's text: text is
+// the part's line (Part.Text, or as a store read it back) with the
+// matched spans marked. There is one match per place the part occurs at
+// (one, at the session, for a part of none), each with a snippet of at
+// most n bytes (0: the whole line).
+func MatchesAt(p Part, text string, marks [][2]int, n int) []Match {
+	if n > 0 {
+		text, marks = Snip(text, marks, n)
+	}
+	at := p.At
+	if len(at) == 0 {
+		at = []Location{{}}
+	}
+	out := make([]Match, len(at))
+	for i, l := range at {
+		out[i] = Match{Where: p.Where, TurnID: l.TurnID, ToolCallID: l.CallID, Snippet: text, Marks: marks}
+	}
+	return out
+}
+
+// Matches returns the places in a doc that the query's words and phrases
+// match, in the doc's order, with snippets of at most n bytes (0: whole
+// lines): what a store without a full-text index answers for a session.
+func (q *Query) Matches(d *Doc, n int) []Match {
+	var out []Match
+	for _, i := range q.MatchingParts(d) {
+		p := d.Parts[i]
+		out = append(out, MatchesAt(p, p.Text, q.Highlight(p.Text), n)...)
+	}
+	return out
+}
+
 // snipContext is how much text a snippet keeps before its first mark.
 const snipContext = 40
 
