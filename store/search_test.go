@@ -358,3 +358,46 @@ func TestSearchAsTheDocSays(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchIndexesAnUpgradedStore: a database from before the search
+// index is indexed from its stored summaries, with its notes and the
+// prompts its review events hold, once.
+func TestSearchIndexesAnUpgradedStore(t *testing.T) {
+	t.Parallel()
+	e := newSearchEnv(t)
+	e.write(t, "ENG-1", "work-1-aaaaaa.jsonl", run{prompt: "migrate the quokka table", command: "make migrate", final: "done"})
+	e.importAll(t)
+	ctx := context.Background()
+	k := review.SessionKey{WorkItemID: "ENG-1", FileName: "work-1-aaaaaa.jsonl"}
+	if err := e.s.Decide(ctx, review.Decision{Session: k, Kind: review.Reviewed, Note: "wombat"}); err != nil {
+		t.Fatal(err)
+	}
+	// The database as it was before migration 0008.
+	for _, q := range []string{`DROP TABLE search_docs`, `DROP TABLE search_fts`, `DELETE FROM schema_migrations WHERE version = 8`} {
+		if _, err := e.s.w.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	path := e.s.Path()
+	e.s.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := findIn(t, s, review.Query{Search: "quokka", Count: true}); got != nil {
+		t.Fatalf("found before it is indexed: %v", got)
+	}
+	n, err := s.IndexMissing(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("IndexMissing: %d, %v", n, err)
+	}
+	for _, q := range []string{"quokka", "wombat", "migrate", "claude"} {
+		if got := findIn(t, s, review.Query{Search: q, Count: true}); !slices.Equal(got, []string{k.String()}) {
+			t.Errorf("%q after the backfill: %v", q, got)
+		}
+	}
+	if n, err := s.IndexMissing(ctx); err != nil || n != 0 {
+		t.Errorf("a second IndexMissing indexed %d (%v)", n, err)
+	}
+}
