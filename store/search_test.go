@@ -315,7 +315,7 @@ func TestSearchMatches(t *testing.T) {
 		}
 		got = append(got, fmt.Sprintf("%s %s/%s %s", m.Where, m.TurnID, m.ToolCallID, strings.Join(marked, ",")))
 	}
-	want := []string{"text t1/ npm test", "tool t1/toolu_1 npm test", "input t1/toolu_1 npm test", "final message t1/ npm test"}
+	want := []string{"text t1/ npm test", "input t1/toolu_1 npm test", "final message t1/ npm test"}
 	if !slices.Equal(got, want) {
 		t.Errorf("matches\n got %q\nwant %q", got, want)
 	}

@@ -194,7 +194,8 @@ func NewDoc(s *summary.Summary, pieces []Piece) *Doc {
 		c := &s.ToolCalls[i]
 		at := Location{TurnID: c.TurnID, CallID: c.ID}
 		tool := c.Name
-		if c.Title != "" && c.Title != c.Name {
+		if c.Title != "" && c.Title != c.Name && !strings.Contains(c.Title, strings.TrimRight(c.InputSummary, " …")) {
+			// A title that is not "Run: <the input>" says more.
 			tool += " " + c.Title
 		}
 		d.Add(InTool, tool, at)

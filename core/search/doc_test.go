@@ -62,8 +62,8 @@ func TestNewDoc(t *testing.T) {
 	if p := find(InInput, "npm test"); len(p.At) != 2 || p.At[0] != (Location{"t1", "c1"}) || p.At[1] != (Location{"t2", "c2"}) {
 		t.Errorf("a recurring input is not one part at both calls: %+v", p)
 	}
-	if p := find(InTool, "Bash Run: npm test"); p.At[0].CallID != "c1" {
-		t.Errorf("tool part %+v", p)
+	if p := find(InTool, "Bash"); p.Text != "Bash" || len(p.At) != 2 || p.At[0].CallID != "c1" {
+		t.Errorf("a title that repeats the input is not indexed again: %+v", p)
 	}
 	find(InError, "timed out")
 	if p := find(InHarness, "rate limited"); p.At[0].TurnID != "t1" {
