@@ -46,6 +46,9 @@ func (m *MemStore) ListSessions(_ context.Context, q review.Query) (review.Page,
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var p review.Page
+	if _, err := search.Parse(q.Search, search.Options{Now: m.now(), Typing: q.Typing}); err != nil {
+		return p, err
+	}
 	rows := make([]*review.Session, 0, len(m.sessions))
 	for i := range m.sessions {
 		if s := &m.sessions[i]; m.matches(s, q) {
