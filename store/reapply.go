@@ -50,7 +50,7 @@ func redactTables() []redactTable {
 		{name: "session_filter", cols: []string{"tool_names"}, kind: []valueKind{jsonValue}},
 		{name: "usage_files", cols: []string{"models", "session_id"}, kind: []valueKind{textValue, textValue}},
 		{name: "review_decisions", cols: []string{"note"}, kind: []valueKind{textValue}, appendOnly: "review_decisions_no_update"},
-		{name: "search_fts", cols: []string{"body"}, kind: []valueKind{textValue}},
+		{name: "search_fts", cols: []string{"body", "parts"}, kind: []valueKind{textValue, jsonValue}},
 	}
 }
 

@@ -46,10 +46,10 @@ func newDocWriter(ctx context.Context, tx *sql.Tx) (*docWriter, error) {
 	}{
 		{&w.notes, `SELECT note, turn_id, tool_call_id FROM review_decisions
 			WHERE work_item_id = ? AND file_name = ? AND note != '' ORDER BY id`},
-		{&w.upsert, `INSERT INTO search_docs (work_item_id, file_name, parts) VALUES (?, ?, ?)
-			ON CONFLICT (work_item_id, file_name) DO UPDATE SET parts = excluded.parts RETURNING id`},
+		{&w.upsert, `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
+			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`},
 		{&w.drop, `DELETE FROM search_fts WHERE rowid = ?`},
-		{&w.insert, `INSERT INTO search_fts (rowid, body) VALUES (?, ?)`},
+		{&w.insert, `INSERT INTO search_fts (rowid, body, parts) VALUES (?, ?, ?)`},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -94,14 +94,14 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 		return fmt.Errorf("encode search parts: %w", err)
 	}
 	var id int64
-	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName, parts).Scan(&id); err != nil {
+	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id); err != nil {
 		return wrapError(err)
 	}
 	// A new id has no text to drop: the delete finds none.
 	if _, err := w.drop.ExecContext(ctx, id); err != nil {
 		return wrapError(err)
 	}
-	_, err = w.insert.ExecContext(ctx, id, d.Body())
+	_, err = w.insert.ExecContext(ctx, id, d.Body(), parts)
 	return wrapError(err)
 }
 
@@ -138,18 +138,14 @@ func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision) error {
 		return nil
 	}
 	k := d.Session
-	var id int64
+	var body string
 	var parts []byte
-	err := tx.QueryRowContext(ctx, `SELECT id, parts FROM search_docs WHERE work_item_id = ? AND file_name = ?`,
-		k.WorkItemID, k.FileName).Scan(&id, &parts)
+	err := tx.QueryRowContext(ctx, `SELECT f.body, f.parts FROM search_docs d JOIN search_fts f ON f.rowid = d.id
+		WHERE d.work_item_id = ? AND d.file_name = ?`, k.WorkItemID, k.FileName).Scan(&body, &parts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("search index %s: %w", k, wrapError(err))
-	}
-	var body string
-	if err := tx.QueryRowContext(ctx, `SELECT body FROM search_fts WHERE rowid = ?`, id).Scan(&body); err != nil {
 		return fmt.Errorf("search index %s: %w", k, wrapError(err))
 	}
 	var ps []search.Part

@@ -45,27 +45,20 @@ func ftsJoin(ts []search.Term, op string) string {
 	return strings.Join(ps, " "+op+" ")
 }
 
-// inIndexSQL is true for a summary s whose search document matches an
-// FTS5 expression, its one argument.
-const inIndexSQL = `(s.work_item_id, s.file_name) IN (SELECT d.work_item_id, d.file_name
+// notInIndexSQL is true for a summary s whose search document does not
+// match an FTS5 expression, its one argument: a search of exclusions
+// only.
+const notInIndexSQL = `(s.work_item_id, s.file_name) NOT IN (SELECT d.work_item_id, d.file_name
 	FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid WHERE search_fts MATCH ?)`
 
-// searchConds returns the conditions a search puts on a summary s, and
-// their arguments: its words in the full-text index, then its filters.
+// searchConds returns the conditions a search's filters put on a summary
+// s, and their arguments; and, for a search of exclusions only, theirs.
+// The words of a search are its read plan's (searchRead).
 func searchConds(sq *search.Query) ([]string, []any) {
 	var conds []string
 	var args []any
-	pos, neg := sq.Positive(), sq.Negative()
-	switch {
-	case len(pos) > 0:
-		expr := ftsJoin(pos, "AND")
-		for _, t := range neg {
-			expr += " NOT " + ftsPhrase(t)
-		}
-		conds = append(conds, inIndexSQL)
-		args = append(args, expr)
-	case len(neg) > 0:
-		conds = append(conds, "NOT "+inIndexSQL)
+	if neg := sq.Negative(); len(sq.Positive()) == 0 && len(neg) > 0 {
+		conds = append(conds, notInIndexSQL)
 		args = append(args, ftsJoin(neg, "OR"))
 	}
 	for _, f := range sq.Filters {
@@ -141,7 +134,7 @@ func (s *Store) Matches(ctx context.Context, k review.SessionKey, q review.Query
 	var hl string
 	var parts []byte
 	// Any of the words: highlight() marks each phrase wherever it is.
-	err = s.r.QueryRowContext(ctx, `SELECT highlight(search_fts, 0, char(1), char(2)), d.parts
+	err = s.r.QueryRowContext(ctx, `SELECT highlight(search_fts, 0, char(1), char(2)), search_fts.parts
 		FROM search_docs d JOIN search_fts ON search_fts.rowid = d.id
 		WHERE d.work_item_id = ? AND d.file_name = ? AND search_fts MATCH ?`,
 		k.WorkItemID, k.FileName, ftsJoin(sq.Positive(), "OR")).Scan(&hl, &parts)

@@ -97,6 +97,7 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 	want := triageOrder(t, s)
 	for _, q := range []string{
 		`DROP INDEX summaries_by_triage`,
+		`DROP INDEX summaries_search`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN triage_rank`,
 		`DROP TABLE session_filter`,
 		`DROP TABLE search_docs`,

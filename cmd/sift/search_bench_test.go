@@ -33,7 +33,7 @@ func searchCorpus(now time.Time) corpus.StreamSpec {
 // the stream files are removed once imported.
 func searchBenchStore(b testing.TB) (*store.Store, corpus.StreamSpec) {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), "sift-search-bench-100k-v1")
+	dir := filepath.Join(os.TempDir(), "sift-search-bench-100k-v2")
 	db := filepath.Join(dir, "sift.db")
 	stamp := filepath.Join(dir, "generated")
 	spec := searchCorpus(time.Now().Truncate(24 * time.Hour))
