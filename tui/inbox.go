@@ -46,11 +46,12 @@ type inboxView struct {
 	// none is active; searchErr why the store could not read it.
 	sq        *search.Query
 	searchErr string
-	// cancel cancels the page query under way: a keystroke's query
-	// replaces the last one's. restart is set while a changed query's
-	// first page is awaited: the old rows stay until it arrives.
-	cancel  context.CancelFunc
-	restart bool
+	// cancel cancels the page query under way, cancelCounts the counts:
+	// a keystroke's query replaces the last one's. restart is set while a
+	// changed query's first page is awaited: the old rows stay until it
+	// arrives.
+	cancel, cancelCounts context.CancelFunc
+	restart              bool
 }
 
 var _ component = (*inboxView)(nil)
@@ -144,8 +145,14 @@ func (m *inboxView) loadCounts() tea.Cmd {
 	m.recount = false
 	m.countSeq++
 	seq, st := m.countSeq, m.c.Store
+	if m.cancelCounts != nil {
+		m.cancelCounts()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancelCounts = cancel
 	return func() tea.Msg {
-		f, u, err := st.Counts(context.Background(), q)
+		defer cancel()
+		f, u, err := st.Counts(ctx, q)
 		return countsLoadedMsg{seq: seq, q: q, flagged: f, undecided: u, err: err}
 	}
 }
@@ -181,10 +188,12 @@ func (m *inboxView) Update(msg tea.Msg) tea.Cmd {
 	case pageLoadedMsg:
 		return m.handlePage(msg)
 	case countsLoadedMsg:
-		if msg.seq == m.countSeq && msg.err == nil {
-			m.flagged, m.undecided, m.counted = msg.flagged, msg.undecided, &msg.q
+		if msg.seq != m.countSeq {
+			return nil // a later count replaced it (and cancelled it)
 		}
-		if msg.err != nil {
+		if msg.err == nil {
+			m.flagged, m.undecided, m.counted = msg.flagged, msg.undecided, &msg.q
+		} else if searchProblem(msg.err) == "" {
 			return reportErr(msg.err)
 		}
 	case tea.KeyPressMsg:

@@ -56,12 +56,9 @@ func GenerateStreams(s StreamSpec) (Result, error) {
 	var res Result
 	var tmpl [][]byte
 	for _, p := range s.Templates {
-		b, err := os.ReadFile(p)
+		b, err := readTemplate(p)
 		if err != nil {
 			return res, err
-		}
-		if !bytes.HasSuffix(b, []byte("\n")) {
-			b = append(b, '\n')
 		}
 		if s.MaxTemplateBytes > 0 && len(b) > s.MaxTemplateBytes {
 			b = b[:bytes.LastIndexByte(b[:s.MaxTemplateBytes], '\n')+1]
