@@ -125,7 +125,9 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 	switch p {
 	case alongSet:
 		b.WriteString(" CROSS JOIN search_docs sd ON sd.work_item_id = s.work_item_id AND sd.file_name = s.file_name")
-		conds = append([]string{"sd.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)"}, conds...)
+		// The + keeps the set from driving the lookup of sd: each
+		// session would be looked up once per match.
+		conds = append([]string{"+sd.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)"}, conds...)
 		args = append([]any{r.expr}, args...)
 	case alongProbe:
 		b.WriteString(" CROSS JOIN search_docs sd ON sd.work_item_id = s.work_item_id AND sd.file_name = s.file_name")

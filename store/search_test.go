@@ -452,3 +452,46 @@ func TestSearchPlansAgree(t *testing.T) {
 		s.forcePlan = planAuto
 	}
 }
+
+// TestSearchPlanShapes pins how SQLite runs each plan: the sessions come
+// along the order's index (or from the matches), read from the covering
+// index, never from the summaries' rows, and the set of matches is only
+// looked into (a set that drove the lookup of each session's document
+// made a page of 6,000 matches take 25 s).
+func TestSearchPlanShapes(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	sq, err := search.Parse("npm test agent:claude", search.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := review.Query{Sort: review.SortTriage, Search: "npm test agent:claude", Undecided: true}
+	r := &searchRead{q: q, expr: `"npm" AND "test"`}
+	r.conds, r.args = whereConds(q, &sq)
+	for _, tc := range []struct {
+		p          readPlan
+		want, nots []string
+	}{
+		{fromMatches, []string{"SCAN search_fts VIRTUAL TABLE", "SEARCH sd USING INTEGER PRIMARY KEY",
+			"SEARCH s USING COVERING INDEX summaries_search (work_item_id=? AND file_name=?)"}, nil},
+		{alongSet, []string{"SCAN o USING COVERING INDEX summaries_by_triage", "SEARCH s USING COVERING INDEX summaries_search",
+			"SEARCH sd USING COVERING INDEX sqlite_autoindex_search_docs_1 (work_item_id=? AND file_name=?)", "LIST SUBQUERY"},
+			[]string{"rowid=?", "TEMP B-TREE"}},
+		{alongProbe, []string{"SCAN o USING COVERING INDEX summaries_by_triage", "SCAN search_fts EXISTS VIRTUAL TABLE INDEX 0:=M"},
+			[]string{"TEMP B-TREE"}},
+	} {
+		from, args, a := r.from(tc.p)
+		order, _ := orderByOf(q, a)
+		plan := queryPlan(t, s, "SELECT "+a+".work_item_id"+from+order+" LIMIT 50", args...)
+		for _, w := range tc.want {
+			if !strings.Contains(plan, w) {
+				t.Errorf("plan %d: %s\nwants %q", tc.p, plan, w)
+			}
+		}
+		for _, n := range tc.nots {
+			if strings.Contains(plan, n) {
+				t.Errorf("plan %d: %s\nhas %q", tc.p, plan, n)
+			}
+		}
+	}
+}
