@@ -75,6 +75,9 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 	if err := rankSession(ctx, tx, k); err != nil {
 		return fmt.Errorf("decide: %w", err)
 	}
+	if err := indexNote(ctx, tx, d); err != nil {
+		return fmt.Errorf("decide: %w", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("decide: %w", wrapError(err))
 	}

@@ -257,14 +257,6 @@ func (s *Store) Purge(ctx context.Context, p PurgePlan) (PurgeResult, error) {
 	return res, errors.Join(errs...)
 }
 
-// purgeSearchIndex removes a purged session from the search index. There
-// is no search index yet: this is the hook a later one fills, called
-// inside the purge's transaction so that the session leaves every table
-// at once.
-func purgeSearchIndex(_ context.Context, _ *sql.Tx, _ review.SessionKey) error {
-	return nil
-}
-
 // purgedFiles returns the paths imports skip.
 func (s *Store) purgedFiles(ctx context.Context) (map[string]bool, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT path FROM purged_files`)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
 )
 
 // sortColumn returns the indexed column a sort key orders by. SortTriage
@@ -36,7 +37,10 @@ func sortColumn(k review.SortKey) (string, bool) {
 // stable: the triage order is the index on (triage_rank, estimated_usd,
 // work_item_id, file_name), largest first. Grouping by work item puts the
 // work item (A to Z) first, which no index answers: the rows are sorted.
-func orderBy(q review.Query) (string, error) {
+func orderBy(q review.Query) (string, error) { return orderByOf(q, "s") }
+
+// orderByOf is orderBy of the summary aliased as a.
+func orderByOf(q review.Query, a string) (string, error) {
 	col, ok := sortColumn(q.Sort)
 	if !ok {
 		return "", fmt.Errorf("unknown sort %q", q.Sort)
@@ -48,20 +52,38 @@ func orderBy(q review.Query) (string, error) {
 	var b strings.Builder
 	b.WriteString(" ORDER BY ")
 	if q.GroupByWorkItem {
-		b.WriteString("s.work_item_id ASC, ")
+		b.WriteString(a + ".work_item_id ASC, ")
 	}
-	b.WriteString("s." + col + dir)
+	b.WriteString(a + "." + col + dir)
 	if q.Sort == review.SortTriage {
-		b.WriteString(", s.estimated_usd" + dir)
+		b.WriteString(", " + a + ".estimated_usd" + dir)
 	}
-	b.WriteString(", s.work_item_id" + dir + ", s.file_name" + dir)
+	b.WriteString(", " + a + ".work_item_id" + dir + ", " + a + ".file_name" + dir)
 	return b.String(), nil
 }
 
-// where builds the WHERE clause of a query's filters. It refers to the
-// summary as s and, for the undecided filter, to its session-level
-// decision pointer as l (sessionFrom).
-func where(q review.Query) (string, []any) {
+// sortIndex is the index that holds a sort key's order (orderBy).
+func sortIndex(k review.SortKey) string {
+	if k == "" {
+		k = review.SortStarted
+	}
+	return "summaries_by_" + string(k)
+}
+
+// where builds the WHERE clause of a query's filters and its search's
+// filters (sq, nil for none; its words are the search's read plan's, in
+// search_query.go). It refers to the summary as s and, for the undecided
+// filter, to its session-level decision pointer as l (sessionFrom).
+func where(q review.Query, sq *search.Query) (string, []any) {
+	conds, args := whereConds(q, sq)
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// whereConds are where's conditions.
+func whereConds(q review.Query, sq *search.Query) ([]string, []any) {
 	var conds []string
 	var args []any
 	if q.Flagged {
@@ -88,21 +110,23 @@ func where(q review.Query) (string, []any) {
 			OR s.model LIKE ? ESCAPE '\' OR s.session_id LIKE ? ESCAPE '\' OR s.final_assistant_message LIKE ? ESCAPE '\')`)
 		args = append(args, like, like, like, like, like)
 	}
-	if q.Filter != "" {
-		conds = append(conds, filterSQL)
-		args = append(args, q.Filter)
+	if sq != nil {
+		c, a := searchConds(sq)
+		conds = append(conds, c...)
+		args = append(args, a...)
 	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return conds, args
 }
 
-// decidedFrom joins each summary s to the pointer l to its session-level
+// decidedJoin joins a summary s to the pointer l to its session-level
 // decision (null when undecided).
-const decidedFrom = ` FROM agent_stream_summaries s
+const decidedJoin = `
 	LEFT JOIN decision_latest l ON l.work_item_id = s.work_item_id AND l.file_name = s.file_name
 		AND l.turn_id = '' AND l.tool_call_id = ''`
+
+// decidedFrom joins each summary s to its session-level decision pointer
+// l.
+const decidedFrom = ` FROM agent_stream_summaries s` + decidedJoin
 
 // sessionFrom joins each summary to its session-level decision d.
 const sessionFrom = decidedFrom + `

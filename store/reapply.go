@@ -37,8 +37,10 @@ type redactTable struct {
 // redactTables lists every stored value that text from a stream or a
 // reviewer reaches: the summaries (final message, the list row's JSON,
 // tool calls, stalls, packed turns, model and harness session id), the
-// review events, the filter's tool names, the usage rows' model names and
-// session ids, and the decisions' notes.
+// review events, the sessions' tool names, the usage rows' model names and
+// session ids, the decisions' notes, and the search index's text (its
+// lines stay lines: a replacement never spans one). The index deletes a
+// replaced text's words at once (secure-delete, migration 0008).
 func redactTables() []redactTable {
 	return []redactTable{
 		{name: "agent_stream_summaries",
@@ -48,6 +50,7 @@ func redactTables() []redactTable {
 		{name: "session_filter", cols: []string{"tool_names"}, kind: []valueKind{jsonValue}},
 		{name: "usage_files", cols: []string{"models", "session_id"}, kind: []valueKind{textValue, textValue}},
 		{name: "review_decisions", cols: []string{"note"}, kind: []valueKind{textValue}, appendOnly: "review_decisions_no_update"},
+		{name: "search_fts", cols: []string{"body", "parts"}, kind: []valueKind{textValue, jsonValue}},
 	}
 }
 

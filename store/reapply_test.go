@@ -11,6 +11,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -72,6 +73,33 @@ func findText(t *testing.T, s *Store, needle string) []string {
 }
 
 // inFiles reports whether the database file or its WAL holds s.
+// indexedWords counts the words of the search index that are words of
+// needle (the index keeps them lowercased, and prefix-compressed in its
+// pages: no byte search finds them).
+func indexedWords(t *testing.T, s *Store, needle string) int {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, search_fts, row)`); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, w := range search.Words(needle) {
+		var c int
+		if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM temp.search_vocab WHERE term = ?`, w).Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		if len(w) > 6 {
+			n += c
+		}
+	}
+	return n
+}
+
 func inFiles(t *testing.T, s *Store, needle string) bool {
 	t.Helper()
 	for _, f := range []string{s.Path(), s.Path() + "-wal"} {
@@ -118,6 +146,8 @@ func plant(t *testing.T, s *Store, key review.SessionKey) {
 			VALUES ('/h/x.jsonl', 'p', 'x.jsonl', 'claude', 'sess', ?, 0, x'')`, []any{"claude-opus\n" + missedSecret}},
 		{`INSERT INTO review_decisions (work_item_id, file_name, decision, note, created_at) VALUES (?, ?, 'needs_followup', ?, 1)`,
 			[]any{key.WorkItemID, key.FileName, "pasted " + missedSecret + " by mistake"}},
+		{`UPDATE search_fts SET body = body || ? WHERE rowid = (SELECT id FROM search_docs WHERE work_item_id = ? AND file_name = ?)`,
+			[]any{" token " + missedSecret, key.WorkItemID, key.FileName}},
 	} {
 		if _, err := s.w.ExecContext(ctx, q.sql, q.args...); err != nil {
 			t.Fatalf("%s: %v", q.sql, err)
@@ -143,7 +173,10 @@ func TestReapplyRedaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	plant(t, s, key)
-	if where := findText(t, s, missedSecret); len(where) < 9 {
+	if n := indexedWords(t, s, missedSecret); n == 0 {
+		t.Fatal("the planted secret is not in the search index")
+	}
+	if where := findText(t, s, missedSecret); len(where) < 10 {
 		t.Fatalf("the secret was planted in %v only", where)
 	}
 	// The old rows are in the database file itself, not only in its WAL.
@@ -158,7 +191,8 @@ func TestReapplyRedaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{"agent_stream_summaries": 6, "review_events": 1, "session_filter": 1, "usage_files": 1, "review_decisions": 1}
+	want := map[string]int{"agent_stream_summaries": 6, "review_events": 1, "session_filter": 1, "usage_files": 1, "review_decisions": 1,
+		"search_fts": 1}
 	for _, c := range counts {
 		if c.Values != want[c.Table] {
 			t.Errorf("%s: %d values changed, want %d", c.Table, c.Values, want[c.Table])
@@ -166,6 +200,9 @@ func TestReapplyRedaction(t *testing.T) {
 	}
 	if where := findText(t, s, missedSecret); len(where) != 0 {
 		t.Fatalf("the secret is still stored in %v", where)
+	}
+	if n := indexedWords(t, s, missedSecret); n != 0 {
+		t.Fatalf("the search index still has %d words of the secret", n)
 	}
 	// Nor is it left in free space or in the WAL.
 	if inFiles(t, s, missedSecret) {

@@ -58,6 +58,9 @@ func (s *Store) beginRebuild(ctx context.Context) error {
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, metaRebuilding, s.now().UnixMilli()); err != nil {
 		return fmt.Errorf("rebuild: %w", wrapError(err))
 	}
+	if err := resetSearchIndex(ctx, tx); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
 	for _, q := range []string{
 		`DELETE FROM review_events`,
 		`DELETE FROM agent_stream_summaries`,

@@ -13,9 +13,9 @@ import (
 func pageRows(p review.Page, err error) ([]review.Session, error) { return p.Sessions, err }
 
 // queryPlan returns SQLite's plan for a query, its steps joined by "; ".
-func queryPlan(t *testing.T, s *Store, query string) string {
+func queryPlan(t *testing.T, s *Store, query string, args ...any) string {
 	t.Helper()
-	rows, err := s.r.Query("EXPLAIN QUERY PLAN " + query)
+	rows, err := s.r.Query("EXPLAIN QUERY PLAN "+query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

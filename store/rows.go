@@ -9,6 +9,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -35,6 +36,8 @@ type sessionRow struct {
 	// noRun is set when no recorded invocation (sift run) matches the
 	// file: its cost row can then only be one a summary of it wrote.
 	noRun bool
+	// doc is the session's search document (search.go).
+	doc *search.Doc
 }
 
 // Weight implements ingest.Row: the row's size in memory, which bounds a
@@ -52,7 +55,7 @@ func (r *sessionRow) Weight() int {
 func newSessionRow(sess *ingest.Session, evs list[summary.ReviewEvent]) (*sessionRow, error) {
 	sum := sess.Summary
 	r := &sessionRow{file: sess.File, sum: sum, activity: sess.Activity(), usage: sess.Usage, noRun: sess.NoRun,
-		noEvents: evs == nil}
+		noEvents: evs == nil, doc: searchDoc(sum, sess.Search)}
 	if evs == nil {
 		evs = sliceList[summary.ReviewEvent](nil)
 	}
@@ -345,6 +348,9 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 		}
 	}
 	if err := indexSessions(ctx, tx, rows); err != nil {
+		return err
+	}
+	if err := indexSearch(ctx, tx, rows); err != nil {
 		return err
 	}
 	if err := writeUsage(ctx, tx, rows); err != nil {

@@ -24,20 +24,38 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		return review.Page{}, fmt.Errorf("list sessions: %w", err)
 	}
 	var p review.Page
-	where, args := where(q)
+	sq, err := s.parseSearch(q)
+	if err != nil {
+		return p, err
+	}
 	// A list row has no path: opening a session (GetSession) reads it.
 	cols := "s.brief_json, NULL, NULL, NULL, NULL, "
 	if q.Full {
 		cols = "s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, NULL, "
 	}
-	query := "SELECT " + cols + decisionCols + sessionFrom + where + order
-	if q.Limit > 0 || q.Offset > 0 {
-		lim := q.Limit
-		if lim <= 0 {
-			lim = -1
+	var query string
+	var args []any
+	var rd *searchRead
+	if sq != nil {
+		// A search reads by a plan of its own (search_read.go).
+		if rd, err = s.readSearch(ctx, q, sq); err != nil {
+			return p, err
 		}
-		query += " LIMIT ? OFFSET ?"
-		args = append(args, lim, q.Offset)
+		if query, args, err = s.searchPage(ctx, rd, cols+decisionCols); err != nil {
+			return p, fmt.Errorf("list sessions: %w", err)
+		}
+	} else {
+		var cond string
+		cond, args = where(q, nil)
+		query = "SELECT " + cols + decisionCols + sessionFrom + cond + order
+		if q.Limit > 0 || q.Offset > 0 {
+			lim := q.Limit
+			if lim <= 0 {
+				lim = -1
+			}
+			query += " LIMIT ? OFFSET ?"
+			args = append(args, lim, q.Offset)
+		}
 	}
 	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -59,7 +77,7 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 	}
 	rows.Close()
 	if q.Count {
-		if p.Total, err = s.total(ctx, q, len(p.Sessions)); err != nil {
+		if p.Total, err = s.total(ctx, q, rd, len(p.Sessions)); err != nil {
 			return p, err
 		}
 	}
@@ -74,10 +92,14 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 }
 
 // total counts the sessions a query selects, given the n rows of its
-// page: a page with fewer rows than its limit is the last one.
-func (s *Store) total(ctx context.Context, q review.Query, n int) (int, error) {
+// page (and its search's read, nil for none): a page with fewer rows than
+// its limit is the last one.
+func (s *Store) total(ctx context.Context, q review.Query, rd *searchRead, n int) (int, error) {
 	if (q.Limit <= 0 || n < q.Limit) && (n > 0 || q.Offset == 0) {
 		return q.Offset + n, nil
+	}
+	if rd != nil {
+		return s.searchCount(ctx, rd)
 	}
 	return s.CountSessions(ctx, q)
 }
@@ -100,7 +122,18 @@ func (s *Store) attachDecisions(ctx context.Context, sess *review.Session) error
 // CountSessions returns how many sessions a query selects, ignoring its
 // order, grouping and paging.
 func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) {
-	where, args := where(q)
+	sq, err := s.parseSearch(q)
+	if err != nil {
+		return 0, err
+	}
+	if sq != nil {
+		rd, err := s.readSearch(ctx, q, sq)
+		if err != nil {
+			return 0, err
+		}
+		return s.searchCount(ctx, rd)
+	}
+	where, args := where(q, nil)
 	var n int
 	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*)"+countFrom(q)+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count sessions: %w", wrapError(err))
@@ -116,7 +149,18 @@ const countsSQL = "SELECT SUM(" + flaggedSQL + "), SUM(l.decision_id IS NULL)" +
 // decision, in one read. Without filters the read is of the index
 // summaries_by_triage alone, which holds every column it needs.
 func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error) {
-	where, args := where(q)
+	sq, err := s.parseSearch(q)
+	if err != nil {
+		return 0, 0, err
+	}
+	if sq != nil {
+		rd, err := s.readSearch(ctx, q, sq)
+		if err != nil {
+			return 0, 0, err
+		}
+		return s.searchCounts(ctx, rd)
+	}
+	where, args := where(q, nil)
 	var f, u sql.NullInt64
 	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&f, &u)
 	if err != nil {

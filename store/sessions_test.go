@@ -158,7 +158,7 @@ func TestListSessionsTotal(t *testing.T) {
 		{review.Query{Count: true, Offset: 1}, 3, 4},
 		{review.Query{Count: true, Limit: 2, Offset: 10}, 0, 4},
 		{review.Query{Count: true, Flagged: true, Limit: 5}, 1, 1},
-		{review.Query{Count: true, Sort: review.SortTriage, Filter: "zzz", Limit: 5}, 0, 0},
+		{review.Query{Count: true, Sort: review.SortTriage, Search: "zzz", Limit: 5}, 0, 0},
 	} {
 		p, err := s.ListSessions(context.Background(), tc.q)
 		if err != nil || len(p.Sessions) != tc.rows || p.Total != tc.total {

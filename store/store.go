@@ -42,6 +42,10 @@ type Store struct {
 	// remove deletes a stream file by name in its folder:
 	// (*os.Root).Remove, replaced by tests that need a deletion to fail.
 	remove func(dir *os.Root, name string) error
+	// forcePlan makes every search with words read by one plan
+	// (search_read.go); tests set it, the zero value lets the store
+	// choose.
+	forcePlan readPlan
 }
 
 // busyTimeout is how long a connection waits for another process's lock.

@@ -30,7 +30,7 @@ const rankSQL = `UPDATE agent_stream_summaries AS s SET triage_rank = ` + triage
 
 // indexSessions recomputes what the inbox reads of the summaries a write
 // transaction wrote besides their own columns: the triage rank and the
-// filter's tool names (filter.go). The import calls it in its
+// search's tool names (toolnames.go). The import calls it in its
 // transaction, after the summaries' rows.
 func indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 	var sts [2]*sql.Stmt

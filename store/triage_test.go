@@ -97,9 +97,12 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 	want := triageOrder(t, s)
 	for _, q := range []string{
 		`DROP INDEX summaries_by_triage`,
+		`DROP INDEX summaries_search`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN triage_rank`,
 		`DROP TABLE session_filter`,
-		`DELETE FROM schema_migrations WHERE version = 7`,
+		`DROP TABLE search_docs`,
+		`DROP TABLE search_fts`,
+		`DELETE FROM schema_migrations WHERE version >= 7`,
 	} {
 		if _, err := s.w.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

@@ -11,15 +11,17 @@ import (
 )
 
 // openSession switches to the session screen and loads it.
-func (m *App) openSession(k review.SessionKey) tea.Cmd {
+func (m *App) openSession(k review.SessionKey, q review.Query) tea.Cmd {
 	m.screen = screenSession
-	if m.session.s == nil || m.session.s.Key() != k {
+	if m.session.s == nil || m.session.s.Key() != k || m.session.search != q {
 		m.session.s = nil
 	}
-	return m.loadSession(k)
+	return m.loadSession(k, q)
 }
 
-func (m *App) loadSession(k review.SessionKey) tea.Cmd {
+// loadSession loads a session, its decisions and, when a search is
+// given, where it matched.
+func (m *App) loadSession(k review.SessionKey, q review.Query) tea.Cmd {
 	st := m.c.Store
 	return func() tea.Msg {
 		ctx := context.Background()
@@ -28,7 +30,16 @@ func (m *App) loadSession(k review.SessionKey) tea.Cmd {
 			return sessionLoadedMsg{err: fmt.Errorf("open session %s: %w", k, err)}
 		}
 		ds, err := st.Decisions(ctx, k)
-		return sessionLoadedMsg{session: s, decisions: ds, err: err}
+		if err != nil {
+			return sessionLoadedMsg{err: err}
+		}
+		msg := sessionLoadedMsg{session: s, decisions: ds, search: q}
+		if q.Search != "" {
+			if msg.matches, err = st.Matches(ctx, k, q, 0); err != nil {
+				return sessionLoadedMsg{err: fmt.Errorf("open session %s: %w", k, err)}
+			}
+		}
+		return msg
 	}
 }
 
@@ -38,16 +49,16 @@ func (m *App) handleSessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 		return reportErr(msg.err)
 	}
 	s := msg.session
-	if m.session.s != nil && m.session.s.Key() == s.Key() {
+	if m.session.s != nil && m.session.s.Key() == s.Key() && m.session.search == msg.search {
 		keep := -1
 		if t := m.session.turn(); t != nil {
 			keep = m.session.rows[m.session.cursor]
 		}
-		m.session.s, m.session.decisions = &s, msg.decisions
+		m.session.s, m.session.decisions, m.session.matches = &s, msg.decisions, msg.matches
 		m.session.buildRows(keep)
 		return nil
 	}
-	m.session.setSession(&s, msg.decisions)
+	m.session.setSession(&s, msg.decisions, msg.search, msg.matches)
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/themes"
 )
 
@@ -29,12 +30,19 @@ const (
 )
 
 type (
-	// openSessionMsg asks the app to open a session.
-	openSessionMsg struct{ key review.SessionKey }
-	// sessionLoadedMsg is sent when a session and its decisions return.
+	// openSessionMsg asks the app to open a session, at the first match
+	// of a search when one is given.
+	openSessionMsg struct {
+		key    review.SessionKey
+		search review.Query
+	}
+	// sessionLoadedMsg is sent when a session, its decisions and the
+	// search's matches in it return.
 	sessionLoadedMsg struct {
 		session   review.Session
 		decisions []review.Decision
+		search    review.Query
+		matches   []search.Match
 		err       error
 	}
 	// openToolCallMsg asks the app to open a tool call of the session.
@@ -241,7 +249,7 @@ func (m *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *App) handleAppMsg(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case openSessionMsg:
-		return m.openSession(msg.key), true
+		return m.openSession(msg.key, msg.search), true
 	case sessionLoadedMsg:
 		return m.handleSessionLoaded(msg), true
 	case openToolCallMsg:
@@ -360,10 +368,9 @@ func (m *App) back() tea.Cmd {
 			return m.inbox.reload()
 		}
 	case screenInbox:
-		if m.inbox.q.Filter != "" {
+		if m.inbox.q.Search != "" {
 			m.inbox.filter.SetValue("")
-			m.inbox.q.Filter = ""
-			return m.inbox.requery()
+			return m.inbox.setSearch("")
 		}
 	}
 	return nil
@@ -386,7 +393,7 @@ func (m *App) refresh() tea.Cmd {
 	cmds := []tea.Cmd{m.inbox.reload()}
 	if m.screen != screenInbox && m.session.s != nil {
 		delete(m.details, m.session.s.Path)
-		cmds = append(cmds, m.loadSession(m.session.s.Key()))
+		cmds = append(cmds, m.loadSession(m.session.s.Key(), m.session.search))
 	}
 	return tea.Batch(cmds...)
 }

@@ -77,21 +77,21 @@ func TestDefaultOrderIsFlaggedUndecidedThenCost(t *testing.T) {
 	}
 }
 
-func TestFuzzyFilterAndQuickFilters(t *testing.T) {
+func TestSearchAndQuickFilters(t *testing.T) {
 	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
 	k := m.c.Keys
 	press(t, m, k.Filter)
-	typeText(t, m, "gmn")
+	typeText(t, m, "gem")
 	for _, s := range m.inbox.win {
 		if s.AgentKind != "gemini" {
-			t.Errorf("filter gmn kept %s (%s)", s.Key(), s.AgentKind)
+			t.Errorf("search gem kept %s (%s)", s.Key(), s.AgentKind)
 		}
 	}
 	if m.inbox.total != 2 {
-		t.Errorf("filter gmn: %d sessions, want the 2 gemini ones", m.inbox.total)
+		t.Errorf("search gem: %d sessions, want the 2 gemini ones", m.inbox.total)
 	}
 	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
-	if !strings.Contains(screenText(m), "filter: /gmn") {
+	if !strings.Contains(screenText(m), "filter: /gem") {
 		t.Errorf("title does not show the filter:\n%s", screenText(m))
 	}
 	press(t, m, k.Back)

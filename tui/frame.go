@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentsift/sift/core/search"
 )
 
 // View implements tea.Model. It draws exactly the terminal's size: no
@@ -68,7 +70,7 @@ func (m *App) statusLine() string {
 	st := m.c.Styles
 	switch {
 	case m.screen == screenInbox && m.inbox.filtering:
-		return " " + m.inbox.filter.View()
+		return m.inbox.searchLine(m.w)
 	case m.status != "" && m.statusErr:
 		return " " + st.Status.Error.Render("error: "+m.status)
 	case m.status != "":
@@ -103,5 +105,16 @@ func (m *App) helpBox() string {
 		rows = append(rows, h.FullHelpView(row))
 	}
 	title := st.Dialog.Title.Render("keys · " + [...]string{"inbox", "session", "tool call"}[m.screen])
-	return st.Dialog.Box.Render(title + "\n\n" + strings.Join(rows, "\n\n") + "\n\n" + st.Dialog.Choice.Render("? or esc closes"))
+	body := title + "\n\n" + strings.Join(rows, "\n\n")
+	closes := "\n\n" + st.Dialog.Choice.Render("? or esc closes")
+	if m.screen == screenInbox {
+		// The search's language, as `sift help search` prints it, where
+		// the terminal has room for it.
+		lang := st.Dialog.Title.Render("search (/)") + "\n" + st.App.Muted.Render(strings.Join(search.Help(), "\n"))
+		if box := st.Dialog.Box.Render(body + "\n\n" + lang + closes); lipgloss.Height(box) <= m.h && lipgloss.Width(box) <= m.w {
+			return box
+		}
+		body += "\n\n" + st.App.Muted.Render("/ searches: sift help search, or a larger terminal, shows how")
+	}
+	return st.Dialog.Box.Render(body + closes)
 }

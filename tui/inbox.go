@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
 )
 
 // inboxView is the session list. It keeps only a window of rows around the
@@ -41,6 +42,16 @@ type inboxView struct {
 
 	filter    textinput.Model
 	filtering bool
+	// sq is the search as its matches are marked in the rows, nil when
+	// none is active; searchErr why the store could not read it.
+	sq        *search.Query
+	searchErr string
+	// cancel cancels the page query under way, cancelCounts the counts:
+	// a keystroke's query replaces the last one's. restart is set while a
+	// changed query's first page is awaited: the old rows stay until it
+	// arrives.
+	cancel, cancelCounts context.CancelFunc
+	restart              bool
 }
 
 var _ component = (*inboxView)(nil)
@@ -65,9 +76,11 @@ type (
 func newInbox(c *Common) *inboxView {
 	ti := textinput.New()
 	ti.Prompt = "/"
-	ti.Placeholder = "filter: agent, work item, tool, message"
+	ti.Placeholder = "search: words, \"a phrase\", -word, agent:codex, tool:Bash, since:24h (? for all)"
 	ti.SetStyles(c.Styles.Input)
-	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage}, filter: ti}
+	// The last word of a search typed in the inbox is the start of a word:
+	// the list follows the typing, and stays as it was when enter ends it.
+	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage, Typing: true}, filter: ti}
 }
 
 // SetSize implements component.
@@ -89,17 +102,28 @@ func (m *inboxView) query() review.Query {
 	return q
 }
 
-// load asks the store for the window around the visible rows.
+// load asks the store for the window around the visible rows (from the
+// top for a changed query), cancelling the query under way: its answer
+// would be dropped anyway.
 func (m *inboxView) load() tea.Cmd {
 	m.seq++
 	seq, vis := m.seq, m.visible()
 	q := m.query()
 	q.Offset = max(m.top-vis, 0)
+	if m.restart {
+		q.Offset = 0
+	}
 	q.Limit = vis * 3
 	q.Count = true
 	st := m.c.Store
+	if m.cancel != nil {
+		m.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancel = cancel
 	return func() tea.Msg {
-		p, err := st.ListSessions(context.Background(), q)
+		defer cancel()
+		p, err := st.ListSessions(ctx, q)
 		return pageLoadedMsg{seq: seq, offset: q.Offset, page: p, err: err}
 	}
 }
@@ -121,8 +145,14 @@ func (m *inboxView) loadCounts() tea.Cmd {
 	m.recount = false
 	m.countSeq++
 	seq, st := m.countSeq, m.c.Store
+	if m.cancelCounts != nil {
+		m.cancelCounts()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancelCounts = cancel
 	return func() tea.Msg {
-		f, u, err := st.Counts(context.Background(), q)
+		defer cancel()
+		f, u, err := st.Counts(ctx, q)
 		return countsLoadedMsg{seq: seq, q: q, flagged: f, undecided: u, err: err}
 	}
 }
@@ -158,10 +188,12 @@ func (m *inboxView) Update(msg tea.Msg) tea.Cmd {
 	case pageLoadedMsg:
 		return m.handlePage(msg)
 	case countsLoadedMsg:
-		if msg.seq == m.countSeq && msg.err == nil {
-			m.flagged, m.undecided, m.counted = msg.flagged, msg.undecided, &msg.q
+		if msg.seq != m.countSeq {
+			return nil // a later count replaced it (and cancelled it)
 		}
-		if msg.err != nil {
+		if msg.err == nil {
+			m.flagged, m.undecided, m.counted = msg.flagged, msg.undecided, &msg.q
+		} else if searchProblem(msg.err) == "" {
 			return reportErr(msg.err)
 		}
 	case tea.KeyPressMsg:
@@ -178,8 +210,7 @@ func (m *inboxView) Update(msg tea.Msg) tea.Cmd {
 		if m.filtering {
 			var cmd tea.Cmd
 			m.filter, cmd = m.filter.Update(msg)
-			m.q.Filter = m.filter.Value()
-			return tea.Batch(cmd, m.requery())
+			return tea.Batch(cmd, m.setSearch(m.filter.Value()))
 		}
 	}
 	return nil
@@ -190,9 +221,18 @@ func (m *inboxView) handlePage(msg pageLoadedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
+		if why := searchProblem(msg.err); why != "" {
+			m.searchErr, m.restart = why, false
+			return nil
+		}
 		return reportErr(msg.err)
 	}
 	m.loaded = true
+	if m.restart {
+		m.restart = false
+		m.cursor, m.top = 0, 0
+	}
+	m.searchErr = ""
 	m.total = msg.page.Total
 	m.winOff, m.win = msg.offset, msg.page.Sessions
 	if m.keep != nil {
@@ -257,7 +297,7 @@ func (m *inboxView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.move(m.total)
 	case key.Matches(msg, k.Enter):
 		if s := m.selected(); s != nil {
-			return intent(openSessionMsg{key: s.Key()})
+			return intent(openSessionMsg{key: s.Key(), search: m.searchOf()})
 		}
 	case key.Matches(msg, k.Decide, k.Followup):
 		if s := m.selected(); s != nil {
@@ -331,10 +371,11 @@ func (m *inboxView) setSort(s review.SortKey) {
 	m.q.Sort, m.q.Asc = s, false
 }
 
-// requery runs a changed query from the top.
+// requery runs a changed query from the top. The rows shown stay until
+// its first page arrives (handlePage), so that typing a search never
+// blanks the list.
 func (m *inboxView) requery() tea.Cmd {
-	m.cursor, m.top = 0, 0
-	m.win, m.winOff = nil, 0
+	m.restart, m.keep = true, nil
 	return m.load()
 }
 
@@ -344,8 +385,7 @@ func (m *inboxView) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.filtering = false
 		m.filter.Blur()
 		m.filter.SetValue("")
-		m.q.Filter = ""
-		return m.requery()
+		return m.setSearch("")
 	case "enter":
 		m.filtering = false
 		m.filter.Blur()
@@ -353,9 +393,8 @@ func (m *inboxView) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.filter, cmd = m.filter.Update(msg)
-	if v := m.filter.Value(); v != m.q.Filter {
-		m.q.Filter = v
-		return tea.Batch(cmd, m.requery())
+	if v := m.filter.Value(); v != m.q.Search {
+		return tea.Batch(cmd, m.setSearch(v))
 	}
 	return cmd
 }

@@ -57,7 +57,7 @@ func (m *inboxView) View() string {
 }
 
 func (m *inboxView) emptyText() string {
-	if m.q.Filter != "" || m.q.Flagged || m.q.Undecided || m.q.Agent != "" || m.c.Mode == Operator {
+	if m.q.Search != "" || m.q.Flagged || m.q.Undecided || m.q.Agent != "" || m.c.Mode == Operator {
 		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view"
 	}
 	return "no sessions yet · sift import PATH, or sift demo for a sample inbox"
@@ -99,27 +99,36 @@ func (m *inboxView) row(cols []column, s *review.Session, sel, grouped bool) str
 			continue
 		}
 		text = cell(text, c.width, c.right)
+		style, match := st.Table.Cell, st.Table.Match
 		switch {
 		case sel:
-			text = st.Table.Selected.Render(text)
+			style, match = st.Table.Selected, st.Table.SelectedMatch
 		case c.title == "err" && s.ErrorCount > 0:
-			text = st.Badge.Error.Render(text)
+			style = st.Badge.Error
 		case c.title == "stall" && s.StallCount > 0:
-			text = st.Badge.Stall.Render(text)
+			style = st.Badge.Stall
 		case c.title == "appr" && s.ApprovalCount > 0:
-			text = st.Badge.Approval.Render(text)
+			style = st.Badge.Approval
 		case c.title == "last words":
-			text = st.App.Muted.Render(text)
-		default:
-			text = st.Table.Cell.Render(text)
+			style = st.App.Muted
 		}
-		cells[i] = text
+		if searched(c.title) {
+			cells[i] = highlight(text, m.sq, style, match)
+		} else {
+			cells[i] = style.Render(text)
+		}
 	}
 	sep := " "
 	if sel {
 		sep = st.Table.Selected.Render(" ")
 	}
 	return strings.Join(cells, sep)
+}
+
+// searched reports whether a column shows text a search may have
+// matched: its matches are marked there.
+func searched(col string) bool {
+	return col == "agent" || col == "work item · phase" || col == "last words"
 }
 
 // cellText is the text of one column of a session row.
@@ -190,6 +199,9 @@ func (m *inboxView) title() (left, right string) {
 			f, u = strconv.Itoa(m.flagged), strconv.Itoa(m.undecided)
 		}
 		left = plural(m.total, "session") + " · " + f + " flagged · " + u + " undecided"
+		if m.sq != nil {
+			left = plural(m.total, "session") + " match · " + f + " flagged · " + u + " undecided"
+		}
 	}
 	dir := map[bool]string{true: "▲", false: "▼"}[m.q.Asc]
 	if m.q.Sort == review.SortTriage {
@@ -206,8 +218,8 @@ func (m *inboxView) title() (left, right string) {
 	if m.q.Agent != "" {
 		f = append(f, Inert(m.q.Agent))
 	}
-	if m.q.Filter != "" && !m.filtering {
-		f = append(f, "/"+Inert(m.q.Filter))
+	if m.q.Search != "" && !m.filtering {
+		f = append(f, "/"+Inert(m.q.Search))
 	}
 	if m.q.GroupByWorkItem {
 		f = append(f, "grouped")

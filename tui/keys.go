@@ -15,8 +15,10 @@ type KeyMap struct {
 	SortDuration, SortCost, SortTokens       key.Binding
 	SortStalls, SortErrors, SortApprovals    key.Binding
 
-	// Session.
+	// Session. NextMatch and PrevMatch are n and N while a search is
+	// active: they follow its matches rather than the flagged turns.
 	NextFlagged, PrevFlagged, AllTurns key.Binding
+	NextMatch, PrevMatch               key.Binding
 
 	// Tool call.
 	Pager, Editor, Copy key.Binding
@@ -44,7 +46,7 @@ func DefaultKeyMap() KeyMap {
 		Back:     b("esc", "back", "esc"),
 		Tab:      b("tab", "switch pane", "tab"),
 
-		Filter:        b("/", "filter", "/"),
+		Filter:        b("/", "search", "/"),
 		Flagged:       b("f", "flagged only", "f"),
 		Undecided:     b("u", "undecided only", "u"),
 		Agent:         b("a", "this agent only", "a"),
@@ -62,6 +64,8 @@ func DefaultKeyMap() KeyMap {
 		NextFlagged: b("n", "next flagged", "n"),
 		PrevFlagged: b("N", "prev flagged", "N"),
 		AllTurns:    b("a", "all turns", "a"),
+		NextMatch:   b("n", "next match", "n"),
+		PrevMatch:   b("N", "prev match", "N"),
 
 		Pager:  b("o", "raw lines in $PAGER", "o"),
 		Editor: b("e", "open in $EDITOR", "e"),

@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
+	"github.com/agentsift/sift/core/summary"
 )
 
 // errNotFound is returned by MemStore for an unknown session.
@@ -43,6 +46,9 @@ func (m *MemStore) ListSessions(_ context.Context, q review.Query) (review.Page,
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var p review.Page
+	if _, err := search.Parse(q.Search, search.Options{Now: m.now(), Typing: q.Typing}); err != nil {
+		return p, err
+	}
 	rows := make([]*review.Session, 0, len(m.sessions))
 	for i := range m.sessions {
 		if s := &m.sessions[i]; m.matches(s, q) {
@@ -138,17 +144,81 @@ func (m *MemStore) matches(s *review.Session, q review.Query) bool {
 		q.WorkItem != "" && s.WorkItemID != q.WorkItem:
 		return false
 	}
-	if q.Filter == "" {
+	if q.Search == "" {
 		return true
 	}
-	return review.FilterMatches(q.Filter, review.FilterFields{Agent: s.AgentKind, WorkItem: s.WorkItemID, Phase: s.Phase,
-		Iteration: s.Iteration, ToolNames: func(yield func(string) bool) {
-			for i := range s.ToolCalls {
-				if !yield(s.ToolCalls[i].Name) {
-					return
-				}
-			}
-		}, Final: s.FinalAssistantMessage})
+	sq, err := search.Parse(q.Search, search.Options{Now: m.now(), Typing: q.Typing})
+	if err != nil {
+		return false
+	}
+	for _, f := range sq.Filters {
+		if m.passes(s, f) == f.Not {
+			return false
+		}
+	}
+	return sq.MatchDoc(m.doc(s))
+}
+
+// doc is a session's indexed text, as the store builds it: from its
+// summary (MemStore has no stream text besides) and its decisions' notes.
+func (m *MemStore) doc(s *review.Session) *search.Doc {
+	d := search.NewDoc(&s.Summary, nil)
+	for _, x := range m.decisions {
+		if x.Session == s.Key() {
+			d.Add(search.InNote, x.Note, search.Location{TurnID: x.TurnID, CallID: x.ToolCallID})
+		}
+	}
+	return d
+}
+
+// passes reports whether a session passes a field filter, as the store's
+// SQL has it (store/search_query.go).
+func (m *MemStore) passes(s *review.Session, f search.Filter) bool {
+	has := func(v string) bool { return strings.HasPrefix(strings.ToLower(v), f.Value) }
+	switch f.Field {
+	case search.FieldAgent:
+		return has(s.AgentKind)
+	case search.FieldTool:
+		return slices.ContainsFunc(s.ToolCalls, func(c summary.ToolCall) bool { return has(c.Name) })
+	case search.FieldFlag:
+		return slices.ContainsFunc(s.Flags, func(fl summary.Flag) bool { return has(string(fl)) })
+	case search.FieldModel:
+		return strings.Contains(strings.ToLower(s.Model), f.Value)
+	case search.FieldOutcome:
+		return slices.Contains(f.Outcome.Statuses(), s.Status)
+	case search.FieldDecision:
+		if f.Value == search.DecisionNone {
+			return s.Decision == nil
+		}
+		return slices.ContainsFunc(m.decisions, func(d review.Decision) bool { return d.Session == s.Key() && has(string(d.Kind)) })
+	case search.FieldReviewer:
+		return slices.ContainsFunc(m.decisions, func(d review.Decision) bool { return d.Session == s.Key() && has(d.Reviewer) })
+	case search.FieldSince:
+		return s.EndedAt != nil && !s.EndedAt.Before(f.Since)
+	case search.FieldCost:
+		if s.EstimatedUSD == nil {
+			return false
+		}
+		c := *s.EstimatedUSD
+		return map[search.Op]bool{search.OpGT: c > f.Cost, search.OpGE: c >= f.Cost, search.OpLT: c < f.Cost, search.OpLE: c <= f.Cost}[f.Op]
+	}
+	return true
+}
+
+// Matches implements Store.
+func (m *MemStore) Matches(_ context.Context, k review.SessionKey, q review.Query, n int) ([]search.Match, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	sq, err := search.Parse(q.Search, search.Options{Now: m.now(), Typing: q.Typing})
+	if err != nil {
+		return nil, err
+	}
+	for i := range m.sessions {
+		if s := &m.sessions[i]; s.Key() == k {
+			return sq.Matches(m.doc(s), n), nil
+		}
+	}
+	return nil, errNotFound
 }
 
 // flagged reports whether a session is flagged as the store says: by its

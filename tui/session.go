@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -35,18 +36,32 @@ type sessionView struct {
 	focus     focus
 	call      int // index into the selected turn's calls
 	callTop   int
+
+	// search is the search the session was opened from (zero: none),
+	// matches where it matched, match the one selected (search.go).
+	search  review.Query
+	matches []search.Match
+	match   int
 }
 
 var _ component = (*sessionView)(nil)
 
 func newSessionView(c *Common) *sessionView { return &sessionView{c: c} }
 
-// setSession shows a loaded session, its first flagged turn selected.
-func (m *sessionView) setSession(s *review.Session, ds []review.Decision) {
+// setSession shows a loaded session: at the first match of the search it
+// was opened from, else its first flagged turn selected.
+func (m *sessionView) setSession(s *review.Session, ds []review.Decision, q review.Query, matches []search.Match) {
 	m.s, m.decisions = s, ds
+	m.search, m.matches, m.match = q, matches, -1
 	m.showAll = !hasFlaggedTurn(s)
 	m.cursor, m.top, m.focus, m.call, m.callTop = 0, 0, focusTurns, 0, 0
 	m.buildRows(-1)
+	for i, at := range matches {
+		if at.TurnID != "" {
+			m.gotoMatch(i)
+			break
+		}
+	}
 }
 
 func hasFlaggedTurn(s *review.Session) bool {
@@ -144,6 +159,10 @@ func (m *sessionView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.move(1 << 30)
 	case key.Matches(msg, k.Tab):
 		m.switchPane()
+	case m.hasMatches() && key.Matches(msg, k.NextMatch):
+		m.jumpMatch(1)
+	case m.hasMatches() && key.Matches(msg, k.PrevMatch):
+		m.jumpMatch(-1)
 	case key.Matches(msg, k.NextFlagged):
 		m.jumpFlagged(1)
 	case key.Matches(msg, k.PrevFlagged):
@@ -346,17 +365,29 @@ func (m *sessionView) title() string {
 // ShortHelp implements help.KeyMap.
 func (m *sessionView) ShortHelp() []key.Binding {
 	k := m.c.Keys
-	return []key.Binding{k.NextFlagged, k.PrevFlagged, k.AllTurns, k.Enter, k.Tab, k.Followup, k.Decide, k.Back, k.Help}
+	next, prev := m.nextPrev()
+	return []key.Binding{next, prev, k.AllTurns, k.Enter, k.Tab, k.Followup, k.Decide, k.Back, k.Help}
 }
 
 // FullHelp implements help.KeyMap.
 func (m *sessionView) FullHelp() [][]key.Binding {
 	k := m.c.Keys
+	next, prev := m.nextPrev()
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Tab, k.Back},
-		{k.NextFlagged, k.PrevFlagged, k.AllTurns, k.Decide, k.Followup, k.History},
+		{next, prev, k.AllTurns, k.Decide, k.Followup, k.History},
 		{k.View, k.Refresh, k.Help, k.Quit},
 	}
+}
+
+// nextPrev are what n and N do: follow a search's matches, or the
+// flagged turns.
+func (m *sessionView) nextPrev() (next, prev key.Binding) {
+	k := m.c.Keys
+	if m.hasMatches() {
+		return k.NextMatch, k.PrevMatch
+	}
+	return k.NextFlagged, k.PrevFlagged
 }
 
 // clickRow selects the turn at a line of the body; clicking the selected
@@ -400,6 +431,9 @@ func (m *sessionView) hint() string {
 		if len(t.Flags) > 0 {
 			flagged++
 		}
+	}
+	if m.hasMatches() {
+		return m.matchHint()
 	}
 	shown := "flagged turns shown · a shows all"
 	if m.showAll {

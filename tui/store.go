@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
 )
 
 // Store is what the inbox needs from sift's store. It is declared here, by
@@ -27,4 +28,9 @@ type Store interface {
 	// Decisions returns every decision on a session, its turns and its
 	// tool calls, oldest first.
 	Decisions(ctx context.Context, k review.SessionKey) ([]review.Decision, error)
+	// Matches returns the places in a session that a query's search
+	// matched (its turn and call, the part, a snippet of at most
+	// snippetBytes), in the session's order: where the inbox opens it and
+	// where n/N move.
+	Matches(ctx context.Context, k review.SessionKey, q review.Query, snippetBytes int) ([]search.Match, error)
 }

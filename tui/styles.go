@@ -31,6 +31,9 @@ type Styles struct {
 		Cursor     lipgloss.Style
 		Group      lipgloss.Style
 		Dim        lipgloss.Style
+		// Match marks the words a search matched in a row; SelectedMatch
+		// in the selected row.
+		Match, SelectedMatch lipgloss.Style
 	}
 	Badge struct {
 		Flagged  lipgloss.Style
@@ -91,6 +94,8 @@ func NewStyles(p themes.Palette) *Styles {
 	s.Table.Cursor = fg(p.Accent).Bold(true)
 	s.Table.Group = fg(p.Primary).Bold(true)
 	s.Table.Dim = fg(p.FgSubtle)
+	s.Table.Match = fg(p.Accent).Bold(true).Underline(true)
+	s.Table.SelectedMatch = fg(p.Accent).Background(p.BgSubtle).Bold(true).Underline(true)
 
 	s.Badge.Flagged = fg(p.Flagged).Bold(true)
 	s.Badge.Reviewed = fg(p.Reviewed)

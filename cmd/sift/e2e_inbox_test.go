@@ -66,10 +66,51 @@ func (tm *tmuxTerm) keys(ks ...string) {
 	time.Sleep(150 * time.Millisecond)
 }
 
+// searchInTmux searches the demo's inbox as a reviewer types: two words
+// that match different parts of one session, then the note just recorded,
+// and opens that session at the match.
+func searchInTmux(t *testing.T, tm *tmuxTerm) {
+	t.Helper()
+	// Tool call, its calls pane, the session: one escape at a time, as
+	// two at once read as alt+escape.
+	for range 3 {
+		tm.keys("Escape")
+	}
+	tm.waitFor("back in the inbox", "filter: flagged")
+	tm.keys("f")
+	tm.waitFor("all sessions", "sift demo · 14 sessions")
+	tm.keys("/")
+	tm.run("send-keys", "-t", tm.name, "-l", "droid rew")
+	s := tm.waitFor("search typed", "1 session match", "ENG-398 · rework-1")
+	if rows := strings.Count(s, "ENG-"); rows != 1 {
+		t.Fatalf("droid rew: %d rows, want 1:\n%s", rows, s)
+	}
+	tm.keys("Enter")
+	tm.waitFor("search kept", "sift demo · 1 session match", "filter: /droid rew")
+	tm.keys("Escape")
+	tm.waitFor("search cleared", "sift demo · 14 sessions")
+	tm.keys("/")
+	tm.run("send-keys", "-t", tm.name, "-l", "find blocked")
+	s = tm.waitFor("a note", "1 session match", "ENG-412 · rework-2")
+	if rows := strings.Count(s, "ENG-"); rows != 1 {
+		t.Fatalf("find blocked: %d rows, want 1:\n%s", rows, s)
+	}
+	tm.keys("Enter", "Enter")
+	tm.waitFor("opened at the match", "sift demo › ENG-412 · rework-2", "match 1 of", "n/N next and previous match")
+	// Back to the inbox (from the calls pane or the turns), the search
+	// still on.
+	for range 2 {
+		if strings.Contains(tm.screen(), "sift demo ›") {
+			tm.keys("Escape")
+		}
+	}
+	tm.waitFor("inbox", "sift demo · 1 session match")
+}
+
 // TestEndToEndDemoInTmux drives the real binary in a terminal: sift demo
 // --db PATH, flagged only, sort by cost, open the top session, go to its
 // first flagged turn, open a tool call, record needs_followup with a note,
-// quit; then
+// search (searchInTmux), quit; then
 // `sift list --json` on the same store shows the session, flagged, with the
 // decision and its note.
 func TestEndToEndDemoInTmux(t *testing.T) {
@@ -121,6 +162,7 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	tm.run("send-keys", "-t", tm.name, "-l", "why was find blocked?")
 	tm.keys("Enter")
 	tm.waitFor("decision recorded", "recorded needs_followup on t1 · toolu_01XMaFPbs37dmBM8hVEaTMg9")
+	searchInTmux(t, tm)
 	tm.keys("q")
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -160,6 +160,9 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := ingest.Import(ctx, st, paths, opts, pr.report)
 	pr.done()
+	if err == nil {
+		_, err = st.IndexMissing(ctx)
+	}
 	return reportImport(stdout, stderr, "import", res, err)
 }
 

@@ -136,6 +136,9 @@ func importInBackground(ctx context.Context, st *store.Store, roots []string, op
 	if err == nil && len(res.Failed) > 0 {
 		err = fmt.Errorf("%d files failed, first %s", len(res.Failed), res.Failed[0])
 	}
+	if err == nil {
+		_, err = st.IndexMissing(ctx)
+	}
 	if ctx.Err() != nil {
 		return
 	}

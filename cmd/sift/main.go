@@ -49,6 +49,7 @@ func commands() []command {
 		{"summary", "summary FILE… [--agent K] [--start T --end T] [--exit-code N] [--model M] [--json] [--pricing FILE] [--stall 30s]   print run summaries", runSummary},
 		{"run", runUsage, runRun},
 		{"import", "import [PATH…] [--force] [--history]   ingest stream files and folders into the store", runImport},
+		{"search", searchUsage, runSearch},
 		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json [--full]]   the inbox (--full: with tool calls, stalls and turns)", runList},
 		{"decide", "decide SESSION --decision reviewed|needs_followup|ignored [--turn T] [--tool-call C] [--note N] [--reviewer R]", runDecide},
 		{"sweep", "sweep [--status] [--retained-days N] [--max-total-size-mb N]   one retention pass", runSweep},
@@ -70,7 +71,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || (strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help") {
 		return runInbox(args, stdin, stdout, stderr)
 	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if args[0] == "help" {
+		return runHelp(args[1:], stdout, stderr)
+	}
+	if args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		return 0
 	}

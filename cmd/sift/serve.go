@@ -84,6 +84,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	bg := newBackground(sf, st, api, logger)
 	go bg.retention(ctx)
 	go bg.watchConfig(ctx)
+	go indexMissing(ctx, st, logger)
 
 	srv := httpapi.HTTPServer(ln.Addr().String(), api)
 	done := make(chan error, 1)

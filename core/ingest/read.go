@@ -110,9 +110,11 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 			opt.ExitCode = &code
 		}
 	}
-	var listen func(*event.Event)
+	// The search index's text is heard last, as the builder hears it.
+	srch := newSearchText()
+	listen := srch.listen
 	if l.usage != nil {
-		listen = l.listen
+		listen = func(ev *event.Event) { l.listen(ev); srch.listen(ev) }
 	}
 	sum, rev, err := r.analyze(r.parser(), src, opt, listen)
 	if err != nil && kind == "" && errors.Is(err, agents.ErrUnknownAgent) {
@@ -121,7 +123,8 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 		if _, serr := fh.Seek(0, io.SeekStart); serr == nil {
 			opt.Agent = ""
 			r.br.Reset(fh)
-			sum, rev, err = r.analyze(r.parser(), r.br, opt, nil)
+			*srch = *newSearchText()
+			sum, rev, err = r.analyze(r.parser(), r.br, opt, srch.listen)
 		}
 	}
 	if err != nil {
@@ -139,7 +142,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 		// CLI records none: its project is its folder.
 		sum.WorkItemID = ProjectID(l.cwdSeen)
 	}
-	return &Session{File: *f, Summary: sum, Events: rev, Usage: l.usage, NoRun: inv == nil}, nil
+	return &Session{File: *f, Summary: sum, Events: rev, Usage: l.usage, NoRun: inv == nil, Search: srch.pieces}, nil
 }
 
 // keepEvents asks the options whether a session keeps its review events,

@@ -3,6 +3,7 @@ package ingest
 import (
 	"time"
 
+	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -19,6 +20,9 @@ type Session struct {
 	// NoRun is set when no recorded invocation (sift run) matches the
 	// file: its cost row can then only be one an import of it wrote.
 	NoRun bool
+	// Search is the text of the stream the search index needs besides
+	// the summary (prompts, harness errors), not redacted yet.
+	Search []search.Piece
 }
 
 // Activity is the session's last activity in unix ms: its end, else its

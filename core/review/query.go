@@ -51,10 +51,16 @@ type Query struct {
 	// session id or final message contains it (case-insensitive for
 	// ASCII): `sift list --text` and the API's text parameter.
 	Text string
-	// Filter is the inbox's `/` filter (see FilterMatches): its
-	// characters in order in the agent, the label or a tool name, or the
-	// whole of it in the final message.
-	Filter string
+	// Search is a search in core/search's query language (words,
+	// "phrases", -exclusions, field filters such as agent:codex or
+	// cost>0.5): the inbox's `/`, `sift search` and the API's search. It
+	// keeps the sessions whose indexed text has every word and phrase,
+	// none excluded, and whose fields pass every filter.
+	Search string
+	// Typing is set while Search is being typed (the inbox's `/`): its
+	// last word matches any word it starts, and a filter left incomplete
+	// there is ignored (search.Options.Typing).
+	Typing bool
 	// GroupByWorkItem orders by work item first (A to Z), then by Sort.
 	GroupByWorkItem bool
 	// Limit caps the rows (0: no cap); Offset skips rows.

@@ -54,12 +54,9 @@ func Generate(s Spec) (Result, error) {
 	var res Result
 	var plans []*plan
 	for _, p := range s.Templates {
-		b, err := os.ReadFile(p)
+		b, err := readTemplate(p)
 		if err != nil {
 			return res, err
-		}
-		if !bytes.HasSuffix(b, []byte("\n")) {
-			b = append(b, '\n')
 		}
 		plans = append(plans, newPlan(b))
 	}
@@ -90,6 +87,15 @@ func Generate(s Spec) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// readTemplate reads a template file, ending in a newline.
+func readTemplate(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err == nil && !bytes.HasSuffix(b, []byte("\n")) {
+		b = append(b, '\n')
+	}
+	return b, err
 }
 
 // slotKind is what a cut in a template holds.

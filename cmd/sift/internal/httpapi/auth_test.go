@@ -31,6 +31,7 @@ var routes = []struct {
 	{http.MethodGet, "/workitems/wi-1/agent-streams/work-1-a1b2c3.jsonl/summary", "", 200},
 	{http.MethodGet, "/sessions", "", 200},
 	{http.MethodGet, "/sessions?full=true", "", 200},
+	{http.MethodGet, "/search?q=permission", "", 200},
 	{http.MethodGet, "/sessions/work-1/decisions", "", 200},
 	{http.MethodGet, "/sessions/wi-1/work-1-a1b2c3.jsonl/decisions", "", 200},
 	{http.MethodPost, "/decisions", `{"session":"work-1","decision":"reviewed","note":"fine"}`, 201},
@@ -125,7 +126,7 @@ func TestGetNeverWrites(t *testing.T) {
 			hdr := []string{"Authorization", "Bearer s3cret-token"}
 			targets := []string{"/healthz", "/sessions", "/sessions?full=true&text=late",
 				"/workitems/wi-1/agent-streams?includeLineCount=true", "/workitems/wi-2/agent-streams?includeLineCount=true",
-				"/sessions/work-1/decisions"}
+				"/sessions/work-1/decisions", "/search?q=late+-zebra&limit=5"}
 			for _, wi := range []string{"wi-1/work-1-a1b2c3.jsonl", "wi-1/rework-2-d4e5f6.jsonl", "wi-1/work-3-fff000.jsonl", "wi-2/work-1-eeeeee.jsonl"} {
 				w, name, _ := strings.Cut(wi, "/")
 				base := "/workitems/" + w + "/agent-streams/" + name

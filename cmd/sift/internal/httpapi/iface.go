@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/store"
 )
 
@@ -18,6 +19,7 @@ type Store interface {
 	Decisions(ctx context.Context, k review.SessionKey) ([]review.Decision, error)
 	LatestDecisions(ctx context.Context, k review.SessionKey) ([]review.Decision, error)
 	StreamFiles(ctx context.Context, workItemID string) ([]store.StreamFile, error)
+	Matches(ctx context.Context, k review.SessionKey, q review.Query, snippetBytes int) ([]search.Match, error)
 }
 
 var _ Store = (*store.Store)(nil)

@@ -137,6 +137,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /workitems/{id}/agent-streams/{fileName}", s.handleStream)
 	m.HandleFunc("GET /workitems/{id}/agent-streams/{fileName}/summary", s.handleSummary)
 	m.HandleFunc("GET /sessions", s.handleSessions)
+	m.HandleFunc("GET /search", s.handleSearch)
 	m.HandleFunc("GET /sessions/{id}/decisions", s.handleDecisions)
 	m.HandleFunc("GET /sessions/{workItemId}/{fileName}/decisions", s.handleDecisions)
 	m.HandleFunc("POST /decisions", s.handleDecide)

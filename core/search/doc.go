@@ -1,0 +1,352 @@
+package search
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentsift/sift/core/redact"
+	"github.com/agentsift/sift/core/summary"
+)
+
+// Where names the part of a session a match was found in.
+type Where string
+
+// The parts of a session that are indexed.
+const (
+	// InSession is the session's own names: agent, model, work item,
+	// phase, file and the harness's session id.
+	InSession Where = "session"
+	InPrompt  Where = "prompt"
+	// InText is what the model said in a turn.
+	InText  Where = "text"
+	InFinal Where = "final message"
+	// InTool is a call's tool name and title.
+	InTool  Where = "tool"
+	InInput Where = "input"
+	// InError is a failed call's error or failing output.
+	InError Where = "error"
+	// InHarness is an error the harness reported.
+	InHarness Where = "harness error"
+	// InOutput is the last lines of a stream no parser understood, and
+	// its captured stderr.
+	InOutput Where = "output"
+	InFlag   Where = "flag"
+	InNote   Where = "note"
+)
+
+// Caps on the indexed text: each part is cut to its cap (on a rune
+// boundary), so that what is indexed stays a small fraction of a stream,
+// and a session's whole text to MaxDocBytes.
+const (
+	// MaxPartBytes caps a part: a prompt, a tool input, an error.
+	MaxPartBytes = 4 << 10
+	// MaxFinalBytes caps the final message, which ends with the stderr
+	// tail: its start and its end are kept.
+	MaxFinalBytes = 16 << 10
+	// MaxDocBytes caps a session's indexed text; parts past it are left
+	// out.
+	MaxDocBytes = 1 << 20
+	// MaxLocations caps the places one recurring text is listed at.
+	MaxLocations = 64
+)
+
+// Location is a place in a session: a turn, a tool call of it, or, when
+// both are empty, the session itself.
+type Location struct {
+	TurnID string `json:"t,omitempty"`
+	CallID string `json:"c,omitempty"`
+}
+
+// Part is one line of a session's indexed text: what it is, its text,
+// and the places it occurs at (the same text recurring is indexed once).
+type Part struct {
+	Where Where      `json:"w"`
+	Text  string     `json:"-"`
+	At    []Location `json:"at,omitempty"`
+}
+
+// Piece is text of a stream the summary does not keep, collected while the
+// stream is read (core/ingest): a prompt, a harness error. Its text is as
+// the stream had it, not redacted yet; NewDoc redacts it.
+type Piece struct {
+	Where Where
+	// Line is the stream line it was read from; it places the piece in a
+	// turn.
+	Line   int
+	CallID string
+	Text   string
+}
+
+// Doc is the text of a session a store indexes, one part per line, each
+// text redacted, on one line, and capped.
+type Doc struct {
+	Parts []Part
+	size  int
+	seen  map[partKey]int
+}
+
+type partKey struct {
+	where Where
+	text  string
+}
+
+// PartSep starts every line of a body but the first: a word of its own
+// (a private-use character, which the index keeps as a word) that no
+// query has, so that no phrase matches across two parts.
+const PartSep = "\uE000 "
+
+// Body returns the parts' text, one per line: what the store indexes.
+// Line i is Parts[i], after PartSep from the second line on (PartText).
+func (d *Doc) Body() string {
+	var b strings.Builder
+	b.Grow(d.size + len(d.Parts)*len(PartSep))
+	for i, p := range d.Parts {
+		if i > 0 {
+			b.WriteByte('\n')
+			b.WriteString(PartSep)
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// PartText returns the text of a line of a body, without its PartSep.
+func PartText(line string) string { return strings.TrimPrefix(line, PartSep) }
+
+// LoadDoc rebuilds a stored doc from its body and its parts (whose Text
+// is not stored: it is the body's lines), so that more can be added to
+// it. Parts past the body's lines, or lines past the parts, are dropped.
+func LoadDoc(body string, parts []Part) *Doc {
+	d := &Doc{seen: map[partKey]int{}}
+	lines := strings.Split(body, "\n")
+	for i := range min(len(lines), len(parts)) {
+		p := parts[i]
+		p.Text, p.At = PartText(lines[i]), slices.Clip(p.At)
+		d.seen[partKey{p.Where, p.Text}] = len(d.Parts)
+		d.size += len(p.Text) + 1
+		d.Parts = append(d.Parts, p)
+	}
+	return d
+}
+
+// Add adds a part of text found at a place. The text must be redacted
+// already; it is put on one line and capped (MaxPartBytes). Text seen
+// before in the same part of the session adds only its place.
+func (d *Doc) Add(where Where, text string, at Location) {
+	d.add(where, text, MaxPartBytes, at)
+}
+
+func (d *Doc) add(where Where, text string, limit int, at Location) {
+	text = oneLine(text, limit)
+	if text == "" {
+		return
+	}
+	if d.seen == nil {
+		d.seen = map[partKey]int{}
+	}
+	k := partKey{where, text}
+	if i, ok := d.seen[k]; ok {
+		p := &d.Parts[i]
+		if len(p.At) < MaxLocations && at != (Location{}) && (len(p.At) == 0 || p.At[len(p.At)-1] != at) {
+			p.At = append(p.At, at)
+		}
+		return
+	}
+	if d.size+len(text)+1 > MaxDocBytes {
+		return
+	}
+	// The summary's strings may live in a summarizer's blocks that the
+	// next file rewrites (summary.Builder.Reset): a part keeps its own.
+	text = strings.Clone(text)
+	k.text = text
+	d.size += len(text) + 1
+	p := Part{Where: where, Text: text}
+	if at != (Location{}) {
+		p.At = []Location{at}
+	}
+	d.seen[k] = len(d.Parts)
+	d.Parts = append(d.Parts, p)
+}
+
+// NewDoc builds the indexed text of a session: its names, prompts, what
+// the model said, its tool calls (names, inputs, errors), harness errors,
+// the final message, the output lines and the flags, each placed at its
+// turn and call. The summary's text is redacted already; the pieces are
+// redacted here. Decision notes are added by the store (Doc.Add with
+// InNote), which keeps them.
+//
+// This is the one function that says what of a session is searchable.
+func NewDoc(s *summary.Summary, pieces []Piece) *Doc {
+	d := &Doc{}
+	names := []string{s.AgentKind, s.Model, s.WorkItemID, phaseName(s), s.FileName, s.SessionID}
+	d.Add(InSession, strings.Join(names, " "), Location{})
+	turnOf := turnLocator(s.Turns)
+	for _, p := range pieces {
+		if p.Where != InPrompt {
+			continue
+		}
+		d.Add(InPrompt, redacted(p.Text), Location{TurnID: turnOf(p.Line, true)})
+	}
+	for i := range s.Turns {
+		t := &s.Turns[i]
+		d.Add(InText, t.Text, Location{TurnID: t.TurnID})
+	}
+	for i := range s.ToolCalls {
+		c := &s.ToolCalls[i]
+		at := Location{TurnID: c.TurnID, CallID: c.ID}
+		tool := c.Name
+		if c.Title != "" && c.Title != c.Name && !strings.Contains(c.Title, strings.TrimRight(c.InputSummary, " …")) {
+			// A title that is not "Run: <the input>" says more.
+			tool += " " + c.Title
+		}
+		d.Add(InTool, tool, at)
+		d.Add(InInput, c.InputSummary, at)
+		if c.Error != nil {
+			d.Add(InError, *c.Error, at)
+		}
+	}
+	for _, p := range pieces {
+		if p.Where == InPrompt {
+			continue
+		}
+		at := Location{TurnID: turnOf(p.Line, false), CallID: p.CallID}
+		d.Add(p.Where, redacted(p.Text), at)
+	}
+	if s.FinalAssistantMessage != nil {
+		var last Location
+		if n := len(s.Turns); n > 0 {
+			last.TurnID = s.Turns[n-1].TurnID
+		}
+		d.add(InFinal, headTail(*s.FinalAssistantMessage, MaxFinalBytes), MaxFinalBytes, last)
+	}
+	for _, l := range s.Tail {
+		d.Add(InOutput, l, Location{})
+	}
+	addFlags(d, s)
+	return d
+}
+
+// addFlags indexes the flags of each turn at the turn, and the session's
+// own (a failed run, a truncated capture) at the session. Each flag is
+// its name; a sentence saying why can join it here.
+func addFlags(d *Doc, s *summary.Summary) {
+	inTurns := map[summary.Flag]bool{}
+	for i := range s.Turns {
+		t := &s.Turns[i]
+		for _, f := range t.Flags {
+			inTurns[f] = true
+			d.Add(InFlag, string(f), Location{TurnID: t.TurnID})
+		}
+	}
+	for _, f := range s.Flags {
+		if !inTurns[f] {
+			d.Add(InFlag, string(f), Location{})
+		}
+	}
+}
+
+// phaseName is the phase with its iteration, as the inbox labels it
+// (rework-2).
+func phaseName(s *summary.Summary) string {
+	if s.Iteration == nil {
+		return s.Phase
+	}
+	return s.Phase + "-" + strconv.Itoa(*s.Iteration)
+}
+
+// turnLocator returns a function placing a stream line in a turn: the
+// turn whose lines hold it; for a prompt (next), the first turn after
+// it; "" when none does.
+func turnLocator(turns []summary.Turn) func(line int, next bool) string {
+	return func(line int, next bool) string {
+		if line <= 0 || len(turns) == 0 {
+			return ""
+		}
+		i := sort.Search(len(turns), func(i int) bool { return turns[i].Line > line })
+		if i > 0 && turns[i-1].Line <= line && line <= max(turns[i-1].EndLine, turns[i-1].Line) {
+			return turns[i-1].TurnID
+		}
+		if next && i < len(turns) {
+			return turns[i].TurnID
+		}
+		return ""
+	}
+}
+
+// redactMargin is how much of a piece past its cap is redacted with it,
+// so that a secret straddling the cap is replaced whole before the cut.
+const redactMargin = 4 << 10
+
+// redacted returns a piece's text redacted, reading at most its cap and
+// the margin.
+func redacted(s string) string {
+	return redact.String(cut(s, MaxPartBytes+redactMargin))
+}
+
+// headTail keeps the start and the end of a long text, within n bytes:
+// the final message's stderr tail is at its end.
+func headTail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const gap = " … "
+	head := cut(s, n/2)
+	tail := s[len(s)-(n-len(head)-len(gap)):]
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	return head + gap + tail
+}
+
+// oneLine returns s on one line (every control character a space, runs of
+// spaces one), trimmed and cut to at most n bytes on a rune boundary.
+// The store's highlight markers are control characters: none is left.
+func oneLine(s string, n int) string {
+	clean := true
+	for i := 0; i < len(s) && i < n; i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c == 0xee || (c == ' ' && (i == 0 || s[i-1] == ' ')) {
+			clean = false
+			break
+		}
+	}
+	if clean && len(s) <= n && utf8.ValidString(s) && !strings.HasSuffix(s, " ") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(min(len(s), n))
+	space := false
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == ' ' || r == utf8.RuneError || (r >= 0x80 && r < 0xa0) || r == sepRune {
+			space = b.Len() > 0
+			continue
+		}
+		w := utf8.RuneLen(r)
+		if space {
+			w++
+		}
+		if b.Len()+w > n {
+			break
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// cut returns the longest prefix of s of at most n bytes that ends on a
+// rune boundary.
+func cut(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,390 @@
+package search
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Field is what a filter looks at.
+type Field string
+
+// The filter fields.
+const (
+	FieldAgent    Field = "agent"
+	FieldTool     Field = "tool"
+	FieldFlag     Field = "flag"
+	FieldModel    Field = "model"
+	FieldOutcome  Field = "outcome"
+	FieldDecision Field = "decision"
+	FieldReviewer Field = "reviewer"
+	FieldSince    Field = "since"
+	FieldCost     Field = "cost"
+)
+
+// Fields lists the filter fields in the order help names them.
+func Fields() []Field {
+	return []Field{FieldAgent, FieldTool, FieldFlag, FieldModel, FieldOutcome, FieldDecision, FieldReviewer, FieldSince, FieldCost}
+}
+
+// Op is how a filter compares its field with its value.
+type Op string
+
+// The operators: ":" for every field but cost, which compares.
+const (
+	OpIs Op = ":"
+	OpGT Op = ">"
+	OpGE Op = ">="
+	OpLT Op = "<"
+	OpLE Op = "<="
+)
+
+// DecisionNone is the value of decision:none, the sessions without a
+// session-level decision.
+const DecisionNone = "none"
+
+// Term is one word or phrase of a query.
+type Term struct {
+	// Text is the term as typed, without its quotes, its leading - or its
+	// trailing *.
+	Text string
+	// Words are its words, lowercased: a session matches when they appear
+	// in this order, next to each other. A word typed with punctuation
+	// (src/a.go) is several words.
+	Words []string
+	// Prefix lets the last word match any word it starts: the word being
+	// typed, or one typed with a trailing *.
+	Prefix bool
+	// Not excludes the sessions that contain the term.
+	Not bool
+	// Quoted is set for a "quoted phrase".
+	Quoted bool
+}
+
+// Filter keeps the sessions whose field has a value.
+type Filter struct {
+	Field Field
+	Op    Op
+	// Value is the value as typed, lowercased. agent, tool, flag,
+	// decision and reviewer match a value that starts with it; model one
+	// that contains it.
+	Value string
+	// Not keeps the sessions the filter would drop (-agent:codex).
+	Not bool
+	// Since is the start of a since: filter's window.
+	Since time.Time
+	// Cost is a cost filter's figure, in USD.
+	Cost float64
+	// Outcome is an outcome filter's outcome.
+	Outcome Outcome
+}
+
+// Query is a parsed search. The zero Query matches every session.
+type Query struct {
+	Terms   []Term
+	Filters []Filter
+}
+
+// IsZero reports whether the query has no term and no filter.
+func (q *Query) IsZero() bool { return len(q.Terms) == 0 && len(q.Filters) == 0 }
+
+// Positive returns the terms a session must contain.
+func (q *Query) Positive() []Term {
+	var out []Term
+	for _, t := range q.Terms {
+		if !t.Not {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Negative returns the terms a session must not contain.
+func (q *Query) Negative() []Term {
+	var out []Term
+	for _, t := range q.Terms {
+		if t.Not {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Options tune Parse.
+type Options struct {
+	// Now is the time since: counts back from; zero means time.Now().
+	Now time.Time
+	// Typing is set while the query is being typed (the inbox's `/`):
+	// its last word, when nothing follows it, matches any word it starts,
+	// and a filter still incomplete there (since:3, agent:) is left out
+	// rather than an error.
+	Typing bool
+}
+
+// ParseError is a query that cannot be read: a filter's value, or an
+// empty one.
+type ParseError struct {
+	// Token is the part of the query at fault.
+	Token string
+	Err   error
+}
+
+// Error implements error.
+func (e *ParseError) Error() string { return fmt.Sprintf("search %q: %v", e.Token, e.Err) }
+
+// Unwrap returns the cause.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// token is one space-separated part of a query.
+type token struct {
+	raw  string
+	not  bool
+	last bool // the last part, with nothing typed after it
+	open bool // a quote it opened is not closed
+}
+
+// Parse reads a query: words, "quoted phrases", -exclusions and field
+// filters (see Help). Every word and phrase must appear in a session;
+// an excluded one must not; every filter must hold.
+func Parse(s string, o Options) (Query, error) {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	var q Query
+	for _, t := range lex(s) {
+		typing := o.Typing && t.last
+		if f, ok, err := parseFilter(t, o.Now); ok {
+			if err != nil {
+				if typing {
+					continue
+				}
+				return Query{}, err
+			}
+			q.Filters = append(q.Filters, f)
+			continue
+		}
+		term := parseTerm(t, typing)
+		if len(term.Words) > 0 {
+			q.Terms = append(q.Terms, term)
+		}
+	}
+	return q, nil
+}
+
+// lex splits a query at spaces outside quotes.
+func lex(s string) []token {
+	var out []token
+	i := 0
+	for {
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		if i >= len(s) {
+			return out
+		}
+		t := token{}
+		if s[i] == '-' && i+1 < len(s) && !isSpace(s[i+1]) {
+			t.not = true
+			i++
+		}
+		start := i
+		for i < len(s) && !isSpace(s[i]) {
+			if s[i] == '"' {
+				j := strings.IndexByte(s[i+1:], '"')
+				if j < 0 {
+					i, t.open = len(s), true
+					break
+				}
+				i += j + 1
+			}
+			i++
+		}
+		t.raw = s[start:i]
+		t.last = i == len(s)
+		out = append(out, t)
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// parseTerm reads a word or a phrase. typing makes its last word a
+// prefix, unless a closed quote ends it.
+func parseTerm(t token, typing bool) Term {
+	raw := t.raw
+	term := Term{Not: t.not, Quoted: strings.HasPrefix(raw, `"`)}
+	closed := !t.open && strings.HasSuffix(raw, `"`) && len(raw) > 1
+	raw = strings.ReplaceAll(raw, `"`, "")
+	if !term.Quoted {
+		if r := strings.TrimRight(raw, "*"); r != raw {
+			raw, term.Prefix = r, true
+		}
+	}
+	if typing && !(term.Quoted && closed) {
+		term.Prefix = true
+	}
+	term.Text = raw
+	term.Words = Words(raw)
+	return term
+}
+
+// parseFilter reads a field filter; ok is false when the token is not one
+// (no known field name before a ':' or, for cost, a comparison).
+func parseFilter(t token, now time.Time) (f Filter, ok bool, err error) {
+	raw := t.raw
+	n := 0
+	for n < len(raw) && ('a' <= raw[n]|0x20 && raw[n]|0x20 <= 'z') {
+		n++
+	}
+	field := Field(strings.ToLower(raw[:n]))
+	rest := raw[n:]
+	var op Op
+	for _, o := range []Op{OpGE, OpLE, OpGT, OpLT, OpIs} {
+		if strings.HasPrefix(rest, string(o)) {
+			op = o
+			break
+		}
+	}
+	if op == "" || !known(field) || (op != OpIs && field != FieldCost) {
+		return f, false, nil
+	}
+	value := strings.ToLower(strings.Trim(rest[len(op):], `"`))
+	f = Filter{Field: field, Op: op, Value: value, Not: t.not}
+	fail := func(format string, args ...any) (Filter, bool, error) {
+		return f, true, &ParseError{Token: t.raw, Err: fmt.Errorf(format, args...)}
+	}
+	if value == "" {
+		return fail("%s needs a value", field)
+	}
+	switch field {
+	case FieldSince:
+		since, err := parseSince(value, now)
+		if err != nil {
+			return fail("%v", err)
+		}
+		f.Since = since
+	case FieldCost:
+		if op == OpIs {
+			op = OpGE
+			f.Op = op
+		}
+		v, err := strconv.ParseFloat(strings.TrimPrefix(value, "$"), 64)
+		if err != nil || v != v || v < 0 {
+			return fail("cost wants an amount in USD, such as cost>0.5")
+		}
+		f.Cost = v
+	case FieldOutcome:
+		for _, o := range Outcomes() {
+			if strings.HasPrefix(string(o), value) {
+				f.Outcome = o
+				break
+			}
+		}
+		if f.Outcome == "" {
+			return fail("outcome is one of %s", joinOutcomes())
+		}
+	case FieldDecision:
+		if value != DecisionNone && !anyPrefixed(value, "reviewed", "needs_followup", "ignored") {
+			return fail("decision is one of reviewed, needs_followup, ignored, none")
+		}
+	}
+	return f, true, nil
+}
+
+func known(f Field) bool {
+	for _, k := range Fields() {
+		if k == f {
+			return true
+		}
+	}
+	return false
+}
+
+func anyPrefixed(v string, names ...string) bool {
+	for _, n := range names {
+		if strings.HasPrefix(n, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinOutcomes() string {
+	var ns []string
+	for _, o := range Outcomes() {
+		ns = append(ns, string(o))
+	}
+	return strings.Join(ns, ", ")
+}
+
+// parseSince reads a duration back from now (90m, 36h, 7d, 2w) or a date
+// (2026-01-02, local time).
+func parseSince(v string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseInLocation("2006-01-02", v, now.Location()); err == nil {
+		return d, nil
+	}
+	unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}
+	if n := len(v); n > 1 && unit[v[n-1]] != 0 {
+		if k, err := strconv.Atoi(v[:n-1]); err == nil && k >= 0 {
+			return now.Add(-time.Duration(k) * unit[v[n-1]]), nil
+		}
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return time.Time{}, fmt.Errorf("since wants a duration such as 90m, 36h, 7d or 2w, or a date such as 2026-01-02")
+	}
+	return now.Add(-d), nil
+}
+
+// Words returns the words of a text, lowercased: its runs of letters and
+// digits, as the store's index splits text (SQLite's unicode61).
+func Words(s string) []string {
+	var out []string
+	for start, end := range wordSpans(s) {
+		out = append(out, strings.ToLower(s[start:end]))
+	}
+	return out
+}
+
+// wordSpans yields the byte spans of the words of s.
+func wordSpans(s string) func(yield func(int, int) bool) {
+	return func(yield func(int, int) bool) {
+		start := -1
+		for i := 0; i < len(s); {
+			r, n := rune(s[i]), 1
+			if r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(s[i:])
+			}
+			if isWordRune(r) {
+				if start < 0 {
+					start = i
+				}
+			} else if start >= 0 {
+				if !yield(start, i) {
+					return
+				}
+				start = -1
+			}
+			i += n
+		}
+		if start >= 0 {
+			yield(start, len(s))
+		}
+	}
+}
+
+// isWordRune reports whether r belongs to a word: a letter, a digit or a
+// private-use character, as SQLite's unicode61 tokenizer has it. The
+// private-use character of PartSep is a word of its own in the index
+// and none here, so that no query has it.
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r|0x20 && r|0x20 <= 'z' || '0' <= r && r <= '9'
+	}
+	return r != utf8.RuneError && r != sepRune && (unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r))
+}
+
+// sepRune is the character of PartSep.
+const sepRune = '\uE000'

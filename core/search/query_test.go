@@ -1,0 +1,143 @@
+package search
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+var now = time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, in string
+		typing   bool
+		terms    []Term
+		filters  []Filter
+	}{
+		{"words all match", "droid rework", false,
+			[]Term{{Text: "droid", Words: []string{"droid"}}, {Text: "rework", Words: []string{"rework"}}}, nil},
+		{"the last word is a prefix while typing", "droid rew", true,
+			[]Term{{Text: "droid", Words: []string{"droid"}}, {Text: "rew", Words: []string{"rew"}, Prefix: true}}, nil},
+		{"a space ends the word being typed", "droid rew ", true,
+			[]Term{{Text: "droid", Words: []string{"droid"}}, {Text: "rew", Words: []string{"rew"}}}, nil},
+		{"a trailing star is a prefix", "npm* test", false,
+			[]Term{{Text: "npm", Words: []string{"npm"}, Prefix: true}, {Text: "test", Words: []string{"test"}}}, nil},
+		{"a phrase", `"npm test" TIMED`, false,
+			[]Term{{Text: "npm test", Words: []string{"npm", "test"}, Quoted: true}, {Text: "TIMED", Words: []string{"timed"}}}, nil},
+		{"a phrase being typed", `"rm -r`, true,
+			[]Term{{Text: "rm -r", Words: []string{"rm", "r"}, Quoted: true, Prefix: true}}, nil},
+		{"a closed phrase is whole while typing", `"rm -rf"`, true,
+			[]Term{{Text: "rm -rf", Words: []string{"rm", "rf"}, Quoted: true}}, nil},
+		{"exclusions", `flaky -codex -"go vet"`, false,
+			[]Term{{Text: "flaky", Words: []string{"flaky"}}, {Text: "codex", Words: []string{"codex"}, Not: true},
+				{Text: "go vet", Words: []string{"go", "vet"}, Not: true, Quoted: true}}, nil},
+		{"punctuation splits a word into a phrase", "src/a.go", false,
+			[]Term{{Text: "src/a.go", Words: []string{"src", "a", "go"}}}, nil},
+		{"a lone dash and punctuation are nothing", "- && ", false, nil, nil},
+		{"an unknown field is text", "http://x.dev", false,
+			[]Term{{Text: "http://x.dev", Words: []string{"http", "x", "dev"}}}, nil},
+		{"field filters", `agent:Codex tool:bash flag:stall model:"opus 4" decision:needs reviewer:ana -outcome:fail`, false, nil,
+			[]Filter{{Field: FieldAgent, Op: OpIs, Value: "codex"}, {Field: FieldTool, Op: OpIs, Value: "bash"},
+				{Field: FieldFlag, Op: OpIs, Value: "stall"}, {Field: FieldModel, Op: OpIs, Value: "opus 4"},
+				{Field: FieldDecision, Op: OpIs, Value: "needs"}, {Field: FieldReviewer, Op: OpIs, Value: "ana"},
+				{Field: FieldOutcome, Op: OpIs, Value: "fail", Not: true, Outcome: OutcomeFailed}}},
+		{"cost compares", "cost>0.5 cost<=$2", false, nil,
+			[]Filter{{Field: FieldCost, Op: OpGT, Value: "0.5", Cost: 0.5}, {Field: FieldCost, Op: OpLE, Value: "$2", Cost: 2}}},
+		{"since a duration, days, weeks or a date", "since:36h since:7d since:2w since:2026-03-01", false, nil,
+			[]Filter{{Field: FieldSince, Op: OpIs, Value: "36h", Since: now.Add(-36 * time.Hour)},
+				{Field: FieldSince, Op: OpIs, Value: "7d", Since: now.Add(-7 * 24 * time.Hour)},
+				{Field: FieldSince, Op: OpIs, Value: "2w", Since: now.Add(-14 * 24 * time.Hour)},
+				{Field: FieldSince, Op: OpIs, Value: "2026-03-01", Since: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}}},
+		{"an incomplete filter is left out while typing", "timeout since:3", true,
+			[]Term{{Text: "timeout", Words: []string{"timeout"}}}, nil},
+		{"an empty filter is left out while typing", "agent:", true, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := Parse(tc.in, Options{Now: now, Typing: tc.typing})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(q.Terms, tc.terms) {
+				t.Errorf("terms\n got %+v\nwant %+v", q.Terms, tc.terms)
+			}
+			if !reflect.DeepEqual(q.Filters, tc.filters) {
+				t.Errorf("filters\n got %+v\nwant %+v", q.Filters, tc.filters)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"since:3", "since:yesterday", "cost>abc", "cost>-1", "outcome:great", "decision:approved", "agent:", `model:""`} {
+		_, err := Parse(in, Options{Now: now})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Token == "" {
+			t.Errorf("Parse(%q): %v, want a ParseError naming the token", in, err)
+		}
+	}
+	if q, err := Parse("", Options{}); err != nil || !q.IsZero() {
+		t.Errorf("empty query: %+v %v", q, err)
+	}
+}
+
+func TestOutcomes(t *testing.T) {
+	t.Parallel()
+	for _, o := range Outcomes() {
+		for _, st := range o.Statuses() {
+			if OutcomeOf(st) != o {
+				t.Errorf("OutcomeOf(%s) = %s, want %s", st, OutcomeOf(st), o)
+			}
+		}
+	}
+	if OutcomeFailed.Statuses()[0] != "error" {
+		t.Error("failed is not the summary's error status")
+	}
+}
+
+func TestWords(t *testing.T) {
+	t.Parallel()
+	got := Words("Run: npm test -- --grep=Flaky_Spec in src/Café.go 42x")
+	want := []string{"run", "npm", "test", "grep", "flaky", "spec", "in", "src", "café", "go", "42x"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Words: %q, want %q", got, want)
+	}
+}
+
+func TestHighlight(t *testing.T) {
+	t.Parallel()
+	q, _ := Parse(`"npm test" -flaky tim`, Options{Typing: true})
+	text := "ran npm test: timed out (npm, test) flaky"
+	var got []string
+	for _, s := range q.Highlight(text) {
+		got = append(got, text[s[0]:s[1]])
+	}
+	want := []string{"npm test", "timed", "npm, test"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Highlight: %q, want %q", got, want)
+	}
+	if q.Highlight("") != nil {
+		t.Error("an empty text has highlights")
+	}
+}
+
+func TestSnip(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("word ", 30) + "the npm test timed out " + strings.Repeat("tail ", 30)
+	i := strings.Index(text, "npm")
+	snip, marks := Snip(text, [][2]int{{i, i + 3}}, 80)
+	if len(snip) > 80 || !strings.HasPrefix(snip, "…") || !strings.HasSuffix(snip, "…") {
+		t.Errorf("snippet %q (%d bytes)", snip, len(snip))
+	}
+	if len(marks) != 1 || snip[marks[0][0]:marks[0][1]] != "npm" {
+		t.Errorf("marks %v in %q", marks, snip)
+	}
+	short, m := Snip("npm test", [][2]int{{0, 3}}, 80)
+	if short != "npm test" || len(m) != 1 {
+		t.Errorf("a short text is cut: %q %v", short, m)
+	}
+}

@@ -1,0 +1,212 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/search"
+)
+
+// A search is read one of three ways (readPlan), chosen by how many
+// sessions its words match, which the full-text index counts at once:
+//
+//   - few matches: from each match to its session, and the matches sorted;
+//   - many: along the index of the query's order, each session checked
+//     against the set of matches, until the page is full;
+//   - most (or no words): along that index, each session's document looked
+//     up in the full-text index, which is cheaper than making the set.
+//
+// Every plan reads a session's sort and filter columns from the covering
+// index summaries_search (migration 0008), never the summary's row, which
+// is large; only the page's rows are read whole. The thresholds were
+// measured on the search benchmark corpus (BenchmarkSearch).
+type readPlan uint8
+
+const (
+	// planAuto is no plan: the store chooses (Store.forcePlan).
+	planAuto readPlan = iota
+	fromMatches
+	alongSet
+	alongProbe
+	along
+)
+
+const (
+	// fewMatches is the most matches read from the matches.
+	fewMatches = 1000
+	// mostMatches is the share of the sessions (1/mostMatches) from
+	// which the matches are probed rather than gathered.
+	mostMatches = 4
+)
+
+// searchRead is a query with a search, as the store reads it.
+type searchRead struct {
+	q review.Query
+	// expr is the FTS5 expression of the search's words (and exclusions),
+	// "" when it has none; n is how many documents it matches.
+	expr string
+	n    int
+	// conds are the query's conditions on a summary s (read from
+	// summaries_search) and its decision pointer l: its filters and the
+	// search's.
+	conds []string
+	args  []any
+}
+
+// readSearch prepares a query's search (sq, not nil) for reading: its
+// conditions, and how many documents its words match.
+func (s *Store) readSearch(ctx context.Context, q review.Query, sq *search.Query) (*searchRead, error) {
+	r := &searchRead{q: q}
+	r.conds, r.args = whereConds(q, sq)
+	if pos := sq.Positive(); len(pos) > 0 {
+		r.expr = ftsJoin(pos, "AND")
+		for _, t := range sq.Negative() {
+			r.expr += " NOT " + ftsPhrase(t)
+		}
+		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH ?`, r.expr).Scan(&r.n); err != nil {
+			return nil, fmt.Errorf("search: %w", wrapError(err))
+		}
+	}
+	return r, nil
+}
+
+// plan chooses how to read a page.
+func (s *Store) plan(ctx context.Context, r *searchRead) (readPlan, error) {
+	switch {
+	case r.expr == "":
+		return along, nil
+	case r.q.GroupByWorkItem:
+		// No index holds the order: the matches are sorted.
+		return fromMatches, nil
+	case s.forcePlan != planAuto:
+		return s.forcePlan, nil
+	case r.n <= fewMatches:
+		return fromMatches, nil
+	}
+	var docs int
+	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM search_docs`).Scan(&docs); err != nil {
+		return 0, fmt.Errorf("search: %w", wrapError(err))
+	}
+	if r.n*mostMatches >= docs {
+		return alongProbe, nil
+	}
+	return alongSet, nil
+}
+
+// coveringJoin reads the summary s of a session row a from the covering
+// index.
+func coveringJoin(a string) string {
+	return " CROSS JOIN agent_stream_summaries s INDEXED BY summaries_search ON s.work_item_id = " + a +
+		".work_item_id AND s.file_name = " + a + ".file_name"
+}
+
+// from returns the FROM and WHERE clauses of a plan, with their
+// arguments, and the alias of the summary its order is read from.
+func (r *searchRead) from(p readPlan) (string, []any, string) {
+	conds, args := r.conds, r.args
+	var b strings.Builder
+	order := "o"
+	switch {
+	case p == fromMatches:
+		b.WriteString(" FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid" + coveringJoin("sd"))
+		conds = append([]string{"search_fts MATCH ?"}, conds...)
+		args = append([]any{r.expr}, args...)
+		order = "s"
+	case r.q.GroupByWorkItem:
+		// No index holds the order: every session is sorted.
+		b.WriteString(" FROM agent_stream_summaries s INDEXED BY summaries_search")
+		order = "s"
+	default:
+		b.WriteString(" FROM agent_stream_summaries o INDEXED BY " + sortIndex(r.q.Sort) + coveringJoin("o"))
+	}
+	switch p {
+	case alongSet:
+		b.WriteString(" CROSS JOIN search_docs sd ON sd.work_item_id = s.work_item_id AND sd.file_name = s.file_name")
+		// The + keeps the set from driving the lookup of sd: each
+		// session would be looked up once per match.
+		conds = append([]string{"+sd.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)"}, conds...)
+		args = append([]any{r.expr}, args...)
+	case alongProbe:
+		b.WriteString(" CROSS JOIN search_docs sd ON sd.work_item_id = s.work_item_id AND sd.file_name = s.file_name")
+		conds = append([]string{"EXISTS (SELECT 1 FROM search_fts WHERE search_fts MATCH ? AND search_fts.rowid = sd.id)"}, conds...)
+		args = append([]any{r.expr}, args...)
+	}
+	b.WriteString(decidedJoin)
+	if len(conds) > 0 {
+		b.WriteString(" WHERE " + strings.Join(conds, " AND "))
+	}
+	return b.String(), args, order
+}
+
+// page returns the SELECT of a page of the query's sessions, the columns
+// cols (of the summary s and its decision d) of each, in its order: the
+// keys of the page, read by the plan, then their rows.
+func (s *Store) searchPage(ctx context.Context, r *searchRead, cols string) (string, []any, error) {
+	p, err := s.plan(ctx, r)
+	if err != nil {
+		return "", nil, err
+	}
+	from, args, a := r.from(p)
+	keyOrder, err := orderByOf(r.q, a)
+	if err != nil {
+		return "", nil, err
+	}
+	order, _ := orderBy(r.q)
+	keys := "SELECT " + a + ".work_item_id, " + a + ".file_name" + from + keyOrder
+	if r.q.Limit > 0 || r.q.Offset > 0 {
+		lim := r.q.Limit
+		if lim <= 0 {
+			lim = -1
+		}
+		keys += " LIMIT ? OFFSET ?"
+		args = append(args, lim, r.q.Offset)
+	}
+	return "SELECT " + cols + " FROM (" + keys + ") p CROSS JOIN agent_stream_summaries s ON s.work_item_id = p.work_item_id" +
+		" AND s.file_name = p.file_name" + decidedJoin + "\n\tLEFT JOIN review_decisions d ON d.id = l.decision_id" + order, args, nil
+}
+
+// count counts the sessions of a query with a search: the matches of its
+// words when it has nothing else to check.
+func (s *Store) searchCount(ctx context.Context, r *searchRead) (int, error) {
+	if r.expr != "" && (len(r.conds) == 0 || r.n == 0) {
+		return r.n, nil
+	}
+	var n int
+	from, args := r.countFrom()
+	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*)"+from, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count sessions: %w", wrapError(err))
+	}
+	return n, nil
+}
+
+// countFrom is the FROM and WHERE of a count: from the matches, or along
+// the covering index for a search without words.
+func (r *searchRead) countFrom() (string, []any) {
+	if r.expr != "" {
+		from, args, _ := r.from(fromMatches)
+		return from, args
+	}
+	q := r.q
+	q.GroupByWorkItem = true // along the covering index, in no order
+	rr := *r
+	rr.q = q
+	from, args, _ := rr.from(along)
+	return from, args
+}
+
+// searchCounts counts the flagged and the undecided sessions of a query
+// with a search.
+func (s *Store) searchCounts(ctx context.Context, r *searchRead) (flagged, undecided int, err error) {
+	if r.expr != "" && r.n == 0 {
+		return 0, 0, nil
+	}
+	from, args := r.countFrom()
+	var f, u sql.NullInt64
+	if err := s.r.QueryRowContext(ctx, "SELECT SUM("+flaggedSQL+"), SUM(l.decision_id IS NULL)"+from, args...).Scan(&f, &u); err != nil {
+		return 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
+	}
+	return int(f.Int64), int(u.Int64), nil
+}
