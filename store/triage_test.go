@@ -95,11 +95,12 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := triageOrder(t, s)
+	unmigrate0010(t, s)
 	for _, q := range []string{
 		`DROP INDEX summaries_by_triage`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN triage_rank`,
 		`DROP TABLE session_filter`,
-		`DELETE FROM schema_migrations WHERE version = 7`,
+		`DELETE FROM schema_migrations WHERE version >= 7`,
 	} {
 		if _, err := s.w.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
