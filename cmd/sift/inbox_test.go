@@ -161,8 +161,19 @@ func TestStoreAnswersTheInbox(t *testing.T) {
 			if !slices.Equal(slices.Sorted(slices.Values(keys(got))), slices.Sorted(slices.Values(want))) {
 				t.Fatalf("sessions %v, want %v", keys(got), want)
 			}
+			// Grouped, each work item's sessions come together, the
+			// groups in the order of their first (most urgent) session.
+			done := map[string]bool{}
 			for i := 1; i < len(got); i++ {
-				if c := orderOf(&got[i-1], q, flagged, undecided) - orderOf(&got[i], q, flagged, undecided); c > 0 {
+				a, b := &got[i-1], &got[i]
+				if q.GroupByWorkItem && a.WorkItemID != b.WorkItemID {
+					done[a.WorkItemID] = true
+					if done[b.WorkItemID] {
+						t.Errorf("row %d (%s) is apart from its work item's other rows", i, b.Key())
+					}
+					a = &got[slices.IndexFunc(got, func(s review.Session) bool { return s.WorkItemID == a.WorkItemID })]
+				}
+				if c := orderOf(a, q, flagged, undecided) - orderOf(b, q, flagged, undecided); c > 0 {
 					t.Errorf("row %d (%s) comes before row %d (%s) in %s", i-1, got[i-1].Key(), i, got[i].Key(), q.Sort)
 				}
 			}
@@ -171,8 +182,9 @@ func TestStoreAnswersTheInbox(t *testing.T) {
 }
 
 // orderOf places a session in a query's order: sessions are listed by
-// increasing orderOf. It counts only what the order compares (work item,
-// triage rank, the sort figure), not how ties are broken.
+// increasing orderOf (grouped, within a group, and the groups by their
+// first sessions). It counts only what the order compares (triage rank,
+// the sort figure), not how ties are broken.
 func orderOf(s *review.Session, q review.Query, flagged, undecided func(*review.Session) bool) float64 {
 	v := func(p *float64) float64 {
 		if p == nil {
@@ -215,17 +227,7 @@ func orderOf(s *review.Session, q review.Query, flagged, undecided func(*review.
 			x = -x
 		}
 	}
-	if q.GroupByWorkItem {
-		// The work item outranks the sort: its rank among the demo's.
-		x += float64(workItemRank(s.WorkItemID)) * 1e12
-	}
 	return x
-}
-
-// workItemRank orders the demo's work items A to Z.
-func workItemRank(wi string) int {
-	n, _ := strconv.Atoi(strings.TrimPrefix(wi, "ENG-"))
-	return n
 }
 
 func i64(p *int64) *float64 {
