@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -20,7 +21,7 @@ func (m *App) View() tea.View {
 		body = append(body, "")
 	}
 	lines = append(lines, body[:bh]...)
-	lines = append(lines, m.statusLine(), m.help.ShortHelpView(m.current().ShortHelp()))
+	lines = append(lines, m.statusLine(), m.footer())
 	switch {
 	case m.confirm != nil:
 		lines = overlay(lines, m.confirm.View(m.w, m.h), m.w, m.h)
@@ -28,6 +29,10 @@ func (m *App) View() tea.View {
 		lines = overlay(lines, m.dialog.View(m.w), m.w, m.h)
 	case m.history != nil:
 		lines = overlay(lines, m.history.View(m.w, m.h), m.w, m.h)
+	case m.copying != nil:
+		lines = overlay(lines, m.copying.View(m.w), m.w, m.h)
+	case m.followups != nil:
+		lines = overlay(lines, m.followups.View(m.w, m.h), m.w, m.h)
 	case m.showHelp:
 		lines = overlay(lines, m.helpBox(), m.w, m.h)
 	}
@@ -39,7 +44,8 @@ func (m *App) View() tea.View {
 }
 
 // titleBar is the first line: where we are on the left; sort, filter and
-// view on the right.
+// view on the right. When both do not fit, the left gives way from its
+// start: the right always shows.
 func (m *App) titleBar() string {
 	st := m.c.Styles
 	left := " " + st.App.Title.Render(m.opts.Title)
@@ -54,12 +60,43 @@ func (m *App) titleBar() string {
 	case screenToolCall:
 		left += st.App.Muted.Render(" › " + m.session.title() + " › " + Inert(m.tool.call.TurnID+" · "+m.tool.call.Name))
 	}
-	right += "  view: " + m.c.Mode.String() + " "
-	gap := m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
-	if gap < 2 {
-		return fitWidth(left, m.w)
+	right = strings.TrimPrefix(right+"  view: "+m.c.Mode.String(), "  ") + " "
+	rw := ansi.StringWidth(right)
+	if rw+2 > m.w {
+		return fitWidth(st.App.Subtle.Render(right), m.w)
 	}
-	return left + strings.Repeat(" ", gap) + st.App.Subtle.Render(right)
+	if lw := ansi.StringWidth(left); lw+rw+2 > m.w {
+		left = " …" + ansi.TruncateLeft(left, lw-(m.w-rw-2-2), "")
+	}
+	gap := m.w - ansi.StringWidth(left) - rw
+	return left + strings.Repeat(" ", max(gap, 1)) + st.App.Subtle.Render(right)
+}
+
+// footer is the last line: the screen's keys that fit, always ending with
+// the help key.
+func (m *App) footer() string {
+	st := m.c.Styles.Help
+	item := func(b key.Binding) string {
+		return st.ShortKey.Render(b.Help().Key) + " " + st.ShortDesc.Render(b.Help().Desc)
+	}
+	sep := st.ShortSeparator.Render(" • ")
+	tail := item(m.c.Keys.Help)
+	room := m.w - 1 - ansi.StringWidth(tail)
+	var parts []string
+	used := 0
+	for _, b := range m.current().ShortHelp() {
+		if !b.Enabled() || slices.Equal(b.Keys(), m.c.Keys.Help.Keys()) {
+			continue
+		}
+		it := item(b)
+		w := ansi.StringWidth(it) + ansi.StringWidth(sep)
+		if used+w > room {
+			break
+		}
+		parts = append(parts, it)
+		used += w
+	}
+	return strings.Join(append(parts, tail), sep)
 }
 
 // statusLine is the filter being typed, a status message, the import's
@@ -69,6 +106,8 @@ func (m *App) statusLine() string {
 	switch {
 	case m.screen == screenInbox && m.inbox.filtering:
 		return " " + m.inbox.filter.View()
+	case m.screen == screenToolCall && m.tool.searching:
+		return " " + m.tool.search.View()
 	case m.status != "" && m.statusErr:
 		return " " + st.Status.Error.Render("error: "+m.status)
 	case m.status != "":
@@ -102,6 +141,6 @@ func (m *App) helpBox() string {
 	if len(row) > 0 {
 		rows = append(rows, h.FullHelpView(row))
 	}
-	title := st.Dialog.Title.Render("keys · " + [...]string{"inbox", "session", "tool call"}[m.screen])
+	title := st.Dialog.Title.Render("keys · " + [...]string{"inbox", "session", "tool call"}[m.screen] + " · on every screen: J/K next/prev undecided · F follow-ups")
 	return st.Dialog.Box.Render(title + "\n\n" + strings.Join(rows, "\n\n") + "\n\n" + st.Dialog.Choice.Render("? or esc closes"))
 }

@@ -292,9 +292,9 @@ func TestInboxOnRealStore(t *testing.T) {
 	keysOf := func(km tui.KeyMap, screen string) []string {
 		switch screen {
 		case "session":
-			return []string{km.SortCost.Keys()[0], "enter"}
+			return []string{km.SortBy(review.SortCost).Keys()[0], km.Top.Keys()[0], "enter"}
 		case "toolcall":
-			return []string{km.SortCost.Keys()[0], "enter", "enter", "enter"}
+			return []string{km.SortBy(review.SortCost).Keys()[0], km.Top.Keys()[0], "enter", "enter", "enter"}
 		}
 		return nil
 	}
