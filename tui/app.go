@@ -159,7 +159,7 @@ func (m *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h, m.sized = max(msg.Width, 20), max(msg.Height, 8), true
 		m.layout()
-		return m, nil
+		return m, m.inbox.syncPreview()
 	case tea.BackgroundColorMsg:
 		m.setTheme(msg.IsDark())
 		return m, nil

@@ -51,9 +51,9 @@ func (m *inboxView) previewOn() bool {
 	return m.w >= 120
 }
 
-// previewWidth is the pane's width: two fifths of the body, between 36
-// and 80 columns.
-func (m *inboxView) previewWidth() int { return min(max(m.w*2/5, 36), 80) }
+// previewWidth is the pane's width: three eighths of the body, between
+// 36 and 80 columns, so that the list keeps the room of its main columns.
+func (m *inboxView) previewWidth() int { return min(max(m.w*3/8, 36), 80) }
 
 // syncPreview loads the selected session for the pane when the selection
 // changed, off the UI goroutine; a newer selection supersedes it.

@@ -19,7 +19,7 @@ func (m *inboxView) columns() []column {
 		{title: " ", width: 2},
 		{title: "●", width: 1},
 		{title: "agent", width: 8, drop: 3},
-		{title: "work item · phase", width: 14, flex: true, max: m.labelWidth()},
+		{title: "work item · phase", width: 18, flex: true, max: m.labelWidth()},
 		{title: "started", width: 7, drop: 8, sort: review.SortStarted, right: true},
 		{title: "dur", width: 6, drop: 5, sort: review.SortDuration, right: true},
 		{title: "cost", width: 7, sort: review.SortCost, right: true},

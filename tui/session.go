@@ -48,6 +48,9 @@ type sessionView struct {
 	call      int // index into the selected turn's calls
 	callTop   int
 	paneTop   int // the first line of the final message shown
+	// paneNeed is the height the listed turns' panes need at most
+	// (measurePane).
+	paneNeed int
 }
 
 var _ component = (*sessionView)(nil)
@@ -100,11 +103,16 @@ func (m *sessionView) buildRows(keep int) {
 		m.cursor = j
 	}
 	m.cursor = min(m.cursor, len(m.rows)-1)
+	m.measurePane()
 	m.clamp()
 }
 
 // SetSize implements component.
-func (m *sessionView) SetSize(w, h int) { m.w, m.h = w, h; m.clamp() }
+func (m *sessionView) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.measurePane()
+	m.clamp()
+}
 
 // turn returns the selected turn, nil when none (the final row).
 func (m *sessionView) turn() *summary.Turn {

@@ -17,10 +17,36 @@ import (
 // headerLines is the height of the header and its rule.
 const headerLines = 4
 
-// turnRows is how many rows of the turns table show.
+// turnRows is how many rows of the turns table show: up to a third of
+// the body, and more when no listed turn's pane needs the room, so that
+// neither leaves blank rows the other could use. It stays as the
+// selection moves.
 func (m *sessionView) turnRows() int {
 	avail := m.h - headerLines - 2
-	return max(min(len(m.rows), max(avail/3, 2)), 1)
+	return max(min(len(m.rows), max(avail/3, avail-m.paneNeed, 2)), 1)
+}
+
+// measurePane finds the height the pane of the listed turns needs at
+// most: a turn's sections and calls. The final row's pane scrolls.
+func (m *sessionView) measurePane() {
+	m.paneNeed = 3
+	if m.s == nil {
+		return
+	}
+	for _, r := range m.rows {
+		if r == finalRow {
+			continue
+		}
+		t := &m.s.Turns[r]
+		n := max(len(t.ToolCallIDs), 1)
+		if len(t.Flags) > 0 {
+			n += len(m.wrap(m.flagText(t), 2))
+		}
+		if strings.TrimSpace(t.Text) != "" {
+			n += len(m.wrap(t.Text, 2))
+		}
+		m.paneNeed = max(m.paneNeed, n)
+	}
 }
 
 // paneRows is the height of the pane under the rule that names the
@@ -66,7 +92,7 @@ func (m *sessionView) View() string {
 func (m *sessionView) paneLabel() string {
 	label := m.position()
 	if m.turn() == nil {
-		return label + " message · " + plural(len(m.finalLines()), "line")
+		return label + " · " + plural(len(m.finalLines()), "line")
 	}
 	calls := m.calls()
 	switch {

@@ -24,11 +24,15 @@ func (m *sessionView) turnSections() []string {
 	return lines[:min(len(lines), max(m.paneRows()-3, 0))]
 }
 
+// wrap is a section's text as its lines: wrapped beside the label, at most
+// n.
+func (m *sessionView) wrap(text string, n int) []string { return indentLines(m.c.Styles, text, m.w, n) }
+
 // section lays out a labelled section: the label in a fixed column on the
 // first line, the text wrapped beside it, at most n lines.
 func (m *sessionView) section(label, text string, n int, alert bool) []string {
 	st := m.c.Styles
-	out := indentLines(st, text, m.w, n)
+	out := m.wrap(text, n)
 	if len(out) == 0 {
 		return nil
 	}
@@ -68,9 +72,34 @@ func (m *sessionView) paneLines() []string {
 	return append(m.turnSections(), m.callLines()...)
 }
 
-// finalLines is the final message in full, wrapped; the last lines of a
-// plaintext stream; or why there is neither.
+// finalLines are the sections of the session's end: its own flags, then
+// its final message.
 func (m *sessionView) finalLines() []string {
+	return append(m.sessionFlagsSection(), m.finalSection()...)
+}
+
+// sessionFlagsSection names the session's flags and its error count: for
+// a run that failed before its first turn, all there is to see of it
+// until the harness's errors are kept.
+func (m *sessionView) sessionFlagsSection() []string {
+	s := &m.s.Summary
+	if len(s.Flags) == 0 {
+		return nil
+	}
+	words := make([]string, len(s.Flags))
+	for i, f := range s.Flags {
+		words[i] = flagName(m.c.Mode, f)
+	}
+	text := strings.Join(words, ", ")
+	if s.ErrorCount > 0 {
+		text += " · " + plural(s.ErrorCount, "error")
+	}
+	return m.section("⚑ session", text+" · status "+string(s.Status), 3, true)
+}
+
+// finalSection is the final message in full, wrapped; the last lines of a
+// plaintext stream; or why there is neither.
+func (m *sessionView) finalSection() []string {
 	st, s := m.c.Styles, &m.s.Summary
 	text := ""
 	label := "final"
