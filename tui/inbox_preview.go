@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentsift/sift/core/review"
 )
@@ -123,7 +124,11 @@ func (st *Styles) label(word string) string {
 func indentLines(st *Styles, text string, w, max int) []string {
 	var out []string
 	for _, l := range InertLines(strings.TrimRight(text, "\n")) {
-		out = append(out, wrapLines([]string{l}, w-labelWidth)...)
+		if ww := w - labelWidth; ww > 0 && ansi.StringWidth(l) > ww {
+			out = append(out, strings.Split(ansi.Wrap(l, ww, ""), "\n")...)
+			continue
+		}
+		out = append(out, l)
 	}
 	if len(out) > max {
 		out = append(out[:max-1], "…")
