@@ -48,26 +48,45 @@ func (m *App) View() tea.View {
 // start: the right always shows.
 func (m *App) titleBar() string {
 	st := m.c.Styles
-	left := " " + st.App.Title.Render(m.opts.Title)
-	var right string
+	head := " " + st.App.Title.Render(m.opts.Title)
+	var where string
+	var parts []string
 	switch m.screen {
 	case screenInbox:
 		l, r := m.inbox.title()
-		left += st.App.Muted.Render(" · " + l)
-		right = r
+		where, parts = " · "+l, r
 	case screenSession:
-		left += st.App.Muted.Render(" › " + m.session.title())
+		where = " › " + m.session.title()
 	case screenToolCall:
-		left += st.App.Muted.Render(" › " + m.session.title() + " › " + Inert(m.tool.call.TurnID+" · "+m.tool.call.Name))
+		where = " › " + m.session.title() + " › " + Inert(m.tool.call.TurnID+" · "+m.tool.call.Name)
 	}
-	right = strings.TrimPrefix(right+"  view: "+m.c.Mode.String(), "  ") + " "
+	parts = append(parts, "view: "+m.c.Mode.String())
+	hw, ww := ansi.StringWidth(head), ansi.StringWidth(where)
+	// The parts close up, then the place gives way from its start; the
+	// app's name stays.
+	right := strings.Join(parts, "  ") + " "
+	if hw+ww+ansi.StringWidth(right)+2 > m.w {
+		right = strings.Join(parts, " · ") + " "
+	}
+	if hw+ansi.StringWidth(right)+4 > m.w {
+		// Narrower still, the filter and the view go without their
+		// names.
+		for i, p := range parts {
+			parts[i] = strings.TrimPrefix(strings.TrimPrefix(p, "filter: "), "view: ")
+		}
+		right = strings.Join(parts, " · ") + " "
+	}
 	rw := ansi.StringWidth(right)
-	if rw+2 > m.w {
+	if hw+rw+2 > m.w {
 		return fitWidth(st.App.Subtle.Render(right), m.w)
 	}
-	if lw := ansi.StringWidth(left); lw+rw+2 > m.w {
-		left = " …" + ansi.TruncateLeft(left, lw-(m.w-rw-2-2), "")
+	if room := m.w - hw - rw - 2; ww > room {
+		where = " …" + ansi.TruncateLeft(where, ww-max(room-2, 0), "")
+		if room < 3 {
+			where = ""
+		}
 	}
+	left := head + st.App.Muted.Render(where)
 	gap := m.w - ansi.StringWidth(left) - rw
 	return left + strings.Repeat(" ", max(gap, 1)) + st.App.Subtle.Render(right)
 }

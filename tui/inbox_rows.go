@@ -256,8 +256,9 @@ func decisionBadge(st *Styles, d review.DecisionKind) string {
 	return st.Badge.Unknown.Render("?")
 }
 
-// title is the inbox's part of the title bar.
-func (m *inboxView) title() (left, right string) {
+// title is the inbox's part of the title bar: where it is, and the
+// parts of its query.
+func (m *inboxView) title() (left string, right []string) {
 	left = "sessions"
 	if m.loaded {
 		f, u := "…", "…"
@@ -273,7 +274,7 @@ func (m *inboxView) title() (left, right string) {
 	if m.q.Sort == review.SortTriage {
 		dir = ""
 	}
-	right = "sort: " + string(m.q.Sort) + dir
+	right = []string{"sort: " + string(m.q.Sort) + dir}
 	var f []string
 	if m.q.Flagged {
 		f = append(f, "flagged")
@@ -288,10 +289,10 @@ func (m *inboxView) title() (left, right string) {
 		f = append(f, "/"+Inert(m.q.Filter))
 	}
 	if len(f) > 0 {
-		right += "  filter: " + strings.Join(f, ",")
+		right = append(right, "filter: "+strings.Join(f, ","))
 	}
 	if m.q.GroupByWorkItem {
-		right += "  grouped by work item"
+		right = append(right, "grouped by work item")
 	}
 	return left, right
 }
