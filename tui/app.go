@@ -341,8 +341,9 @@ func (m *App) toggleMode() tea.Cmd {
 	return tea.Batch(m.inbox.reload(), m.setStatus("view: "+m.c.Mode.String(), false))
 }
 
-// refresh reloads the inbox and the open session.
+// refresh reloads the inbox, its preview and the open session.
 func (m *App) refresh() tea.Cmd {
+	m.inbox.invalidatePreview()
 	cmds := []tea.Cmd{m.inbox.reload()}
 	if m.screen != screenInbox && m.session.s != nil {
 		delete(m.details, m.session.s.Path)

@@ -115,6 +115,7 @@ func (m *App) handleSaved(msg decisionSavedMsg) tea.Cmd {
 	if len(msg.ds) > 1 {
 		m.inbox.clearMarks()
 	}
+	m.inbox.invalidatePreview()
 	cmds = append(cmds, m.inbox.reload(), m.reloadDecisions(msg.ds[0].Session))
 	return tea.Batch(cmds...)
 }
@@ -152,6 +153,7 @@ func (m *App) handleUndone(msg undoneMsg) tea.Cmd {
 			t.callName = tc.Name
 		}
 	}
+	m.inbox.invalidatePreview()
 	return tea.Batch(m.setStatus("undid "+string(msg.d.Kind)+" on "+t.String(), false),
 		m.inbox.reload(), m.reloadDecisions(t.session))
 }

@@ -43,6 +43,10 @@ func (p *previewPane) loaded(msg previewLoadedMsg) {
 	}
 }
 
+// invalidatePreview makes the pane load its session again: its decisions
+// changed.
+func (m *inboxView) invalidatePreview() { m.preview.key = review.SessionKey{} }
+
 // previewOn reports whether the pane shows: the reviewer's choice (p),
 // else from 120 columns, like gh-dash's sidebar.
 func (m *inboxView) previewOn() bool {
@@ -215,7 +219,7 @@ func (m *inboxView) previewDecision(w int) []string {
 			d = c
 		}
 	}
-	what := string(d.Kind)
+	what := ansi.Strip(decisionBadge(st, d.Kind)) + " " + string(d.Kind)
 	if !d.OnSession() {
 		what += " on " + strings.TrimSpace(d.TurnID+" "+d.ToolCallID)
 	}
@@ -227,7 +231,7 @@ func (m *inboxView) previewDecision(w int) []string {
 		what += "\n" + d.Note
 	}
 	out := indentLines(st, what, w, 4)
-	out[0] = st.label("decided") + decisionBadge(st, d.Kind) + " " + st.App.Text.Render(out[0])
+	out[0] = st.label("decided") + st.App.Text.Render(out[0])
 	return out
 }
 

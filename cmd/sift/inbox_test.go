@@ -278,31 +278,48 @@ func runCmd(t testing.TB, m *tui.App, cmd tea.Cmd) {
 }
 
 func keyPress(s string) tea.KeyPressMsg {
-	if s == "enter" {
+	switch s {
+	case "enter":
 		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
 	}
 	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
 }
 
 // TestInboxOnRealStore draws the screens over the real store and compares
-// them to goldens: inbox, session and tool call, in
-// both views, at 80×24 and 120×40.
+// them to goldens: inbox, session and tool call in both views, a turn
+// decided (its session decided in the inbox) and the follow-ups, at
+// 80×24, 120×36 and 200×50. Each test has a store of its own: decisions
+// change it.
 func TestInboxOnRealStore(t *testing.T) {
-	st := demoStore(t)
 	keysOf := func(km tui.KeyMap, screen string) []string {
+		k := func(b interface{ Keys() []string }) string { return b.Keys()[0] }
 		switch screen {
 		case "session":
-			return []string{km.SortBy(review.SortCost).Keys()[0], km.Top.Keys()[0], "enter"}
+			return []string{k(km.SortBy(review.SortCost)), k(km.Top), "enter"}
 		case "toolcall":
-			return []string{km.SortBy(review.SortCost).Keys()[0], km.Top.Keys()[0], "enter", "enter", "enter"}
+			return []string{k(km.SortBy(review.SortCost)), k(km.Top), "enter", "enter", "enter"}
+		case "turn-decided":
+			return []string{"enter", k(km.Decide), k(km.Reviewed), "enter", "esc"}
+		case "followups":
+			keys := []string{"enter", "enter", "enter", k(km.Followup)}
+			for _, r := range "why was find blocked?" {
+				keys = append(keys, string(r))
+			}
+			return append(keys, "enter", k(km.Followups))
 		}
 		return nil
 	}
-	for _, screen := range []string{"inbox", "session", "toolcall"} {
+	for _, screen := range []string{"inbox", "session", "toolcall", "turn-decided", "followups"} {
 		for _, operator := range []bool{false, true} {
-			for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			if operator && (screen == "turn-decided" || screen == "followups") {
+				continue
+			}
+			for _, size := range [][2]int{{80, 24}, {120, 36}, {200, 50}} {
 				view := map[bool]string{false: "developer", true: "operator"}[operator]
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", screen, view, size[0], size[1]), func(t *testing.T) {
+					st := demoStore(t)
 					o := tui.Options{Store: st, Theme: "dark", Title: "sift demo", NoAnimation: true,
 						Now: func() time.Time { return demoNow }, Reviewer: "tester"}
 					if operator {
