@@ -68,10 +68,12 @@ func (tm *tmuxTerm) keys(ks ...string) {
 
 // TestEndToEndDemoInTmux drives the real binary in a terminal: sift demo
 // --db PATH, flagged only, sort by cost, open the top session, go to its
-// first flagged turn, open a tool call, record needs_followup with a note,
-// quit; then
+// first flagged turn, open a tool call, record needs_followup with a note
+// (refused first without one), see it in the follow-ups with its resume
+// command, decide another session's turn, which rolls up, quit; then
 // `sift list --json` on the same store shows the session, flagged, with the
-// decision and its note.
+// decision and its note, the other session reviewed, and `sift followups
+// --json` the follow-up with its failing call and resume command.
 func TestEndToEndDemoInTmux(t *testing.T) {
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
@@ -115,12 +117,31 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	tm.waitFor("first flagged turn", "▶ ⚑ t1", "approval_required")
 	tm.keys("Enter")
 	tm.keys("Enter")
-	tm.waitFor("tool call", "› t1 · Bash", "approval", "─ input", "─ output")
+	tm.waitFor("tool call", "› t1 · Bash", "approval", "─ input", "─ error (1 line)", "call 3/36")
 	tm.keys("x")
-	tm.waitFor("follow-up dialog", "needs follow-up · ENG-412 · rework-2 · t1 · Bash")
+	tm.waitFor("follow-up dialog", "needs follow-up · ENG-412 · rework-2 (t1 · Bash)")
+	tm.keys("Enter")
+	tm.waitFor("a follow-up without a note", "a follow-up needs a note")
 	tm.run("send-keys", "-t", tm.name, "-l", "why was find blocked?")
 	tm.keys("Enter")
-	tm.waitFor("decision recorded", "recorded needs_followup on t1 · toolu_01XMaFPbs37dmBM8hVEaTMg9")
+	tm.waitFor("decision recorded", "needs_followup ENG-412 · rework-2 (t1 · Bash)")
+	tm.keys("F")
+	tm.waitFor("follow-ups", "follow-ups · 1 open", "why was find blocked?", "'claude' '--resume'")
+	tm.keys("Escape")
+	// Back to the inbox; the next flagged undecided session, its flagged
+	// turn reviewed from inside it: the session is decided in the inbox.
+	tm.keys("Escape")
+	tm.keys("Escape")
+	tm.keys("Escape")
+	tm.waitFor("inbox again", "sift demo · 6 sessions", "sort: cost▼")
+	tm.keys("J")
+	tm.keys("Enter")
+	s = tm.waitFor("second session", "flagged turns shown")
+	tm.keys("d")
+	tm.waitFor("decision dialog", "r/n/i or ←/→ choose")
+	tm.keys("r")
+	tm.keys("Enter")
+	tm.waitFor("turn reviewed", "reviewed ENG-")
 	tm.keys("q")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -163,5 +184,33 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	if d.Kind != review.NeedsFollowup || d.Note != "why was find blocked?" ||
 		d.ToolCallID != "toolu_01XMaFPbs37dmBM8hVEaTMg9" || d.TurnID != "t1" || d.Reviewer != "e2e" {
 		t.Errorf("decision in sift list --json = %+v", d)
+	}
+	// Its one flagged turn decided by the follow-up, the session's review
+	// state rolls up to it; the second session's reviewed turn too.
+	if row.State != review.NeedsFollowup {
+		t.Errorf("ENG-412/rework-2's review state %q, want needs_followup", row.State)
+	}
+	reviewed := 0
+	for _, r := range rows {
+		if r.State == review.Reviewed && r.Decision == nil {
+			reviewed++
+		}
+	}
+	if reviewed != 1 {
+		t.Errorf("%d sessions reviewed by a turn decision, want 1: %s", reviewed, out)
+	}
+
+	out, err = exec.Command(bin, "followups", "--json", "--db", db).Output()
+	if err != nil {
+		t.Fatalf("sift followups: %v", err)
+	}
+	var fs []followupJSON
+	if err := json.Unmarshal(out, &fs); err != nil {
+		t.Fatalf("sift followups --json: %v\n%s", err, out)
+	}
+	if len(fs) != 1 || fs[0].Note != "why was find blocked?" || fs[0].FailingCall == nil ||
+		fs[0].FailingCall.ID != "toolu_01XMaFPbs37dmBM8hVEaTMg9" || fs[0].Resume == nil ||
+		!strings.HasPrefix(fs[0].Resume.Command, "'claude' '--resume' '") {
+		t.Errorf("sift followups --json:\n%s", out)
 	}
 }
