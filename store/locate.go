@@ -12,10 +12,104 @@ import (
 // Locate returns the index of a session in a query's order (its offset
 // from the first session the query selects), or -1 when the query does
 // not select it: the inbox keeps its selection through a change of order
-// by asking where the selected session went. It reads the keys in the
-// query's own order (the ORDER BY of ListSessions) up to the session, so
-// it costs its index, at most the query's size.
+// by asking where the selected session went. It counts the sessions the
+// query selects that come before it in the order (orderTerms); a grouped
+// order, which windows decide, reads the keys in order up to it.
 func (s *Store) Locate(ctx context.Context, q review.Query, k review.SessionKey) (int, error) {
+	if q.GroupByWorkItem {
+		return s.locateByScan(ctx, q, k)
+	}
+	terms, err := orderTerms(q)
+	if err != nil {
+		return 0, fmt.Errorf("locate: %w", err)
+	}
+	where, args := where(q)
+	and := " WHERE "
+	if where != "" {
+		and = where + " AND "
+	}
+	exprs := make([]string, len(terms))
+	for i, t := range terms {
+		exprs[i] = t.expr
+	}
+	vals := make([]any, len(terms))
+	ptrs := make([]any, len(terms))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	err = s.r.QueryRowContext(ctx, "SELECT "+strings.Join(exprs, ", ")+countFrom+and+"s.work_item_id = ? AND s.file_name = ?",
+		append(append([]any{}, args...), k.WorkItemID, k.FileName)...).Scan(ptrs...)
+	if err == sql.ErrNoRows {
+		return -1, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("locate: %w", wrapError(err))
+	}
+	for i, v := range vals {
+		if b, ok := v.([]byte); ok {
+			// A text key compared as a blob would sort after every text.
+			vals[i] = string(b)
+		}
+	}
+	// One count per part: each is a seek on the order's index (its
+	// equal prefix, then a range), where one condition ORing the parts
+	// would scan the index.
+	var sels []string
+	var all []any
+	for _, p := range precedes(terms, vals) {
+		sels = append(sels, "(SELECT COUNT(*)"+countFrom+and+p.cond+")")
+		all = append(append(all, args...), p.args...)
+	}
+	var n int
+	if err := s.r.QueryRowContext(ctx, "SELECT "+strings.Join(sels, " + "), all...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("locate: %w", wrapError(err))
+	}
+	return n, nil
+}
+
+// cond is a condition with its arguments.
+type cond struct {
+	cond string
+	args []any
+}
+
+// precedes splits the rows that come before the one whose terms' values
+// are vals, in the order of the terms (unknown, NULL, values the smallest
+// as in ORDER BY), into disjoint parts: for each term, the rows equal to
+// it on the terms before and before it on this one.
+func precedes(terms []orderTerm, vals []any) []cond {
+	var out []cond
+	var eq []string
+	var eqArgs []any
+	for i, t := range terms {
+		v := vals[i]
+		var befores []cond
+		switch {
+		case v == nil && t.desc:
+			befores = []cond{{t.expr + " IS NOT NULL", nil}}
+		case v == nil:
+		case t.desc:
+			befores = []cond{{t.expr + " > ?", []any{v}}}
+		default:
+			befores = []cond{{t.expr + " < ?", []any{v}}, {t.expr + " IS NULL", nil}}
+		}
+		for _, b := range befores {
+			c := strings.Join(append(append([]string{}, eq...), b.cond), " AND ")
+			out = append(out, cond{c, append(append([]any{}, eqArgs...), b.args...)})
+		}
+		if v == nil {
+			eq = append(eq, t.expr+" IS NULL")
+		} else {
+			eq = append(eq, t.expr+" = ?")
+			eqArgs = append(eqArgs, v)
+		}
+	}
+	return out
+}
+
+// locateByScan is Locate reading the keys in the query's order up to the
+// session: it costs the session's index.
+func (s *Store) locateByScan(ctx context.Context, q review.Query, k review.SessionKey) (int, error) {
 	order, err := orderBy(q)
 	if err != nil {
 		return 0, fmt.Errorf("locate: %w", err)
