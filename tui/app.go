@@ -365,7 +365,7 @@ func (m *App) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	y := msg.Y - 2
 	switch m.screen {
 	case screenInbox:
-		return m.inbox.clickRow(y)
+		return m.inbox.clickRow(msg.X, y)
 	case screenSession:
 		return m.session.clickRow(y)
 	}

@@ -165,12 +165,14 @@ func (m *inboxView) loadCounts() tea.Cmd {
 	}
 }
 
-// reload reloads the window keeping the selected session under the cursor.
+// reload reloads the window keeping the selected session under the
+// cursor, on its line of the screen, wherever new rows put it (the store
+// locates it); after a decision made here, the cursor moves on instead.
 func (m *inboxView) reload() tea.Cmd {
 	m.recount = true
 	if s := m.selected(); s != nil {
 		k := s.Key()
-		m.keep = &k
+		m.keep, m.locate = &k, !m.advance
 	}
 	return m.load()
 }
@@ -439,10 +441,11 @@ func (m *inboxView) move(n int) tea.Cmd {
 }
 
 // clickRow selects the row at a line of the body; clicking the selected
-// row opens it. A group's header line selects nothing.
-func (m *inboxView) clickRow(y int) tea.Cmd {
+// row opens it. A group's header line, and the preview pane, select
+// nothing.
+func (m *inboxView) clickRow(x, y int) tea.Cmd {
 	lines := m.lineRows()
-	if y < 1 || y > len(lines) || lines[y-1].header {
+	if x >= m.listWidth() || y < 1 || y > len(lines) || lines[y-1].header {
 		return nil
 	}
 	i := lines[y-1].row
