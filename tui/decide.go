@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentsift/sift/core/review"
@@ -42,6 +43,21 @@ func (t decisionTarget) String() string {
 		return Inert(t.label)
 	}
 	return Inert(t.label + " (" + what + ")")
+}
+
+// sessionKeys handles the keys that act on an open session as a whole,
+// on its screen and on its calls': D decides it, z undoes its latest
+// decision, h shows its history. ok is false for other keys.
+func sessionKeys(k KeyMap, s *review.Session, msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	switch {
+	case key.Matches(msg, k.DecideSession):
+		return intent(openDecisionMsg{targets: []decisionTarget{sessionTarget(s)}}), true
+	case key.Matches(msg, k.Undo):
+		return intent(undoMsg{target: sessionTarget(s)}), true
+	case key.Matches(msg, k.History):
+		return intent(openHistoryMsg{key: s.Key()}), true
+	}
+	return nil, false
 }
 
 // handleDecisionMsg handles the messages of deciding, undoing and going

@@ -170,6 +170,9 @@ func (m *sessionView) Update(msg tea.Msg) tea.Cmd {
 
 func (m *sessionView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
+	if cmd, ok := sessionKeys(k, m.s, msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Up):
 		m.move(-1)
@@ -196,12 +199,6 @@ func (m *sessionView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.enter()
 	case key.Matches(msg, k.Decide, k.Followup):
 		return intent(openDecisionMsg{targets: []decisionTarget{m.target()}, followup: key.Matches(msg, k.Followup)})
-	case key.Matches(msg, k.DecideSession):
-		return intent(openDecisionMsg{targets: []decisionTarget{sessionTarget(m.s)}})
-	case key.Matches(msg, k.Undo):
-		return intent(undoMsg{target: sessionTarget(m.s)})
-	case key.Matches(msg, k.History):
-		return intent(openHistoryMsg{key: m.s.Key()})
 	}
 	return nil
 }

@@ -119,6 +119,9 @@ func (m *toolView) Update(msg tea.Msg) tea.Cmd {
 
 func (m *toolView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
+	if cmd, ok := sessionKeys(k, m.s, msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Up):
 		m.scroll(-1)
@@ -158,12 +161,6 @@ func (m *toolView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		t := decisionTarget{session: m.s.Key(), label: phaseLabel(&m.s.Summary), turnID: m.call.TurnID,
 			toolCallID: m.call.ID, callName: m.call.Name}
 		return intent(openDecisionMsg{targets: []decisionTarget{t}, followup: key.Matches(msg, k.Followup)})
-	case key.Matches(msg, k.DecideSession):
-		return intent(openDecisionMsg{targets: []decisionTarget{sessionTarget(m.s)}})
-	case key.Matches(msg, k.Undo):
-		return intent(undoMsg{target: sessionTarget(m.s)})
-	case key.Matches(msg, k.History):
-		return intent(openHistoryMsg{key: m.s.Key()})
 	}
 	return nil
 }

@@ -260,7 +260,13 @@ func sendAll(t testing.TB, m *tui.App, msgs ...tea.Msg) {
 	}
 }
 
-func runCmd(t testing.TB, m *tui.App, cmd tea.Cmd) {
+func runCmd(t testing.TB, m *tui.App, cmd tea.Cmd) { drain(t, m, cmd, nil, nil) }
+
+// drain runs a command and delivers what it returns, and what those
+// return, until none is left. hold, when set, keeps back the messages it
+// reports: they are returned undelivered. delivered, when set, is called
+// after each delivery.
+func drain(t testing.TB, m *tui.App, cmd tea.Cmd, hold func(tea.Msg) bool, delivered func()) (held []tea.Msg) {
 	t.Helper()
 	queue := []tea.Cmd{cmd}
 	for n := 0; len(queue) > 0; n++ {
@@ -277,10 +283,18 @@ func runCmd(t testing.TB, m *tui.App, cmd tea.Cmd) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		default:
+			if hold != nil && hold(msg) {
+				held = append(held, msg)
+				continue
+			}
 			_, next := m.Update(msg)
 			queue = append(queue, next)
+			if delivered != nil {
+				delivered()
+			}
 		}
 	}
+	return held
 }
 
 func keyPress(s string) tea.KeyPressMsg {

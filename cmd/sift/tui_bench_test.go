@@ -132,34 +132,16 @@ func BenchmarkOpenLargeSession(b *testing.B) {
 func keyToFrame(b *testing.B, m *tui.App, key tea.KeyPressMsg) (frame time.Duration, later []tea.Msg) {
 	b.Helper()
 	start := time.Now()
-	_, cmd := m.Update(key)
-	_ = m.View()
-	frame = time.Since(start)
-	queue := []tea.Cmd{cmd}
-	for n := 0; len(queue) > 0; n++ {
-		if n > 500 {
-			b.Fatal("commands do not settle")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil, tea.QuitMsg:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			if t := fmt.Sprintf("%T", msg); t == "tui.countsLoadedMsg" || t == "tui.previewLoadedMsg" {
-				later = append(later, msg)
-				continue
-			}
-			_, next := m.Update(msg)
-			_ = m.View()
-			frame = time.Since(start)
-			queue = append(queue, next)
-		}
+	drawn := func() {
+		_ = m.View()
+		frame = time.Since(start)
 	}
+	_, cmd := m.Update(key)
+	drawn()
+	later = drain(b, m, cmd, func(msg tea.Msg) bool {
+		t := fmt.Sprintf("%T", msg)
+		return t == "tui.countsLoadedMsg" || t == "tui.previewLoadedMsg"
+	}, drawn)
 	return frame, later
 }
 
