@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -107,8 +106,8 @@ func pointLatest(ctx context.Context, tx *sql.Tx, k review.SessionKey, turn, cal
 }
 
 // ErrNothingToUndo is Undo's error when every decision on the session is
-// withdrawn already, or it has none.
-var ErrNothingToUndo = errors.New("nothing to undo")
+// withdrawn already, or it has none: review.ErrNothingToUndo.
+var ErrNothingToUndo = review.ErrNothingToUndo
 
 // Undo withdraws the latest decision on a session (its turns and tool
 // calls included) that is not withdrawn yet (review.Undoable), by

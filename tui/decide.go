@@ -159,7 +159,10 @@ func (m *App) undo(t decisionTarget) tea.Cmd {
 
 // handleUndone says what was undone and reloads what shows it.
 func (m *App) handleUndone(msg undoneMsg) tea.Cmd {
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, review.ErrNothingToUndo):
+		return m.setStatus("nothing to undo on "+msg.target.String(), false)
+	case msg.err != nil:
 		return reportErr(fmt.Errorf("undo: %w", msg.err))
 	}
 	t := msg.target

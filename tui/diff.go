@@ -12,7 +12,9 @@ import (
 // Code's Edit, MultiEdit and Write, codex's and droid's apply_patch,
 // gemini's replace and write_file, qwen's edit. Any call of kind edit is
 // tried too.
-var editTools = []string{"Edit", "MultiEdit", "Write", "apply_patch", "ApplyPatch", "replace", "write_file", "edit"}
+func editTools() []string {
+	return []string{"Edit", "MultiEdit", "Write", "apply_patch", "ApplyPatch", "replace", "write_file", "edit"}
+}
 
 // editInput is the part of an edit tool's input a diff is built from.
 type editInput struct {
@@ -40,7 +42,7 @@ type editInput struct {
 // numbers count from the edited text, not from the file, which the input
 // does not place.
 func editDiff(name, kind string, input json.RawMessage) (diff, path string, ok bool) {
-	if kind != "edit" && !slices.Contains(editTools, name) {
+	if kind != "edit" && !slices.Contains(editTools(), name) {
 		return "", "", false
 	}
 	var patch string

@@ -160,6 +160,6 @@ func (m *App) helpBox() string {
 	if len(row) > 0 {
 		rows = append(rows, h.FullHelpView(row))
 	}
-	title := st.Dialog.Title.Render("keys · " + [...]string{"inbox", "session", "tool call"}[m.screen] + " · on every screen: J/K next/prev undecided · F follow-ups")
+	title := st.Dialog.Title.Render("keys · " + [...]string{"inbox", "session", "tool call"}[m.screen])
 	return st.Dialog.Box.Render(title + "\n\n" + strings.Join(rows, "\n\n") + "\n\n" + st.Dialog.Choice.Render("? or esc closes"))
 }

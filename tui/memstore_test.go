@@ -156,7 +156,7 @@ func (m *MemStore) Undo(_ context.Context, k review.SessionKey, reviewer string)
 	}
 	d := review.Undoable(m.history(k))
 	if d == nil {
-		return review.Decision{}, errors.New("nothing to undo")
+		return review.Decision{}, review.ErrNothingToUndo
 	}
 	m.lastID++
 	m.decisions = append(m.decisions, review.Decision{ID: m.lastID, Session: k, Kind: review.Undone, Supersedes: d.ID,

@@ -28,15 +28,14 @@ type resumer struct {
 	args func(id, prompt string) []string
 }
 
-// uuidID is the session id of claude (session_id), codex (thread_id) and
-// gemini (session_id): a UUID.
-var uuidID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // resumers are the harnesses whose pinned CLI (testdata/agents) resumes a
 // session by id with a prompt, checked against each CLI's --help and
 // arguments parser: the prompt goes after `--` (or in `--prompt=`), so
 // that a note starting with a dash is never read as a flag.
 func resumers() map[agents.Kind]resumer {
+	// The session id of claude (session_id), codex (thread_id) and
+	// gemini (session_id) is a UUID.
+	uuidID := regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	return map[agents.Kind]resumer{
 		// claude 2.1.332: -r, --resume <session-id>; -p, --print.
 		agents.Claude: {uuidID, func(id, p string) []string { return []string{"--resume", id, "-p", "--", p} }},

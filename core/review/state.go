@@ -1,6 +1,14 @@
 package review
 
-import "github.com/agentsift/sift/core/summary"
+import (
+	"errors"
+
+	"github.com/agentsift/sift/core/summary"
+)
+
+// ErrNothingToUndo is the error of an undo on a session whose every
+// decision is withdrawn already, or that has none.
+var ErrNothingToUndo = errors.New("nothing to undo")
 
 // Withdrawn returns the IDs of the decisions of a history (oldest first,
 // as a store's Decisions returns it) that an undo withdrew.
