@@ -48,7 +48,7 @@ func TestGolden(t *testing.T) {
 		wantInOut string
 	}{
 		{"inbox", true, func(*testing.T, *App) {}, "? help"},
-		{"inbox-nopreview", false, func(t *testing.T, m *App) { press(t, m, m.c.Keys.Preview) }, "sort: triage"},
+		{"inbox-toggle-preview", false, func(t *testing.T, m *App) { press(t, m, m.c.Keys.Preview) }, "sort: triage"},
 		{"inbox-grouped", false, func(t *testing.T, m *App) {
 			k := m.c.Keys
 			press(t, m, k.Group, k.Mark, k.Mark)
