@@ -14,8 +14,8 @@ import (
 // otherwise), and so must the turn and tool call it names, the tool call
 // within the turn when both are given (ErrUnknownTarget, which also
 // matches ErrNotFound); nothing is written otherwise. The note is stored
-// redacted (core/redact), and the session's triage rank is recomputed in
-// the same transaction. It returns only once the decision is durable: the
+// redacted (core/redact), and the session's review state and triage rank
+// are recomputed in the same transaction. It returns only once the decision is durable: the
 // commit runs with synchronous=FULL, so a decision Decide acknowledged
 // survives kill -9 of the process and a power cut right after.
 func (s *Store) Decide(ctx context.Context, d review.Decision) error {
@@ -29,59 +29,132 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 	if d.CreatedAt.IsZero() {
 		d.CreatedAt = s.now()
 	}
+	return s.durable(ctx, "decide", func(tx *sql.Tx) error {
+		var turns, calls []byte
+		err := tx.QueryRowContext(ctx, `SELECT turns_json, tool_calls_json FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
+			k.WorkItemID, k.FileName).Scan(&turns, &calls)
+		if err != nil {
+			return fmt.Errorf("decide %s: %w", k, wrapError(err))
+		}
+		if err := checkTarget(d, turns, calls); err != nil {
+			return err
+		}
+		// A note is free text a reviewer may paste a secret into; it is
+		// kept like everything else sift stores: redacted.
+		d.Note = redact.String(d.Note)
+		res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
+			(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, string(d.Kind), d.Note, d.Reviewer, d.CreatedAt.UnixMilli())
+		if err != nil {
+			return fmt.Errorf("decide: %w", wrapError(err))
+		}
+		if d.ID, err = res.LastInsertId(); err != nil {
+			return fmt.Errorf("decide: %w", err)
+		}
+		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, &d); err != nil {
+			return fmt.Errorf("decide: %w", err)
+		}
+		if err := rankSession(ctx, tx, k); err != nil {
+			return fmt.Errorf("decide: %w", err)
+		}
+		if err := indexNote(ctx, tx, d); err != nil {
+			return fmt.Errorf("decide: %w", err)
+		}
+		return nil
+	})
+}
+
+// durable runs fn in a write transaction whose commit runs with
+// synchronous=FULL: once it returns nil, what fn wrote survives kill -9
+// of the process and a power cut right after.
+func (s *Store) durable(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
 	conn, err := s.w.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("decide: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous=FULL"); err != nil {
-		return fmt.Errorf("decide: %w", wrapError(err))
+		return fmt.Errorf("%s: %w", what, wrapError(err))
 	}
 	defer conn.ExecContext(context.Background(), "PRAGMA synchronous=NORMAL")
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("decide: %w", wrapError(err))
+		return fmt.Errorf("%s: %w", what, wrapError(err))
 	}
 	defer tx.Rollback()
-	var turns, calls []byte
-	err = tx.QueryRowContext(ctx, `SELECT turns_json, tool_calls_json FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
-		k.WorkItemID, k.FileName).Scan(&turns, &calls)
-	if err != nil {
-		return fmt.Errorf("decide %s: %w", k, wrapError(err))
-	}
-	if err := checkTarget(d, turns, calls); err != nil {
+	if err := fn(tx); err != nil {
 		return err
 	}
-	// A note is free text a reviewer may paste a secret into; it is
-	// kept like everything else sift stores: redacted.
-	d.Note = redact.String(d.Note)
-	res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
-		(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, string(d.Kind), d.Note, d.Reviewer, d.CreatedAt.UnixMilli())
-	if err != nil {
-		return fmt.Errorf("decide: %w", wrapError(err))
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return fmt.Errorf("decide: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO decision_latest
-		(work_item_id, file_name, turn_id, tool_call_id, decision_id, decision) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT DO UPDATE SET decision_id = excluded.decision_id, decision = excluded.decision`,
-		k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, id, string(d.Kind)); err != nil {
-		return fmt.Errorf("decide: %w", wrapError(err))
-	}
-	if err := rankSession(ctx, tx, k); err != nil {
-		return fmt.Errorf("decide: %w", err)
-	}
-	if err := indexNote(ctx, tx, d); err != nil {
-		return fmt.Errorf("decide: %w", err)
-	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("decide: %w", wrapError(err))
+		return fmt.Errorf("%s: %w", what, wrapError(err))
 	}
 	return nil
+}
+
+// pointLatest points a target's decision_latest row at its current
+// decision d, or removes it when d is nil (every decision on the target
+// was withdrawn).
+func pointLatest(ctx context.Context, tx *sql.Tx, k review.SessionKey, turn, call string, d *review.Decision) error {
+	if d == nil {
+		_, err := tx.ExecContext(ctx, `DELETE FROM decision_latest WHERE work_item_id = ? AND file_name = ? AND turn_id = ? AND tool_call_id = ?`,
+			k.WorkItemID, k.FileName, turn, call)
+		return wrapError(err)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO decision_latest
+		(work_item_id, file_name, turn_id, tool_call_id, decision_id, decision) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT DO UPDATE SET decision_id = excluded.decision_id, decision = excluded.decision`,
+		k.WorkItemID, k.FileName, turn, call, d.ID, string(d.Kind))
+	return wrapError(err)
+}
+
+// ErrNothingToUndo is Undo's error when every decision on the session is
+// withdrawn already, or it has none: review.ErrNothingToUndo.
+var ErrNothingToUndo = review.ErrNothingToUndo
+
+// Undo withdraws the latest decision on a session (its turns and tool
+// calls included) that is not withdrawn yet (review.Undoable), by
+// appending an undo that supersedes it: the decision's target goes back to
+// its decision before, or to undecided, and the session's review state
+// and triage rank follow. It returns the decision it withdrew; with none
+// left, ErrNothingToUndo. Like Decide, it returns once the undo is
+// durable.
+func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) (review.Decision, error) {
+	var undone review.Decision
+	err := s.durable(ctx, "undo", func(tx *sql.Tx) error {
+		hist, err := queryDecisions(ctx, tx, historySQL, k.WorkItemID, k.FileName)
+		if err != nil {
+			return fmt.Errorf("undo %s: %w", k, err)
+		}
+		d := review.Undoable(hist)
+		if d == nil {
+			return fmt.Errorf("undo %s: %w", k, ErrNothingToUndo)
+		}
+		undone = *d
+		u := review.Decision{Session: k, Kind: review.Undone, Supersedes: d.ID, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
+			Reviewer: reviewer, CreatedAt: s.now()}
+		res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
+			(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at, supersedes)
+			VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)`,
+			k.WorkItemID, k.FileName, u.TurnID, u.ToolCallID, string(d.Kind), u.Reviewer, u.CreatedAt.UnixMilli(), d.ID)
+		if err != nil {
+			return fmt.Errorf("undo: %w", wrapError(err))
+		}
+		if u.ID, err = res.LastInsertId(); err != nil {
+			return fmt.Errorf("undo: %w", err)
+		}
+		var cur *review.Decision
+		for _, c := range review.Current(append(hist, u)) {
+			if c.TurnID == d.TurnID && c.ToolCallID == d.ToolCallID {
+				cur = &c
+			}
+		}
+		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, cur); err != nil {
+			return fmt.Errorf("undo: %w", err)
+		}
+		return rankSession(ctx, tx, k)
+	})
+	return undone, err
 }
 
 func joinKinds() string {
@@ -92,37 +165,51 @@ func joinKinds() string {
 	return strings.Join(ks, ", ")
 }
 
-const decisionCols = `d.id, d.work_item_id, d.file_name, d.turn_id, d.tool_call_id, d.decision, d.note, d.reviewer_id, d.created_at`
+const decisionCols = `d.id, d.work_item_id, d.file_name, d.turn_id, d.tool_call_id, d.decision, d.note, d.reviewer_id, d.created_at, d.supersedes`
 
+// scanDecision reads decisionCols. An undo's row repeats the kind it
+// withdrew; its kind is review.Undone.
 func scanDecision(sc interface{ Scan(...any) error }) (review.Decision, error) {
 	var d review.Decision
 	var kind string
 	var created sql.NullInt64
-	err := sc.Scan(&d.ID, &d.Session.WorkItemID, &d.Session.FileName, &d.TurnID, &d.ToolCallID, &kind, &d.Note, &d.Reviewer, &created)
+	err := sc.Scan(&d.ID, &d.Session.WorkItemID, &d.Session.FileName, &d.TurnID, &d.ToolCallID, &kind, &d.Note, &d.Reviewer, &created, &d.Supersedes)
 	d.Kind = review.DecisionKind(kind)
+	if d.Supersedes != 0 {
+		d.Kind = review.Undone
+	}
 	d.CreatedAt = fromMs(created)
 	return d, err
 }
 
+// historySQL selects a session's decisions, oldest first.
+const historySQL = `SELECT ` + decisionCols + ` FROM review_decisions d
+	WHERE d.work_item_id = ? AND d.file_name = ? ORDER BY d.id`
+
 // Decisions returns every decision recorded on a session (its turns and
-// tool calls included), oldest first: the history.
+// tool calls included), oldest first: the history, undos among them (of
+// kind review.Undone, naming the decision they withdrew).
 func (s *Store) Decisions(ctx context.Context, k review.SessionKey) ([]review.Decision, error) {
-	return s.queryDecisions(ctx, `SELECT `+decisionCols+` FROM review_decisions d
-		WHERE d.work_item_id = ? AND d.file_name = ? ORDER BY d.id`, k.WorkItemID, k.FileName)
+	return queryDecisions(ctx, s.r, historySQL, k.WorkItemID, k.FileName)
 }
 
 // LatestDecisions returns the current decision of every target of a
 // session (the session itself, turns, tool calls): for each, its latest
 // decision. The session-level one comes first.
 func (s *Store) LatestDecisions(ctx context.Context, k review.SessionKey) ([]review.Decision, error) {
-	return s.queryDecisions(ctx, `SELECT `+decisionCols+` FROM decision_latest l
+	return queryDecisions(ctx, s.r, `SELECT `+decisionCols+` FROM decision_latest l
 		JOIN review_decisions d ON d.id = l.decision_id
 		WHERE l.work_item_id = ? AND l.file_name = ?
 		ORDER BY l.turn_id != '' OR l.tool_call_id != '', l.turn_id, l.tool_call_id`, k.WorkItemID, k.FileName)
 }
 
-func (s *Store) queryDecisions(ctx context.Context, q string, args ...any) ([]review.Decision, error) {
-	rows, err := s.r.QueryContext(ctx, q, args...)
+// querier is what reads decisions: the read pool, or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+func queryDecisions(ctx context.Context, db querier, q string, args ...any) ([]review.Decision, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("decisions: %w", wrapError(err))
 	}

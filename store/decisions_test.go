@@ -23,8 +23,8 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 	steps := []review.Decision{
 		{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, Kind: review.NeedsFollowup, Note: "why did it rm -rf?", Reviewer: "ana"},
 		{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, TurnID: "t1", Kind: review.Ignored, Reviewer: "ana"},
-		{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, ToolCallID: "toolu_0", Kind: review.NeedsFollowup, Reviewer: "bo"},
 		{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, Kind: review.Reviewed, Note: "fine after all", Reviewer: "bo"},
+		{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, ToolCallID: "toolu_0", Kind: review.NeedsFollowup, Reviewer: "bo"},
 	}
 	for _, d := range steps {
 		if err := s.Decide(ctx, d); err != nil {
@@ -57,7 +57,8 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 	if sum.Decision == nil || sum.Decision.Kind != review.Reviewed || sum.Decision.Note != "fine after all" || sum.Decision.Reviewer != "bo" {
 		t.Fatalf("summary decision = %+v", sum.Decision)
 	}
-	// The tool call's open needs_followup keeps the session flagged.
+	// The tool call's needs_followup, later than the session's review,
+	// is open: it keeps the session flagged.
 	flagged, err := pageRows(s.ListSessions(ctx, review.Query{Flagged: true}))
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +90,16 @@ func TestDecisionHistoryAndLatest(t *testing.T) {
 	}
 	if n, err := s.CountSessions(ctx, review.Query{Undecided: true}); err != nil || n != 1 {
 		t.Fatalf("CountSessions(undecided) = %d, %v", n, err)
+	}
+	// A later session-level review closes the follow-up.
+	if err := s.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"}, Kind: review.Reviewed}); err != nil {
+		t.Fatal(err)
+	}
+	if flagged, err := pageRows(s.ListSessions(ctx, review.Query{Flagged: true})); err != nil || len(flagged) != 0 {
+		t.Fatalf("flagged after the session's review = %v, %v: want the follow-up closed", names(flagged), err)
+	}
+	if fs, err := s.Followups(ctx); err != nil || len(fs) != 0 {
+		t.Fatalf("followups after the session's review = %+v, %v", fs, err)
 	}
 }
 

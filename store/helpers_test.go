@@ -138,6 +138,7 @@ func fakeRow(t testing.TB, f fake, i int) *sessionRow {
 	}
 	if f.flagged {
 		sum.Flags = []summary.Flag{summary.FlagToolFailed}
+		sum.Turns[0].Flags = []summary.Flag{summary.FlagToolFailed}
 	}
 	if f.final != "" {
 		sum.FinalAssistantMessage = &f.final

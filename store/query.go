@@ -32,33 +32,76 @@ func sortColumn(k review.SortKey) (string, bool) {
 	return "", false
 }
 
-// orderBy returns the ORDER BY clause of a query. Each order is one index
+// orderTerm is one term of an order: an expression over the summary s and
+// its direction.
+type orderTerm struct {
+	expr string
+	desc bool
+}
+
+// orderTerms lists the terms of a query's order. Each order is one index
 // read backwards or forwards, ending in the primary key so that pages are
 // stable: the triage order is the index on (triage_rank, estimated_usd,
-// work_item_id, file_name), largest first. Grouping by work item puts the
-// work item (A to Z) first, which no index answers: the rows are sorted.
+// work_item_id, file_name), largest first; sessions with as many stalls,
+// errors or approvals follow their start, in the order's direction (the
+// indexes hold sort_started for it).
+func orderTerms(q review.Query) ([]orderTerm, error) { return orderTermsOf(q, "s") }
+
+// orderTermsOf is orderTerms of the summary aliased as a.
+func orderTermsOf(q review.Query, a string) ([]orderTerm, error) {
+	col, ok := sortColumn(q.Sort)
+	if !ok {
+		return nil, fmt.Errorf("unknown sort %q", q.Sort)
+	}
+	desc := !q.Asc || q.Sort == review.SortTriage
+	terms := []orderTerm{{a + "." + col, desc}}
+	switch q.Sort {
+	case review.SortTriage:
+		terms = append(terms, orderTerm{a + ".estimated_usd", desc})
+	case review.SortStalls, review.SortErrors, review.SortApprovals:
+		terms = append(terms, orderTerm{a + ".sort_started", desc})
+	}
+	return append(terms, orderTerm{a + ".work_item_id", desc}, orderTerm{a + ".file_name", desc}), nil
+}
+
+// orderBy returns the ORDER BY clause of a query (orderTerms). Grouping by
+// work item keeps each work item's sessions together and orders the groups
+// by their most urgent session, the first of theirs in the order: each
+// group sorts by that session's terms (first_value over the window g of
+// its work item), which no index answers: the rows are sorted.
 func orderBy(q review.Query) (string, error) { return orderByOf(q, "s") }
 
 // orderByOf is orderBy of the summary aliased as a.
 func orderByOf(q review.Query, a string) (string, error) {
-	col, ok := sortColumn(q.Sort)
-	if !ok {
-		return "", fmt.Errorf("unknown sort %q", q.Sort)
-	}
-	dir := " DESC"
-	if q.Asc && q.Sort != review.SortTriage {
-		dir = " ASC"
+	terms, err := orderTermsOf(q, a)
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
-	b.WriteString(" ORDER BY ")
+	list := func(wrap func(string) string) {
+		for i, t := range terms {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(wrap(t.expr))
+			if t.desc {
+				b.WriteString(" DESC")
+			} else {
+				b.WriteString(" ASC")
+			}
+		}
+	}
+	plain := func(e string) string { return e }
 	if q.GroupByWorkItem {
-		b.WriteString(a + ".work_item_id ASC, ")
+		b.WriteString(" WINDOW g AS (PARTITION BY " + a + ".work_item_id ORDER BY ")
+		list(plain)
+		b.WriteString(") ORDER BY ")
+		list(func(e string) string { return "first_value(" + e + ") OVER g" })
+		b.WriteString(", ")
+	} else {
+		b.WriteString(" ORDER BY ")
 	}
-	b.WriteString(a + "." + col + dir)
-	if q.Sort == review.SortTriage {
-		b.WriteString(", " + a + ".estimated_usd" + dir)
-	}
-	b.WriteString(", " + a + ".work_item_id" + dir + ", " + a + ".file_name" + dir)
+	list(plain)
 	return b.String(), nil
 }
 
@@ -90,7 +133,7 @@ func whereConds(q review.Query, sq *search.Query) ([]string, []any) {
 		conds = append(conds, flaggedSQL)
 	}
 	if q.Undecided {
-		conds = append(conds, `l.decision_id IS NULL`)
+		conds = append(conds, `s.review_state = ''`)
 	}
 	if q.Agent != "" {
 		conds = append(conds, "s.agent_kind = ?")
@@ -132,11 +175,5 @@ const decidedFrom = ` FROM agent_stream_summaries s` + decidedJoin
 const sessionFrom = decidedFrom + `
 	LEFT JOIN review_decisions d ON d.id = l.decision_id`
 
-// countFrom is the FROM clause of a count: the decision join only when the
-// undecided filter needs it.
-func countFrom(q review.Query) string {
-	if q.Undecided {
-		return decidedFrom
-	}
-	return " FROM agent_stream_summaries s"
-}
+// countFrom is the FROM clause of a count.
+const countFrom = " FROM agent_stream_summaries s"

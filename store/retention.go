@@ -138,8 +138,7 @@ func (s *Store) KeptFiles(ctx context.Context, r Retention) (map[string]time.Dur
 	r = r.withDefaults()
 	rows, err := s.r.QueryContext(ctx, `SELECT f.path FROM stream_files f
 		JOIN agent_stream_summaries s ON s.work_item_id = f.work_item_id AND s.file_name = f.file_name
-		WHERE s.flagged = 1 OR EXISTS (SELECT 1 FROM decision_latest l WHERE l.decision = 'needs_followup'
-			AND l.work_item_id = s.work_item_id AND l.file_name = s.file_name)`)
+		WHERE `+flaggedSQL)
 	if err != nil {
 		return nil, fmt.Errorf("flagged files: %w", wrapError(err))
 	}
@@ -179,9 +178,17 @@ func (s *Store) ForgetFiles(ctx context.Context, paths []string) error {
 	return wrapError(tx.Commit())
 }
 
-// flaggedSQL is true for a flagged session row s.
+// flaggedSQL is true for a flagged session row s: a flag, or an open
+// follow-up on it.
 const flaggedSQL = `(s.flagged = 1 OR EXISTS (SELECT 1 FROM decision_latest l WHERE l.decision = 'needs_followup'
-	AND l.work_item_id = s.work_item_id AND l.file_name = s.file_name))`
+	AND l.work_item_id = s.work_item_id AND l.file_name = s.file_name AND ` + openFollowupSQL + `))`
+
+// openFollowupSQL is true for a needs_followup pointer l that is open
+// (review.Decision.OpenFollowup): no later session-level reviewed decision
+// closed it.
+const openFollowupSQL = `NOT EXISTS (SELECT 1 FROM decision_latest r WHERE r.work_item_id = l.work_item_id
+	AND r.file_name = l.file_name AND r.turn_id = '' AND r.tool_call_id = '' AND r.decision = 'reviewed'
+	AND r.decision_id > l.decision_id)`
 
 // sweepData deletes expired review events, summaries and orphaned
 // decisions in batches.

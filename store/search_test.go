@@ -373,6 +373,7 @@ func TestSearchIndexesAnUpgradedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The database as it was before migration 0008.
+	unmigrate0010(t, e.s)
 	for _, q := range []string{`DROP TABLE search_docs`, `DROP TABLE search_fts`, `DROP INDEX summaries_search`,
 		`DELETE FROM schema_migrations WHERE version = 8`} {
 		if _, err := e.s.w.Exec(q); err != nil {

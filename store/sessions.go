@@ -29,9 +29,9 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		return p, err
 	}
 	// A list row has no path: opening a session (GetSession) reads it.
-	cols := "s.brief_json, NULL, NULL, NULL, NULL, "
+	cols := "s.brief_json, NULL, NULL, NULL, NULL, s.review_state, "
 	if q.Full {
-		cols = "s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, NULL, "
+		cols = "s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, NULL, s.review_state, "
 	}
 	var query string
 	var args []any
@@ -76,6 +76,17 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		return p, fmt.Errorf("list sessions: %w", wrapError(err))
 	}
 	rows.Close()
+	if q.GroupByWorkItem {
+		var wis []string
+		for i := range p.Sessions {
+			if wi := p.Sessions[i].WorkItemID; len(wis) == 0 || wis[len(wis)-1] != wi {
+				wis = append(wis, wi)
+			}
+		}
+		if p.Groups, err = s.groupTotals(ctx, q, wis); err != nil {
+			return p, err
+		}
+	}
 	if q.Count {
 		if p.Total, err = s.total(ctx, q, rd, len(p.Sessions)); err != nil {
 			return p, err
@@ -135,18 +146,19 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) 
 	}
 	where, args := where(q, nil)
 	var n int
-	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*)"+countFrom(q)+where, args...).Scan(&n); err != nil {
+	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*)"+countFrom+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
 	return n, nil
 }
 
 // countsSQL counts the flagged and the undecided sessions.
-const countsSQL = "SELECT SUM(" + flaggedSQL + "), SUM(l.decision_id IS NULL)" + decidedFrom
+const countsSQL = "SELECT SUM(" + flaggedSQL + "), SUM(s.review_state = '')" + countFrom
 
 // Counts returns how many of the sessions a query selects are flagged (in
-// the sense of Query.Flagged) and how many have no session-level
-// decision, in one read. Without filters the read is of the index
+// the sense of Query.Flagged) and how many are undecided (their review
+// state is "": no session-level decision, and not every flagged turn
+// decided), in one read. Without filters the read is of the index
 // summaries_by_triage alone, which holds every column it needs.
 func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error) {
 	sq, err := s.parseSearch(q)
@@ -174,7 +186,7 @@ func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided 
 // stream file and the working directory its invocation recorded. A
 // missing session is ErrNotFound.
 func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Session, error) {
-	row := s.r.QueryRowContext(ctx, "SELECT s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, s.path, "+
+	row := s.r.QueryRowContext(ctx, "SELECT s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, s.path, s.review_state, "+
 		decisionCols+sessionFrom+" WHERE s.work_item_id = ? AND s.file_name = ?", k.WorkItemID, k.FileName)
 	sess, err := scanSession(row)
 	if err != nil {
@@ -187,17 +199,19 @@ func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Ses
 }
 
 // scanSession reads the columns of ListSessions and GetSession: the
-// summary's JSON parts, its path and its session-level decision.
+// summary's JSON parts, its path, its review state and its session-level
+// decision.
 func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
-	var brief string
+	var brief, state string
 	var calls, stalls, turns, path sql.NullString
 	var sess review.Session
-	var did sql.NullInt64
+	var did, dsup sql.NullInt64
 	var dwi, dfn, dturn, dtool, dkind, dnote, drev sql.NullString
 	var dcreated sql.NullInt64
-	if err := sc.Scan(&brief, &calls, &stalls, &turns, &path, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated); err != nil {
+	if err := sc.Scan(&brief, &calls, &stalls, &turns, &path, &state, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated, &dsup); err != nil {
 		return sess, err
 	}
+	sess.State = review.DecisionKind(state)
 	sess.Path = path.String
 	sum := &sess.Summary
 	if err := json.Unmarshal([]byte(brief), sum); err != nil {

@@ -95,6 +95,7 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := triageOrder(t, s)
+	unmigrate0010(t, s)
 	for _, q := range []string{
 		`DROP INDEX summaries_by_triage`,
 		`DROP INDEX summaries_search`,

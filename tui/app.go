@@ -12,8 +12,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/agentsift/sift/core/review"
-	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/themes"
 )
 
@@ -27,68 +25,6 @@ const (
 	screenInbox screen = iota
 	screenSession
 	screenToolCall
-)
-
-type (
-	// openSessionMsg asks the app to open a session, at the first match
-	// of a search when one is given.
-	openSessionMsg struct {
-		key    review.SessionKey
-		search review.Query
-	}
-	// sessionLoadedMsg is sent when a session, its decisions and the
-	// search's matches in it return.
-	sessionLoadedMsg struct {
-		session   review.Session
-		decisions []review.Decision
-		search    review.Query
-		matches   []search.Match
-		err       error
-	}
-	// openToolCallMsg asks the app to open a tool call of the session.
-	openToolCallMsg struct{ id string }
-	// detailLoadedMsg is sent when a stream file has been re-parsed.
-	detailLoadedMsg struct {
-		path   string
-		callID string
-		fd     *fileDetail
-		raw    []string
-		err    error
-	}
-	// openDecisionMsg asks the app to open the decision dialog.
-	openDecisionMsg struct {
-		target   decisionTarget
-		followup bool
-	}
-	// decisionMadeMsg is sent by the dialog when the reviewer saves.
-	decisionMadeMsg struct{ d review.Decision }
-	// decisionSavedMsg is sent when the store has recorded a decision.
-	decisionSavedMsg struct {
-		d   review.Decision
-		err error
-	}
-	// openHistoryMsg asks the app to show a session's decisions.
-	openHistoryMsg struct{ key review.SessionKey }
-	// historyLoadedMsg is sent when a session's decisions return.
-	historyLoadedMsg struct {
-		key       review.SessionKey
-		decisions []review.Decision
-		err       error
-	}
-	// closeOverlayMsg closes the dialog, help or history.
-	closeOverlayMsg struct{}
-	// statusMsg shows a line in the status bar for a while.
-	statusMsg struct{ text string }
-	// errMsg reports a failed command in the status bar.
-	errMsg struct{ err error }
-	// clearStatusMsg clears the status line if it is still the one set.
-	clearStatusMsg struct{ seq int }
-	// execDoneMsg is sent when $PAGER or $EDITOR exits; tmp is the
-	// temporary file it was shown, removed now.
-	execDoneMsg struct {
-		err error
-		tmp string
-	}
 )
 
 // ImportProgressMsg reports a background import's progress; cmd/sift
@@ -128,10 +64,12 @@ type App struct {
 	session *sessionView
 	tool    *toolView
 
-	dialog   *decisionDialog
-	confirm  *confirmDialog
-	history  *historyView
-	showHelp bool
+	dialog    *decisionDialog
+	confirm   *confirmDialog
+	history   *historyView
+	followups *followupsView
+	copying   *copyMenu
+	showHelp  bool
 
 	help    help.Model
 	spinner spinner.Model
@@ -221,7 +159,7 @@ func (m *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h, m.sized = max(msg.Width, 20), max(msg.Height, 8), true
 		m.layout()
-		return m, nil
+		return m, m.inbox.syncPreview()
 	case tea.BackgroundColorMsg:
 		m.setTheme(msg.IsDark())
 		return m, nil
@@ -249,28 +187,31 @@ func (m *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *App) handleAppMsg(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case openSessionMsg:
-		return m.openSession(msg.key, msg.search), true
+		return m.openSession(msg.key, msg.search, msg.todo), true
 	case sessionLoadedMsg:
 		return m.handleSessionLoaded(msg), true
 	case openToolCallMsg:
 		return m.openToolCall(msg.id), true
 	case detailLoadedMsg:
 		return m.handleDetail(msg), true
-	case openDecisionMsg:
-		d, cmd := newDecisionDialog(m.c, msg.target, msg.followup)
-		m.dialog = d
-		return cmd, true
-	case decisionMadeMsg:
-		m.dialog = nil
-		return m.saveDecision(msg.d), true
-	case decisionSavedMsg:
-		return m.handleSaved(msg), true
+	case openDecisionMsg, decisionMadeMsg, decisionSavedMsg, undoMsg, undoneMsg, decisionsLoadedMsg, todoMsg, todoFoundMsg:
+		return m.handleDecisionMsg(msg), true
 	case openHistoryMsg:
 		return m.openHistory(msg.key), true
 	case historyLoadedMsg:
 		return m.handleHistory(msg), true
+	case openFollowupsMsg:
+		return m.openFollowups(), true
+	case followupsLoadedMsg:
+		return m.handleFollowups(msg), true
+	case openCopyMsg:
+		m.copying = &copyMenu{c: m.c, items: msg.items}
+		return nil, true
+	case copyMsg:
+		m.copying = nil
+		return tea.Batch(tea.SetClipboard(msg.text), m.setStatus("copied "+msg.what+" (OSC 52): "+firstLine(msg.text), false)), true
 	case closeOverlayMsg:
-		m.dialog, m.history, m.showHelp = nil, nil, false
+		m.dialog, m.history, m.followups, m.copying, m.showHelp = nil, nil, nil, nil, false
 		return nil, true
 	case statusMsg:
 		return m.setStatus(msg.text, false), true
@@ -337,8 +278,13 @@ func (m *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case m.history != nil:
 		return m.history.Update(msg)
-	case m.screen == screenInbox && m.inbox.filtering:
-		return m.inbox.Update(msg)
+	case m.copying != nil:
+		return m.copying.Update(msg)
+	case m.followups != nil:
+		return m.followups.Update(msg)
+	case m.screen == screenInbox && m.inbox.filtering, m.screen == screenToolCall && m.tool.searching:
+		// An input mode: no global key fires while typing.
+		return m.current().Update(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -351,6 +297,12 @@ func (m *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.refresh()
 	case key.Matches(msg, k.Back):
 		return m.back()
+	case key.Matches(msg, k.NextTodo):
+		return m.jumpTodo(1)
+	case key.Matches(msg, k.PrevTodo):
+		return m.jumpTodo(-1)
+	case key.Matches(msg, k.Followups):
+		return m.openFollowups()
 	default:
 		return m.current().Update(msg)
 	}
@@ -388,25 +340,31 @@ func (m *App) toggleMode() tea.Cmd {
 	return tea.Batch(m.inbox.reload(), m.setStatus("view: "+m.c.Mode.String(), false))
 }
 
-// refresh reloads the inbox and the open session.
+// refresh reloads the inbox, its preview and the open session.
 func (m *App) refresh() tea.Cmd {
+	m.inbox.invalidatePreview()
 	cmds := []tea.Cmd{m.inbox.reload()}
 	if m.screen != screenInbox && m.session.s != nil {
 		delete(m.details, m.session.s.Path)
-		cmds = append(cmds, m.loadSession(m.session.s.Key(), m.session.search))
+		cmds = append(cmds, m.loadSession(m.session.s.Key(), m.session.search, 0))
 	}
 	return tea.Batch(cmds...)
 }
 
+// overlay reports whether a dialog, a box or the help is in front.
+func (m *App) overlay() bool {
+	return m.dialog != nil || m.confirm != nil || m.history != nil || m.followups != nil || m.copying != nil || m.showHelp
+}
+
 // handleClick selects (or, clicked again, opens) the row under the mouse.
 func (m *App) handleClick(msg tea.MouseClickMsg) tea.Cmd {
-	if msg.Button != tea.MouseLeft || m.dialog != nil || m.confirm != nil || m.history != nil || m.showHelp {
+	if msg.Button != tea.MouseLeft || m.overlay() {
 		return nil
 	}
 	y := msg.Y - 2
 	switch m.screen {
 	case screenInbox:
-		return m.inbox.clickRow(y)
+		return m.inbox.clickRow(msg.X, y)
 	case screenSession:
 		return m.session.clickRow(y)
 	}

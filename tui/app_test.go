@@ -29,7 +29,7 @@ func rowOrder(m *App) []string {
 func TestSortSameKeyFlipsDirection(t *testing.T) {
 	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
 	k := m.c.Keys
-	press(t, m, k.SortCost)
+	press(t, m, k.SortBy(review.SortCost))
 	if got := screenText(m); !strings.Contains(got, "cost▼") || !strings.Contains(got, "sort: cost▼") {
 		t.Fatalf("sort by cost is not marked descending:\n%s", got)
 	}
@@ -37,7 +37,7 @@ func TestSortSameKeyFlipsDirection(t *testing.T) {
 	if desc[0] != "ENG-412 · work-1" {
 		t.Errorf("most expensive first = %q, want ENG-412 · work-1", desc[0])
 	}
-	press(t, m, k.SortCost)
+	press(t, m, k.SortBy(review.SortCost))
 	if got := screenText(m); !strings.Contains(got, "cost▲") {
 		t.Fatalf("the same key again does not flip to ascending:\n%s", got)
 	}
@@ -46,13 +46,13 @@ func TestSortSameKeyFlipsDirection(t *testing.T) {
 	if m.inbox.win[0].EstimatedUSD != nil || asc[len(asc)-1] != "ENG-412 · work-1" {
 		t.Errorf("ascending order = %v", asc)
 	}
-	press(t, m, k.SortStalls)
+	press(t, m, k.SortBy(review.SortStalls))
 	if got := rowOrder(m)[0]; got != "ENG-377 · work-1" {
 		t.Errorf("most stalls first = %q, want ENG-377 · work-1", got)
 	}
-	// A narrow column keeps its arrow.
-	if got := screenText(m); !strings.Contains(got, "stal▼") {
-		t.Errorf("the stall column does not show its sort arrow:\n%s", got)
+	// The arrow never cuts a column's title.
+	if got := screenText(m); !strings.Contains(got, "stall▼") {
+		t.Errorf("the stall column does not show its whole title and its sort arrow:\n%s", got)
 	}
 }
 
@@ -122,12 +122,17 @@ func TestSearchAndQuickFilters(t *testing.T) {
 		}
 	}
 	press(t, m, k.Agent, k.Group)
-	prev := ""
-	for _, s := range m.inbox.win {
-		if s.WorkItemID < prev {
-			t.Errorf("grouping: %s after %s", s.WorkItemID, prev)
+	done := map[string]bool{}
+	for i, s := range m.inbox.win {
+		if i > 0 && m.inbox.win[i-1].WorkItemID != s.WorkItemID {
+			done[m.inbox.win[i-1].WorkItemID] = true
 		}
-		prev = s.WorkItemID
+		if done[s.WorkItemID] {
+			t.Errorf("grouping: %s apart from its work item's other sessions", s.Key())
+		}
+	}
+	if !strings.Contains(screenText(m), "grouped by work item") {
+		t.Errorf("the title does not say the list is grouped:\n%s", screenText(m))
 	}
 }
 
@@ -173,12 +178,25 @@ func TestDecideDialogChoosesAndCancels(t *testing.T) {
 	if m.dialog != nil {
 		t.Fatal("esc does not close the dialog")
 	}
-	press(t, m, k.Decide)
-	send(t, m, tea.KeyPressMsg{Code: tea.KeyTab}, tea.KeyPressMsg{Code: tea.KeyTab})
-	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	press(t, m, k.Decide, k.Right, k.Right)
+	if got := m.dialog.kind(); got != review.Ignored {
+		t.Fatalf("→ → chose %s, want ignored", got)
+	}
+	press(t, m, k.Left, k.Reviewed)
+	if got := m.dialog.kind(); got != review.Reviewed {
+		t.Fatalf("r chose %s, want reviewed", got)
+	}
+	// Letters pick a choice only while the choices have the focus: in the
+	// note they are typed.
+	press(t, m, k.Tab)
+	typeText(t, m, "i saw it")
+	if got := m.dialog.kind(); got != review.Reviewed || m.dialog.note.Value() != "i saw it" {
+		t.Fatalf("typing in the note: choice %s, note %q", got, m.dialog.note.Value())
+	}
+	press(t, m, k.Tab, k.Ignored, k.Enter)
 	ds, _ := st.Decisions(context.Background(), first)
-	if len(ds) != 1 || ds[0].Kind != review.Ignored {
-		t.Fatalf("decisions = %+v, want one ignored", ds)
+	if len(ds) != 1 || ds[0].Kind != review.Ignored || ds[0].Note != "i saw it" {
+		t.Fatalf("decisions = %+v, want one ignored with the note", ds)
 	}
 }
 
@@ -186,19 +204,19 @@ func TestSessionFlaggedTurnsAndJumps(t *testing.T) {
 	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
 	k := m.c.Keys
 	// The codex session with a window has stalls on many turns.
-	press(t, m, k.SortStalls, k.Enter)
+	press(t, m, k.SortBy(review.SortStalls), k.Top, k.Enter)
 	s := m.session
 	if s.s == nil || s.showAll {
 		t.Fatal("session did not open on its flagged turns")
 	}
 	for _, r := range s.rows {
-		if len(s.s.Turns[r].Flags) == 0 {
+		if r != finalRow && len(s.s.Turns[r].Flags) == 0 {
 			t.Fatalf("unflagged turn %s listed by default", s.s.Turns[r].TurnID)
 		}
 	}
 	press(t, m, k.AllTurns)
-	if !s.showAll || len(s.rows) != len(s.s.Turns) {
-		t.Fatalf("a does not show all turns: %d of %d", len(s.rows), len(s.s.Turns))
+	if !s.showAll || len(s.rows) != len(s.s.Turns)+1 {
+		t.Fatalf("a does not show all turns and the final row: %d of %d", len(s.rows), len(s.s.Turns))
 	}
 	press(t, m, k.Top, k.NextFlagged)
 	first := s.turn()
@@ -220,7 +238,7 @@ func TestSessionFlaggedTurnsAndJumps(t *testing.T) {
 func TestToolCallDetailAndBack(t *testing.T) {
 	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
 	k := m.c.Keys
-	press(t, m, k.SortCost, k.Enter, k.Enter, k.Enter)
+	press(t, m, k.SortBy(review.SortCost), k.Top, k.Enter, k.Enter, k.Enter)
 	if m.screen != screenToolCall || m.tool.loading {
 		t.Fatalf("screen %d, loading %v", m.screen, m.tool.loading)
 	}
@@ -232,7 +250,11 @@ func TestToolCallDetailAndBack(t *testing.T) {
 		t.Errorf("detail lacks input or output:\n%s", got)
 	}
 	press(t, m, k.Copy)
-	if !strings.Contains(screenText(m), "tool_call=toolu_") {
+	if m.copying == nil || !strings.Contains(screenText(m), "ids") || !strings.Contains(screenText(m), "output  Launching skill") {
+		t.Errorf("y does not offer what to copy:\n%s", screenText(m))
+	}
+	press(t, m, k.Enter)
+	if !strings.Contains(screenText(m), "copied ids (OSC 52): tool_call=toolu_") {
 		t.Errorf("y does not report the copied ids:\n%s", screenText(m))
 	}
 	press(t, m, k.Back)
@@ -297,7 +319,7 @@ func TestEveryScreenFits(t *testing.T) {
 		checkFrame(t, m, w, h)
 		press(t, m, k.Help)
 		checkFrame(t, m, w, h)
-		press(t, m, k.Help, k.SortStalls, k.Enter)
+		press(t, m, k.Help, k.SortBy(review.SortStalls), k.Top, k.Enter)
 		checkFrame(t, m, w, h)
 		press(t, m, k.AllTurns, k.Enter, k.Enter)
 		checkFrame(t, m, w, h)
@@ -405,7 +427,7 @@ func TestImportKeepsTheCursorOnItsSession(t *testing.T) {
 func TestPagerGetsTheCallsRawLines(t *testing.T) {
 	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
 	k := m.c.Keys
-	press(t, m, k.SortCost, k.Enter, k.Enter, k.Enter)
+	press(t, m, k.SortBy(review.SortCost), k.Top, k.Enter, k.Enter, k.Enter)
 	t.Setenv("PAGER", "cat -v")
 	msg, ok := m.tool.pager()().(execMsg)
 	if !ok {
@@ -470,7 +492,7 @@ func TestRefreshTabAndClicksInTheSession(t *testing.T) {
 		t.Fatal("the session does not open on its turns")
 	}
 	press(t, m, k.Tab)
-	if m.session.focus != focusCalls {
+	if m.session.focus != focusPane {
 		t.Fatal("tab does not move to the calls pane")
 	}
 	press(t, m, k.Tab)
@@ -479,9 +501,9 @@ func TestRefreshTabAndClicksInTheSession(t *testing.T) {
 	}
 	// Body line 5 is the first turn row, and the calls pane starts after
 	// the turns and a rule: click the second call, then click it again.
-	callsAt := 2 + 5 + m.session.turnRows() + 1
+	callsAt := 2 + 5 + m.session.turnRows() + 1 + len(m.session.turnSections())
 	send(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, Y: callsAt + 1})
-	if m.session.focus != focusCalls || m.session.call != 1 {
+	if m.session.focus != focusPane || m.session.call != 1 {
 		t.Fatalf("click on a call: focus %d, call %d", m.session.focus, m.session.call)
 	}
 	send(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, Y: callsAt + 1})

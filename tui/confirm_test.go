@@ -24,7 +24,7 @@ func TestGoldenConfirm(t *testing.T) {
 		{"unknown", ""},
 	}
 	for _, tc := range cases {
-		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, size := range goldenSizes() {
 			t.Run(fmt.Sprintf("%s/%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
 				t.Setenv("EDITOR", "vi")
 				m := openReadCall(t, readSession(t, target, tc.cwd))

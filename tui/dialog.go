@@ -11,39 +11,59 @@ import (
 	"github.com/agentsift/sift/core/review"
 )
 
-// decisionTarget is what a decision is about.
-type decisionTarget struct {
-	session    review.SessionKey
-	turnID     string
-	toolCallID string
-	// label names the target in the dialog.
-	label string
-}
+// dialogFocus is the part of the decision dialog that has the keys.
+type dialogFocus uint8
 
-// decisionDialog is the small box that records a decision: a choice and
-// a note. In follow-up mode the choice is needs_followup and only the note
-// is asked. It returns intents; the app saves.
+const (
+	focusChoices dialogFocus = iota
+	focusNote
+)
+
+// decisionDialog is the small box that records a decision on one target
+// or more: a choice and a note. Its choices have their own focus, where
+// r, n and i (and ←/→) pick one; tab moves to the note. In follow-up mode
+// the choice is needs_followup and only the note is asked. A
+// needs_followup is saved only with a note. It returns intents; the app
+// saves.
 type decisionDialog struct {
 	c        *Common
-	target   decisionTarget
+	targets  []decisionTarget
 	choice   int
 	followup bool
+	focus    dialogFocus
 	note     textinput.Model
+	// warn is why enter did not save, "" when it has not been refused.
+	warn string
 }
 
-func newDecisionDialog(c *Common, t decisionTarget, followup bool) (*decisionDialog, tea.Cmd) {
+func newDecisionDialog(c *Common, ts []decisionTarget, followup bool) (*decisionDialog, tea.Cmd) {
 	ti := textinput.New()
 	ti.Prompt = "note: "
 	ti.Placeholder = "what should happen next?"
 	ti.CharLimit = 2000
 	ti.SetStyles(c.Styles.Input)
 	ti.SetWidth(40)
-	d := &decisionDialog{c: c, target: t, followup: followup, note: ti}
+	d := &decisionDialog{c: c, targets: ts, followup: followup, note: ti}
 	if followup {
-		d.choice = 1
+		d.choice = choiceOf(review.NeedsFollowup)
+		d.focus = focusNote
+		return d, d.note.Focus()
 	}
-	return d, d.note.Focus()
+	return d, nil
 }
+
+// choiceOf is a kind's place among the choices.
+func choiceOf(k review.DecisionKind) int {
+	for i, c := range review.DecisionKinds() {
+		if c == k {
+			return i
+		}
+	}
+	return 0
+}
+
+// kind is the chosen decision.
+func (d *decisionDialog) kind() review.DecisionKind { return review.DecisionKinds()[d.choice] }
 
 // Update handles a key; it returns the intent to save or close.
 func (d *decisionDialog) Update(msg tea.Msg) tea.Cmd {
@@ -57,19 +77,15 @@ func (d *decisionDialog) Update(msg tea.Msg) tea.Cmd {
 	case "esc":
 		return intent(closeOverlayMsg{})
 	case "enter":
-		return intent(decisionMadeMsg{d: review.Decision{
-			Session: d.target.session, TurnID: d.target.turnID, ToolCallID: d.target.toolCallID,
-			Kind: review.DecisionKinds()[d.choice], Note: strings.TrimSpace(d.note.Value()), Reviewer: d.c.Reviewer,
-		}})
-	case "tab", "down":
-		if !d.followup {
-			d.choice = (d.choice + 1) % 3
+		return d.save()
+	case "tab", "shift+tab":
+		if d.followup {
+			return nil
 		}
-		return nil
-	case "shift+tab", "up":
-		if !d.followup {
-			d.choice = (d.choice + 2) % 3
-		}
+		return d.setFocus(1 - d.focus)
+	}
+	if d.focus == focusChoices {
+		d.pick(kp)
 		return nil
 	}
 	var cmd tea.Cmd
@@ -77,32 +93,91 @@ func (d *decisionDialog) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// pick changes the choice by a key of the choices' focus.
+func (d *decisionDialog) pick(kp tea.KeyPressMsg) {
+	k, n := d.c.Keys, len(review.DecisionKinds())
+	switch {
+	case key.Matches(kp, k.Right, k.Down):
+		d.choice = (d.choice + 1) % n
+	case key.Matches(kp, k.Left, k.Up):
+		d.choice = (d.choice + n - 1) % n
+	case key.Matches(kp, k.Reviewed):
+		d.choice = choiceOf(review.Reviewed)
+	case key.Matches(kp, k.NeedsFollowup):
+		d.choice = choiceOf(review.NeedsFollowup)
+	case key.Matches(kp, k.Ignored):
+		d.choice = choiceOf(review.Ignored)
+	}
+}
+
+// setFocus gives the keys to the choices or the note.
+func (d *decisionDialog) setFocus(f dialogFocus) tea.Cmd {
+	d.focus = f
+	if f == focusNote {
+		return d.note.Focus()
+	}
+	d.note.Blur()
+	return nil
+}
+
+// save returns the decisions, one per target, unless a follow-up has no
+// note: then it says so and moves to the note.
+func (d *decisionDialog) save() tea.Cmd {
+	note := strings.TrimSpace(d.note.Value())
+	if d.kind() == review.NeedsFollowup && note == "" {
+		d.warn = "a follow-up needs a note: what should happen next?"
+		return d.setFocus(focusNote)
+	}
+	ds := make([]review.Decision, len(d.targets))
+	for i, t := range d.targets {
+		ds[i] = review.Decision{Session: t.session, TurnID: t.turnID, ToolCallID: t.toolCallID,
+			Kind: d.kind(), Note: note, Reviewer: d.c.Reviewer}
+	}
+	return intent(decisionMadeMsg{targets: d.targets, ds: ds})
+}
+
+// title names the dialog and its target.
+func (d *decisionDialog) title() (string, string) {
+	title := "decide"
+	if d.followup {
+		title = "needs follow-up"
+	}
+	if len(d.targets) == 1 {
+		return title, d.targets[0].String()
+	}
+	return title, plural(len(d.targets), "marked session")
+}
+
 // View draws the dialog box in at most w columns.
 func (d *decisionDialog) View(w int) string {
 	st := d.c.Styles
 	inner := min(max(w-8, 20), 64)
 	d.note.SetWidth(inner - 8)
-	title := "decide"
-	if d.followup {
-		title = "needs follow-up"
-	}
+	title, what := d.title()
 	lines := []string{
-		st.Dialog.Title.Render(title+" · ") + st.Dialog.Choice.Render(fitWidth(Inert(d.target.label), inner-len(title)-3)),
+		st.Dialog.Title.Render(title+" · ") + st.Dialog.Choice.Render(fitWidth(what, inner-len(title)-3)),
 		"",
 	}
 	if !d.followup {
 		var cs []string
 		for i, c := range review.DecisionKinds() {
-			if i == d.choice {
-				cs = append(cs, st.Dialog.Selected.Render("◉ "+string(c)))
-			} else {
-				cs = append(cs, st.Dialog.Choice.Render("○ "+string(c)))
+			letter := string(c[0])
+			switch {
+			case i == d.choice && d.focus == focusChoices:
+				cs = append(cs, st.Dialog.Selected.Render("◉ "+letter+" "+string(c)))
+			case i == d.choice:
+				cs = append(cs, st.Dialog.Title.Render("◉ "+letter+" "+string(c)))
+			default:
+				cs = append(cs, st.Dialog.Choice.Render("○ "+letter+" "+string(c)))
 			}
 		}
 		lines = append(lines, strings.Join(cs, st.Dialog.Choice.Render("  ")), "")
 	}
-	lines = append(lines, d.note.View(), "",
-		st.Dialog.Choice.Render(fitWidth(d.hint(), inner)))
+	lines = append(lines, d.note.View())
+	if d.warn != "" {
+		lines = append(lines, st.Status.Error.Render(fitWidth(d.warn, inner)))
+	}
+	lines = append(lines, "", st.Dialog.Choice.Render(fitWidth(d.hint(), inner)))
 	for i, l := range lines {
 		lines[i] = cell(l, inner, false)
 	}
@@ -110,69 +185,11 @@ func (d *decisionDialog) View(w int) string {
 }
 
 func (d *decisionDialog) hint() string {
-	if d.followup {
+	switch {
+	case d.followup:
 		return "enter save · esc cancel"
+	case d.focus == focusChoices:
+		return "r/n/i or ←/→ choose · tab note · enter save · esc cancel"
 	}
-	return "tab/↑↓ choose · enter save · esc cancel"
-}
-
-// historyView lists the decisions on one session, newest first.
-type historyView struct {
-	c         *Common
-	key       review.SessionKey
-	decisions []review.Decision
-	loading   bool
-	offset    int
-}
-
-// Update scrolls the history or closes it.
-func (h *historyView) Update(msg tea.KeyPressMsg) tea.Cmd {
-	k := h.c.Keys
-	switch {
-	case key.Matches(msg, k.Back, k.History, k.Help):
-		return intent(closeOverlayMsg{})
-	case key.Matches(msg, k.Down):
-		h.offset = min(h.offset+1, max(len(h.decisions)-1, 0))
-	case key.Matches(msg, k.Up):
-		h.offset = max(h.offset-1, 0)
-	}
-	return nil
-}
-
-// View draws the history box in at most w×ht cells.
-func (h *historyView) View(w, ht int) string {
-	st := h.c.Styles
-	inner := max(min(w-6, 100), 20)
-	lines := []string{st.Dialog.Title.Render(fitWidth("decision history · "+Inert(h.key.String()), inner)), ""}
-	switch {
-	case h.loading:
-		lines = append(lines, st.Dialog.Choice.Render("loading…"))
-	case len(h.decisions) == 0:
-		lines = append(lines, st.Dialog.Choice.Render("no decisions yet · d decides, x asks for follow-up"))
-	}
-	rows := max(ht-8, 1)
-	for i := len(h.decisions) - 1 - h.offset; i >= 0 && len(lines) < rows+2; i-- {
-		d := h.decisions[i]
-		what := "session"
-		if d.TurnID != "" {
-			what = d.TurnID
-		}
-		if d.ToolCallID != "" {
-			what += " · " + d.ToolCallID
-		}
-		line := decisionBadge(st, d.Kind) + st.Dialog.Choice.Render(" "+d.CreatedAt.In(h.c.Now().Location()).Format("2006-01-02 15:04")+
-			" "+string(d.Kind)+" · "+Inert(what))
-		if d.Reviewer != "" {
-			line += st.Dialog.Choice.Render(" · " + Inert(d.Reviewer))
-		}
-		lines = append(lines, fitWidth(line, inner))
-		if d.Note != "" {
-			lines = append(lines, st.Dialog.Choice.Render(fitWidth("    "+Inert(d.Note), inner)))
-		}
-	}
-	lines = append(lines, "", st.Dialog.Choice.Render("↑↓ scroll · esc close"))
-	for i, l := range lines {
-		lines[i] = cell(l, inner, false)
-	}
-	return st.Dialog.Box.Render(lipgloss.JoinVertical(lipgloss.Left, lines...))
+	return "tab choices · enter save · esc cancel"
 }

@@ -164,3 +164,11 @@ func callStatus(tc *summary.ToolCall) string {
 	}
 	return "failed"
 }
+
+// flagName is a flag's name in a view: the operator's word, or the flag.
+func flagName(mode Mode, f summary.Flag) string {
+	if mode == Operator {
+		return operatorFlag(f)
+	}
+	return string(f)
+}

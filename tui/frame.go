@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -22,7 +23,7 @@ func (m *App) View() tea.View {
 		body = append(body, "")
 	}
 	lines = append(lines, body[:bh]...)
-	lines = append(lines, m.statusLine(), m.help.ShortHelpView(m.current().ShortHelp()))
+	lines = append(lines, m.statusLine(), m.footer())
 	switch {
 	case m.confirm != nil:
 		lines = overlay(lines, m.confirm.View(m.w, m.h), m.w, m.h)
@@ -30,6 +31,10 @@ func (m *App) View() tea.View {
 		lines = overlay(lines, m.dialog.View(m.w), m.w, m.h)
 	case m.history != nil:
 		lines = overlay(lines, m.history.View(m.w, m.h), m.w, m.h)
+	case m.copying != nil:
+		lines = overlay(lines, m.copying.View(m.w), m.w, m.h)
+	case m.followups != nil:
+		lines = overlay(lines, m.followups.View(m.w, m.h), m.w, m.h)
 	case m.showHelp:
 		lines = overlay(lines, m.helpBox(), m.w, m.h)
 	}
@@ -41,27 +46,78 @@ func (m *App) View() tea.View {
 }
 
 // titleBar is the first line: where we are on the left; sort, filter and
-// view on the right.
+// view on the right. When both do not fit, the left gives way from its
+// start: the right always shows.
 func (m *App) titleBar() string {
 	st := m.c.Styles
-	left := " " + st.App.Title.Render(m.opts.Title)
-	var right string
+	head := " " + st.App.Title.Render(m.opts.Title)
+	var where string
+	var parts []string
 	switch m.screen {
 	case screenInbox:
 		l, r := m.inbox.title()
-		left += st.App.Muted.Render(" · " + l)
-		right = r
+		where, parts = " · "+l, r
 	case screenSession:
-		left += st.App.Muted.Render(" › " + m.session.title())
+		where = " › " + m.session.title()
 	case screenToolCall:
-		left += st.App.Muted.Render(" › " + m.session.title() + " › " + Inert(m.tool.call.TurnID+" · "+m.tool.call.Name))
+		where = " › " + m.session.title() + " › " + Inert(m.tool.call.TurnID+" · "+m.tool.call.Name)
 	}
-	right += "  view: " + m.c.Mode.String() + " "
-	gap := m.w - ansi.StringWidth(left) - ansi.StringWidth(right)
-	if gap < 2 {
-		return fitWidth(left, m.w)
+	parts = append(parts, "view: "+m.c.Mode.String())
+	hw, ww := ansi.StringWidth(head), ansi.StringWidth(where)
+	// The parts close up, then the place gives way from its start; the
+	// app's name stays.
+	right := strings.Join(parts, "  ") + " "
+	if hw+ww+ansi.StringWidth(right)+2 > m.w {
+		right = strings.Join(parts, " · ") + " "
 	}
-	return left + strings.Repeat(" ", gap) + st.App.Subtle.Render(right)
+	if hw+ansi.StringWidth(right)+4 > m.w {
+		// Narrower still, the filter and the view go without their
+		// names.
+		for i, p := range parts {
+			parts[i] = strings.TrimPrefix(strings.TrimPrefix(p, "filter: "), "view: ")
+		}
+		right = strings.Join(parts, " · ") + " "
+	}
+	rw := ansi.StringWidth(right)
+	if hw+rw+2 > m.w {
+		return fitWidth(st.App.Subtle.Render(right), m.w)
+	}
+	if room := m.w - hw - rw - 2; ww > room {
+		where = " …" + ansi.TruncateLeft(where, ww-max(room-2, 0), "")
+		if room < 3 {
+			where = ""
+		}
+	}
+	left := head + st.App.Muted.Render(where)
+	gap := m.w - ansi.StringWidth(left) - rw
+	return left + strings.Repeat(" ", max(gap, 1)) + st.App.Subtle.Render(right)
+}
+
+// footer is the last line: the screen's keys that fit, always ending with
+// the help key.
+func (m *App) footer() string {
+	st := m.c.Styles.Help
+	item := func(b key.Binding) string {
+		return st.ShortKey.Render(b.Help().Key) + " " + st.ShortDesc.Render(b.Help().Desc)
+	}
+	sep := st.ShortSeparator.Render(" • ")
+	tail := item(m.c.Keys.Help)
+	room := m.w - 1 - ansi.StringWidth(tail)
+	var parts []string
+	used := 0
+	for _, b := range m.current().ShortHelp() {
+		if !b.Enabled() || slices.Equal(b.Keys(), m.c.Keys.Help.Keys()) {
+			continue
+		}
+		it := item(b)
+		w := ansi.StringWidth(it) + ansi.StringWidth(sep)
+		if used+w > room {
+			break
+		}
+		parts = append(parts, it)
+		used += w
+	}
+	return strings.Join(append(parts, tail), sep)
 }
 
 // statusLine is the filter being typed, a status message, the import's
@@ -71,6 +127,8 @@ func (m *App) statusLine() string {
 	switch {
 	case m.screen == screenInbox && m.inbox.filtering:
 		return m.inbox.searchLine(m.w)
+	case m.screen == screenToolCall && m.tool.searching:
+		return " " + m.tool.search.View()
 	case m.status != "" && m.statusErr:
 		return " " + st.Status.Error.Render("error: "+m.status)
 	case m.status != "":

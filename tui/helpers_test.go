@@ -169,6 +169,10 @@ func keyMsg(t testing.TB, b key.Binding) tea.KeyPressMsg {
 		msg = tea.KeyPressMsg{Code: tea.KeyUp}
 	case "down":
 		msg = tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		msg = tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		msg = tea.KeyPressMsg{Code: tea.KeyRight}
 	case "pgup":
 		msg = tea.KeyPressMsg{Code: tea.KeyPgUp}
 	case "pgdown":

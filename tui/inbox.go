@@ -33,12 +33,15 @@ type inboxView struct {
 	top    int // absolute index of the first visible row
 	winOff int // absolute index of win[0]
 	win    []review.Session
+	groups map[string]review.GroupTotals
 	seq    int // sequence number of the latest page request
 
 	// keep is the session to keep under the cursor when the next page
 	// arrives; advance moves on to the next undecided one after it.
+	// locate asks the store where keep went (a new order or filter).
 	keep    *review.SessionKey
 	advance bool
+	locate  bool
 
 	filter    textinput.Model
 	filtering bool
@@ -52,16 +55,31 @@ type inboxView struct {
 	// arrives.
 	cancel, cancelCounts context.CancelFunc
 	restart              bool
+
+	// marked are the sessions m marked, which d and x decide together.
+	marked map[review.SessionKey]bool
+	// preview is the pane beside the list (p); showPreview is the
+	// reviewer's choice, previewSet whether they made one (else the pane
+	// shows from 120 columns).
+	preview     previewPane
+	showPreview bool
+	previewSet  bool
+	// todoSeq numbers the searches for the next undecided session.
+	todoSeq int
 }
 
 var _ component = (*inboxView)(nil)
 
 type (
-	// pageLoadedMsg is sent when an inbox page query returns.
+	// pageLoadedMsg is sent when an inbox page query returns; at is the
+	// row of the session the load located (-1: none), to show on the
+	// screen's line.
 	pageLoadedMsg struct {
 		seq    int
 		offset int
 		page   review.Page
+		at     int
+		line   int
 		err    error
 	}
 	// countsLoadedMsg is sent when the flagged and undecided counts return.
@@ -80,7 +98,7 @@ func newInbox(c *Common) *inboxView {
 	ti.SetStyles(c.Styles.Input)
 	// The last word of a search typed in the inbox is the start of a word:
 	// the list follows the typing, and stays as it was when enter ends it.
-	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage, Typing: true}, filter: ti}
+	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage, Typing: true}, filter: ti, marked: map[review.SessionKey]bool{}}
 }
 
 // SetSize implements component.
@@ -104,7 +122,10 @@ func (m *inboxView) query() review.Query {
 
 // load asks the store for the window around the visible rows (from the
 // top for a changed query), cancelling the query under way: its answer
-// would be dropped anyway.
+// would be dropped anyway. After a change of order or filter that keeps
+// the selection (locate), it first asks where the selected session went,
+// and loads the window around it with the session on the same line of
+// the screen.
 func (m *inboxView) load() tea.Cmd {
 	m.seq++
 	seq, vis := m.seq, m.visible()
@@ -116,6 +137,12 @@ func (m *inboxView) load() tea.Cmd {
 	q.Limit = vis * 3
 	q.Count = true
 	st := m.c.Store
+	var keep *review.SessionKey
+	line := m.cursor - m.top
+	if m.locate && m.keep != nil {
+		keep = m.keep
+	}
+	m.locate = false
 	if m.cancel != nil {
 		m.cancel()
 	}
@@ -123,8 +150,18 @@ func (m *inboxView) load() tea.Cmd {
 	m.cancel = cancel
 	return func() tea.Msg {
 		defer cancel()
+		at := -1
+		if keep != nil {
+			i, err := st.Locate(ctx, q, *keep)
+			if err != nil {
+				return pageLoadedMsg{seq: seq, err: err}
+			}
+			if at = i; at >= 0 {
+				q.Offset = max(at-line-vis, 0)
+			}
+		}
 		p, err := st.ListSessions(ctx, q)
-		return pageLoadedMsg{seq: seq, offset: q.Offset, page: p, err: err}
+		return pageLoadedMsg{seq: seq, offset: q.Offset, page: p, at: at, line: line, err: err}
 	}
 }
 
@@ -157,12 +194,14 @@ func (m *inboxView) loadCounts() tea.Cmd {
 	}
 }
 
-// reload reloads the window keeping the selected session under the cursor.
+// reload reloads the window keeping the selected session under the
+// cursor, on its line of the screen, wherever new rows put it (the store
+// locates it); after a decision made here, the cursor moves on instead.
 func (m *inboxView) reload() tea.Cmd {
 	m.recount = true
 	if s := m.selected(); s != nil {
 		k := s.Key()
-		m.keep = &k
+		m.keep, m.locate = &k, !m.advance
 	}
 	return m.load()
 }
@@ -182,9 +221,17 @@ func (m *inboxView) selected() *review.Session {
 	return &m.win[i]
 }
 
-// Update implements component.
+// Update implements component. A change of selection loads the preview.
 func (m *inboxView) Update(msg tea.Msg) tea.Cmd {
+	cmd := m.update(msg)
+	return tea.Batch(cmd, m.syncPreview())
+}
+
+func (m *inboxView) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case previewLoadedMsg:
+		m.preview.loaded(msg)
+		return nil
 	case pageLoadedMsg:
 		return m.handlePage(msg)
 	case countsLoadedMsg:
@@ -234,8 +281,12 @@ func (m *inboxView) handlePage(msg pageLoadedMsg) tea.Cmd {
 	}
 	m.searchErr = ""
 	m.total = msg.page.Total
-	m.winOff, m.win = msg.offset, msg.page.Sessions
-	if m.keep != nil {
+	m.winOff, m.win, m.groups = msg.offset, msg.page.Sessions, msg.page.Groups
+	switch {
+	case msg.at >= 0:
+		m.cursor, m.top = msg.at, max(msg.at-msg.line, 0)
+		m.keep, m.advance = nil, false
+	case m.keep != nil:
 		m.keepCursor(*m.keep)
 		m.keep = nil
 	}
@@ -300,10 +351,19 @@ func (m *inboxView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return intent(openSessionMsg{key: s.Key(), search: m.searchOf()})
 		}
 	case key.Matches(msg, k.Decide, k.Followup):
-		if s := m.selected(); s != nil {
-			t := decisionTarget{session: s.Key(), label: phaseLabel(&s.Summary)}
-			return intent(openDecisionMsg{target: t, followup: key.Matches(msg, k.Followup)})
+		if ts := m.targets(); len(ts) > 0 {
+			return intent(openDecisionMsg{targets: ts, followup: key.Matches(msg, k.Followup)})
 		}
+	case key.Matches(msg, k.Mark):
+		return m.toggleMark()
+	case key.Matches(msg, k.Undo):
+		if s := m.selected(); s != nil {
+			return intent(undoMsg{target: sessionTarget(s)})
+		}
+	case key.Matches(msg, k.Preview):
+		m.showPreview, m.previewSet = !m.previewOn(), true
+		m.SetSize(m.w, m.h)
+		return m.syncPreview()
 	case key.Matches(msg, k.History):
 		if s := m.selected(); s != nil {
 			return intent(openHistoryMsg{key: s.Key()})
@@ -319,18 +379,10 @@ func (m *inboxView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // filters and grouping.
 func (m *inboxView) handleQueryKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
-	sorts := []struct {
-		b key.Binding
-		s review.SortKey
-	}{
-		{k.SortDefault, review.SortTriage}, {k.SortStarted, review.SortStarted}, {k.SortDuration, review.SortDuration},
-		{k.SortCost, review.SortCost}, {k.SortTokens, review.SortTokens}, {k.SortStalls, review.SortStalls},
-		{k.SortErrors, review.SortErrors}, {k.SortApprovals, review.SortApprovals},
-	}
-	for _, s := range sorts {
-		if key.Matches(msg, s.b) {
-			m.setSort(s.s)
-			return m.requery()
+	for i, b := range k.Sorts {
+		if key.Matches(msg, b) {
+			m.setSort(review.SortKeys()[i])
+			return m.requeryKeep()
 		}
 	}
 	switch {
@@ -358,7 +410,7 @@ func (m *inboxView) handleQueryKey(msg tea.KeyPressMsg) tea.Cmd {
 	default:
 		return nil
 	}
-	return m.requery()
+	return m.requeryKeep()
 }
 
 // setSort sorts by a key; the same key again flips the direction. A new
@@ -375,7 +427,20 @@ func (m *inboxView) setSort(s review.SortKey) {
 // its first page arrives (handlePage), so that typing a search never
 // blanks the list.
 func (m *inboxView) requery() tea.Cmd {
-	m.restart, m.keep = true, nil
+	m.restart, m.keep, m.locate = true, nil, false
+	return m.load()
+}
+
+// requeryKeep runs a changed order or quick filter keeping the selected
+// session selected, on the same line of the screen, wherever the new
+// order puts it; from the top when the query no longer selects it.
+func (m *inboxView) requeryKeep() tea.Cmd {
+	s := m.selected()
+	if s == nil {
+		return m.requery()
+	}
+	k := s.Key()
+	m.keep, m.locate, m.advance = &k, true, false
 	return m.load()
 }
 
@@ -413,12 +478,14 @@ func (m *inboxView) move(n int) tea.Cmd {
 }
 
 // clickRow selects the row at a line of the body; clicking the selected
-// row opens it.
-func (m *inboxView) clickRow(y int) tea.Cmd {
-	i := m.top + y - 1
-	if y < 1 || i >= m.total {
+// row opens it. A group's header line, and the preview pane, select
+// nothing.
+func (m *inboxView) clickRow(x, y int) tea.Cmd {
+	lines := m.lineRows()
+	if x >= m.listWidth() || y < 1 || y > len(lines) || lines[y-1].header {
 		return nil
 	}
+	i := lines[y-1].row
 	if i == m.cursor {
 		return m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	}
@@ -435,21 +502,26 @@ func (m *inboxView) clampTop() {
 		m.top = m.cursor - vis + 1
 	}
 	m.top = max(min(m.top, m.total-vis), 0)
+	// Grouped, the groups' header lines take rows too.
+	for m.q.GroupByWorkItem && m.top < m.cursor && !m.shows(m.cursor) {
+		m.top++
+	}
 }
 
 // ShortHelp implements help.KeyMap.
 func (m *inboxView) ShortHelp() []key.Binding {
 	k := m.c.Keys
-	return []key.Binding{k.Enter, k.Sort, k.Filter, k.Flagged, k.Followup, k.Decide, k.View, k.Help, k.Quit}
+	return []key.Binding{k.Enter, k.Sort, k.Filter, k.Flagged, k.Mark, k.Decide, k.Followup, k.NextTodo, k.Preview, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
 func (m *inboxView) FullHelp() [][]key.Binding {
 	k := m.c.Keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter},
-		{k.Sort, k.SortDefault, k.SortStarted, k.SortDuration, k.SortCost, k.SortTokens, k.SortStalls, k.SortErrors, k.SortApprovals},
-		{k.Filter, k.Flagged, k.Undecided, k.Agent, k.Group},
-		{k.Decide, k.Followup, k.History, k.View, k.Refresh, k.Help, k.Quit},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.NextTodo, k.PrevTodo},
+		append([]key.Binding{k.Sort}, k.Sorts...),
+		{k.Filter, k.Flagged, k.Undecided, k.Agent, k.Group, k.Preview},
+		{k.Mark, k.Decide, k.Followup, k.Undo, k.History, k.Followups},
+		{k.View, k.Refresh, k.Help, k.Quit},
 	}
 }

@@ -7,16 +7,19 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/summary"
 )
 
 // columns are the inbox columns; drop says which a narrow terminal loses
-// first (highest first).
+// first (highest first). A sortable column is wide enough for its title
+// and the sort arrow; the work item takes extra width before the last
+// words, up to its widest label in view.
 func (m *inboxView) columns() []column {
-	return []column{
-		{title: " ", width: 1},
+	cols := []column{
+		{title: " ", width: 2},
 		{title: "●", width: 1},
 		{title: "agent", width: 8, drop: 3},
-		{title: "work item · phase", width: 14, flex: true, max: 28},
+		{title: "work item · phase", width: 18, flex: true, max: m.labelWidth()},
 		{title: "started", width: 7, drop: 8, sort: review.SortStarted, right: true},
 		{title: "dur", width: 6, drop: 5, sort: review.SortDuration, right: true},
 		{title: "cost", width: 7, sort: review.SortCost, right: true},
@@ -25,35 +28,82 @@ func (m *inboxView) columns() []column {
 		{title: "err", width: 3, sort: review.SortErrors, right: true},
 		{title: "appr", width: 4, drop: 6, sort: review.SortApprovals, right: true},
 		{title: "tools", width: 5, drop: 9, right: true},
+		{title: "flags", width: 12, drop: 10},
 		{title: "last words", width: 10, flex: true, drop: 2},
 	}
+	for i := range cols {
+		if cols[i].sort != "" {
+			cols[i].width = max(cols[i].width, ansi.StringWidth(cols[i].title)+1)
+		}
+	}
+	return cols
 }
 
-// View implements component.
+// labelWidth is the widest work item label of the loaded rows, at least
+// the column's title and at most 48.
+func (m *inboxView) labelWidth() int {
+	w := 17
+	for i := range m.win {
+		w = max(w, ansi.StringWidth(Inert(phaseLabel(&m.win[i].Summary))))
+	}
+	return min(w, 48)
+}
+
+// listWidth is the width of the list: the body's, less the preview pane's
+// and its border when it shows.
+func (m *inboxView) listWidth() int {
+	if !m.previewOn() {
+		return m.w
+	}
+	return m.w - m.previewWidth() - 1
+}
+
+// View implements component: the list and, beside it, the preview pane.
 func (m *inboxView) View() string {
+	list := m.listLines(m.listWidth())
+	if !m.previewOn() {
+		return strings.Join(list, "\n")
+	}
+	pv := m.previewLines(m.previewWidth(), m.h)
+	sep := m.c.Styles.App.Rule.Render("│")
+	out := make([]string, m.h)
+	for i := range out {
+		l, r := "", ""
+		if i < len(list) {
+			l = list[i]
+		}
+		if i < len(pv) {
+			r = pv[i]
+		}
+		out[i] = cell(l, m.listWidth(), false) + sep + r
+	}
+	return strings.Join(out, "\n")
+}
+
+// listLines are the list's column header and its visible lines.
+func (m *inboxView) listLines(w int) []string {
 	st := m.c.Styles
-	cols := layoutColumns(m.columns(), m.w, 1)
+	cols := layoutColumns(m.columns(), w, 1)
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.headerRow(cols))
 	if !m.loaded {
-		return strings.Join(append(lines, st.App.Subtle.Render(" loading…")), "\n")
+		return append(lines, st.App.Subtle.Render(" loading…"))
 	}
 	if m.total == 0 {
-		return strings.Join(append(lines, st.App.Subtle.Render(" "+m.emptyText())), "\n")
+		return append(lines, st.App.Subtle.Render(" "+m.emptyText()))
 	}
-	prevWI := ""
-	for i := m.top; i < min(m.top+m.visible(), m.total); i++ {
-		j := i - m.winOff
-		if j < 0 || j >= len(m.win) {
+	for _, l := range m.lineRows() {
+		s := m.at(l.row)
+		switch {
+		case s == nil:
 			lines = append(lines, st.Table.Dim.Render(" …"))
-			prevWI = ""
-			continue
+		case l.header:
+			lines = append(lines, m.groupHeader(s, w))
+		default:
+			lines = append(lines, m.row(cols, s, l.row))
 		}
-		s := &m.win[j]
-		lines = append(lines, m.row(cols, s, i == m.cursor, m.q.GroupByWorkItem && s.WorkItemID == prevWI && i != m.top))
-		prevWI = s.WorkItemID
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func (m *inboxView) emptyText() string {
@@ -70,9 +120,7 @@ func (m *inboxView) headerRow(cols []column) string {
 		title := c.title
 		style := st.Table.Header
 		if c.sort != "" && c.sort == m.q.Sort {
-			// The arrow always shows: the title gives way to it.
-			arrow := map[bool]string{true: "▲", false: "▼"}[m.q.Asc]
-			title = ansi.Truncate(title, c.width-1, "") + arrow
+			title += map[bool]string{true: "▲", false: "▼"}[m.q.Asc]
 			style = st.Table.HeaderSort
 		}
 		cells[i] = style.Render(cell(title, c.width, c.right))
@@ -80,30 +128,34 @@ func (m *inboxView) headerRow(cols []column) string {
 	return strings.Join(cells, " ")
 }
 
-// row renders one session.
-func (m *inboxView) row(cols []column, s *review.Session, sel, grouped bool) string {
+// row renders the session of row i.
+func (m *inboxView) row(cols []column, s *review.Session, i int) string {
 	st := m.c.Styles
+	sel := i == m.cursor
 	cells := make([]string, len(cols))
-	for i, c := range cols {
-		text := m.cellText(c.title, s, grouped)
-		if c.title == "●" {
-			cells[i] = badge(st, s)
+	for j, c := range cols {
+		switch c.title {
+		case "●":
+			cells[j] = badge(st, s)
 			continue
-		}
-		if c.title == " " {
+		case " ":
+			cur, mark := " ", " "
 			if sel {
-				cells[i] = st.Table.Cursor.Render("▶")
-			} else {
-				cells[i] = " "
+				cur = st.Table.Cursor.Render("▶")
 			}
+			if m.marked[s.Key()] {
+				mark = st.Table.Cursor.Render("•")
+			}
+			cells[j] = cur + mark
 			continue
 		}
+		text := m.cellText(c.title, s, i)
 		text = cell(text, c.width, c.right)
 		style, match := st.Table.Cell, st.Table.Match
 		switch {
 		case sel:
 			style, match = st.Table.Selected, st.Table.SelectedMatch
-		case c.title == "err" && s.ErrorCount > 0:
+		case c.title == "err" && s.ErrorCount > 0, c.title == "flags" && s.Flagged:
 			style = st.Badge.Error
 		case c.title == "stall" && s.StallCount > 0:
 			style = st.Badge.Stall
@@ -113,9 +165,9 @@ func (m *inboxView) row(cols []column, s *review.Session, sel, grouped bool) str
 			style = st.App.Muted
 		}
 		if searched(c.title) {
-			cells[i] = highlight(text, m.sq, style, match)
+			cells[j] = highlight(text, m.sq, style, match)
 		} else {
-			cells[i] = style.Render(text)
+			cells[j] = style.Render(text)
 		}
 	}
 	sep := " "
@@ -131,14 +183,14 @@ func searched(col string) bool {
 	return col == "agent" || col == "work item · phase" || col == "last words"
 }
 
-// cellText is the text of one column of a session row.
-func (m *inboxView) cellText(col string, s *review.Session, grouped bool) string {
+// cellText is the text of one column of the session of row i.
+func (m *inboxView) cellText(col string, s *review.Session, i int) string {
 	switch col {
 	case "agent":
 		return Inert(s.AgentKind)
 	case "work item · phase":
-		if grouped {
-			return "  └ " + Inert(strings.TrimPrefix(phaseLabel(&s.Summary), s.WorkItemID+" · "))
+		if m.q.GroupByWorkItem {
+			return groupedLabel(s, m.lastOfGroup(i))
 		}
 		return Inert(phaseLabel(&s.Summary))
 	case "started":
@@ -157,16 +209,37 @@ func (m *inboxView) cellText(col string, s *review.Session, grouped bool) string
 		return fmtCount(s.ApprovalCount)
 	case "tools":
 		return fmtCount(s.ToolCallCount)
+	case "flags":
+		return flagWords(s.Flags)
 	case "last words":
 		return Inert(lastWords(&s.Summary))
 	}
 	return ""
 }
 
-// badge is a session's one-character decision or flag badge.
+// flagWords names a session's flags in a few letters each: "fail appr".
+func flagWords(fs []summary.Flag) string {
+	short := map[summary.Flag]string{
+		summary.FlagToolFailed: "fail", summary.FlagApproval: "appr", summary.FlagHarnessError: "err",
+		summary.FlagTokenSpike: "spike", summary.FlagStall: "stall", summary.FlagUnfinishedTool: "open",
+		summary.FlagRunFailed: "run", summary.FlagTruncated: "cut",
+	}
+	words := make([]string, 0, len(fs))
+	for _, f := range fs {
+		w, ok := short[f]
+		if !ok {
+			w = string(f)
+		}
+		words = append(words, w)
+	}
+	return Inert(strings.Join(words, " "))
+}
+
+// badge is a session's one-character review state or flag badge: its
+// decision, or its flagged turns' decisions rolled up.
 func badge(st *Styles, s *review.Session) string {
-	if s.Decision != nil {
-		return decisionBadge(st, s.Decision.Kind)
+	if s.State != "" {
+		return decisionBadge(st, s.State)
 	}
 	switch {
 	case s.Flagged:
@@ -186,12 +259,15 @@ func decisionBadge(st *Styles, d review.DecisionKind) string {
 		return st.Badge.Followup.Render("↻")
 	case review.Ignored:
 		return st.Badge.Ignored.Render("–")
+	case review.Undone:
+		return st.Badge.Unknown.Render("↶")
 	}
 	return st.Badge.Unknown.Render("?")
 }
 
-// title is the inbox's part of the title bar.
-func (m *inboxView) title() (left, right string) {
+// title is the inbox's part of the title bar: where it is, and the
+// parts of its query.
+func (m *inboxView) title() (left string, right []string) {
 	left = "sessions"
 	if m.loaded {
 		f, u := "…", "…"
@@ -203,11 +279,14 @@ func (m *inboxView) title() (left, right string) {
 			left = plural(m.total, "session") + " match · " + f + " flagged · " + u + " undecided"
 		}
 	}
+	if n := len(m.marked); n > 0 {
+		left += " · " + strconv.Itoa(n) + " marked"
+	}
 	dir := map[bool]string{true: "▲", false: "▼"}[m.q.Asc]
 	if m.q.Sort == review.SortTriage {
 		dir = ""
 	}
-	right = "sort: " + string(m.q.Sort) + dir
+	right = []string{"sort: " + string(m.q.Sort) + dir}
 	var f []string
 	if m.q.Flagged {
 		f = append(f, "flagged")
@@ -221,11 +300,11 @@ func (m *inboxView) title() (left, right string) {
 	if m.q.Search != "" && !m.filtering {
 		f = append(f, "/"+Inert(m.q.Search))
 	}
-	if m.q.GroupByWorkItem {
-		f = append(f, "grouped")
-	}
 	if len(f) > 0 {
-		right += "  filter: " + strings.Join(f, ",")
+		right = append(right, "filter: "+strings.Join(f, ","))
+	}
+	if m.q.GroupByWorkItem {
+		right = append(right, "grouped by work item")
 	}
 	return left, right
 }

@@ -1,30 +1,49 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"slices"
+	"strconv"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/agentsift/sift/core/review"
+)
 
 // KeyMap is every key binding of the app. Screens enable the ones that
 // apply to them and list them in their help.
 type KeyMap struct {
 	// Navigation.
 	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
-	Enter, Back, Tab                        key.Binding
+	Left, Right, Enter, Back, Tab           key.Binding
 
 	// Inbox.
 	Filter, Flagged, Undecided, Agent, Group key.Binding
-	Sort, SortDefault, SortStarted           key.Binding
-	SortDuration, SortCost, SortTokens       key.Binding
-	SortStalls, SortErrors, SortApprovals    key.Binding
+	Mark, Preview                            key.Binding
+	// Sort cycles through the orders; Sorts[i] picks review.SortKeys()[i]
+	// (key i): one order for both (SortBy).
+	Sort  key.Binding
+	Sorts []key.Binding
 
-	// Session. NextMatch and PrevMatch are n and N while a search is
-	// active: they follow its matches rather than the flagged turns.
+	// Session. NextMatch and PrevMatch (below) are n and N while a
+	// search is active: they follow its matches rather than the flagged
+	// turns.
 	NextFlagged, PrevFlagged, AllTurns key.Binding
-	NextMatch, PrevMatch               key.Binding
 
-	// Tool call.
-	Pager, Editor, Copy key.Binding
+	// Tool call; NextMatch and PrevMatch also follow a search's matches in
+	// a session.
+	Pager, Editor, Copy          key.Binding
+	Search, NextMatch, PrevMatch key.Binding
+	Wrap, PrevCall, NextCall     key.Binding
 
-	// Decisions.
-	Decide, Followup, History key.Binding
+	// Decisions, on every screen: Decide decides what is selected (the
+	// sessions marked, a turn, a tool call), DecideSession the open
+	// session; Undo withdraws the session's latest decision; NextTodo and
+	// PrevTodo go to the next and previous flagged undecided item, across
+	// sessions.
+	Decide, DecideSession, Followup, History, Undo key.Binding
+	NextTodo, PrevTodo, Followups                  key.Binding
+	// The decision dialog's choices, when they have its focus.
+	Reviewed, NeedsFollowup, Ignored key.Binding
 
 	// App.
 	View, Refresh, Help, Quit, ForceQuit key.Binding
@@ -35,45 +54,53 @@ func DefaultKeyMap() KeyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
-	return KeyMap{
+	k := KeyMap{
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
 		Top:      b("g", "top", "g", "home"),
 		Bottom:   b("G", "bottom", "G", "end"),
 		PageUp:   b("pgup", "page up", "pgup", "ctrl+u"),
 		PageDown: b("pgdn", "page down", "pgdown", "ctrl+d", "space"),
+		Left:     b("←", "left", "left"),
+		Right:    b("→", "right", "right"),
 		Enter:    b("enter", "open", "enter"),
 		Back:     b("esc", "back", "esc"),
 		Tab:      b("tab", "switch pane", "tab"),
 
-		Filter:        b("/", "search", "/"),
-		Flagged:       b("f", "flagged only", "f"),
-		Undecided:     b("u", "undecided only", "u"),
-		Agent:         b("a", "this agent only", "a"),
-		Group:         b("w", "group by work item", "w"),
-		Sort:          b("s", "next sort", "s"),
-		SortDefault:   b("0", "sort: triage order", "0"),
-		SortStarted:   b("1", "sort by start", "1"),
-		SortDuration:  b("2", "sort by duration", "2"),
-		SortCost:      b("3", "sort by cost", "3"),
-		SortTokens:    b("4", "sort by tokens", "4"),
-		SortStalls:    b("5", "sort by stalls", "5"),
-		SortErrors:    b("6", "sort by errors", "6"),
-		SortApprovals: b("7", "sort by approvals", "7"),
+		Filter:    b("/", "search", "/"),
+		Flagged:   b("f", "flagged only", "f"),
+		Undecided: b("u", "undecided only", "u"),
+		Agent:     b("a", "this agent only", "a"),
+		Group:     b("w", "group by work item", "w"),
+		Mark:      b("m", "mark", "m"),
+		Preview:   b("p", "preview", "p"),
+		Sort:      b("s", "next sort", "s"),
 
 		NextFlagged: b("n", "next flagged", "n"),
 		PrevFlagged: b("N", "prev flagged", "N"),
 		AllTurns:    b("a", "all turns", "a"),
-		NextMatch:   b("n", "next match", "n"),
-		PrevMatch:   b("N", "prev match", "N"),
 
-		Pager:  b("o", "raw lines in $PAGER", "o"),
-		Editor: b("e", "open in $EDITOR", "e"),
-		Copy:   b("y", "copy ids", "y"),
+		Pager:     b("o", "raw lines in $PAGER", "o"),
+		Editor:    b("e", "open in $EDITOR", "e"),
+		Copy:      b("y", "copy…", "y"),
+		Search:    b("/", "search", "/"),
+		NextMatch: b("n", "next match", "n"),
+		PrevMatch: b("N", "prev match", "N"),
+		Wrap:      b("w", "wrap", "w"),
+		PrevCall:  b("[", "prev call", "["),
+		NextCall:  b("]", "next call", "]"),
 
-		Decide:   b("d", "decide", "d"),
-		Followup: b("x", "needs follow-up", "x"),
-		History:  b("h", "decision history", "h"),
+		Decide:        b("d", "decide", "d"),
+		DecideSession: b("D", "decide session", "D"),
+		Followup:      b("x", "needs follow-up", "x"),
+		History:       b("h", "decision history", "h"),
+		Undo:          b("z", "undo decision", "z"),
+		NextTodo:      b("J", "next undecided", "J"),
+		PrevTodo:      b("K", "prev undecided", "K"),
+		Followups:     b("F", "follow-ups", "F"),
+		Reviewed:      b("r", "reviewed", "r"),
+		NeedsFollowup: b("n", "needs follow-up", "n"),
+		Ignored:       b("i", "ignored", "i"),
 
 		View:      b("v", "developer/operator", "v"),
 		Refresh:   b("r", "refresh", "r"),
@@ -81,4 +108,21 @@ func DefaultKeyMap() KeyMap {
 		Quit:      b("q", "quit", "q"),
 		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
 	}
+	for i, s := range review.SortKeys() {
+		n := strconv.Itoa(i)
+		desc := "sort by " + string(s)
+		if s == review.SortTriage {
+			desc = "sort: triage order"
+		}
+		k.Sorts = append(k.Sorts, b(n, desc, n))
+	}
+	return k
+}
+
+// SortBy returns the binding that picks an order.
+func (k KeyMap) SortBy(s review.SortKey) key.Binding {
+	if i := slices.Index(review.SortKeys(), s); i >= 0 && i < len(k.Sorts) {
+		return k.Sorts[i]
+	}
+	return key.NewBinding(key.WithDisabled())
 }

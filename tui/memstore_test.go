@@ -25,6 +25,7 @@ type MemStore struct {
 	sessions  []review.Session
 	decisions []review.Decision
 	now       func() time.Time
+	lastID    int64
 }
 
 var _ Store = (*MemStore)(nil)
@@ -61,6 +62,32 @@ func (m *MemStore) ListSessions(_ context.Context, q review.Query) (review.Page,
 		flagged[s] = m.flagged(s)
 	}
 	slices.SortStableFunc(rows, func(a, b *review.Session) int { return compare(a, b, q, flagged[a], flagged[b]) })
+	if q.GroupByWorkItem {
+		// Each group where its most urgent session is.
+		first := map[string]int{}
+		for i, s := range rows {
+			if _, ok := first[s.WorkItemID]; !ok {
+				first[s.WorkItemID] = i
+			}
+		}
+		slices.SortStableFunc(rows, func(a, b *review.Session) int { return cmp.Compare(first[a.WorkItemID], first[b.WorkItemID]) })
+		p.Groups = map[string]review.GroupTotals{}
+		for _, s := range rows {
+			g := p.Groups[s.WorkItemID]
+			g.Sessions++
+			if flagged[s] {
+				g.Flagged++
+			}
+			if s.State == "" {
+				g.Undecided++
+			}
+			if s.EstimatedUSD != nil {
+				v := usd(g.USD) + *s.EstimatedUSD
+				g.USD = &v
+			}
+			p.Groups[s.WorkItemID] = g
+		}
+	}
 	lo := min(max(q.Offset, 0), len(rows))
 	hi := len(rows)
 	if q.Limit > 0 {
@@ -84,7 +111,7 @@ func (m *MemStore) Counts(_ context.Context, q review.Query) (flagged, undecided
 		if m.flagged(s) {
 			flagged++
 		}
-		if s.Decision == nil {
+		if s.State == "" {
 			undecided++
 		}
 	}
@@ -103,11 +130,14 @@ func (m *MemStore) GetSession(_ context.Context, k review.SessionKey) (review.Se
 	return review.Session{}, errNotFound
 }
 
-// Decide implements Store. A session-level decision becomes the session's
-// latest decision.
+// Decide implements Store. The session's decision and review state follow
+// its current decisions, as in the store.
 func (m *MemStore) Decide(_ context.Context, d review.Decision) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if !d.Kind.Valid() {
+		return errors.New("not a decision")
+	}
 	i := slices.IndexFunc(m.sessions, func(s review.Session) bool { return s.Key() == d.Session })
 	if i < 0 {
 		return errNotFound
@@ -115,31 +145,98 @@ func (m *MemStore) Decide(_ context.Context, d review.Decision) error {
 	if d.CreatedAt.IsZero() {
 		d.CreatedAt = m.now()
 	}
+	m.lastID++
+	d.ID = m.lastID
 	m.decisions = append(m.decisions, d)
-	if d.OnSession() {
-		m.sessions[i].Decision = &d
-	}
+	m.restate(i)
 	return nil
 }
 
-// Decisions implements Store.
-func (m *MemStore) Decisions(_ context.Context, k review.SessionKey) ([]review.Decision, error) {
+// Undo implements Store.
+func (m *MemStore) Undo(_ context.Context, k review.SessionKey, reviewer string) (review.Decision, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	i := slices.IndexFunc(m.sessions, func(s review.Session) bool { return s.Key() == k })
+	if i < 0 {
+		return review.Decision{}, errNotFound
+	}
+	d := review.Undoable(m.history(k))
+	if d == nil {
+		return review.Decision{}, review.ErrNothingToUndo
+	}
+	m.lastID++
+	m.decisions = append(m.decisions, review.Decision{ID: m.lastID, Session: k, Kind: review.Undone, Supersedes: d.ID,
+		TurnID: d.TurnID, ToolCallID: d.ToolCallID, Reviewer: reviewer, CreatedAt: m.now()})
+	m.restate(i)
+	return *d, nil
+}
+
+// history is a session's decisions, oldest first.
+func (m *MemStore) history(k review.SessionKey) []review.Decision {
 	var out []review.Decision
 	for _, d := range m.decisions {
 		if d.Session == k {
 			out = append(out, d)
 		}
 	}
+	return out
+}
+
+// restate sets a session's decision and review state from its current
+// decisions.
+func (m *MemStore) restate(i int) {
+	s := &m.sessions[i]
+	cur := review.Current(m.history(s.Key()))
+	s.Decision = nil
+	for j := range cur {
+		if cur[j].OnSession() {
+			d := cur[j]
+			s.Decision = &d
+		}
+	}
+	s.State = review.State(s.Turns, s.ToolCalls, cur)
+}
+
+// Followups implements Store.
+func (m *MemStore) Followups(context.Context) ([]review.Followup, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []review.Followup
+	for _, s := range m.sessions {
+		for _, d := range review.Current(m.history(s.Key())) {
+			if d.OpenFollowup(s.Decision) {
+				brief := s
+				brief.ToolCalls, brief.Stalls, brief.Turns = nil, nil, nil
+				out = append(out, review.Followup{Decision: d, Session: brief, Call: review.FailingCall(&d, s.ToolCalls)})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b review.Followup) int { return cmp.Compare(a.Decision.ID, b.Decision.ID) })
 	return out, nil
+}
+
+// Locate implements Store.
+func (m *MemStore) Locate(ctx context.Context, q review.Query, k review.SessionKey) (int, error) {
+	q.Limit, q.Offset = 0, 0
+	p, err := m.ListSessions(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	return slices.IndexFunc(p.Sessions, func(s review.Session) bool { return s.Key() == k }), nil
+}
+
+// Decisions implements Store.
+func (m *MemStore) Decisions(_ context.Context, k review.SessionKey) ([]review.Decision, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.history(k), nil
 }
 
 // matches reports whether a session passes a query's filters.
 func (m *MemStore) matches(s *review.Session, q review.Query) bool {
 	switch {
 	case q.Flagged && !m.flagged(s),
-		q.Undecided && s.Decision != nil,
+		q.Undecided && s.State != "",
 		q.Agent != "" && s.AgentKind != q.Agent,
 		q.WorkItem != "" && s.WorkItemID != q.WorkItem:
 		return false
@@ -228,31 +325,29 @@ func (m *MemStore) flagged(s *review.Session) bool {
 	if s.Flagged {
 		return true
 	}
-	latest := map[[2]string]review.DecisionKind{}
-	for _, d := range m.decisions {
-		if d.Session == s.Key() {
-			latest[[2]string{d.TurnID, d.ToolCallID}] = d.Kind
-		}
-	}
-	for _, k := range latest {
-		if k.IsOpen() {
+	for _, d := range review.Current(m.history(s.Key())) {
+		if d.OpenFollowup(s.Decision) {
 			return true
 		}
 	}
 	return false
 }
 
-// compare orders two sessions for a query, with whether each is flagged
-// given. Unknown values are the smallest; ties fall back to the start
-// time, newest first, then the key, so that pages are stable. (The store
-// breaks ties by the key alone: tests over the real store compare sort
-// values, not tied rows.)
-func compare(a, b *review.Session, q review.Query, aFlagged, bFlagged bool) int {
-	if q.GroupByWorkItem {
-		if c := cmp.Compare(a.WorkItemID, b.WorkItemID); c != 0 {
-			return c
-		}
+// usd is a known cost or 0.
+func usd(p *float64) float64 {
+	if p == nil {
+		return 0
 	}
+	return *p
+}
+
+// compare orders two sessions for a query, with whether each is flagged
+// given, as the store does (store/query.go orderTerms): unknown values are
+// the smallest; ties under the triage order fall back to cost, under
+// stalls, errors and approvals to the start time, in the order's
+// direction, then to the key, so that pages are stable.
+func compare(a, b *review.Session, q review.Query, aFlagged, bFlagged bool) int {
+	desc := !q.Asc || q.Sort == review.SortTriage
 	var c int
 	if q.Sort == review.SortTriage {
 		c = cmp.Compare(triageRank(b, bFlagged), triageRank(a, aFlagged))
@@ -265,16 +360,23 @@ func compare(a, b *review.Session, q review.Query, aFlagged, bFlagged bool) int 
 	if c != 0 {
 		return c
 	}
-	if c = compareOpt(sortValue(a, review.SortStarted), sortValue(b, review.SortStarted), true); c != 0 {
-		return c
+	switch q.Sort {
+	case review.SortStalls, review.SortErrors, review.SortApprovals:
+		if c = compareOpt(sortValue(a, review.SortStarted), sortValue(b, review.SortStarted), desc); c != 0 {
+			return c
+		}
 	}
-	return cmp.Compare(a.Key().String(), b.Key().String())
+	c = cmp.Or(cmp.Compare(a.WorkItemID, b.WorkItemID), cmp.Compare(a.FileName, b.FileName))
+	if desc {
+		return -c
+	}
+	return c
 }
 
 // triageRank is 1 for flagged and undecided sessions, the first segment
 // of the triage order, and 0 for the rest.
 func triageRank(s *review.Session, flagged bool) int {
-	if flagged && s.Decision == nil {
+	if flagged && s.State == "" {
 		return 1
 	}
 	return 0

@@ -115,7 +115,7 @@ func (m *sessionView) gotoMatch(i int) {
 	if at.ToolCallID != "" {
 		for j, c := range m.calls() {
 			if c.ID == at.ToolCallID {
-				m.focus, m.call = focusCalls, j
+				m.focus, m.call = focusPane, j
 				break
 			}
 		}

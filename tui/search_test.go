@@ -161,7 +161,7 @@ func TestEnterOpensAtTheFirstMatch(t *testing.T) {
 	}
 	press(t, m, k.Enter)
 	sv := m.session
-	if m.screen != screenSession || sv.focus != focusCalls || sv.calls()[sv.call].ID != calls[0].ID {
+	if m.screen != screenSession || sv.focus != focusPane || sv.calls()[sv.call].ID != calls[0].ID {
 		t.Fatalf("opened at turn %v, focus %d, not at call %s", sv.turn(), sv.focus, calls[0].ID)
 	}
 	if !strings.Contains(screenText(m), "match 1 of") || !strings.Contains(screenText(m), "n next match") {

@@ -1,9 +1,8 @@
 package tui
 
 import (
-	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -13,29 +12,46 @@ import (
 	"github.com/agentsift/sift/core/summary"
 )
 
-// focus is the pane of the session screen that has the keys.
+// focus is the part of the session screen that has the keys.
 type focus uint8
 
 const (
+	// focusTurns is the table of turns.
 	focusTurns focus = iota
-	focusCalls
+	// focusPane is the pane under it: the selected turn's calls, or the
+	// final message.
+	focusPane
 )
 
+// finalRow is the row that stands for the session's end (its final
+// message) after its turns.
+const finalRow = -1
+
 // sessionView is one session: its figures, timeline and sparkline, its
-// turns (flagged ones by default) and the tool calls of the selected turn.
+// turns (flagged ones by default) and, for the selected one, a pane of
+// sections: its flags, what the model said and its tool calls, which take
+// the free height. After the turns, a row opens the final message in
+// full.
 type sessionView struct {
 	c    *Common
 	w, h int
 
-	s         *review.Session
+	s *review.Session
+	// decisions is the session's history; current has each target's
+	// current decision, by turn and tool call.
 	decisions []review.Decision
+	current   map[[2]string]review.Decision
 	showAll   bool
-	rows      []int // indexes into s.Turns of the listed turns
+	rows      []int // indexes into s.Turns of the listed turns, then finalRow
 	cursor    int   // into rows
 	top       int
 	focus     focus
 	call      int // index into the selected turn's calls
 	callTop   int
+	paneTop   int // the first line of the final message shown
+	// paneNeed is the height the listed turns' panes need at most
+	// (measurePane).
+	paneNeed int
 
 	// search is the search the session was opened from (zero: none),
 	// matches where it matched, match the one selected (search.go).
@@ -51,11 +67,12 @@ func newSessionView(c *Common) *sessionView { return &sessionView{c: c} }
 // setSession shows a loaded session: at the first match of the search it
 // was opened from, else its first flagged turn selected.
 func (m *sessionView) setSession(s *review.Session, ds []review.Decision, q review.Query, matches []search.Match) {
-	m.s, m.decisions = s, ds
+	m.s = s
+	m.setDecisions(ds)
 	m.search, m.matches, m.match = q, matches, -1
 	m.showAll = !hasFlaggedTurn(s)
-	m.cursor, m.top, m.focus, m.call, m.callTop = 0, 0, focusTurns, 0, 0
-	m.buildRows(-1)
+	m.cursor, m.top, m.focus, m.call, m.callTop, m.paneTop = 0, 0, focusTurns, 0, 0, 0
+	m.buildRows(-2)
 	for i, at := range matches {
 		if at.TurnID != "" {
 			m.gotoMatch(i)
@@ -64,16 +81,32 @@ func (m *sessionView) setSession(s *review.Session, ds []review.Decision, q revi
 	}
 }
 
-func hasFlaggedTurn(s *review.Session) bool {
-	for _, t := range s.Turns {
-		if len(t.Flags) > 0 {
-			return true
-		}
+// reload shows a session loaded again, keeping the selected row and the
+// search's matches.
+func (m *sessionView) reload(s *review.Session, ds []review.Decision, matches []search.Match) {
+	keep := -2
+	if m.cursor < len(m.rows) {
+		keep = m.rows[m.cursor]
 	}
-	return false
+	m.s, m.matches = s, matches
+	m.setDecisions(ds)
+	m.buildRows(keep)
 }
 
-// buildRows lists the turns shown, keeping turn keep selected if listed.
+// setDecisions keeps a session's history and its current decisions.
+func (m *sessionView) setDecisions(ds []review.Decision) {
+	m.decisions = ds
+	m.current = map[[2]string]review.Decision{}
+	for _, d := range review.Current(ds) {
+		m.current[[2]string{d.TurnID, d.ToolCallID}] = d
+	}
+}
+
+func hasFlaggedTurn(s *review.Session) bool {
+	return slices.ContainsFunc(s.Turns, func(t summary.Turn) bool { return len(t.Flags) > 0 })
+}
+
+// buildRows lists the rows shown, keeping row keep selected if listed.
 func (m *sessionView) buildRows(keep int) {
 	m.rows = m.rows[:0]
 	for i, t := range m.s.Turns {
@@ -81,19 +114,25 @@ func (m *sessionView) buildRows(keep int) {
 			m.rows = append(m.rows, i)
 		}
 	}
+	m.rows = append(m.rows, finalRow)
 	if j := slices.Index(m.rows, keep); j >= 0 {
 		m.cursor = j
 	}
-	m.cursor = min(m.cursor, max(len(m.rows)-1, 0))
+	m.cursor = min(m.cursor, len(m.rows)-1)
+	m.measurePane()
 	m.clamp()
 }
 
 // SetSize implements component.
-func (m *sessionView) SetSize(w, h int) { m.w, m.h = w, h; m.clamp() }
+func (m *sessionView) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.measurePane()
+	m.clamp()
+}
 
-// turn returns the selected turn, nil when none.
+// turn returns the selected turn, nil when none (the final row).
 func (m *sessionView) turn() *summary.Turn {
-	if m.s == nil || m.cursor >= len(m.rows) {
+	if m.s == nil || m.cursor >= len(m.rows) || m.rows[m.cursor] == finalRow {
 		return nil
 	}
 	return &m.s.Turns[m.rows[m.cursor]]
@@ -116,12 +155,15 @@ func (m *sessionView) calls() []*summary.ToolCall {
 
 // toolCall finds a call of a session by id.
 func toolCall(s *review.Session, id string) *summary.ToolCall {
-	for i := range s.ToolCalls {
-		if s.ToolCalls[i].ID == id {
-			return &s.ToolCalls[i]
-		}
+	if i := callIndex(s, id); i >= 0 {
+		return &s.ToolCalls[i]
 	}
 	return nil
+}
+
+// callIndex is a call's place among the session's calls, -1 when absent.
+func callIndex(s *review.Session, id string) int {
+	return slices.IndexFunc(s.ToolCalls, func(c summary.ToolCall) bool { return c.ID == id })
 }
 
 // Update implements component.
@@ -144,15 +186,18 @@ func (m *sessionView) Update(msg tea.Msg) tea.Cmd {
 
 func (m *sessionView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
+	if cmd, ok := sessionKeys(k, m.s, msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Up):
 		m.move(-1)
 	case key.Matches(msg, k.Down):
 		m.move(1)
 	case key.Matches(msg, k.PageUp):
-		m.move(-m.turnRows())
+		m.move(-max(m.paneRows()-1, 1))
 	case key.Matches(msg, k.PageDown):
-		m.move(m.turnRows())
+		m.move(max(m.paneRows()-1, 1))
 	case key.Matches(msg, k.Top):
 		m.move(-1 << 30)
 	case key.Matches(msg, k.Bottom):
@@ -168,32 +213,29 @@ func (m *sessionView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevFlagged):
 		m.jumpFlagged(-1)
 	case key.Matches(msg, k.AllTurns):
-		keep := -1
-		if len(m.rows) > 0 {
-			keep = m.rows[m.cursor]
-		}
 		m.showAll = !m.showAll
-		m.buildRows(keep)
+		m.buildRows(m.rows[m.cursor])
 	case key.Matches(msg, k.Enter):
 		return m.enter()
 	case key.Matches(msg, k.Decide, k.Followup):
-		if t, ok := m.target(); ok {
-			return intent(openDecisionMsg{target: t, followup: key.Matches(msg, k.Followup)})
-		}
-	case key.Matches(msg, k.History):
-		return intent(openHistoryMsg{key: m.s.Key()})
+		return intent(openDecisionMsg{targets: []decisionTarget{m.target()}, followup: key.Matches(msg, k.Followup)})
 	}
 	return nil
 }
 
-// enter focuses the calls of a turn, or opens the selected call.
+// enter focuses the pane of the selected row (its first failed call), or
+// opens the selected call.
 func (m *sessionView) enter() tea.Cmd {
+	if m.turn() == nil {
+		m.focus = focusPane
+		return nil
+	}
 	calls := m.calls()
 	if len(calls) == 0 {
 		return nil
 	}
 	if m.focus == focusTurns {
-		m.focus = focusCalls
+		m.focus = focusPane
 		m.call = 0
 		for i, tc := range calls {
 			if tc.Success == nil || !*tc.Success {
@@ -208,150 +250,133 @@ func (m *sessionView) enter() tea.Cmd {
 }
 
 func (m *sessionView) switchPane() {
-	if m.focus == focusCalls {
+	if m.focus == focusPane {
 		m.focus = focusTurns
-	} else if len(m.calls()) > 0 {
-		m.focus = focusCalls
+	} else if m.turn() == nil || len(m.calls()) > 0 {
+		m.focus = focusPane
 	}
 }
 
-// back leaves the calls pane; it reports whether it did.
+// back leaves the pane; it reports whether it did.
 func (m *sessionView) back() bool {
-	if m.focus == focusCalls {
+	if m.focus == focusPane {
 		m.focus = focusTurns
 		return true
 	}
 	return false
 }
 
-// target is what a decision made here is about: the selected call, the
-// selected turn, or the session when it has no turns.
-func (m *sessionView) target() (decisionTarget, bool) {
-	t := decisionTarget{session: m.s.Key(), label: phaseLabel(&m.s.Summary)}
+// target is what d and x decide here: the selected call, the selected
+// turn, or the session on its final row.
+func (m *sessionView) target() decisionTarget {
+	t := sessionTarget(m.s)
 	turn := m.turn()
 	switch {
-	case m.focus == focusCalls && m.call < len(m.calls()):
+	case turn != nil && m.focus == focusPane && m.call < len(m.calls()):
 		tc := m.calls()[m.call]
-		t.turnID, t.toolCallID = tc.TurnID, tc.ID
-		t.label += " · " + turn.TurnID + " · " + tc.Name
+		t.turnID, t.toolCallID, t.callName = turn.TurnID, tc.ID, tc.Name
 	case turn != nil:
 		t.turnID = turn.TurnID
-		t.label += " · " + turn.TurnID
 	}
-	return t, true
+	return t
 }
 
 func (m *sessionView) move(n int) {
-	if m.focus == focusCalls {
+	switch {
+	case m.focus == focusPane && m.turn() == nil:
+		m.paneTop = max(m.paneTop+n, 0)
+	case m.focus == focusPane:
 		m.call = min(max(m.call+n, 0), max(len(m.calls())-1, 0))
-	} else {
+	default:
 		m.cursor = min(max(m.cursor+n, 0), max(len(m.rows)-1, 0))
-		m.call, m.callTop = 0, 0
+		m.call, m.callTop, m.paneTop = 0, 0, 0
 	}
+	m.clamp()
+}
+
+// selectRow selects a row of the turns table.
+func (m *sessionView) selectRow(j int) {
+	m.focus, m.cursor = focusTurns, j
+	m.call, m.callTop, m.paneTop = 0, 0, 0
 	m.clamp()
 }
 
 // jumpFlagged moves to the next (dir 1) or previous (-1) flagged turn.
 func (m *sessionView) jumpFlagged(dir int) {
-	m.focus = focusTurns
 	for j := m.cursor + dir; j >= 0 && j < len(m.rows); j += dir {
-		if len(m.s.Turns[m.rows[j]].Flags) > 0 {
-			m.cursor = j
-			m.call, m.callTop = 0, 0
-			m.clamp()
+		if r := m.rows[j]; r != finalRow && len(m.s.Turns[r].Flags) > 0 {
+			m.selectRow(j)
 			return
 		}
 	}
 }
 
-// callRows is how many lines the calls pane gets.
-func (m *sessionView) callRows() int {
-	rest := m.h - 6
-	return min(max(len(m.calls()), 1), max(rest/3, 2))
-}
-
-// turnRows is how many turns fit.
-func (m *sessionView) turnRows() int { return max(m.h-6-m.callRows(), 1) }
-
-func (m *sessionView) clamp() {
-	if m.s == nil {
-		return
+// decided returns the current decision that covers a turn: on the turn,
+// else on one of its calls; nil when none does.
+func (m *sessionView) decided(t *summary.Turn) *review.Decision {
+	if d, ok := m.current[[2]string{t.TurnID, ""}]; ok {
+		return &d
 	}
-	vis := m.turnRows()
-	m.top = min(max(m.top, m.cursor-vis+1), m.cursor)
-	m.top = max(min(m.top, len(m.rows)-vis), 0)
-	cv := m.callRows()
-	m.callTop = min(max(m.callTop, m.call-cv+1), m.call)
-	m.callTop = max(min(m.callTop, len(m.calls())-cv), 0)
-}
-
-// View implements component.
-func (m *sessionView) View() string {
-	st := m.c.Styles
-	if m.s == nil {
-		return st.App.Subtle.Render(" loading session…")
-	}
-	lines := m.header()
-	lines = append(lines, st.rule("", m.w))
-	lines = append(lines, m.turnLines()...)
-	label := "tool calls"
-	if t := m.turn(); t != nil {
-		label += " of " + t.TurnID
-	}
-	lines = append(lines, st.rule(label, m.w))
-	lines = append(lines, m.callLines()...)
-	return strings.Join(lines, "\n")
-}
-
-// header is the figures line, the timeline and the sparkline.
-func (m *sessionView) header() []string {
-	st, s := m.c.Styles, &m.s.Summary
-	parts := []string{Inert(phaseLabel(s)), Inert(s.AgentKind)}
-	if s.Model != "" {
-		parts[1] += " (" + Inert(s.Model) + ")"
-	}
-	parts = append(parts, fmtMs(s.TotalDurationMs), fmtCost(s.EstimatedUSD, s.CostSource))
-	in := "in " + fmtTokens(s.InputTokens)
-	if s.CachedInputTokens != nil {
-		in += " (cached " + fmtTokens(s.CachedInputTokens) + ")"
-	}
-	parts = append(parts, in, "out "+fmtTokens(s.OutputTokens), string(s.Status))
-	first := " " + st.App.Title.Render(parts[0]) + st.App.Muted.Render(" · "+strings.Join(parts[1:], " · "))
-
-	legend := st.timelineLegend()
-	tw := m.w - 2
-	if m.w >= 100 {
-		tw = m.w - 2 - 36
-	}
-	tl, ok := st.timeline(s, max(tw, 1))
-	second := " " + st.App.Subtle.Render("no timestamps in this stream: no timeline")
-	if ok {
-		second = " " + tl
-		if m.w >= 100 {
-			second += "  " + legend
+	for _, d := range m.current {
+		if d.ToolCallID == "" {
+			continue
 		}
-	}
-	third := " " + st.App.Subtle.Render("tokens/turn ")
-	if sp := sparkline(s.Turns, max(m.w-30, 1)); sp != "" {
-		third += st.Timeline.Spark.Render(sp)
-	} else {
-		third += st.App.Subtle.Render(dash)
-	}
-	if s.TimeToFirstTokenMs != nil {
-		third += st.App.Subtle.Render("  ttft " + fmtMs(s.TimeToFirstTokenMs))
-	}
-	return []string{first, second, third}
-}
-
-// latest is the latest decision on a turn or call, nil when none.
-func (m *sessionView) latest(turnID, callID string) *review.Decision {
-	for i := len(m.decisions) - 1; i >= 0; i-- {
-		d := &m.decisions[i]
-		if d.TurnID == turnID && d.ToolCallID == callID {
-			return d
+		if d.TurnID == t.TurnID || slices.Contains(t.ToolCallIDs, d.ToolCallID) {
+			return &d
 		}
 	}
 	return nil
+}
+
+// isTodo reports whether a turn is a flagged undecided item.
+func (m *sessionView) isTodo(i int) bool {
+	t := &m.s.Turns[i]
+	return len(t.Flags) > 0 && m.decided(t) == nil
+}
+
+// jumpTodo selects the next (dir 1) or previous (-1) flagged turn that no
+// decision covers, from the selected row; it reports whether there is
+// one. A session decided as a whole has none.
+func (m *sessionView) jumpTodo(dir int) bool {
+	if _, ok := m.current[[2]string{}]; ok {
+		return false
+	}
+	from := len(m.s.Turns)
+	if t := m.turn(); t != nil {
+		from = m.rows[m.cursor]
+	} else if dir > 0 {
+		return false
+	}
+	for i := from + dir; i >= 0 && i < len(m.s.Turns); i += dir {
+		if m.isTodo(i) {
+			m.selectRow(m.rowOf(i))
+			return true
+		}
+	}
+	return false
+}
+
+// firstTodo selects the first (dir 1) or last (-1) flagged turn that no
+// decision covers, if any.
+func (m *sessionView) firstTodo(dir int) {
+	m.cursor = 0
+	if dir < 0 {
+		m.cursor = len(m.rows) - 1
+	}
+	if m.turn() != nil && m.isTodo(m.rows[m.cursor]) {
+		return
+	}
+	m.jumpTodo(dir)
+}
+
+// rowOf is the row of a turn, listing every turn if it is not listed.
+func (m *sessionView) rowOf(turn int) int {
+	if j := slices.Index(m.rows, turn); j >= 0 {
+		return j
+	}
+	m.showAll = true
+	m.buildRows(turn)
+	return slices.Index(m.rows, turn)
 }
 
 // title is the session's part of the title bar.
@@ -362,11 +387,34 @@ func (m *sessionView) title() string {
 	return Inert(phaseLabel(&m.s.Summary))
 }
 
+// position says where the selection is: "t3 · 2/9 flagged", "t4 · 4/12",
+// "final".
+func (m *sessionView) position() string {
+	t := m.turn()
+	if t == nil {
+		return "final"
+	}
+	idx := m.rows[m.cursor]
+	if len(t.Flags) == 0 {
+		return t.TurnID + " · " + strconv.Itoa(idx+1) + "/" + strconv.Itoa(len(m.s.Turns))
+	}
+	n, at := 0, 0
+	for i := range m.s.Turns {
+		if len(m.s.Turns[i].Flags) > 0 {
+			n++
+			if i == idx {
+				at = n
+			}
+		}
+	}
+	return t.TurnID + " · " + strconv.Itoa(at) + "/" + strconv.Itoa(n) + " flagged"
+}
+
 // ShortHelp implements help.KeyMap.
 func (m *sessionView) ShortHelp() []key.Binding {
 	k := m.c.Keys
-	next, prev := m.nextPrev()
-	return []key.Binding{next, prev, k.AllTurns, k.Enter, k.Tab, k.Followup, k.Decide, k.Back, k.Help}
+	next, _ := m.nextPrev()
+	return []key.Binding{next, k.AllTurns, k.Enter, k.Decide, k.DecideSession, k.Followup, k.Undo, k.NextTodo, k.Back}
 }
 
 // FullHelp implements help.KeyMap.
@@ -375,7 +423,8 @@ func (m *sessionView) FullHelp() [][]key.Binding {
 	next, prev := m.nextPrev()
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Tab, k.Back},
-		{next, prev, k.AllTurns, k.Decide, k.Followup, k.History},
+		{next, prev, k.AllTurns, k.NextTodo, k.PrevTodo},
+		{k.Decide, k.DecideSession, k.Followup, k.Undo, k.History, k.Followups},
 		{k.View, k.Refresh, k.Help, k.Quit},
 	}
 }
@@ -388,39 +437,6 @@ func (m *sessionView) nextPrev() (next, prev key.Binding) {
 		return k.NextMatch, k.PrevMatch
 	}
 	return k.NextFlagged, k.PrevFlagged
-}
-
-// clickRow selects the turn at a line of the body; clicking the selected
-// turn focuses its calls, clicking a call selects or opens it.
-func (m *sessionView) clickRow(y int) tea.Cmd {
-	if m.s == nil {
-		return nil
-	}
-	turnsAt := 5 // three header lines, a rule and the column header
-	callsAt := turnsAt + m.turnRows() + 1
-	switch {
-	case y >= turnsAt && y < turnsAt+m.turnRows():
-		r := m.top + y - turnsAt
-		if r >= len(m.rows) {
-			return nil
-		}
-		if r == m.cursor && m.focus == focusTurns {
-			return m.enter()
-		}
-		m.focus = focusTurns
-		m.move(r - m.cursor)
-	case y >= callsAt:
-		i := m.callTop + y - callsAt
-		if i >= len(m.calls()) {
-			return nil
-		}
-		if i == m.call && m.focus == focusCalls {
-			return m.enter()
-		}
-		m.focus, m.call = focusCalls, i
-		m.clamp()
-	}
-	return nil
 }
 
 // hint is the session screen's status line: how many turns are flagged
@@ -439,5 +455,5 @@ func (m *sessionView) hint() string {
 	if m.showAll {
 		shown = "all turns shown · a shows flagged only"
 	}
-	return fmt.Sprintf("%s of %s · %s", plural(flagged, "flagged turn"), plural(len(m.s.Turns), "turn"), shown)
+	return plural(flagged, "flagged turn") + " of " + plural(len(m.s.Turns), "turn") + " · " + shown
 }

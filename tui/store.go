@@ -20,17 +20,27 @@ type Store interface {
 	// and how many have no decision. The inbox asks for them after it has
 	// drawn the first page: on a large store they cost more than a page.
 	Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error)
+	// Locate returns the index of a session in a query's order, -1 when
+	// the query does not select it: the selection keeps its session
+	// through a change of order.
+	Locate(ctx context.Context, q review.Query, k review.SessionKey) (int, error)
 	// GetSession returns one session with its whole summary, its stream
 	// file and its working directory.
 	GetSession(ctx context.Context, k review.SessionKey) (review.Session, error)
 	// Decide records a decision.
 	Decide(ctx context.Context, d review.Decision) error
+	// Undo withdraws the latest decision on a session (its turns and
+	// tool calls included) by recording an undo, and returns the
+	// decision it withdrew.
+	Undo(ctx context.Context, k review.SessionKey, reviewer string) (review.Decision, error)
 	// Decisions returns every decision on a session, its turns and its
-	// tool calls, oldest first.
+	// tool calls, oldest first, undos included.
 	Decisions(ctx context.Context, k review.SessionKey) ([]review.Decision, error)
 	// Matches returns the places in a session that a query's search
 	// matched (its turn and call, the part, a snippet of at most
 	// snippetBytes), in the session's order: where the inbox opens it and
 	// where n/N move.
 	Matches(ctx context.Context, k review.SessionKey, q review.Query, snippetBytes int) ([]search.Match, error)
+	// Followups returns the open follow-ups, oldest first.
+	Followups(ctx context.Context) ([]review.Followup, error)
 }

@@ -64,6 +64,12 @@ type Styles struct {
 		Choice   lipgloss.Style
 		Selected lipgloss.Style
 	}
+	Search struct {
+		// Match marks the search's matches in a tool call; Current the
+		// one n and N are on.
+		Match   lipgloss.Style
+		Current lipgloss.Style
+	}
 	Code struct {
 		Escape lipgloss.Style
 		// Tokens maps a chroma token category to its style. Lookups fall
@@ -122,6 +128,9 @@ func NewStyles(p themes.Palette) *Styles {
 	s.Dialog.Title = fg(p.Primary).Background(p.BgBase).Bold(true)
 	s.Dialog.Choice = fg(p.FgMuted).Background(p.BgBase)
 	s.Dialog.Selected = fg(p.Accent).Background(p.BgBase).Bold(true)
+
+	s.Search.Match = fg(p.BgBase).Background(p.Warn)
+	s.Search.Current = fg(p.BgBase).Background(p.Accent).Bold(true)
 
 	s.Code.Escape = fg(p.CodeEscape).Reverse(true)
 	s.Code.Tokens = map[chroma.TokenType]lipgloss.Style{

@@ -4,19 +4,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
-// toolView is the detail of one tool call: its figures, input, output and
-// error, highlighted and scrollable.
+// toolView is the detail of one tool call: its figures, its input (an
+// edit as a diff), its output and its error, highlighted, searchable and
+// scrollable; [ and ] step through the session's calls.
 type toolView struct {
 	c    *Common
 	w, h int
@@ -29,24 +31,35 @@ type toolView struct {
 	err     error
 	spin    string // the spinner frame, set by the app
 
-	body    []string
-	outLine int // index of the output rule in body
-	outLen  int
-	offset  int
+	sections []bodySection
+	body     []bodyRow
+	offset   int
+	// nowrap cuts long lines at the screen's edge instead of wrapping
+	// them (w).
+	nowrap bool
+
+	// The search inside the call (/): searching while its input has the
+	// keys; matches are the rows that hold the query, match the current
+	// one.
+	search    textinput.Model
+	searching bool
+	query     string
+	matches   []int
+	match     int
 }
 
 var _ component = (*toolView)(nil)
 
-// execMsg asks the app to hand the terminal to a program; tmp, when set,
-// is a temporary file of sift's that is removed once the program exits.
-type execMsg struct {
-	cmd *exec.Cmd
-	tmp string
+func newToolView(c *Common) *toolView {
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "search this call"
+	ti.SetStyles(c.Styles.Input)
+	return &toolView{c: c, search: ti}
 }
 
-func newToolView(c *Common) *toolView { return &toolView{c: c} }
-
-// setCall shows a call; the detail arrives later with setDetail.
+// setCall shows a call; the detail arrives later with setDetail. The
+// search carries over from call to call.
 func (m *toolView) setCall(s *review.Session, tc *summary.ToolCall) {
 	m.s, m.call, m.detail, m.raw, m.err, m.offset = s, tc, nil, nil, nil, 0
 	m.loading = true
@@ -57,13 +70,17 @@ func (m *toolView) setCall(s *review.Session, tc *summary.ToolCall) {
 func (m *toolView) setDetail(cd *callDetail, raw []string, err error) {
 	m.detail, m.raw, m.err, m.loading = cd, raw, err, false
 	m.build()
+	if m.query != "" && len(m.matches) > 0 {
+		m.scrollTo(m.matches[m.match])
+	}
 }
 
 // SetSize implements component.
 func (m *toolView) SetSize(w, h int) {
+	m.search.SetWidth(max(w-4, 10))
 	if w != m.w {
 		m.w, m.h = w, h
-		m.build()
+		m.layout()
 	}
 	m.w, m.h = w, h
 	m.clamp()
@@ -79,7 +96,17 @@ func (m *toolView) Update(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		if m.searching {
+			return m.handleSearchKey(msg)
+		}
 		return m.handleKey(msg)
+	case tea.PasteMsg:
+		if m.searching {
+			var cmd tea.Cmd
+			m.search, cmd = m.search.Update(msg)
+			m.setQuery(m.search.Value())
+			return cmd
+		}
 	case tea.MouseWheelMsg:
 		if msg.Button == tea.MouseWheelUp {
 			m.scroll(-3)
@@ -92,6 +119,9 @@ func (m *toolView) Update(msg tea.Msg) tea.Cmd {
 
 func (m *toolView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
+	if cmd, ok := sessionKeys(k, m.s, msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Up):
 		m.scroll(-1)
@@ -105,23 +135,48 @@ func (m *toolView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.offset = 0
 	case key.Matches(msg, k.Bottom):
 		m.scroll(len(m.body))
+	case key.Matches(msg, k.Search):
+		m.searching = true
+		m.search.SetValue(m.query)
+		m.search.CursorEnd()
+		return m.search.Focus()
+	case key.Matches(msg, k.NextMatch):
+		m.nextMatch(1)
+	case key.Matches(msg, k.PrevMatch):
+		m.nextMatch(-1)
+	case key.Matches(msg, k.Wrap):
+		m.nowrap = !m.nowrap
+		m.layout()
+	case key.Matches(msg, k.PrevCall):
+		return m.step(-1)
+	case key.Matches(msg, k.NextCall):
+		return m.step(1)
 	case key.Matches(msg, k.Pager):
 		return m.pager()
 	case key.Matches(msg, k.Editor):
 		return m.editor()
 	case key.Matches(msg, k.Copy):
-		ids := m.ids()
-		return tea.Batch(tea.SetClipboard(ids), intent(statusMsg{text: "copied (OSC 52): " + ids}))
+		return intent(openCopyMsg{items: m.copyItems()})
 	case key.Matches(msg, k.Decide, k.Followup):
-		t := decisionTarget{
-			session: m.s.Key(), turnID: m.call.TurnID, toolCallID: m.call.ID,
-			label: phaseLabel(&m.s.Summary) + " · " + m.call.TurnID + " · " + m.call.Name,
-		}
-		return intent(openDecisionMsg{target: t, followup: key.Matches(msg, k.Followup)})
-	case key.Matches(msg, k.History):
-		return intent(openHistoryMsg{key: m.s.Key()})
+		t := decisionTarget{session: m.s.Key(), label: phaseLabel(&m.s.Summary), turnID: m.call.TurnID,
+			toolCallID: m.call.ID, callName: m.call.Name}
+		return intent(openDecisionMsg{targets: []decisionTarget{t}, followup: key.Matches(msg, k.Followup)})
 	}
 	return nil
+}
+
+// step opens the previous (-1) or next (1) call of the session.
+func (m *toolView) step(dir int) tea.Cmd {
+	i := callIndex(m.s, m.call.ID) + dir
+	if i < 0 || i >= len(m.s.ToolCalls) {
+		return nil
+	}
+	return intent(openToolCallMsg{id: m.s.ToolCalls[i].ID})
+}
+
+// position is the call's place among the session's: "call 3/9".
+func (m *toolView) position() string {
+	return "call " + strconv.Itoa(callIndex(m.s, m.call.ID)+1) + "/" + strconv.Itoa(len(m.s.ToolCalls))
 }
 
 // ids are the identifiers a reviewer pastes elsewhere.
@@ -132,6 +187,48 @@ func (m *toolView) ids() string {
 	}
 	parts = append(parts, "file="+m.s.Key().String())
 	return Inert(strings.Join(parts, " "))
+}
+
+// copyItems is what y offers to copy: the ids always; the command, the
+// output and the file's path when the call has them. They are copied as
+// recorded (redacted), not made inert: the clipboard is not a terminal.
+func (m *toolView) copyItems() []copyItem {
+	items := []copyItem{{key: "i", what: "ids", text: m.ids()}}
+	if c := m.command(); c != "" {
+		items = append(items, copyItem{key: "c", what: "command", text: c})
+	}
+	if out, _ := m.outputText(); out != "" {
+		items = append(items, copyItem{key: "o", what: "output", text: out})
+	}
+	if p := m.path(); p != "" {
+		items = append(items, copyItem{key: "p", what: "path", text: p})
+	}
+	return items
+}
+
+// command is the call's shell command, "" when it has none.
+func (m *toolView) command() string {
+	if m.detail == nil {
+		return ""
+	}
+	var args map[string]any
+	if json.Unmarshal(m.detail.Input, &args) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "cmd"} {
+		if c, ok := args[k].(string); ok && c != "" {
+			return c
+		}
+	}
+	return ""
+}
+
+// path is the file the call names, "" when none.
+func (m *toolView) path() string {
+	if m.detail != nil && len(m.detail.Locations) > 0 {
+		return m.detail.Locations[0].Path
+	}
+	return ""
 }
 
 func (m *toolView) scroll(n int) {
@@ -211,7 +308,8 @@ func (m *toolView) editor() tea.Cmd {
 	}
 }
 
-// header is the call's one-line summary.
+// header is the call's one-line summary, its position among the
+// session's calls and the search on the right.
 func (m *toolView) header() string {
 	st, tc := m.c.Styles, m.call
 	name := tc.Name
@@ -234,105 +332,18 @@ func (m *toolView) header() string {
 	if m.c.Mode == Developer {
 		parts = append(parts, Inert(tc.ID))
 	}
-	return " " + callBadge(st, tc) + " " + st.App.Title.Render(strings.Join(parts, " · "))
-}
-
-// build renders the body: input, output and error sections.
-func (m *toolView) build() {
-	if m.call == nil || m.w == 0 {
-		return
+	if p := m.path(); p != "" {
+		parts = append(parts, Inert(p))
 	}
-	st, tc := m.c.Styles, m.call
-	var body []string
-	body = append(body, st.rule("input", m.w))
-	body = append(body, wrapLines(m.inputLines(), m.w)...)
-	out, lang := m.outputText()
-	outLines := []string{st.App.Subtle.Render(" (no output)")}
-	switch {
-	case m.loading:
-		outLines = []string{" " + m.spin + st.App.Subtle.Render(" reading the stream…")}
-	case m.err != nil:
-		outLines = []string{st.Status.Error.Render(" " + Inert(m.err.Error()))}
-	case out != "":
-		outLines = m.c.highlight(out, lang)
+	right := m.position()
+	if s := m.searchStatus(); s != "" {
+		right += " · " + s
 	}
-	outLines = wrapLines(outLines, m.w)
-	m.outLine, m.outLen = len(body), len(outLines)
-	body = append(body, st.rule("output", m.w))
-	body = append(body, outLines...)
-	errText := ""
-	if tc.Error != nil {
-		errText = *tc.Error
-	} else if m.detail != nil {
-		errText = m.detail.Error
-	}
-	if errText != "" {
-		body = append(body, st.rule("error", m.w))
-		if m.c.Mode == Operator {
-			body = append(body, st.Status.Error.Render(" "+Inert(firstLine(errText))))
-		} else {
-			for _, l := range InertLines(errText) {
-				body = append(body, st.Status.Error.Render(l))
-			}
-		}
-	}
-	m.body = wrapLines(body, m.w)
-	m.clamp()
-}
-
-// inputLines is the call's input: the title for the operator; the
-// command and the input JSON for the developer.
-func (m *toolView) inputLines() []string {
-	st, tc := m.c.Styles, m.call
-	if m.c.Mode == Operator {
-		return []string{" " + st.App.Text.Render(Inert(displayName(tc)+": "+firstLine(tc.InputSummary)))}
-	}
-	var lines []string
-	var raw json.RawMessage
-	if m.detail != nil {
-		raw = m.detail.Input
-	}
-	var args map[string]any
-	if json.Unmarshal(raw, &args) == nil {
-		for _, k := range []string{"command", "cmd"} {
-			if c, ok := args[k].(string); ok && c != "" {
-				lines = append(lines, m.c.highlight("$ "+c, "bash")...)
-				break
-			}
-		}
-	}
-	switch {
-	case len(raw) > 0:
-		lines = append(lines, m.c.highlight(prettyJSON(raw), "json")...)
-	case tc.InputSummary != "":
-		lines = append(lines, InertLines(tc.InputSummary)...)
-	default:
-		lines = append(lines, st.App.Subtle.Render(" (no input)"))
-	}
-	return lines
-}
-
-// outputText is the call's output and its language.
-func (m *toolView) outputText() (string, string) {
-	if m.detail == nil {
-		if len(m.raw) > 0 {
-			return strings.Join(m.raw, "\n"), "json"
-		}
-		return "", ""
-	}
-	out := m.detail.Output.String()
-	if out == "" && len(m.detail.RawOutput) > 0 {
-		out = prettyJSON(m.detail.RawOutput)
-	}
-	path := ""
-	if len(m.detail.Locations) > 0 {
-		path = m.detail.Locations[0].Path
-	}
-	lang := detectLang(out, path)
-	if m.c.Mode == Operator && lang == "json" {
-		return "structured output: the developer view (v) shows it", ""
-	}
-	return out, lang
+	left := " " + callBadge(st, tc) + " " + st.App.Title.Render(strings.Join(parts, " · "))
+	room := m.w - ansi.StringWidth(right) - 2
+	left = fitWidth(left, max(room, 0))
+	gap := max(m.w-ansi.StringWidth(left)-ansi.StringWidth(right)-1, 1)
+	return left + strings.Repeat(" ", gap) + st.App.Subtle.Render(right)
 }
 
 // View implements component.
@@ -340,42 +351,27 @@ func (m *toolView) View() string {
 	if m.call == nil {
 		return ""
 	}
-	st := m.c.Styles
 	lines := []string{m.header()}
 	end := min(m.offset+m.bodyRows(), len(m.body))
 	for i := m.offset; i < end; i++ {
-		l := m.body[i]
-		if i == m.outLine {
-			l = st.rule(m.outputLabel(), m.w)
-		}
-		lines = append(lines, l)
+		lines = append(lines, m.rowText(i))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// outputLabel says how long the output is and which lines show.
-func (m *toolView) outputLabel() string {
-	first := max(m.offset, m.outLine+1) - m.outLine
-	last := min(m.offset+m.bodyRows(), m.outLine+1+m.outLen) - m.outLine - 1
-	label := fmt.Sprintf("output (%s)", plural(m.outLen, "line"))
-	if first <= last && (first > 1 || last < m.outLen) {
-		label = fmt.Sprintf("output (%s, showing %d–%d)", plural(m.outLen, "line"), first, last)
-	}
-	return label
 }
 
 // ShortHelp implements help.KeyMap.
 func (m *toolView) ShortHelp() []key.Binding {
 	k := m.c.Keys
-	return []key.Binding{k.PageDown, k.Pager, k.Editor, k.Copy, k.Followup, k.Decide, k.Back, k.Help}
+	return []key.Binding{k.Search, k.NextMatch, k.Wrap, k.PrevCall, k.NextCall, k.Copy, k.Pager, k.Editor, k.Decide, k.Back}
 }
 
 // FullHelp implements help.KeyMap.
 func (m *toolView) FullHelp() [][]key.Binding {
 	k := m.c.Keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Back},
-		{k.Pager, k.Editor, k.Copy, k.Decide, k.Followup, k.History},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.PrevCall, k.NextCall, k.Back},
+		{k.Search, k.NextMatch, k.PrevMatch, k.Wrap, k.Copy, k.Pager, k.Editor},
+		{k.Decide, k.DecideSession, k.Followup, k.Undo, k.History, k.NextTodo, k.Followups},
 		{k.View, k.Refresh, k.Help, k.Quit},
 	}
 }

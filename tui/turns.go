@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,12 +34,13 @@ func (m *sessionView) turnLines() []string {
 	}
 	lines := []string{strings.Join(hdr, " ")}
 	vis := m.turnRows()
-	if len(m.rows) == 0 {
-		return append(lines, st.App.Subtle.Render(" no turns in this stream"))
-	}
 	for r := m.top; r < min(m.top+vis, len(m.rows)); r++ {
-		t := &m.s.Turns[m.rows[r]]
 		sel := r == m.cursor
+		if m.rows[r] == finalRow {
+			lines = append(lines, m.finalRowLine(cols, sel))
+			continue
+		}
+		t := &m.s.Turns[m.rows[r]]
 		cells := make([]string, len(cols))
 		for i, c := range cols {
 			switch c.title {
@@ -85,10 +85,41 @@ func (m *sessionView) style(text string, sel, alert bool) string {
 	return st.Table.Cell.Render(text)
 }
 
-// turnBadge is a turn's decision badge, or a flag mark.
+// finalRowLine is the row after the turns that opens the final message:
+// its first line, or why there is none.
+func (m *sessionView) finalRowLine(cols []column, sel bool) string {
+	what := lastWords(&m.s.Summary)
+	switch {
+	case len(m.s.Turns) == 0 && what == "":
+		what = "no turns in this stream, and no final message"
+	case len(m.s.Turns) == 0:
+		what = "no turns in this stream · " + what
+	case what == "":
+		what = "no final message"
+	}
+	cells := make([]string, len(cols))
+	for i, c := range cols {
+		switch c.title {
+		case " ":
+			cells[i] = m.marker(sel, m.focus == focusTurns)
+		case "●":
+			cells[i] = " "
+		case "turn":
+			cells[i] = m.style(cell("final", c.width, false), sel, false)
+		case "what happened":
+			cells[i] = m.style(cell(Inert(what), c.width, false), sel, false)
+		default:
+			cells[i] = m.style(cell("", c.width, false), sel, false)
+		}
+	}
+	return strings.Join(cells, m.sep(sel))
+}
+
+// turnBadge is the badge of the decision that covers a turn (on it or on
+// one of its calls), or a flag mark.
 func (m *sessionView) turnBadge(t *summary.Turn) string {
 	st := m.c.Styles
-	if d := m.latest(t.TurnID, ""); d != nil {
+	if d := m.decided(t); d != nil {
 		return decisionBadge(st, d.Kind)
 	}
 	if len(t.Flags) > 0 {
@@ -121,10 +152,7 @@ func (m *sessionView) turnCell(col string, t *summary.Turn) string {
 func (m *sessionView) flagText(t *summary.Turn) string {
 	var out []string
 	for _, f := range t.Flags {
-		name := string(f)
-		if m.c.Mode == Operator {
-			name = operatorFlag(f)
-		}
+		name := flagName(m.c.Mode, f)
 		if f == summary.FlagStall {
 			for _, sl := range m.s.Stalls {
 				if sl.TurnID == t.TurnID {
@@ -200,27 +228,6 @@ func (m *sessionView) callLine(tc *summary.ToolCall) string {
 		s += " (failed)"
 	}
 	return s
-}
-
-func (m *sessionView) callLines() []string {
-	st := m.c.Styles
-	calls := m.calls()
-	if len(calls) == 0 {
-		return []string{st.App.Subtle.Render(" no tool calls in this turn")}
-	}
-	var lines []string
-	for i := m.callTop; i < min(m.callTop+m.callRows(), len(calls)); i++ {
-		tc := calls[i]
-		sel := i == m.call && m.focus == focusCalls
-		status := callBadge(st, tc)
-		if d := m.latest(tc.TurnID, tc.ID); d != nil {
-			status = decisionBadge(st, d.Kind)
-		}
-		text := fmt.Sprintf("%-10s %6s  %s", callStatus(tc), fmtMs(tc.DurationMs), m.callLine(tc))
-		line := m.marker(sel, true) + status + " " + m.style(cell(Inert(text), m.w-3, false), sel, false)
-		lines = append(lines, line)
-	}
-	return lines
 }
 
 // callBadge marks a call's outcome.

@@ -78,7 +78,7 @@ func runDemo(args []string, _ io.Reader, _, stderr io.Writer) int {
 		return fail(stderr, "demo", err)
 	}
 	defer cleanup()
-	opts := inf.options(st)
+	opts := inf.options(st, "")
 	opts.Title = "sift demo"
 	app, err := tui.NewApp(opts)
 	if err != nil {

@@ -71,10 +71,12 @@ func (tm *tmuxTerm) keys(ks ...string) {
 // and opens that session at the match.
 func searchInTmux(t *testing.T, tm *tmuxTerm) {
 	t.Helper()
-	// Tool call, its calls pane, the session: one escape at a time, as
-	// two at once read as alt+escape.
+	// Back from the session to the inbox: one escape at a time, as two
+	// at once read as alt+escape.
 	for range 3 {
-		tm.keys("Escape")
+		if strings.Contains(tm.screen(), "sift demo ›") {
+			tm.keys("Escape")
+		}
 	}
 	tm.waitFor("back in the inbox", "filter: flagged")
 	tm.keys("f")
@@ -82,7 +84,7 @@ func searchInTmux(t *testing.T, tm *tmuxTerm) {
 	tm.keys("/")
 	tm.run("send-keys", "-t", tm.name, "-l", "droid rew")
 	s := tm.waitFor("search typed", "1 session match", "ENG-398 · rework-1")
-	if rows := strings.Count(s, "ENG-"); rows != 1 {
+	if rows := listRows(s); rows != 1 {
 		t.Fatalf("droid rew: %d rows, want 1:\n%s", rows, s)
 	}
 	tm.keys("Enter")
@@ -92,7 +94,7 @@ func searchInTmux(t *testing.T, tm *tmuxTerm) {
 	tm.keys("/")
 	tm.run("send-keys", "-t", tm.name, "-l", "find blocked")
 	s = tm.waitFor("a note", "1 session match", "ENG-412 · rework-2")
-	if rows := strings.Count(s, "ENG-"); rows != 1 {
+	if rows := listRows(s); rows != 1 {
 		t.Fatalf("find blocked: %d rows, want 1:\n%s", rows, s)
 	}
 	tm.keys("Enter", "Enter")
@@ -107,12 +109,28 @@ func searchInTmux(t *testing.T, tm *tmuxTerm) {
 	tm.waitFor("inbox", "sift demo · 1 session match")
 }
 
+// listRows counts the inbox's session rows on a screen: the lines whose
+// list (left of the preview pane's border) names a work item.
+func listRows(screen string) int {
+	n := 0
+	for _, l := range strings.Split(screen, "\n") {
+		list, _, _ := strings.Cut(l, "│")
+		if strings.Contains(list, "ENG-") {
+			n++
+		}
+	}
+	return n
+}
+
 // TestEndToEndDemoInTmux drives the real binary in a terminal: sift demo
 // --db PATH, flagged only, sort by cost, open the top session, go to its
-// first flagged turn, open a tool call, record needs_followup with a note,
-// search (searchInTmux), quit; then
+// first flagged turn, open a tool call, record needs_followup with a note
+// (refused first without one), see it in the follow-ups with its resume
+// command, decide another session's turn, which rolls up, search
+// (searchInTmux), quit; then
 // `sift list --json` on the same store shows the session, flagged, with the
-// decision and its note.
+// decision and its note, the other session reviewed, and `sift followups
+// --json` the follow-up with its failing call and resume command.
 func TestEndToEndDemoInTmux(t *testing.T) {
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
@@ -156,12 +174,31 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	tm.waitFor("first flagged turn", "▶ ⚑ t1", "approval_required")
 	tm.keys("Enter")
 	tm.keys("Enter")
-	tm.waitFor("tool call", "› t1 · Bash", "approval", "─ input", "─ output")
+	tm.waitFor("tool call", "› t1 · Bash", "approval", "─ input", "─ error (1 line)", "call 3/36")
 	tm.keys("x")
-	tm.waitFor("follow-up dialog", "needs follow-up · ENG-412 · rework-2 · t1 · Bash")
+	tm.waitFor("follow-up dialog", "needs follow-up · ENG-412 · rework-2 (t1 · Bash)")
+	tm.keys("Enter")
+	tm.waitFor("a follow-up without a note", "a follow-up needs a note")
 	tm.run("send-keys", "-t", tm.name, "-l", "why was find blocked?")
 	tm.keys("Enter")
-	tm.waitFor("decision recorded", "recorded needs_followup on t1 · toolu_01XMaFPbs37dmBM8hVEaTMg9")
+	tm.waitFor("decision recorded", "needs_followup ENG-412 · rework-2 (t1 · Bash)")
+	tm.keys("F")
+	tm.waitFor("follow-ups", "follow-ups · 1 open", "why was find blocked?", "'claude' '--resume'")
+	tm.keys("Escape")
+	// Back to the inbox; the next flagged undecided session, its flagged
+	// turn reviewed from inside it: the session is decided in the inbox.
+	tm.keys("Escape")
+	tm.keys("Escape")
+	tm.keys("Escape")
+	tm.waitFor("inbox again", "sift demo · 6 sessions", "sort: cost▼")
+	tm.keys("J")
+	tm.keys("Enter")
+	s = tm.waitFor("second session", "flagged turns shown")
+	tm.keys("d")
+	tm.waitFor("decision dialog", "r/n/i or ←/→ choose")
+	tm.keys("r")
+	tm.keys("Enter")
+	tm.waitFor("turn reviewed", "reviewed ENG-")
 	searchInTmux(t, tm)
 	tm.keys("q")
 	deadline := time.Now().Add(10 * time.Second)
@@ -205,5 +242,33 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	if d.Kind != review.NeedsFollowup || d.Note != "why was find blocked?" ||
 		d.ToolCallID != "toolu_01XMaFPbs37dmBM8hVEaTMg9" || d.TurnID != "t1" || d.Reviewer != "e2e" {
 		t.Errorf("decision in sift list --json = %+v", d)
+	}
+	// Its one flagged turn decided by the follow-up, the session's review
+	// state rolls up to it; the second session's reviewed turn too.
+	if row.State != review.NeedsFollowup {
+		t.Errorf("ENG-412/rework-2's review state %q, want needs_followup", row.State)
+	}
+	reviewed := 0
+	for _, r := range rows {
+		if r.State == review.Reviewed && r.Decision == nil {
+			reviewed++
+		}
+	}
+	if reviewed != 1 {
+		t.Errorf("%d sessions reviewed by a turn decision, want 1: %s", reviewed, out)
+	}
+
+	out, err = exec.Command(bin, "followups", "--json", "--db", db).Output()
+	if err != nil {
+		t.Fatalf("sift followups: %v", err)
+	}
+	var fs []followupJSON
+	if err := json.Unmarshal(out, &fs); err != nil {
+		t.Fatalf("sift followups --json: %v\n%s", err, out)
+	}
+	if len(fs) != 1 || fs[0].Note != "why was find blocked?" || fs[0].FailingCall == nil ||
+		fs[0].FailingCall.ID != "toolu_01XMaFPbs37dmBM8hVEaTMg9" || fs[0].Resume == nil ||
+		!strings.HasPrefix(fs[0].Resume.Command, "'claude' '--resume' '") {
+		t.Errorf("sift followups --json:\n%s", out)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/user"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -31,7 +30,7 @@ func addInboxFlags(fs *flag.FlagSet) *inboxFlags {
 	f := &inboxFlags{}
 	fs.StringVar(&f.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark, light or high-contrast")
 	fs.BoolVar(&f.operator, "operator", false, "start in the operator view (display names, flagged sessions only)")
-	fs.StringVar(&f.reviewer, "reviewer", "", "reviewer id recorded on decisions (default: $USER)")
+	fs.StringVar(&f.reviewer, "reviewer", "", "reviewer id recorded on decisions (default: the configuration's Reviewer, else $USER)")
 	return f
 }
 
@@ -41,14 +40,10 @@ func (f *inboxFlags) check() error {
 	return err
 }
 
-// options are the app options the flags set.
-func (f *inboxFlags) options(st tui.Store) tui.Options {
-	o := tui.Options{Store: st, Theme: f.theme, Reviewer: f.reviewer}
-	if o.Reviewer == "" {
-		if u, err := user.Current(); err == nil {
-			o.Reviewer = u.Username
-		}
-	}
+// options are the app options the flags set; configured is the
+// configuration's Reviewer ("" when none).
+func (f *inboxFlags) options(st tui.Store, configured string) tui.Options {
+	o := tui.Options{Store: st, Theme: f.theme, Reviewer: reviewerOf(f.reviewer, configured)}
 	if f.operator {
 		o.Mode = tui.Operator
 	}
@@ -75,7 +70,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 		return fail(stderr, "inbox", err)
 	}
 	defer st.Close()
-	opts := inf.options(st)
+	opts := inf.options(st, sf.cfg.Reviewer)
 	_, statErr := os.Stat(sf.logs)
 	opts.Importing = statErr == nil
 	app, err := tui.NewApp(opts)

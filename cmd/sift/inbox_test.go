@@ -157,8 +157,25 @@ func TestStoreAnswersTheInbox(t *testing.T) {
 			if !slices.Equal(slices.Sorted(slices.Values(keys(got))), slices.Sorted(slices.Values(want))) {
 				t.Fatalf("sessions %v, want %v", keys(got), want)
 			}
+			// Each session is where Locate says it is.
+			for i := range got {
+				if at, err := st.Locate(ctx, q, got[i].Key()); err != nil || at != i {
+					t.Errorf("Locate(%s) = %d, %v, want %d", got[i].Key(), at, err, i)
+				}
+			}
+			// Grouped, each work item's sessions come together, the
+			// groups in the order of their first (most urgent) session.
+			done := map[string]bool{}
 			for i := 1; i < len(got); i++ {
-				if c := orderOf(&got[i-1], q, flagged, undecided) - orderOf(&got[i], q, flagged, undecided); c > 0 {
+				a, b := &got[i-1], &got[i]
+				if q.GroupByWorkItem && a.WorkItemID != b.WorkItemID {
+					done[a.WorkItemID] = true
+					if done[b.WorkItemID] {
+						t.Errorf("row %d (%s) is apart from its work item's other rows", i, b.Key())
+					}
+					a = &got[slices.IndexFunc(got, func(s review.Session) bool { return s.WorkItemID == a.WorkItemID })]
+				}
+				if c := orderOf(a, q, flagged, undecided) - orderOf(b, q, flagged, undecided); c > 0 {
 					t.Errorf("row %d (%s) comes before row %d (%s) in %s", i-1, got[i-1].Key(), i, got[i].Key(), q.Sort)
 				}
 			}
@@ -188,8 +205,9 @@ func searchMatches(t *testing.T, q review.Query, s *review.Session) bool {
 }
 
 // orderOf places a session in a query's order: sessions are listed by
-// increasing orderOf. It counts only what the order compares (work item,
-// triage rank, the sort figure), not how ties are broken.
+// increasing orderOf (grouped, within a group, and the groups by their
+// first sessions). It counts only what the order compares (triage rank,
+// the sort figure), not how ties are broken.
 func orderOf(s *review.Session, q review.Query, flagged, undecided func(*review.Session) bool) float64 {
 	v := func(p *float64) float64 {
 		if p == nil {
@@ -232,17 +250,7 @@ func orderOf(s *review.Session, q review.Query, flagged, undecided func(*review.
 			x = -x
 		}
 	}
-	if q.GroupByWorkItem {
-		// The work item outranks the sort: its rank among the demo's.
-		x += float64(workItemRank(s.WorkItemID)) * 1e12
-	}
 	return x
-}
-
-// workItemRank orders the demo's work items A to Z.
-func workItemRank(wi string) int {
-	n, _ := strconv.Atoi(strings.TrimPrefix(wi, "ENG-"))
-	return n
 }
 
 func i64(p *int64) *float64 {
@@ -269,7 +277,13 @@ func sendAll(t testing.TB, m *tui.App, msgs ...tea.Msg) {
 	}
 }
 
-func runCmd(t testing.TB, m *tui.App, cmd tea.Cmd) {
+func runCmd(t testing.TB, m *tui.App, cmd tea.Cmd) { drain(t, m, cmd, nil, nil) }
+
+// drain runs a command and delivers what it returns, and what those
+// return, until none is left. hold, when set, keeps back the messages it
+// reports: they are returned undelivered. delivered, when set, is called
+// after each delivery.
+func drain(t testing.TB, m *tui.App, cmd tea.Cmd, hold func(tea.Msg) bool, delivered func()) (held []tea.Msg) {
 	t.Helper()
 	queue := []tea.Cmd{cmd}
 	for n := 0; len(queue) > 0; n++ {
@@ -286,38 +300,63 @@ func runCmd(t testing.TB, m *tui.App, cmd tea.Cmd) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		default:
+			if hold != nil && hold(msg) {
+				held = append(held, msg)
+				continue
+			}
 			_, next := m.Update(msg)
 			queue = append(queue, next)
+			if delivered != nil {
+				delivered()
+			}
 		}
 	}
+	return held
 }
 
 func keyPress(s string) tea.KeyPressMsg {
-	if s == "enter" {
+	switch s {
+	case "enter":
 		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
 	}
 	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
 }
 
 // TestInboxOnRealStore draws the screens over the real store and compares
-// them to goldens: inbox, session and tool call, in
-// both views, at 80×24 and 120×40.
+// them to goldens: inbox, session and tool call in both views, a turn
+// decided (its session decided in the inbox) and the follow-ups, at
+// 80×24, 120×36 and 200×50. Each test has a store of its own: decisions
+// change it.
 func TestInboxOnRealStore(t *testing.T) {
-	st := demoStore(t)
 	keysOf := func(km tui.KeyMap, screen string) []string {
+		k := func(b interface{ Keys() []string }) string { return b.Keys()[0] }
 		switch screen {
 		case "session":
-			return []string{km.SortCost.Keys()[0], "enter"}
+			return []string{k(km.SortBy(review.SortCost)), k(km.Top), "enter"}
 		case "toolcall":
-			return []string{km.SortCost.Keys()[0], "enter", "enter", "enter"}
+			return []string{k(km.SortBy(review.SortCost)), k(km.Top), "enter", "enter", "enter"}
+		case "turn-decided":
+			return []string{"enter", k(km.Decide), k(km.Reviewed), "enter", "esc"}
+		case "followups":
+			keys := []string{"enter", "enter", "enter", k(km.Followup)}
+			for _, r := range "why was find blocked?" {
+				keys = append(keys, string(r))
+			}
+			return append(keys, "enter", k(km.Followups))
 		}
 		return nil
 	}
-	for _, screen := range []string{"inbox", "session", "toolcall"} {
+	for _, screen := range []string{"inbox", "session", "toolcall", "turn-decided", "followups"} {
 		for _, operator := range []bool{false, true} {
-			for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			if operator && (screen == "turn-decided" || screen == "followups") {
+				continue
+			}
+			for _, size := range [][2]int{{80, 24}, {120, 36}, {200, 50}} {
 				view := map[bool]string{false: "developer", true: "operator"}[operator]
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", screen, view, size[0], size[1]), func(t *testing.T) {
+					st := demoStore(t)
 					o := tui.Options{Store: st, Theme: "dark", Title: "sift demo", NoAnimation: true,
 						Now: func() time.Time { return demoNow }, Reviewer: "tester"}
 					if operator {
@@ -348,7 +387,9 @@ const benchStoreSessions = 100_000
 // the temporary directory and reused.
 func benchStore(b *testing.B) *store.Store {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), "sift-inbox-bench-100k-v3")
+	// v4: migration 0010; an older store would be migrated in place, and
+	// another checkout's sift could then no longer open it.
+	dir := filepath.Join(os.TempDir(), "sift-inbox-bench-100k-v4")
 	db := filepath.Join(dir, "sift.db")
 	if st, err := store.Open(db); err == nil {
 		if n, _ := st.CountSessions(context.Background(), review.Query{}); n >= benchStoreSessions {

@@ -182,10 +182,9 @@ func writeTable(w io.Writer, rows []review.Session) {
 		for i, f := range r.Flags {
 			flags[i] = string(f)
 		}
-		decision := "-"
-		if r.Decision != nil {
-			decision = string(r.Decision.Kind)
-		}
+		// The review state: the session's decision, or its flagged
+		// turns' decisions rolled up.
+		decision := orDash(string(r.State))
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", textsafe.Inert(r.WorkItemID+"/"+r.FileName),
 			textsafe.Inert(r.AgentKind), started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,
 			textsafe.Inert(orDash(strings.Join(flags, ","))), textsafe.Inert(decision))

@@ -14,6 +14,7 @@
 //	StallThresholdSeconds: 30  # a gap between events longer than this is a stall (≤ a year)
 //	TokenSpikeFactor: 3        # a turn using 3x the session's usual turn …
 //	TokenSpikeMin: 20000       # … and at least this many tokens is a spike
+//	Reviewer: ana              # recorded on decisions (default: $USER)
 //	Review:
 //	  FullEventsHours: 48      # review events of a session
 //	  FlaggedDays: 30          # flagged sessions (open needs_followup included)
@@ -76,6 +77,9 @@ type Config struct {
 	// tokens.
 	TokenSpikeFactor float64 `yaml:"TokenSpikeFactor"`
 	TokenSpikeMin    int64   `yaml:"TokenSpikeMin"`
+	// Reviewer is the reviewer id recorded on decisions (the inbox,
+	// sift decide, the API); empty means $USER.
+	Reviewer string `yaml:"Reviewer"`
 	// Review holds the retention tiers of review data in the store.
 	Review ReviewRetention `yaml:"Review"`
 	// Agents overrides, per agent kind (claude, codex, gemini, cursor,

@@ -13,11 +13,18 @@ const (
 	Ignored       DecisionKind = "ignored"
 )
 
+// Undone is the kind of an undo in a session's history: the event that
+// withdraws an earlier decision (Decision.Supersedes names it). It is not
+// one of DecisionKinds: a reviewer records it by undoing, never by
+// choosing it, and it is never a target's current decision.
+const Undone DecisionKind = "undone"
+
 // DecisionKinds lists the valid decisions, in the order a reviewer is
 // offered them.
 func DecisionKinds() []DecisionKind { return []DecisionKind{Reviewed, NeedsFollowup, Ignored} }
 
-// Valid reports whether k is one of DecisionKinds.
+// Valid reports whether k is one of DecisionKinds: a kind a reviewer may
+// record as a decision (Undone is recorded by an undo, not chosen).
 func (k DecisionKind) Valid() bool {
 	switch k {
 	case Reviewed, NeedsFollowup, Ignored:
@@ -32,8 +39,10 @@ func (k DecisionKind) IsOpen() bool { return k == NeedsFollowup }
 
 // Decision is one decision a reviewer recorded. Its target is the
 // session, narrowed to a turn by TurnID and to a tool call by ToolCallID.
-// The current state of a target is its latest decision; earlier ones stay
-// as history.
+// The current state of a target is its latest decision that no undo
+// withdrew; earlier ones stay as history. An undo is itself a Decision of
+// kind Undone that names the decision it withdraws (Supersedes), on the
+// same target: decisions stay append-only.
 //
 // Its JSON is the form a session's JSON carries it in (the summary JSON's
 // "decision" and "decisions"): the kind, note, reviewer and time, then the
@@ -51,6 +60,9 @@ type Decision struct {
 	CreatedAt  time.Time `json:"createdAt"`
 	TurnID     string    `json:"turnId,omitempty"`
 	ToolCallID string    `json:"toolCallId,omitempty"`
+	// Supersedes is, on an undo (Kind Undone), the ID of the decision it
+	// withdraws; 0 on every other decision.
+	Supersedes int64 `json:"supersedes,omitempty"`
 }
 
 // OnSession reports whether the decision is on the session itself rather

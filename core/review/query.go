@@ -61,7 +61,10 @@ type Query struct {
 	// last word matches any word it starts, and a filter left incomplete
 	// there is ignored (search.Options.Typing).
 	Typing bool
-	// GroupByWorkItem orders by work item first (A to Z), then by Sort.
+	// GroupByWorkItem keeps each work item's sessions together, in Sort's
+	// order, and orders the groups by their most urgent session: the one
+	// of theirs that comes first in Sort's order. Page.Groups has each
+	// listed group's totals.
 	GroupByWorkItem bool
 	// Limit caps the rows (0: no cap); Offset skips rows.
 	Limit, Offset int
@@ -82,4 +85,18 @@ type Page struct {
 	// Total counts the sessions the query selects, before paging, when
 	// the query asked for it (Query.Count); else it is 0.
 	Total int
+	// Groups holds, for a grouped query (Query.GroupByWorkItem), the
+	// totals of each work item the page lists, over every session of it
+	// the query selects (not only the page's); nil otherwise.
+	Groups map[string]GroupTotals
+}
+
+// GroupTotals are the figures of the sessions of one work item a query
+// selects.
+type GroupTotals struct {
+	Sessions  int
+	Flagged   int
+	Undecided int
+	// USD adds the known costs; nil when none is known.
+	USD *float64
 }

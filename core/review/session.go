@@ -15,6 +15,10 @@ type Session struct {
 	summary.Summary
 	// Decision is the latest session-level decision, nil when undecided.
 	Decision *Decision `json:"decision"`
+	// State is the session's review state (see State): its own
+	// decision's kind, else the decisions on its flagged turns rolled up,
+	// else "" (undecided, left out of the JSON).
+	State DecisionKind `json:"reviewState,omitempty"`
 	// Decisions are the current decisions on the session's turns and
 	// tool calls (each target's latest), filled where a query asks for
 	// them (Query.Full, Query.Decisions).

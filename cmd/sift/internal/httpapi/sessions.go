@@ -100,12 +100,15 @@ type decisionJSON struct {
 	Note       string              `json:"note,omitempty"`
 	ReviewerID string              `json:"reviewerId,omitempty"`
 	CreatedAt  time.Time           `json:"createdAt"`
+	// Supersedes is, on an undo (decision "undone"), the id of the
+	// decision it withdrew.
+	Supersedes int64 `json:"supersedes,omitempty"`
 }
 
 func toDecisionJSON(d review.Decision) decisionJSON {
 	return decisionJSON{
 		ID: d.ID, WorkItemID: d.Session.WorkItemID, FileName: d.Session.FileName, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
-		Decision: d.Kind, Note: d.Note, ReviewerID: d.Reviewer, CreatedAt: d.CreatedAt,
+		Decision: d.Kind, Note: d.Note, ReviewerID: d.Reviewer, CreatedAt: d.CreatedAt, Supersedes: d.Supersedes,
 	}
 }
 

@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentsift/sift/core/review"
+)
+
+// TestSearchInACallIsAnInputMode: while the query is typed, no global key
+// fires (q, ?, v, r are letters of it); the matches are counted and
+// followed with n/N; esc drops the query.
+func TestSearchInACallIsAnInputMode(t *testing.T) {
+	m := newTestApp(t, 120, 36, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.SortBy(review.SortCost), k.Top, k.Enter, k.Enter, k.Enter, k.NextCall, k.Search)
+	if quit := press(t, m, k.Quit, k.Help, k.View, k.Refresh); quit || m.showHelp || m.c.Mode != Developer {
+		t.Fatalf("a global key fired while typing: quit %v, help %v, mode %s", quit, m.showHelp, m.c.Mode)
+	}
+	if m.tool.query != "q?vr" {
+		t.Fatalf("query %q, want the keys typed", m.tool.query)
+	}
+	send(t, m, keyMsg(t, k.Back))
+	if m.tool.searching || m.tool.query != "" || m.screen != screenToolCall {
+		t.Fatalf("esc: searching %v, query %q, screen %d", m.tool.searching, m.tool.query, m.screen)
+	}
+	press(t, m, k.Search)
+	typeText(t, m, "DEV-BROWSER")
+	press(t, m, k.Enter)
+	if len(m.tool.matches) < 2 || !strings.Contains(screenText(m), "/DEV-BROWSER 1/") {
+		t.Fatalf("matches %v:\n%s", m.tool.matches, screenText(m))
+	}
+	press(t, m, k.NextMatch)
+	if m.tool.match != 1 {
+		t.Errorf("n: match %d", m.tool.match)
+	}
+	press(t, m, k.PrevMatch, k.PrevMatch)
+	if m.tool.match != len(m.tool.matches)-1 {
+		t.Errorf("N twice from the second match: %d, want the last", m.tool.match)
+	}
+	// The search follows to the next call.
+	press(t, m, k.NextCall)
+	if m.tool.query != "DEV-BROWSER" || !strings.Contains(screenText(m), "call 3/8") {
+		t.Errorf("] lost the search or the position:\n%s", screenText(m))
+	}
+	press(t, m, k.PrevCall, k.PrevCall)
+	if !strings.Contains(screenText(m), "call 1/8") {
+		t.Errorf("[ [:\n%s", screenText(m))
+	}
+}
+
+// TestWrapAndTrueLineCounts: a long output line wraps onto rows, and the
+// label counts lines of text, not rows; w unwraps.
+func TestWrapAndTrueLineCounts(t *testing.T) {
+	m := newTestApp(t, 80, 30, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.Enter, k.Enter, k.Enter)
+	wrapped := len(m.tool.body)
+	got := screenText(m)
+	if !strings.Contains(got, "─ input (5 lines)") {
+		t.Fatalf("the input's label counts rows:\n%s", got)
+	}
+	press(t, m, k.Wrap)
+	if len(m.tool.body) >= wrapped || !strings.Contains(screenText(m), "─ input (5 lines)") {
+		t.Errorf("w: %d rows, wrapped %d", len(m.tool.body), wrapped)
+	}
+}
+
+// TestFailedCallShowsItsErrorOnce: a call whose output is its error shows
+// it once, under error.
+func TestFailedCallShowsItsErrorOnce(t *testing.T) {
+	m := newTestApp(t, 120, 36, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.Enter, k.Enter, k.Enter)
+	got := screenText(m)
+	if n := strings.Count(got, "Command contains output redirection"); n != 1 || strings.Contains(got, "─ output") {
+		t.Errorf("the error shows %d times:\n%s", n, got)
+	}
+}
+
+// TestEditDiff builds diffs from the inputs of the edit tools.
+func TestEditDiff(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, tool, kind, input string
+		ok                      bool
+		want                    []string
+	}{
+		{"Edit", "Edit", "edit", `{"file_path":"/a/b.go","old_string":"x := 1\ny := 2","new_string":"x := 1\ny := 3"}`, true,
+			[]string{"--- a/a/b.go", "+++ b/a/b.go", "-y := 2", "+y := 3", " x := 1"}},
+		{"replace (gemini)", "replace", "edit", `{"file_path":"f.txt","old_string":"a","new_string":"b","instruction":"x"}`, true,
+			[]string{"-a", "+b"}},
+		{"MultiEdit", "MultiEdit", "edit", `{"file_path":"m.go","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`, true,
+			[]string{"-a", "+b", "-c", "+d"}},
+		{"Write", "Write", "edit", `{"file_path":"new.txt","content":"one\ntwo\n"}`, true, []string{"--- /dev/null", "+one", "+two"}},
+		{"apply_patch as a string", "apply_patch", "edit", `"*** Begin Patch\n*** Add File: x\n+hi\n*** End Patch"`, true, []string{"*** Begin Patch", "+hi"}},
+		{"ApplyPatch (droid)", "ApplyPatch", "edit", `{"input":"*** Begin Patch\n@@\n-a\n+b\n*** End Patch"}`, true, []string{"-a", "+b"}},
+		{"not an edit", "Bash", "execute", `{"command":"ls","content":"x","file_path":"y"}`, false, nil},
+		{"an edit without old and new", "file_change", "edit", `[{"path":"/x","kind":"add"}]`, false, nil},
+	} {
+		d, _, ok := editDiff(tc.tool, tc.kind, json.RawMessage(tc.input))
+		if ok != tc.ok {
+			t.Errorf("%s: ok %v, want %v (%q)", tc.name, ok, tc.ok, d)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(d, w) {
+				t.Errorf("%s: diff lacks %q:\n%s", tc.name, w, d)
+			}
+		}
+	}
+	if a, r := diffStat("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c\n"); a != 2 || r != 1 {
+		t.Errorf("diffStat = +%d −%d, want +2 −1", a, r)
+	}
+}
+
+// TestFollowupsListCopiesTheResumeCommand: F lists the follow-up x
+// recorded, with its resume command, which y copies.
+func TestFollowupsListCopiesTheResumeCommand(t *testing.T) {
+	m := newTestApp(t, 120, 36, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.Enter, k.Enter, k.Enter, k.Followup)
+	typeText(t, m, "rerun it")
+	press(t, m, k.Enter, k.Followups)
+	if m.followups == nil || len(m.followups.fs) != 1 {
+		t.Fatalf("F: %+v", m.followups)
+	}
+	press(t, m, k.Copy)
+	got := screenText(m)
+	if !strings.Contains(got, "copied the resume command (OSC 52): 'claude' '--resume'") {
+		t.Errorf("y:\n%s", got)
+	}
+}
