@@ -107,7 +107,13 @@ func (b *TrajectoryBuilder) finish() *Trajectory {
 		}
 	}
 	if r := b.result; r != nil {
-		t.Extra["result"] = resultExtra(r)
+		m := resultExtra(r)
+		// The result line repeats the final message: kept only when it
+		// says something the last agent step does not.
+		if i := b.lastAgent(); i >= 0 && m["text"] == b.steps[i].Message {
+			delete(m, "text")
+		}
+		t.Extra["result"] = m
 	}
 	return t
 }

@@ -57,49 +57,66 @@ func ReviewTrajectory(evs []summary.ReviewEvent, f Findings) *Trajectory {
 	return t
 }
 
-// addReview folds one review event.
+// addReview folds one review event: a response is a model turn of its
+// own, and a tool call and its result stay with the response before them.
 func (b *TrajectoryBuilder) addReview(r *summary.ReviewEvent) {
-	ev := &event.Event{Line: r.Line, SessionID: r.SessionID, Model: r.Model}
+	cur := b.cur
+	switch r.Type {
+	case summary.ReviewResponse:
+		b.cur = -1
+	case summary.ReviewToolCallStarted:
+		if cur < 0 {
+			cur = b.lastAgent()
+		}
+		b.cur = cur
+	}
+	evs := ReviewEventsAsEvents(r)
+	for i := range evs {
+		b.Add(&evs[i])
+	}
+	switch r.Type {
+	case summary.ReviewResponse:
+		if i := b.lastAgent(); r.TurnID != "" && i >= 0 {
+			extraOf(&b.steps[i])["sift_turn_id"] = r.TurnID
+		}
+	case summary.ReviewToolCallCompleted, summary.ReviewToolCallFailed, summary.ReviewApprovalRequired:
+		// Several results of one response stay with its step.
+		b.cur = cur
+	}
+}
+
+// ReviewEventsAsEvents is a review event as the normalized events it
+// stands for: a prompt a user message, a response an agent message (and
+// its tokens as call usage), a tool call's start a tool call and its end
+// a tool call update. The texts are the review event's one-line summary.
+func ReviewEventsAsEvents(r *summary.ReviewEvent) []event.Event {
+	ev := event.Event{Line: r.Line, SessionID: r.SessionID, Model: r.Model}
 	if r.Time != nil {
 		ev.Timestamp = *r.Time
 	}
 	switch r.Type {
 	case summary.ReviewPrompt:
 		ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(r.Summary)}
-		b.Add(ev)
 	case summary.ReviewResponse:
-		// Each response is its own model turn.
-		b.cur = -1
 		ev.Update = event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(r.Summary)}
-		b.Add(ev)
 		if r.InputTokens != nil || r.OutputTokens != nil {
-			b.Add(&event.Event{Line: r.Line, Update: event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
-				PromptTokens: r.InputTokens, CompletionTokens: r.OutputTokens}})
-		}
-		i := b.lastAgent()
-		if r.TurnID != "" && i >= 0 {
-			extraOf(&b.steps[i])["sift_turn_id"] = r.TurnID
+			u := ev
+			u.Update = event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, PromptTokens: r.InputTokens, CompletionTokens: r.OutputTokens}
+			return []event.Event{ev, u}
 		}
 	case summary.ReviewToolCallStarted:
-		keep := b.cur
-		if keep < 0 {
-			keep = b.lastAgent()
-		}
-		b.cur = keep
-		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: r.ToolCallID, ToolName: r.ToolName, Title: r.DisplayName}
-		b.Add(ev)
+		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: r.ToolCallID, ToolName: r.ToolName, Title: r.DisplayName, Status: event.StatusPending}
 	case summary.ReviewToolCallCompleted, summary.ReviewToolCallFailed, summary.ReviewApprovalRequired:
 		st := event.StatusCompleted
 		if r.Type != summary.ReviewToolCallCompleted {
 			st = event.StatusFailed
 		}
 		ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: r.ToolCallID, ToolName: r.ToolName,
-			Status: st, Content: event.Text(r.Summary)}
-		cur := b.cur
-		b.Add(ev)
-		// Several results of one response stay with its step.
-		b.cur = cur
+			Status: st, Content: event.Text(r.Summary), ApprovalRequired: r.Type == summary.ReviewApprovalRequired}
+	default:
+		return nil
 	}
+	return []event.Event{ev}
 }
 
 // SummaryTrajectory is the trajectory of a session of which sift kept
