@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -91,5 +94,43 @@ func TestReportHTMLLoadsNothing(t *testing.T) {
 	}
 	if len(page) > 64<<10 {
 		t.Errorf("the page is %d bytes", len(page))
+	}
+}
+
+func TestReportEscapesAHostileStream(t *testing.T) {
+	dir := t.TempDir()
+	hostile := `{"type":"system","subtype":"init","session_id":"s-<b>1</b>","model":"m","cwd":"/w","tools":["Bash"]}
+{"type":"assistant","session_id":"s-<b>1</b>","message":{"id":"msg_1","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"echo <script>alert(1)</script> \u001b]52;c;aGk=\u0007 \u001b[2J ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}]}}
+{"type":"user","session_id":"s-<b>1</b>","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":"<img src=x onerror=alert(2)> \u001b[31mred"}]}}
+{"type":"result","subtype":"success","is_error":false,"session_id":"s-<b>1</b>","result":"</style><script>alert(3)</script>"}
+`
+	stream := filepath.Join(dir, "hostile.jsonl")
+	if err := os.WriteFile(stream, []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, key, _ := importedStore(t, stream)
+	ctx := context.Background()
+	if err := st.Decide(ctx, review.Decision{Session: key, Kind: review.NeedsFollowup, Reviewer: "<i>eve</i>", Note: "\x1b]0;pwned\x07 <script>alert(4)</script>"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"html", "md", "json"} {
+		var out bytes.Buffer
+		if err := writeReport(ctx, st, time.Now(), time.Now().Add(-24*time.Hour), format, &out); err != nil {
+			t.Fatal(err)
+		}
+		page := out.String()
+		if !strings.Contains(page, "work-1-abc123") || !strings.Contains(page, "pwned") || !strings.Contains(page, "onerror") {
+			t.Fatalf("%s: the hostile session, its call or its follow-up is missing:\n%s", format, page)
+		}
+		for _, bad := range []string{"<script", "<img", "<i>", "<b>", "\x1b", "\x07", "ghp_abcdefghij"} {
+			// JSON is data for scripts: markup in its strings is text.
+			markup := strings.HasPrefix(bad, "<")
+			if strings.Contains(page, bad) && !(markup && format == "json") {
+				t.Errorf("%s: %q reached the report", format, bad)
+			}
+		}
+		if format == "json" && !json.Valid(out.Bytes()) {
+			t.Error("json: not valid JSON")
+		}
 	}
 }

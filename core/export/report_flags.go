@@ -148,35 +148,30 @@ func fmtDuration(ms int64) string {
 // ResumeCommand is the shell command that resumes an agent's session,
 // for the harnesses whose CLI documents one taking a session id (claude
 // --resume, codex resume, opencode --session); empty otherwise. The id
-// is quoted for a POSIX shell.
+// comes from the stream: one with a character a shell or a page would
+// act on gets no command rather than a quoted one to copy and paste.
 func ResumeCommand(agentKind, sessionID string) string {
-	if sessionID == "" {
+	if !plainID(sessionID) {
 		return ""
 	}
-	id := shellQuote(sessionID)
 	switch agentKind {
 	case "claude":
-		return "claude --resume " + id
+		return "claude --resume " + sessionID
 	case "codex":
-		return "codex resume " + id
+		return "codex resume " + sessionID
 	case "opencode":
-		return "opencode --session " + id
+		return "opencode --session " + sessionID
 	}
 	return ""
 }
 
-// shellQuote quotes s for a POSIX shell unless it is made of characters
-// that need no quoting.
-func shellQuote(s string) string {
-	safe := s != ""
+// plainID reports whether s is a non-empty id of letters, digits, '-',
+// '_', '.' and ':' alone.
+func plainID(s string) bool {
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/@", r)) {
-			safe = false
-			break
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:", r)) {
+			return false
 		}
 	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return s != ""
 }

@@ -78,7 +78,7 @@ nav a{margin-right:1em}
 {{end}}</ul>{{else}}<p>None.</p>{{end}}
 
 <h2 id="decisions">Decisions</h2>
-{{if .Decisions}}<ul>{{range .Decisions}}<li>{{time .At}}: <b>{{inert .Decision}}</b> on <code>{{inert .Session}}</code>, {{inert .Target}}{{if .Reviewer}} by {{inert .Reviewer}}{{end}}{{if .Note}}: {{inert .Note}}{{end}}</li>
+{{if .Decisions}}<ul>{{range .Decisions}}<li>{{time .At}}: <strong>{{inert .Decision}}</strong> on <code>{{inert .Session}}</code>, {{inert .Target}}{{if .Reviewer}} by {{inert .Reviewer}}{{end}}{{if .Note}}: {{inert .Note}}{{end}}</li>
 {{end}}</ul>{{else}}<p>None since {{time .Since}}.</p>{{end}}
 </body>
 </html>
