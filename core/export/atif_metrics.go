@@ -54,16 +54,8 @@ func (b *TrajectoryBuilder) eventMetrics(steps int) *FinalMetrics {
 		if sm == nil {
 			continue
 		}
-		m.TotalPromptTokens = add(m.TotalPromptTokens, sm.PromptTokens)
-		m.TotalCompletionTokens = add(m.TotalCompletionTokens, sm.CompletionTokens)
-		m.TotalCachedTokens = add(m.TotalCachedTokens, sm.CachedTokens)
-		if sm.CostUSD != nil {
-			v := *sm.CostUSD
-			if m.TotalCostUSD != nil {
-				v += *m.TotalCostUSD
-			}
-			m.TotalCostUSD = &v
-		}
+		addUsage(&m.TotalPromptTokens, &m.TotalCompletionTokens, &m.TotalCachedTokens, &m.TotalCostUSD,
+			sm.PromptTokens, sm.CompletionTokens, sm.CachedTokens, sm.CostUSD)
 	}
 	return m
 }

@@ -129,16 +129,8 @@ func (b *TrajectoryBuilder) usage(ev *event.Event) {
 		s.Metrics = &Metrics{}
 	}
 	m := s.Metrics
-	m.PromptTokens = add(m.PromptTokens, u.PromptTokens)
-	m.CompletionTokens = add(m.CompletionTokens, u.CompletionTokens)
-	m.CachedTokens = add(m.CachedTokens, u.CachedTokens)
-	if u.CostUSD != nil {
-		v := *u.CostUSD
-		if m.CostUSD != nil {
-			v += *m.CostUSD
-		}
-		m.CostUSD = &v
-	}
+	addUsage(&m.PromptTokens, &m.CompletionTokens, &m.CachedTokens, &m.CostUSD,
+		u.PromptTokens, u.CompletionTokens, u.CachedTokens, u.CostUSD)
 	for k, v := range u.UsageExtra {
 		if m.Extra == nil {
 			m.Extra = map[string]any{}
@@ -156,6 +148,19 @@ func (b *TrajectoryBuilder) lastAgent() int {
 		}
 	}
 	return -1
+}
+
+// addUsage adds optional tokens and cost to optional totals; a total
+// stays nil while nothing was added to it.
+func addUsage(prompt, completion, cached *(*int64), cost **float64, p, c, ca *int64, usd *float64) {
+	*prompt, *completion, *cached = add(*prompt, p), add(*completion, c), add(*cached, ca)
+	if usd != nil {
+		v := *usd
+		if *cost != nil {
+			v += **cost
+		}
+		*cost = &v
+	}
 }
 
 // add adds two optional counters: nil only when both are.
