@@ -51,6 +51,8 @@ func commands() []command {
 		{"import", "import [PATH…] [--force] [--history]   ingest stream files and folders into the store", runImport},
 		{"search", searchUsage, runSearch},
 		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json [--full]]   the inbox (--full: with tool calls, stalls and turns)", runList},
+		{"export", exportUsage, runExport},
+		{"report", reportUsage, runReport},
 		{"decide", "decide SESSION --decision reviewed|needs_followup|ignored [--turn T] [--tool-call C] [--note N] [--reviewer R] | --undo | --history", runDecide},
 		{"followups", followupsUsage, runFollowups},
 		{"sweep", "sweep [--status] [--retained-days N] [--max-total-size-mb N]   one retention pass", runSweep},

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/export"
+	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/textsafe"
+	"github.com/agentsift/sift/store"
+)
+
+const exportUsage = "export SESSION|--all [--format atif|acp] [--since 24h] [--out DIR]   a run as an ATIF-v1.4 trajectory or ACP v1 session/update lines"
+
+// runExport implements `sift export SESSION [--format atif|acp]` and
+// `sift export --all [--since D] --out DIR`.
+func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := addStoreFlags(fs)
+	format := fs.String("format", "atif", "atif (one JSON trajectory) or acp (JSON-RPC lines)")
+	all := fs.Bool("all", false, "export every session active within --since, one file each, into --out")
+	since := fs.String("since", "24h", "with --all: sessions active within this duration (90m, 36h, 7d)")
+	out := fs.String("out", "", "write into this folder, one file per session (default: standard output)")
+	refs, err := parseArgs(fs, args, -1)
+	if err != nil {
+		return fail(stderr, "export", err)
+	}
+	if *format != "atif" && *format != "acp" {
+		return fail(stderr, "export", fmt.Errorf("unknown --format %q (want atif or acp)", *format))
+	}
+	switch {
+	case *all && len(refs) > 0:
+		return fail(stderr, "export", errors.New("--all takes no SESSION"))
+	case *all && *out == "":
+		return fail(stderr, "export", errors.New("--all needs --out DIR"))
+	case !*all && len(refs) != 1:
+		return fail(stderr, "export", fmt.Errorf("want one SESSION (or --all), got %d", len(refs)))
+	}
+	st, err := sf.open()
+	if err != nil {
+		return fail(stderr, "export", err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	var keys []review.SessionKey
+	if *all {
+		d, err := parseSince(*since)
+		if err != nil {
+			return fail(stderr, "export", err)
+		}
+		page, err := st.ListSessions(ctx, review.Query{Since: time.Now().Add(-d)})
+		if err != nil {
+			return fail(stderr, "export", err)
+		}
+		for i := range page.Sessions {
+			keys = append(keys, page.Sessions[i].Key())
+		}
+	} else {
+		k, err := st.ResolveSession(ctx, refs[0])
+		if err != nil {
+			return fail(stderr, "export", err)
+		}
+		keys = append(keys, k)
+	}
+	if *out == "" {
+		w := bufio.NewWriterSize(stdout, 64<<10)
+		if err := exportSession(ctx, st, keys[0], *format, w); err != nil {
+			return fail(stderr, "export", err)
+		}
+		if err := w.Flush(); err != nil {
+			return fail(stderr, "export", err)
+		}
+		return 0
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return fail(stderr, "export", err)
+	}
+	for _, k := range keys {
+		if err := exportToFile(ctx, st, k, *format, *out); err != nil {
+			return fail(stderr, "export", err)
+		}
+	}
+	fmt.Fprintf(stdout, "exported %d session(s) to %s\n", len(keys), textsafe.Inert(*out))
+	return 0
+}
+
+// exportToFile writes one session's export into dir, under a name made
+// of its key.
+func exportToFile(ctx context.Context, st *store.Store, k review.SessionKey, format, dir string) error {
+	ext := ".atif.json"
+	if format == "acp" {
+		ext = ".acp.jsonl"
+	}
+	name := safeName(k.WorkItemID) + "__" + safeName(strings.TrimSuffix(k.FileName, filepath.Ext(k.FileName))) + ext
+	path := filepath.Join(dir, name)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	err = exportSession(ctx, st, k, format, w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// safeName keeps a file name made of a work item or stream name to
+// letters, digits, '.', '-' and '_': they come from folders and streams.
+func safeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 || b[0] == '.' {
+		return "_" + string(b)
+	}
+	return string(b)
+}
+
+// exportSession writes one session in the format: from its stream file
+// when it is still there, else from the review events sift kept, else
+// (ATIF only) from its summary.
+func exportSession(ctx context.Context, st *store.Store, k review.SessionKey, format string, w io.Writer) error {
+	sess, err := st.GetSession(ctx, k)
+	if err != nil {
+		return err
+	}
+	decisions, err := st.Decisions(ctx, k)
+	if err != nil {
+		return err
+	}
+	find := export.Findings{Summary: &sess.Summary, Decisions: decisions}
+	sid := sess.SessionID
+	if sid == "" {
+		sid = k.String()
+	}
+	f, err := openStream(sess.Path)
+	if err != nil {
+		return err
+	}
+	if f != nil {
+		defer f.Close()
+		if format == "acp" {
+			return export.StreamACP(f, sess.AgentKind, w, sid)
+		}
+		t, err := export.StreamTrajectory(f, summary.Options{Agent: sess.AgentKind}, find)
+		if err != nil {
+			return fmt.Errorf("%s: %w", sess.Path, err)
+		}
+		return writeTrajectory(w, t)
+	}
+	evs, err := st.ReviewEvents(ctx, k)
+	if err != nil {
+		return err
+	}
+	if format == "acp" {
+		if len(evs) == 0 {
+			return fmt.Errorf("session %s: its stream file and review events are gone; only --format atif can export its summary", k)
+		}
+		a := export.NewACPWriter(w, sid)
+		for i := range evs {
+			for _, ev := range export.ReviewEventsAsEvents(&evs[i]) {
+				if err := a.Write(&ev); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if len(evs) > 0 {
+		return writeTrajectory(w, export.ReviewTrajectory(evs, find))
+	}
+	return writeTrajectory(w, export.SummaryTrajectory(find))
+}
+
+// openStream opens a session's stream file; nil, nil when it is gone.
+func openStream(path string) (*os.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return f, err
+}
+
+// writeTrajectory writes a trajectory as one indented, inert JSON
+// document.
+func writeTrajectory(w io.Writer, t *export.Trajectory) error {
+	enc := textsafe.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(t)
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentsift/sift/core/export"
+	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/store"
+)
+
+// atifSchema compiles the ATIF-v1.4 schema of testdata/atif.
+func atifSchema(t testing.TB) *jsonschema.Schema {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	sch, err := c.Compile(filepath.Join("..", "..", "testdata", "atif", "schema-v1.4.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// validTrajectory validates an exported trajectory and returns it.
+func validTrajectory(t testing.TB, sch *jsonschema.Schema, data []byte) *export.Trajectory {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("not valid ATIF-v1.4: %v", err)
+	}
+	var tr export.Trajectory
+	if err := json.Unmarshal(data, &tr); err != nil {
+		t.Fatal(err)
+	}
+	if err := export.CheckTrajectory(&tr); err != nil {
+		t.Fatal(err)
+	}
+	if tr.SchemaVersion != export.ATIFVersion {
+		t.Fatalf("schema_version %q", tr.SchemaVersion)
+	}
+	return &tr
+}
+
+func TestExportDemoTrajectoriesValidate(t *testing.T) {
+	st := demoStore(t)
+	sch := atifSchema(t)
+	ctx := context.Background()
+	page, err := st.ListSessions(ctx, review.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Sessions) != len(demoRuns()) {
+		t.Fatalf("%d demo sessions", len(page.Sessions))
+	}
+	for _, s := range page.Sessions {
+		var out bytes.Buffer
+		if err := exportSession(ctx, st, s.Key(), "atif", &out); err != nil {
+			t.Fatalf("%s: %v", s.Key(), err)
+		}
+		tr := validTrajectory(t, sch, out.Bytes())
+		sift := tr.Extra["sift"].(map[string]any)
+		if sift["source"] != "stream" || sift["work_item_id"] != s.WorkItemID || len(tr.Steps) == 0 {
+			t.Fatalf("%s: source %v, %d steps", s.Key(), sift["source"], len(tr.Steps))
+		}
+	}
+}
+
+// importedStore is a store with one session imported from a copy of a
+// recorded stream; it returns the store, the session and the copy.
+func importedStore(t *testing.T, stream string) (*store.Store, review.SessionKey, string) {
+	t.Helper()
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "logs", "WI-7")
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(logs, "work-1-abc123.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "s.db")
+	var stderr bytes.Buffer
+	if code := run([]string{"import", "--db", db, filepath.Join(dir, "logs")}, nil, &bytes.Buffer{}, &stderr); code != 0 {
+		t.Fatalf("import: %s", stderr.String())
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st, review.SessionKey{WorkItemID: "WI-7", FileName: "work-1-abc123.jsonl"}, path
+}
+
+func TestExportWhenTheRawFileIsGone(t *testing.T) {
+	st, key, path := importedStore(t, filepath.Join("..", "..", "testdata", "streams", "gemini", "e2e-gemini-cli-0.61.0-scripted.jsonl"))
+	ctx := context.Background()
+	sch := atifSchema(t)
+	if err := st.Decide(ctx, review.Decision{Session: key, Kind: review.NeedsFollowup, Reviewer: "ana", Note: "check the shell call"}); err != nil {
+		t.Fatal(err)
+	}
+	var full bytes.Buffer
+	if err := exportSession(ctx, st, key, "atif", &full); err != nil {
+		t.Fatal(err)
+	}
+	fromStream := validTrajectory(t, sch, full.Bytes())
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+
+	// The review events are still kept: the steps come from them.
+	if evs, err := st.ReviewEvents(ctx, key); err != nil || len(evs) == 0 {
+		t.Fatalf("review events %d, %v: the import should have kept them", len(evs), err)
+	}
+	var out bytes.Buffer
+	if err := exportSession(ctx, st, key, "atif", &out); err != nil {
+		t.Fatal(err)
+	}
+	tr := validTrajectory(t, sch, out.Bytes())
+	sift := tr.Extra["sift"].(map[string]any)
+	if sift["source"] != "review_events" || !strings.Contains(tr.Notes, "stream file is gone") {
+		t.Fatalf("source %v, notes %q", sift["source"], tr.Notes)
+	}
+	var calls, results int
+	for _, s := range tr.Steps {
+		calls += len(s.ToolCalls)
+		if s.Observation != nil {
+			results += len(s.Observation.Results)
+		}
+	}
+	if calls == 0 || results != calls {
+		t.Fatalf("%d calls, %d results from the review events", calls, results)
+	}
+	if *tr.FinalMetrics.TotalPromptTokens != *fromStream.FinalMetrics.TotalPromptTokens {
+		t.Fatal("final metrics differ from the stream's export")
+	}
+	if ds := sift["decisions"].([]any); len(ds) != 1 || ds[0].(map[string]any)["note"] != "check the shell call" {
+		t.Fatalf("decisions %v", sift["decisions"])
+	}
+
+	// With the review events swept too, only the summary is left.
+	if _, err := st.Sweep(ctx, store.Retention{FullEventsFor: time.Nanosecond, FlaggedFor: time.Nanosecond}); err != nil {
+		t.Fatal(err)
+	}
+	if evs, _ := st.ReviewEvents(ctx, key); len(evs) != 0 {
+		t.Fatalf("%d review events left after the sweep", len(evs))
+	}
+	out.Reset()
+	if err := exportSession(ctx, st, key, "atif", &out); err != nil {
+		t.Fatal(err)
+	}
+	tr = validTrajectory(t, sch, out.Bytes())
+	sift = tr.Extra["sift"].(map[string]any)
+	missing, _ := json.Marshal(sift["missing"])
+	if sift["source"] != "summary" || !strings.Contains(string(missing), "review events") || !strings.Contains(tr.Steps[0].Message, "only the summary") {
+		t.Fatalf("source %v, missing %s, first step %q", sift["source"], missing, tr.Steps[0].Message)
+	}
+	if tr.FinalMetrics.TotalPromptTokens == nil || *tr.FinalMetrics.TotalPromptTokens != 4500 {
+		t.Fatalf("final metrics %+v", tr.FinalMetrics)
+	}
+	var stderr bytes.Buffer
+	if code := run([]string{"export", "--db", st.Path(), "--format", "acp", key.String()}, nil, &bytes.Buffer{}, &stderr); code == 0 ||
+		strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "only --format atif") {
+		t.Fatalf("acp of a summary alone: exit %d, %q", code, stderr.String())
+	}
+}
+
+func TestExportAllWritesOneFilePerSession(t *testing.T) {
+	st := demoStore(t)
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"export", "--db", st.Path(), "--all", "--since", "100000d", "--out", out}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.atif.json"))
+	if len(files) != len(demoRuns()) {
+		t.Fatalf("%d files for %d sessions", len(files), len(demoRuns()))
+	}
+	sch := atifSchema(t)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validTrajectory(t, sch, data)
+	}
+	if code := run([]string{"export", "--db", st.Path(), "--all"}, nil, &stdout, &stderr); code == 0 {
+		t.Fatal("--all without --out succeeded")
+	}
+}

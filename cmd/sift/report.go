@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/agentsift/sift/core/export"
+	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/store"
+)
+
+const reportUsage = "report [--since 24h] [--format md|html|json]   the morning in one page: outcomes, cost, flags, stalls, follow-ups, decisions"
+
+// runReport implements `sift report [--since D] [--format md|html|json]`.
+func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := addStoreFlags(fs)
+	since := fs.String("since", "24h", "runs active within this duration (90m, 36h, 7d)")
+	format := fs.String("format", "md", "md (Markdown), html (one self-contained page) or json")
+	if _, err := parseArgs(fs, args, 0); err != nil {
+		return fail(stderr, "report", err)
+	}
+	if *format != "md" && *format != "html" && *format != "json" {
+		return fail(stderr, "report", fmt.Errorf("unknown --format %q (want md, html or json)", *format))
+	}
+	d, err := parseSince(*since)
+	if err != nil {
+		return fail(stderr, "report", err)
+	}
+	st, err := sf.open()
+	if err != nil {
+		return fail(stderr, "report", err)
+	}
+	defer st.Close()
+	now := time.Now()
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	if err := writeReport(context.Background(), st, now, now.Add(-d), *format, w); err != nil {
+		return fail(stderr, "report", err)
+	}
+	if err := w.Flush(); err != nil {
+		return fail(stderr, "report", err)
+	}
+	return 0
+}
+
+// writeReport reads what the report needs from the store and writes it.
+func writeReport(ctx context.Context, st *store.Store, now, since time.Time, format string, w io.Writer) error {
+	r, err := buildReport(ctx, st, now, since)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "html":
+		return r.WriteHTML(w)
+	case "json":
+		return r.WriteJSON(w)
+	}
+	return r.WriteMarkdown(w)
+}
+
+// buildReport reads the sessions active since the start of the window,
+// the sessions with an open follow-up, and the decision history of the
+// window's sessions.
+func buildReport(ctx context.Context, st *store.Store, now, since time.Time) (*export.Report, error) {
+	in := export.ReportInput{Now: now, Since: since, History: map[review.SessionKey][]review.Decision{}}
+	page, err := st.ListSessions(ctx, review.Query{Since: since, Full: true})
+	if err != nil {
+		return nil, err
+	}
+	in.Sessions = page.Sessions
+	for i := range in.Sessions {
+		k := in.Sessions[i].Key()
+		if in.History[k], err = st.Decisions(ctx, k); err != nil {
+			return nil, err
+		}
+	}
+	flagged, err := st.ListSessions(ctx, review.Query{Flagged: true, Decisions: true})
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range flagged.Sessions {
+		open := s.Decision != nil && s.Decision.Kind.IsOpen()
+		for _, d := range s.Decisions {
+			open = open || d.Kind.IsOpen()
+		}
+		if open {
+			in.Followups = append(in.Followups, s)
+		}
+	}
+	return export.BuildReport(in), nil
+}

@@ -1,0 +1,177 @@
+package export
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentsift/sift/core/redact"
+	"github.com/agentsift/sift/core/summary"
+)
+
+// evidenceCap is how many evidence lines a finding lists.
+const evidenceCap = 3
+
+// FlagFindings says each of a session's flags as a sentence, with up to
+// three stream lines that show it. It is the one place the report reads
+// flags from; once summaries carry flag sentences of their own, this
+// returns those.
+func FlagFindings(s *summary.Summary) []FlagFinding {
+	out := make([]FlagFinding, 0, len(s.Flags))
+	for _, f := range s.Flags {
+		ff := FlagFinding{Flag: f, Evidence: []string{}}
+		switch f {
+		case summary.FlagToolFailed:
+			n := 0
+			for _, c := range s.ToolCalls {
+				if c.Success != nil && !*c.Success && !c.ApprovalRequired {
+					n++
+					ff.evidence(c.Line, callText(&c))
+				}
+			}
+			ff.Sentence = fmt.Sprintf("%s failed.", plural(n, "tool call"))
+		case summary.FlagApproval:
+			for _, c := range s.ToolCalls {
+				if c.ApprovalRequired {
+					ff.evidence(c.Line, callText(&c))
+				}
+			}
+			ff.Sentence = fmt.Sprintf("%s stopped for approval.", plural(s.ApprovalCount, "tool call"))
+		case summary.FlagUnfinishedTool:
+			n := 0
+			for _, c := range s.ToolCalls {
+				if c.Success == nil {
+					n++
+					ff.evidence(c.Line, callText(&c))
+				}
+			}
+			ff.Sentence = fmt.Sprintf("%s never returned a result.", plural(n, "tool call"))
+		case summary.FlagStall:
+			var longest int64
+			for _, st := range s.Stalls {
+				longest = max(longest, st.GapMs)
+				ff.evidence(st.Line, fmt.Sprintf("waited %s (%s) in %s", fmtDuration(st.GapMs), st.Kind, st.TurnID))
+			}
+			ff.Sentence = fmt.Sprintf("%s, the longest %s.", plural(len(s.Stalls), "stall"), fmtDuration(longest))
+		case summary.FlagRunFailed:
+			ff.Sentence = "The run failed (status " + string(s.Status) + exitText(s.ExitCode) + ")."
+			if s.FinalAssistantMessage != nil {
+				ff.evidence(0, *s.FinalAssistantMessage)
+			}
+		case summary.FlagTruncated:
+			ff.Sentence = "The capture was truncated: the stream is incomplete."
+		default:
+			n := 0
+			for _, t := range s.Turns {
+				for _, tf := range t.Flags {
+					if tf == f {
+						n++
+						ff.evidence(t.Line, t.TurnID+" "+t.Text)
+					}
+				}
+			}
+			ff.Sentence = flagSentence(f, n)
+		}
+		out = append(out, ff)
+	}
+	return out
+}
+
+// flagSentence says a per-turn flag that FlagFindings has no rule of its
+// own for.
+func flagSentence(f summary.Flag, turns int) string {
+	switch {
+	case f == summary.FlagHarnessError && turns == 0:
+		return "The harness reported an error."
+	case f == summary.FlagHarnessError:
+		return fmt.Sprintf("The harness reported an error in %s.", plural(turns, "turn"))
+	case f == summary.FlagTokenSpike:
+		return fmt.Sprintf("%s used far more tokens than the session's usual turn.", plural(turns, "turn"))
+	}
+	return fmt.Sprintf("Flag %s on %s.", f, plural(turns, "turn"))
+}
+
+// evidence adds one line of evidence (line 0: no stream line), redacted
+// and cut to one short line.
+func (ff *FlagFinding) evidence(line int, text string) {
+	if len(ff.Evidence) == evidenceCap {
+		return
+	}
+	text = strings.Join(strings.Fields(redact.String(text)), " ")
+	if r := []rune(text); len(r) > 120 {
+		text = string(r[:119]) + "…"
+	}
+	if line > 0 {
+		text = fmt.Sprintf("line %d: %s", line, text)
+	}
+	ff.Evidence = append(ff.Evidence, text)
+}
+
+// callText is one tool call as evidence.
+func callText(c *summary.ToolCall) string {
+	s := c.Name
+	if c.InputSummary != "" {
+		s += " " + c.InputSummary
+	}
+	if c.ExitCode != nil {
+		s += fmt.Sprintf(" (exit %d)", *c.ExitCode)
+	}
+	if c.Error != nil && *c.Error != "" {
+		s += " → " + *c.Error
+	}
+	return s
+}
+
+func exitText(code *int) string {
+	if code == nil {
+		return ""
+	}
+	return fmt.Sprintf(", exit code %d", *code)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// fmtDuration prints milliseconds as a short duration (1m30s, 850ms).
+func fmtDuration(ms int64) string {
+	d := time.Duration(ms) * time.Millisecond
+	if d >= time.Second {
+		d = d.Round(time.Second)
+	}
+	return d.String()
+}
+
+// ResumeCommand is the shell command that resumes an agent's session,
+// for the harnesses whose CLI documents one taking a session id (claude
+// --resume, codex resume, opencode --session); empty otherwise. The id
+// comes from the stream: one with a character a shell or a page would
+// act on gets no command rather than a quoted one to copy and paste.
+func ResumeCommand(agentKind, sessionID string) string {
+	if !plainID(sessionID) {
+		return ""
+	}
+	switch agentKind {
+	case "claude":
+		return "claude --resume " + sessionID
+	case "codex":
+		return "codex resume " + sessionID
+	case "opencode":
+		return "opencode --session " + sessionID
+	}
+	return ""
+}
+
+// plainID reports whether s is a non-empty id of letters, digits, '-',
+// '_', '.' and ':' alone.
+func plainID(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:", r)) {
+			return false
+		}
+	}
+	return s != ""
+}
