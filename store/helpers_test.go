@@ -178,3 +178,14 @@ func finishInvocation(ctx context.Context, s *Store, id int64, end time.Time, ex
 	}
 	return res.Err()
 }
+
+// dropAfter8 undoes the migrations after 0008, newest first, and forgets
+// 0008 with them: a test that rebuilds a store as it was before 0007 or
+// 0008 has every later migration applied again when it reopens it.
+func dropAfter8() []string {
+	return []string{
+		`ALTER TABLE work_item_costs DROP COLUMN model_source`,
+		`ALTER TABLE work_item_costs DROP COLUMN model`,
+		`DELETE FROM schema_migrations WHERE version >= 8`,
+	}
+}

@@ -95,15 +95,15 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := triageOrder(t, s)
-	for _, q := range []string{
+	for _, q := range append(dropAfter8(), []string{
 		`DROP INDEX summaries_by_triage`,
 		`DROP INDEX summaries_search`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN triage_rank`,
 		`DROP TABLE session_filter`,
 		`DROP TABLE search_docs`,
 		`DROP TABLE search_fts`,
-		`DELETE FROM schema_migrations WHERE version >= 7`,
-	} {
+		`DELETE FROM schema_migrations WHERE version = 7`,
+	}...) {
 		if _, err := s.w.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
