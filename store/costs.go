@@ -83,6 +83,9 @@ type Cost struct {
 	OutputTokens *int64
 	CachedTokens *int64
 	CostUSD      *float64
+	// Model and ModelSource are the model `sift run` read at the
+	// invocation's start and where; empty when none was recorded.
+	Model, ModelSource string
 	// RawMetadataJSON is the writer's metadata; its "source" names the
 	// writer (SourceSiftRun, SourceStreamAnalyser).
 	RawMetadataJSON string
@@ -91,7 +94,8 @@ type Cost struct {
 // Costs returns the invocation rows of a work item, oldest first.
 func (s *Store) Costs(ctx context.Context, workItemID string) ([]Cost, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, work_item_id, phase, iteration, agent_kind, COALESCE(file_name, ''),
-		started_at, ended_at, exit_code, input_tokens, output_tokens, cached_input_tokens, cost_usd, raw_metadata_json
+		started_at, ended_at, exit_code, input_tokens, output_tokens, cached_input_tokens, cost_usd, raw_metadata_json,
+		COALESCE(model, ''), COALESCE(model_source, '')
 		FROM work_item_costs WHERE work_item_id = ? ORDER BY id`, workItemID)
 	if err != nil {
 		return nil, fmt.Errorf("costs: %w", wrapError(err))
@@ -103,7 +107,7 @@ func (s *Store) Costs(ctx context.Context, workItemID string) ([]Cost, error) {
 		var it, start, end, exit, in, outT, cached sql.NullInt64
 		var usd sql.NullFloat64
 		if err := rows.Scan(&c.ID, &c.WorkItemID, &c.Phase, &it, &c.AgentKind, &c.FileName, &start, &end, &exit,
-			&in, &outT, &cached, &usd, &c.RawMetadataJSON); err != nil {
+			&in, &outT, &cached, &usd, &c.RawMetadataJSON, &c.Model, &c.ModelSource); err != nil {
 			return nil, fmt.Errorf("costs: %w", err)
 		}
 		c.Iteration, c.ExitCode = intp(it), intp(exit)

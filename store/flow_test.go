@@ -10,11 +10,14 @@ import (
 	"github.com/agentsift/sift/core/review"
 )
 
-// unmigrate0010 takes a store back to before migration 0010, as a store
+// unmigrate0010 takes a store back to before migration 0010 (and 0011), as a store
 // written by an earlier sift is: opened again, it migrates.
 func unmigrate0010(t *testing.T, s *Store) {
 	t.Helper()
 	for _, q := range []string{
+		// Migration 0011, applied after 0010.
+		`ALTER TABLE work_item_costs DROP COLUMN model_source`,
+		`ALTER TABLE work_item_costs DROP COLUMN model`,
 		`DROP INDEX summaries_search`,
 		`DROP INDEX review_decisions_supersedes`,
 		`ALTER TABLE review_decisions DROP COLUMN supersedes`,

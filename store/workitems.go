@@ -49,6 +49,11 @@ type Invocation struct {
 	// so that a later sift can mark the run stale once that process is
 	// gone (ReapStaleRuns). The zero Owner is never judged.
 	Owner Owner
+	// Model is the model the run asked for, as read at its start (its
+	// arguments, environment or CLI configuration); ModelSource says
+	// where ("--model", "~/.codex/config.toml"). Both are empty when
+	// unknown; the stream's own model wins over them.
+	Model, ModelSource string
 }
 
 // RecordInvocation records the start of an agent run: its work item
@@ -103,9 +108,10 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 		name = filepath.Base(file)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO work_item_costs (work_item_id, phase, iteration, agent_kind, file_name,
-		started_at, ended_at, exit_code, raw_metadata_json, cwd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		started_at, ended_at, exit_code, raw_metadata_json, cwd, model, model_source)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		inv.WorkItemID, inv.Phase, iter, inv.AgentKind, emptyNull(name),
-		ms(inv.Start), ms(inv.End), exit, string(meta), cwd)
+		ms(inv.Start), ms(inv.End), exit, string(meta), cwd, emptyNull(inv.Model), emptyNull(inv.ModelSource))
 	if err != nil {
 		return 0, fmt.Errorf("record invocation: %w", wrapError(err))
 	}
@@ -284,7 +290,7 @@ func (s *Store) indexed(ctx context.Context) (map[string]ingest.FileStat, error)
 // import itself, by work item, oldest first.
 func (s *Store) Invocations(ctx context.Context) (ingest.Invocations, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT work_item_id, phase, iteration, agent_kind, COALESCE(file_name, ''),
-		started_at, ended_at, exit_code FROM work_item_costs
+		started_at, ended_at, exit_code, COALESCE(model, ''), COALESCE(model_source, '') FROM work_item_costs
 		WHERE COALESCE(json_extract(raw_metadata_json, '$.source'), '') != ? ORDER BY id`, SourceStreamAnalyser)
 	if err != nil {
 		return nil, fmt.Errorf("invocations: %w", wrapError(err))
@@ -295,7 +301,8 @@ func (s *Store) Invocations(ctx context.Context) (ingest.Invocations, error) {
 		var inv ingest.Invocation
 		var wi string
 		var iter, start, end, exit sql.NullInt64
-		if err := rows.Scan(&wi, &inv.Phase, &iter, &inv.Agent, &inv.File, &start, &end, &exit); err != nil {
+		if err := rows.Scan(&wi, &inv.Phase, &iter, &inv.Agent, &inv.File, &start, &end, &exit,
+			&inv.Model, &inv.ModelSource); err != nil {
 			return nil, err
 		}
 		inv.Iteration, inv.ExitCode = intp(iter), intp(exit)

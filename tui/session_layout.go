@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentsift/sift/core/summary"
 )
 
 // The session screen, top to bottom: the header (figures, timeline,
@@ -109,7 +110,12 @@ func (m *sessionView) header() []string {
 	st, s := m.c.Styles, &m.s.Summary
 	parts := []string{Inert(phaseLabel(s)), Inert(s.AgentKind)}
 	if s.Model != "" {
-		parts[1] += " (" + Inert(s.Model) + ")"
+		// Where the model was read, unless the stream named it.
+		from := ""
+		if o := s.ModelOrigin(); o != "" && s.ModelSource != summary.ModelFromStream {
+			from = " from " + o
+		}
+		parts[1] += " (" + Inert(s.Model+from) + ")"
 	}
 	parts = append(parts, fmtMs(s.TotalDurationMs), fmtCost(s.EstimatedUSD, s.CostSource))
 	in := "in " + fmtTokens(s.InputTokens)

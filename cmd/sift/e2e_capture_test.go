@@ -280,6 +280,7 @@ func e2eRunCLI(t *testing.T, sift string, c e2eCLI) {
 	t.Run("summary", func(t *testing.T) { e2eCheckSummary(t, sift, c, r) })
 	t.Run("store", func(t *testing.T) { e2eCheckStore(t, sift, c, r) })
 	t.Run("invocation", func(t *testing.T) { e2eCheckInvocation(t, c, r) })
+	t.Run("model", func(t *testing.T) { e2eCheckModel(t, sift, c, r) })
 	t.Run("server", func(t *testing.T) { e2eCheckServer(t, srv) })
 }
 
@@ -470,15 +471,24 @@ func e2eCheckLines(t *testing.T, c e2eCLI, r *e2eRun) {
 
 // e2eSummary is the part of the Summary JSON the test checks.
 type e2eSummary struct {
-	WorkItemID        string `json:"workItemId"`
-	FileName          string `json:"fileName"`
-	AgentKind         string `json:"agentKind"`
-	Phase             string `json:"phase"`
-	Iteration         *int   `json:"iteration"`
-	InputTokens       *int64 `json:"inputTokens"`
-	OutputTokens      *int64 `json:"outputTokens"`
-	CachedInputTokens *int64 `json:"cachedInputTokens"`
-	ToolCalls         []struct {
+	WorkItemID        string   `json:"workItemId"`
+	FileName          string   `json:"fileName"`
+	AgentKind         string   `json:"agentKind"`
+	Phase             string   `json:"phase"`
+	Iteration         *int     `json:"iteration"`
+	InputTokens       *int64   `json:"inputTokens"`
+	OutputTokens      *int64   `json:"outputTokens"`
+	CachedInputTokens *int64   `json:"cachedInputTokens"`
+	Model             string   `json:"model"`
+	ModelSource       string   `json:"modelSource"`
+	EstimatedUSD      *float64 `json:"estimatedUsd"`
+	CostSource        string   `json:"costSource"`
+	CostBasis         string   `json:"costBasis"`
+	Turns             []struct {
+		EstimatedUSD *float64 `json:"estimatedUsd"`
+		ToolCallIDs  []string `json:"toolCallIds"`
+	} `json:"turns"`
+	ToolCalls []struct {
 		ID           string `json:"id"`
 		Name         string `json:"name"`
 		InputSummary string `json:"inputSummary"`

@@ -178,7 +178,8 @@ func TestNoEscapeSequencesReachTheTerminal(t *testing.T) {
 	// The hostile text is there, shown as text: in tables, summaries,
 	// failures and JSON alike.
 	for _, want := range []string{
-		`model claude-sonnet-4-5\x1b]0;MODEL\x07 · session esc-1\x1b[2J`,
+		`model         claude-sonnet-4-5\x1b]0;MODEL\x07 (from the stream)`,
+		`agent         claude · session esc-1\x1b[2J`,
 		`failed        t2 Read\x07 /etc/\x1b]0;x\x1b\passwd\u2028 → denied \u009d0;c1 osc\u009c \x7f`,
 		`final         done \x1b]52;c;eA==\x07 \u2066iso\u2069 \u2028 sep \u009b31m \x1b[0m`,
 		`tail          three \x9b raw \x7f del \u202eevil`,

@@ -106,6 +106,24 @@ type invocationRun struct {
 	st    *store.Store
 	invID int64
 	rec   bool
+	// model is the model the invocation asks for, read at its start.
+	model capture.Model
+}
+
+// invocationModel reads the model the agent is asked to use, from the
+// user's arguments, the agent's environment and its CLI's configuration
+// files; a file that cannot be read is a warning and no model.
+func (r *invocationRun) invocationModel(args []string, spec capture.Spec) capture.Model {
+	dir := spec.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	m, err := capture.InvocationModel(r.cli.Kind, capture.Launch{
+		Args: args, Env: append(os.Environ(), spec.Env...), Dir: dir})
+	if err != nil {
+		r.warn("model: %v", err)
+	}
+	return m
 }
 
 func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout io.Writer) int {
@@ -124,6 +142,9 @@ func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout i
 		Enabled: r.cfg.Enabled, Root: r.cfg.Path, WorkItem: r.workItem, Phase: r.phase, Iteration: r.iteration,
 		MaxFileBytes: r.cfg.MaxFileBytes(), Stdin: stdin, Stdout: stdout, Stderr: r.stderr,
 	}
+	// The model is read now, as the agent starts: its arguments, its
+	// environment and its CLI's configuration at this moment.
+	r.model = r.invocationModel(args, spec)
 	spec.OnStart = func(file string, start time.Time) { r.record(file, start, spec.Dir) }
 	res, err := capture.Run(ctx, spec)
 	if err != nil {
@@ -209,6 +230,7 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 	id, err := r.st.RecordInvocation(context.Background(), store.Invocation{
 		WorkItemID: r.workItem, Phase: r.phase, Iteration: r.iteration,
 		AgentKind: string(r.cli.Kind), File: file, Start: start, Cwd: dir,
+		Model: r.model.Name, ModelSource: r.model.Source,
 		// This process's identity: should it die before recording the
 		// end, the next sift to open the store ends the run.
 		Owner: store.CurrentOwner(),
@@ -283,6 +305,7 @@ func (r *invocationRun) analyze(res capture.Result) *summary.Summary {
 	defer f.Close()
 	opt := r.sf.importOptions().Summary
 	opt.Agent, opt.Start, opt.End, opt.ExitCode = string(r.cli.Kind), res.Start, res.End, &res.ExitCode
+	opt.Model, opt.ModelSource = r.model.Name, r.model.Source
 	opt.NoReviewEvents = true // the summary line needs no review events
 	s, _, err := ingest.Analyze(f, opt)
 	if err != nil {

@@ -39,7 +39,8 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		return fail(stderr, "summary", fmt.Errorf("want at least one FILE"))
 	}
-	opt := summary.Options{Agent: *agent, StallThreshold: *stall, Model: *model, NoReviewEvents: true}
+	opt := summary.Options{Agent: *agent, StallThreshold: *stall, Model: *model, ModelSource: "--model",
+		NoReviewEvents: true}
 	if *agent != "" {
 		if _, err := agents.Default().Lookup(agents.Kind(*agent)); err != nil {
 			return fail(stderr, "summary", err)
@@ -117,7 +118,10 @@ func window(start, end string) (time.Time, time.Time, error) {
 func writeSummary(w io.Writer, path string, s *summary.Summary) {
 	row := func(k, v string) { fmt.Fprintf(w, "  %-13s %s\n", k, textsafe.Inert(v)) }
 	fmt.Fprintf(w, "%s\n", textsafe.Inert(path))
-	row("agent", s.AgentKind+optional(" · model ", s.Model)+optional(" · session ", s.SessionID))
+	row("agent", s.AgentKind+optional(" · session ", s.SessionID))
+	if s.Model != "" {
+		row("model", modelLine(s))
+	}
 	row("status", string(s.Status)+optional(" · flags ", joinFlags(s.Flags)))
 	if s.StartedAt != nil {
 		row("started", s.StartedAt.Format(time.RFC3339))
@@ -135,7 +139,7 @@ func writeSummary(w io.Writer, path string, s *summary.Summary) {
 		cost += ")"
 	}
 	row("cost", cost)
-	row("turns", fmt.Sprintf("%d", len(s.Turns))+optional(" · harness says ", fmtIntp(s.NumTurns)))
+	row("turns", fmt.Sprintf("%d", len(s.Turns))+optional(" · harness says ", fmtIntp(s.NumTurns))+toolTurnsCost(s.Turns))
 	failed := 0
 	for _, c := range s.ToolCalls {
 		if c.Success != nil && !*c.Success && !c.ApprovalRequired {
@@ -159,11 +163,7 @@ func writeSummary(w io.Writer, path string, s *summary.Summary) {
 		}
 		row(what, oneLine(c.TurnID+" "+detail))
 	}
-	for _, t := range s.Turns {
-		if len(t.Flags) > 0 {
-			row("flagged turn", fmt.Sprintf("%s line %d: %s", t.TurnID, t.Line, joinFlags(t.Flags)))
-		}
-	}
+	writeTurns(w, s)
 	for _, st := range s.Stalls {
 		row("stall", fmt.Sprintf("%s %s at line %d (%s)", fmtMs(&st.GapMs), st.Kind, st.Line, st.TurnID))
 	}

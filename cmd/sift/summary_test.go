@@ -53,7 +53,11 @@ func TestSummaryCommandReadable(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{
-		claudeRun1, "agent         claude · model claude-opus-4-5-20251101",
+		claudeRun1, "agent         claude · session 4bd9804e-6adb-41d7-8691-9b07158b0d3a",
+		"model         claude-opus-4-5-20251101 (from the stream)",
+		"turn     line        in      out       cost           calls  flags / model",
+		"t1          2     26805        1    $0.0875 estimate      1  stall",
+		"turns         2 · harness says 2 · 1 calling tools: $0.0875",
 		"status        success", "started       2026-11-29T18:00:00Z", "duration      6.303s",
 		"cost          $0.1043 (harness", "tool calls    1 (0 failed, 0 approval)",
 		"stall         1.26s llm at line 5 (t2)", // 6.303 s of harness time over 5 lines

@@ -103,6 +103,9 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	case inv != nil:
 		opt.Agent = inv.Agent
 		opt.Start, opt.End = inv.Start, inv.End
+		if inv.Model != "" {
+			opt.Model, opt.ModelSource = inv.Model, inv.ModelSource
+		}
 		// The recorded exit status decides the run: a non-zero one
 		// fails it.
 		if c := inv.ExitCode; c != nil {

@@ -68,6 +68,10 @@ type Invocation struct {
 	Start, End time.Time
 	// ExitCode is nil while the run is under way or when unknown.
 	ExitCode *int
+	// Model and ModelSource are the model the run asked for and where
+	// `sift run` read it at start; empty when unknown. The summary
+	// reports and prices it when the stream names no model.
+	Model, ModelSource string
 }
 
 // Invocations holds the recorded runs by work item, oldest first.

@@ -206,6 +206,14 @@ func (t *Table) Lookup(model string) (Price, string, bool) {
 	return r.price, r.m.ID, true
 }
 
+// Priced returns the model a name resolves to, as Resolve, without the
+// record of how it matched: summaries price turn after turn with it, and
+// it costs no allocation once the name is remembered.
+func (t *Table) Priced(name string) (Model, bool) {
+	r := t.remembered(name)
+	return r.m, r.ok
+}
+
 // Models returns every priced model: the overrides (by name), then the
 // catalog's in its order, then the supplement's.
 func (t *Table) Models() []Model {

@@ -131,6 +131,9 @@ type turnState struct {
 	calls  []*callState
 	flags  flagSet
 	closed bool
+	// usd and costSrc are the turn's cost, once priced (cost.go).
+	usd     float64
+	costSrc CostSource
 }
 
 // id is the turn's id, t1, t2, …; named once the stream has ended

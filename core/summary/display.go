@@ -65,3 +65,17 @@ func DisplayName(name string, kind event.ToolKind) string {
 	}
 	return "Used " + name
 }
+
+// ModelOrigin says where a summary's model was read, for display after
+// "from": "the stream", or the flag, variable or file the invocation's
+// model was read from ("--model", "~/.codex/config.toml"). It is empty
+// without a model, and for a summary stored before sources were kept.
+func (s *Summary) ModelOrigin() string {
+	switch {
+	case s.Model == "" || s.ModelSource == "":
+		return ""
+	case s.ModelSource == ModelFromStream:
+		return "the stream"
+	}
+	return s.ModelSource
+}

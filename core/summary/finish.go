@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/agentsift/sift/core/event"
-	"github.com/agentsift/sift/core/pricing"
 )
 
 // Finish completes the summary once the stream has ended; st is what the
@@ -39,13 +37,11 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	if b.opt.Agent != "" {
 		s.AgentKind = string(b.opt.Agent)
 	}
-	if s.Model == "" {
-		s.Model = cmp.Or(b.model, b.opt.Model)
-	}
+	b.modelOf(s)
 	b.times(s, p)
 	session := b.toolCalls(s, p)
 	b.tokens(s)
-	b.cost(s)
+	b.cost(s, p)
 	session |= b.turnsAndStalls(s, p)
 	b.outcome(s, session, st.EndsWithResult)
 	b.text(s)
@@ -53,6 +49,19 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 		return s, nil
 	}
 	return s, b.reviewEvents(s, p)
+}
+
+// modelOf fills the model and its source: the stream's own (its init
+// line, else the first event naming one), else the invocation's.
+func (b *Builder) modelOf(s *Summary) {
+	switch {
+	case s.Model != "":
+		s.ModelSource = ModelFromStream
+	case b.model != "":
+		s.Model, s.ModelSource = b.model, ModelFromStream
+	case b.opt.Model != "":
+		s.Model, s.ModelSource = b.opt.Model, cmp.Or(b.opt.ModelSource, ModelGiven)
+	}
 }
 
 // times fills the window, total duration and time to first token.
@@ -213,74 +222,6 @@ func (b *Builder) tokens(s *Summary) {
 	s.CachedInputTokens, s.CacheWriteTokens = t.get(hasCached), t.get(hasWrite)
 }
 
-// cost fills the cost and says where it came from.
-func (b *Builder) cost(s *Summary) {
-	s.CostSource = CostUnknown
-	if b.run != nil && b.run.has&hasCost != 0 {
-		s.EstimatedUSD, s.CostSource, s.CostBasis = b.run.costUSD(), CostHarness, "harness run total"
-		return
-	}
-	var sum *float64
-	for _, tu := range append([]*turnState{{usage: b.orphan}}, b.turns...) {
-		if c := tu.usage.total().costUSD(); c != nil {
-			v := *c
-			if sum != nil {
-				v += *sum
-			}
-			sum = &v
-		}
-	}
-	if sum != nil {
-		s.EstimatedUSD, s.CostSource, s.CostBasis = sum, CostHarness, "harness per-call costs added"
-		return
-	}
-	if s.InputTokens == nil && s.OutputTokens == nil {
-		return
-	}
-	table := b.opt.Prices
-	price := func(model string) (pricing.Price, string, bool) {
-		if model == "" {
-			model = s.Model
-		}
-		return table.Lookup(model)
-	}
-	usage := func(t tokens) pricing.Usage {
-		return pricing.Usage{Input: t.in, Output: t.out, CacheRead: t.cached, CacheWrite: t.write}
-	}
-	var usd float64
-	keys := []string{}
-	if b.run == nil {
-		// Price each turn at its own model: sessions mix models.
-		parts := append([]*turnState{{usage: b.orphan}}, b.turns...)
-		for _, tu := range parts {
-			if !tu.usage.any {
-				continue
-			}
-			u := usage(tu.usage.total())
-			if u == (pricing.Usage{}) {
-				continue // nothing to price (claude's <synthetic> error turns)
-			}
-			pr, key, ok := price(tu.model)
-			if !ok {
-				return
-			}
-			usd += pr.Cost(u)
-			if !slices.Contains(keys, key) {
-				keys = append(keys, key)
-			}
-		}
-	} else {
-		pr, key, ok := price("")
-		if !ok {
-			return
-		}
-		usd = pr.Cost(usage(*b.run))
-		keys = append(keys, key)
-	}
-	s.EstimatedUSD, s.CostSource = &usd, CostEstimate
-	s.CostBasis = "price table " + table.Date + ": " + strings.Join(keys, ", ")
-}
-
 func ms64(v int64) *int64 { return &v }
 
 // turnsAndStalls fills the turns, judges the stall candidates and token
@@ -345,6 +286,10 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 			}
 			if u.has&hasOut != 0 {
 				tt.OutputTokens = slab.int64(u.out)
+			}
+			tt.CostSource = t.costSrc
+			if t.costSrc != CostUnknown {
+				tt.EstimatedUSD = slab.float64(t.usd)
 			}
 		}
 		from := len(ids)

@@ -43,6 +43,10 @@ type Options struct {
 	// Model is the model the invocation asked for, used when the stream
 	// names none (codex prints no model): it is reported and priced.
 	Model string
+	// ModelSource says where Model was read: the flag ("--model"), the
+	// environment variable ("$GEMINI_MODEL") or the configuration file
+	// ("~/.codex/config.toml"); empty reads as "given".
+	ModelSource string
 	// StallThreshold is the gap that counts as a stall; 0 means 30 s.
 	StallThreshold time.Duration
 	// SpikeFactor and SpikeMinTokens make a turn a token spike: at least

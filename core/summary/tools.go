@@ -358,10 +358,11 @@ func (b *Builder) outcomeSummary(c *callState, u *event.Update) string {
 // verdict cost no allocation of their own. A Reset builder keeps its
 // slab's blocks (reuse.go).
 type callSlab struct {
-	times blocks[time.Time]
-	ints  blocks[int64]
-	nums  blocks[int]
-	bools blocks[bool]
+	times  blocks[time.Time]
+	ints   blocks[int64]
+	nums   blocks[int]
+	bools  blocks[bool]
+	nums64 blocks[float64]
 }
 
 func (s *callSlab) time(t time.Time) *time.Time { return s.times.add(t) }
@@ -372,10 +373,13 @@ func (s *callSlab) int(v int) *int { return s.nums.add(v) }
 
 func (s *callSlab) bool(v bool) *bool { return s.bools.add(v) }
 
+func (s *callSlab) float64(v float64) *float64 { return s.nums64.add(v) }
+
 // reset frees the slab's kept blocks for the next summary.
 func (s *callSlab) reset() {
 	s.times.reset()
 	s.ints.reset()
 	s.nums.reset()
 	s.bools.reset()
+	s.nums64.reset()
 }

@@ -45,6 +45,11 @@ type Summary struct {
 	AgentKind  string `json:"agentKind"`
 	SessionID  string `json:"sessionId,omitempty"`
 	Model      string `json:"model,omitempty"`
+	// ModelSource says where Model was read: "stream" when the stream
+	// names it, else what the invocation's Options.ModelSource says
+	// ("--model", "$GEMINI_MODEL", "~/.codex/config.toml"). Empty when
+	// there is no model.
+	ModelSource string `json:"modelSource,omitempty"`
 
 	StartedAt          *time.Time `json:"startedAt"`
 	EndedAt            *time.Time `json:"endedAt"`
@@ -101,6 +106,16 @@ type Summary struct {
 	ErrorCount    int `json:"errorCount"`
 	ApprovalCount int `json:"approvalCount"`
 }
+
+// The model sources that are not a flag, variable or file the
+// invocation named.
+const (
+	// ModelFromStream is the source of a model the stream names.
+	ModelFromStream = "stream"
+	// ModelGiven is the source of a model a caller gave without saying
+	// where it was read.
+	ModelGiven = "given"
+)
 
 // CostSource says where a cost figure came from.
 type CostSource string
@@ -177,9 +192,16 @@ type Turn struct {
 	DurationMs   *int64     `json:"durationMs"`
 	InputTokens  *int64     `json:"inputTokens"`
 	OutputTokens *int64     `json:"outputTokens"`
-	Model        string     `json:"model,omitempty"`
-	ToolCallIDs  []string   `json:"toolCallIds"`
-	Flags        []Flag     `json:"flags"`
+	// EstimatedUSD is what the turn's model requests cost: the
+	// harness's per-call figures, else the price table's at the turn's
+	// model; nil when the turn reported no usage or could not be priced.
+	EstimatedUSD *float64 `json:"estimatedUsd"`
+	// CostSource says where EstimatedUSD came from; empty when the turn
+	// reported no usage.
+	CostSource  CostSource `json:"costSource,omitempty"`
+	Model       string     `json:"model,omitempty"`
+	ToolCallIDs []string   `json:"toolCallIds"`
+	Flags       []Flag     `json:"flags"`
 	// Text is the start of what the model said in this turn.
 	Text    string `json:"text,omitempty"`
 	Line    int    `json:"line"`
