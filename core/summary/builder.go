@@ -65,6 +65,9 @@ type Builder struct {
 
 	run      *tokens
 	orphan   turnUsage
+	// counterReset is set when a usage report says the harness's running
+	// token total restarted (reconcile.go).
+	counterReset bool
 	results  int
 	isError  *bool
 	duration *int64
@@ -426,6 +429,9 @@ func (b *Builder) addText(t *turnState, s string) {
 func (b *Builder) usage(ev *event.Event) {
 	u := &ev.Update
 	tk := tokensOf(u)
+	if ev.Extra != nil {
+		b.noteUsage(ev)
+	}
 	if u.Scope == event.ScopeRun {
 		b.run = &tk
 		return

@@ -46,6 +46,7 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	session := b.toolCalls(s, p)
 	b.tokens(s)
 	b.cost(s)
+	session |= b.reconcile(s)
 	session |= b.turnsAndStalls(s, p)
 	b.outcome(s, session, st.EndsWithResult)
 	b.text(s)
