@@ -63,16 +63,16 @@ type Builder struct {
 	// afterPrompt is true when the last event was a user message chunk.
 	afterPrompt bool
 
-	run      *tokens
-	orphan   turnUsage
+	run    *tokens
+	orphan turnUsage
 	// counterReset is set when a usage report says the harness's running
 	// token total restarted (reconcile.go).
 	counterReset bool
-	results  int
-	isError  *bool
-	duration *int64
-	numTurns *int
-	ttft     *int64
+	results      int
+	isError      *bool
+	duration     *int64
+	numTurns     *int
+	ttft         *int64
 	// result is the text of the last result line, at most maxFinalText
 	// bytes; its array is reused from result to result.
 	result    []byte
