@@ -164,7 +164,7 @@ func TestCodexUsageForkDiffersFromCcusage(t *testing.T) {
 	fork = append(fork, `{"timestamp":"2026-11-30T08:05:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":6000,"cached_input_tokens":3400,"output_tokens":170,"reasoning_output_tokens":0,"total_tokens":6170},"last_token_usage":{"input_tokens":1500,"cached_input_tokens":1200,"output_tokens":50,"reasoning_output_tokens":0,"total_tokens":1550}}}}`)
 	home := codexHome(t, map[string][]byte{
 		"rollout-2026-11-29T19-31-24-01a228ca-6c23-7b71-9824-63b909c09da0.jsonl": parent,
-		"rollout-2026-11-30T08-00-00-" + forkID + ".jsonl":                      []byte(strings.Join(fork, "\n") + "\n"),
+		"rollout-2026-11-30T08-00-00-" + forkID + ".jsonl":                       []byte(strings.Join(fork, "\n") + "\n"),
 	})
 	cc := ccusageCodexDaily(t, home)
 	got := siftCodexDaily(t, home)
