@@ -297,7 +297,7 @@ func TestUsageGroupings(t *testing.T) {
 	if len(since.Rows) != 2 || since.Totals.Calls != 7 {
 		t.Errorf("since 2026-03-01: %d days, %d calls; want 2 and 7", len(since.Rows), since.Totals.Calls)
 	}
-	if _, err := s.Usage(ctx, UsageOptions{By: "week"}); err == nil {
+	if _, err := s.Usage(ctx, UsageOptions{By: "year"}); err == nil {
 		t.Error("an unknown grouping gave no error")
 	}
 }

@@ -106,6 +106,8 @@ type UsageBy string
 // The groupings of Usage.
 const (
 	ByDay     UsageBy = "day"
+	ByWeek    UsageBy = "week"
+	ByMonth   UsageBy = "month"
 	BySession UsageBy = "session"
 	ByProject UsageBy = "project"
 	ByModel   UsageBy = "model"
@@ -118,6 +120,9 @@ type UsageOptions struct {
 	// Since drops the calls of days before this date (YYYY-MM-DD, in
 	// Location); empty keeps all.
 	Since string
+	// Until drops the calls of days after this date (inclusive, like
+	// Since); empty keeps all.
+	Until string
 	// Location is the time zone days are read in; nil means time.Local,
 	// as ccusage does.
 	Location *time.Location
@@ -151,6 +156,14 @@ type UsageRow struct {
 	// Unpriced lists the models the price table does not know: their
 	// calls cost nothing in CostUSD.
 	Unpriced []string `json:"unpricedModels,omitempty"`
+	// ByModel holds the row's totals per model, sorted by model.
+	ByModel []UsageModelRow `json:"modelBreakdowns"`
+}
+
+// UsageModelRow is the totals of one model within a row.
+type UsageModelRow struct {
+	Model string `json:"model"`
+	UsageTotals
 }
 
 // UsageReport is the result of Usage.
@@ -170,9 +183,9 @@ func (s *Store) Usage(ctx context.Context, opt UsageOptions) (UsageReport, error
 		opt.By = ByDay
 	}
 	switch opt.By {
-	case ByDay, BySession, ByProject, ByModel:
+	case ByDay, ByWeek, ByMonth, BySession, ByProject, ByModel:
 	default:
-		return UsageReport{}, fmt.Errorf("usage: unknown grouping %q (day, session, project, model)", opt.By)
+		return UsageReport{}, fmt.Errorf("usage: unknown grouping %q (day, week, month, session, project, model)", opt.By)
 	}
 	loc := opt.Location
 	if loc == nil {
@@ -196,6 +209,7 @@ func (s *Store) Usage(ctx context.Context, opt UsageOptions) (UsageReport, error
 	}
 	defer rows.Close()
 	agg := newUsageAgg(opt.By, loc, opt.Since, prices)
+	agg.until = opt.Until
 	seen := map[uint64]struct{}{}
 	var entries []ingest.UsageEntry
 	for rows.Next() {
@@ -233,6 +247,7 @@ type usageAgg struct {
 	by     UsageBy
 	loc    *time.Location
 	since  string
+	until  string
 	prices *pricing.Table
 	rows   map[string]*usageRowAcc
 	total  UsageTotals
@@ -247,6 +262,7 @@ type usageAgg struct {
 type usageRowAcc struct {
 	UsageTotals
 	models, unpriced map[string]bool
+	byModel          map[string]*UsageTotals
 }
 
 func newUsageAgg(by UsageBy, loc *time.Location, since string, prices *pricing.Table) *usageAgg {
@@ -269,13 +285,17 @@ func (a *usageAgg) dayOf(ms int64) string {
 
 func (a *usageAgg) add(e ingest.UsageEntry, model, project, session string) {
 	day := a.dayOf(e.At)
-	if a.since != "" && day < a.since {
+	if a.since != "" && day < a.since || a.until != "" && day > a.until {
 		return
 	}
 	var key string
 	switch a.by {
 	case ByDay:
 		key = day
+	case ByWeek:
+		key = weekOf(day)
+	case ByMonth:
+		key = day[:7]
 	case BySession:
 		key = session
 	case ByProject:
@@ -285,7 +305,7 @@ func (a *usageAgg) add(e ingest.UsageEntry, model, project, session string) {
 	}
 	r := a.rows[key]
 	if r == nil {
-		r = &usageRowAcc{models: map[string]bool{}, unpriced: map[string]bool{}}
+		r = &usageRowAcc{models: map[string]bool{}, unpriced: map[string]bool{}, byModel: map[string]*UsageTotals{}}
 		a.rows[key] = r
 	}
 	p, ok := a.price[model]
@@ -305,7 +325,12 @@ func (a *usageAgg) add(e ingest.UsageEntry, model, project, session string) {
 	if model != "" {
 		r.models[model] = true
 	}
-	for _, t := range []*UsageTotals{&r.UsageTotals, &a.total} {
+	m := r.byModel[model]
+	if m == nil {
+		m = &UsageTotals{}
+		r.byModel[model] = m
+	}
+	for _, t := range []*UsageTotals{&r.UsageTotals, &a.total, m} {
 		t.InputTokens += e.Input
 		t.OutputTokens += e.Output
 		t.CacheCreationTokens += e.CacheWrite
@@ -316,14 +341,28 @@ func (a *usageAgg) add(e ingest.UsageEntry, model, project, session string) {
 	}
 }
 
+// weekOf returns the Monday that starts the (ISO) week of a date.
+func weekOf(day string) string {
+	t, err := time.Parse("2006-01-02", day)
+	if err != nil {
+		return day
+	}
+	return t.AddDate(0, 0, -(int(t.Weekday())+6)%7).Format("2006-01-02")
+}
+
 func (a *usageAgg) report() UsageReport {
 	rep := UsageReport{By: a.by, Rows: make([]UsageRow, 0, len(a.rows)), Totals: a.total}
 	for k, r := range a.rows {
-		rep.Rows = append(rep.Rows, UsageRow{Key: k, UsageTotals: r.UsageTotals,
-			Models: sortedKeys(r.models), Unpriced: sortedKeys(r.unpriced)})
+		row := UsageRow{Key: k, UsageTotals: r.UsageTotals,
+			Models: sortedKeys(r.models), Unpriced: sortedKeys(r.unpriced), ByModel: []UsageModelRow{}}
+		for m, t := range r.byModel {
+			row.ByModel = append(row.ByModel, UsageModelRow{Model: m, UsageTotals: *t})
+		}
+		sort.Slice(row.ByModel, func(i, j int) bool { return row.ByModel[i].Model < row.ByModel[j].Model })
+		rep.Rows = append(rep.Rows, row)
 	}
 	sort.Slice(rep.Rows, func(i, j int) bool {
-		if a.by == ByDay {
+		if a.by == ByDay || a.by == ByWeek || a.by == ByMonth {
 			return rep.Rows[i].Key < rep.Rows[j].Key
 		}
 		// Most expensive first, then by key.

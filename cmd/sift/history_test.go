@@ -100,7 +100,7 @@ func TestImportHistoryAndUsageCommands(t *testing.T) {
 	if code, _, errs := runSift(t, "usage", "--since", "yesterday", "--db", db); code != 2 || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("bad --since: exit %d, %q", code, errs)
 	}
-	if code, _, errs := runSift(t, "usage", "--by", "week", "--db", db); code != 2 || !strings.Contains(errs, "unknown grouping") {
+	if code, _, errs := runSift(t, "usage", "--by", "year", "--db", db); code != 2 || !strings.Contains(errs, "unknown grouping") {
 		t.Fatalf("bad --by: exit %d, %q", code, errs)
 	}
 }

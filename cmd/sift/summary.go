@@ -139,6 +139,9 @@ func writeSummary(w io.Writer, path string, s *summary.Summary) {
 		cost += ")"
 	}
 	row("cost", cost)
+	if r := s.Reconciliation; r != nil {
+		row("usage check", reconciliationText(r))
+	}
 	row("turns", fmt.Sprintf("%d", len(s.Turns))+optional(" · harness says ", fmtIntp(s.NumTurns))+toolTurnsCost(s.Turns))
 	failed := 0
 	for _, c := range s.ToolCalls {
@@ -228,3 +231,19 @@ func oneLine(s string) string {
 // inertEncoder is the encoder of each part of a streamed summary:
 // textsafe's, which keeps control characters of stream text inert.
 func inertEncoder(w io.Writer) summary.Encoder { return textsafe.NewEncoder(w) }
+
+// reconciliationText says a summary's reconciliation in one line: the
+// harness's total and the calls' sum side by side, and what they mean.
+func reconciliationText(r *summary.Reconciliation) string {
+	side := func(name string, f *summary.TokenFigures) string {
+		if f == nil {
+			return name + " —"
+		}
+		return fmt.Sprintf("%s in %d · out %d", name, f.Input, f.Output)
+	}
+	harness := "harness"
+	if r.Source != "" {
+		harness += " (" + r.Source + ")"
+	}
+	return side(harness, r.HarnessTotal) + " | " + side("calls", r.CallsTotal) + optional(" — ", r.Note)
+}

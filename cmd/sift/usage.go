@@ -13,23 +13,38 @@ import (
 	"github.com/agentsift/sift/store"
 )
 
-// runUsageCmd implements `sift usage [--by day|session|project|model]
-// [--since D] [--agent K] [--json]`: token totals of the imported agent
-// histories, counted as ccusage counts them.
+// runUsageCmd implements `sift usage [--agent claude|codex|gemini|all]
+// [--by day|week|month|session|project|model] [--since D] [--until D]
+// [--timezone TZ] [--json | --format table|json|ccusage]`: token totals of
+// the imported agent histories, counted as ccusage counts them except
+// where sift's accounting rules deliberately differ (a Codex fork's copy
+// of its parent, a repeated token_count: core/agents/codex_tokens.go).
 func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sf := addStoreFlags(fs)
-	by := fs.String("by", "day", "group by day, session, project or model")
+	by := fs.String("by", "day", "group by day, week, month, session, project or model")
 	since := fs.String("since", "", "only days from this date on (YYYY-MM-DD or YYYYMMDD)")
-	agent := fs.String("agent", "", "only this history (claude-history, codex-history, gemini-history)")
-	asJSON := fs.Bool("json", false, "print JSON")
+	until := fs.String("until", "", "only days up to this date, inclusive (YYYY-MM-DD or YYYYMMDD)")
+	zone := fs.String("timezone", "", "the time zone days are read in (IANA name; default: local time)")
+	agent := fs.String("agent", "all", "only this harness's history: claude, codex, gemini or all")
+	asJSON := fs.Bool("json", false, "print JSON (the same as --format json)")
+	format := fs.String("format", "table", "table, json, or ccusage (the JSON of `ccusage daily|weekly|monthly --json`)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "usage", err)
 	}
-	day, err := sinceDate(*since)
+	opt, err := usageOptions(*by, *since, *until, *zone, *agent)
 	if err != nil {
 		return fail(stderr, "usage", err)
+	}
+	if *asJSON && *format == "table" {
+		*format = "json"
+	}
+	switch {
+	case *format != "table" && *format != "json" && *format != "ccusage":
+		return fail(stderr, "usage", fmt.Errorf("--format %q: want table, json or ccusage", *format))
+	case *format == "ccusage" && ccusageKey(opt.By) == "":
+		return fail(stderr, "usage", fmt.Errorf("--format ccusage groups by day, week or month, not %s", opt.By))
 	}
 	st, err := sf.open()
 	if err != nil {
@@ -38,25 +53,62 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer st.Close()
 	ctx, stop := signalContext()
 	defer stop()
-	rep, err := st.Usage(ctx, store.UsageOptions{By: store.UsageBy(*by), Since: day, Agent: agents.Kind(*agent),
-		Prices: sf.cfg.PriceTable()})
+	opt.Prices = sf.cfg.PriceTable()
+	rep, err := st.Usage(ctx, opt)
 	if err != nil {
 		return fail(stderr, "usage", err)
 	}
-	if *asJSON {
-		enc := textsafe.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return fail(stderr, "usage", err)
-		}
+	var out any = rep
+	switch *format {
+	case "table":
+		printUsage(stdout, rep)
 		return 0
+	case "ccusage":
+		out = ccusageReport(rep)
 	}
-	printUsage(stdout, rep)
+	enc := textsafe.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fail(stderr, "usage", err)
+	}
 	return 0
 }
 
-// sinceDate reads --since as YYYY-MM-DD; ccusage's YYYYMMDD is accepted.
-func sinceDate(s string) (string, error) {
+// usageAgents maps --agent to the history it keeps; the history kinds
+// themselves are accepted as aliases.
+var usageAgents = map[string]agents.Kind{
+	"all": "", "": "",
+	"claude": agents.ClaudeHistory, "codex": agents.CodexHistory, "gemini": agents.GeminiHistory,
+	string(agents.ClaudeHistory): agents.ClaudeHistory, string(agents.CodexHistory): agents.CodexHistory,
+	string(agents.GeminiHistory): agents.GeminiHistory,
+}
+
+// usageOptions reads the flags of `sift usage` that choose the totals.
+func usageOptions(by, since, until, zone, agent string) (store.UsageOptions, error) {
+	opt := store.UsageOptions{By: store.UsageBy(by)}
+	kind, ok := usageAgents[agent]
+	if !ok {
+		return opt, fmt.Errorf("--agent %q: want claude, codex, gemini or all", agent)
+	}
+	opt.Agent = kind
+	var err error
+	if opt.Since, err = sinceDate("--since", since); err != nil {
+		return opt, err
+	}
+	if opt.Until, err = sinceDate("--until", until); err != nil {
+		return opt, err
+	}
+	if zone != "" {
+		if opt.Location, err = time.LoadLocation(zone); err != nil {
+			return opt, fmt.Errorf("--timezone %q: %w", zone, err)
+		}
+	}
+	return opt, nil
+}
+
+// sinceDate reads a date flag as YYYY-MM-DD; ccusage's YYYYMMDD is
+// accepted.
+func sinceDate(name, s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
@@ -65,7 +117,7 @@ func sinceDate(s string) (string, error) {
 			return t.Format("2006-01-02"), nil
 		}
 	}
-	return "", fmt.Errorf("--since %q: want a date, YYYY-MM-DD or YYYYMMDD", s)
+	return "", fmt.Errorf("%s %q: want a date, YYYY-MM-DD or YYYYMMDD", name, s)
 }
 
 // printUsage prints the report as a table with a total line. Projects,

@@ -58,6 +58,10 @@ type claudeStream struct {
 	counted map[string]bool
 	// started is set once a transcript's session is opened.
 	started bool
+	// tasks is the plan the task tools keep, taskSeq the number of the
+	// last task created (claude_plan.go).
+	tasks   []claudeTask
+	taskSeq int
 	// names remembers tool names by call id, for results and denials.
 	names map[string]string
 	// approvals are calls a result line or tool_result_meta said were
@@ -213,7 +217,7 @@ func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
 
 func (s *claudeStream) system(cl *claudeLine, base event.Event, emit Emit) bool {
 	if cl.Subtype != "init" {
-		return false
+		return s.notice(cl, base, emit)
 	}
 	s.model = strings.Clone(cl.Model)
 	ev := s.event(&base)
@@ -232,6 +236,31 @@ func (s *claudeStream) system(cl *claudeLine, base event.Event, emit Emit) bool 
 	}
 	if len(extra) > 0 {
 		ev.Extra = extra
+	}
+	emit(ev)
+	return true
+}
+
+// notice emits a system line of another subtype than init (hook_started,
+// hook_response, status, compact_boundary, …, and subtypes not seen yet)
+// as a System event: typed, never raw. A hook that failed is an error, not
+// fatal: the run went on.
+func (s *claudeStream) notice(cl *claudeLine, base event.Event, emit Emit) bool {
+	if cl.Subtype == "" {
+		return false
+	}
+	ev := s.event(&base)
+	if cl.Outcome == "error" || cl.ExitCode != nil && *cl.ExitCode != 0 {
+		msg := "hook " + cl.HookName + " failed"
+		if cl.Stderr != "" {
+			msg += ": " + firstLine(cl.Stderr)
+		}
+		ev.Update = event.Update{SessionUpdate: event.Error, Message: msg, Subtype: cl.Subtype}
+	} else {
+		ev.Update = event.Update{SessionUpdate: event.System, Subtype: cl.Subtype, Title: cl.HookName}
+	}
+	if cl.HookEvent != "" {
+		ev.Extra = map[string]any{"hookEvent": cl.HookEvent}
 	}
 	emit(ev)
 	return true
@@ -264,6 +293,14 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 			ev = s.event(&base)
 			ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
 			describeTool(&ev.Update, b.Name, b.Input)
+			if entries := s.planEntries(b.Name, b.Input); entries != nil {
+				if m.StopReason != nil {
+					ev.Extra = s.stopExtra(*m.StopReason)
+				}
+				emit(ev)
+				ev = s.event(&base)
+				ev.Update = event.Update{SessionUpdate: event.Plan, Entries: entries}
+			}
 		case "image":
 			if b.Source == nil {
 				continue

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/agentsift/sift/core/event"
 )
@@ -55,6 +56,12 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 		}
 		emit(s.event(&ev))
 	}
+	if cl.Type == "" && cl.Message != nil && cl.Message.Usage != nil {
+		// A line with a message's usage but no type (written by some
+		// builds and by tools that rewrite transcripts) is still a
+		// model call: ccusage counts it too.
+		cl.Type = "assistant"
+	}
 	switch cl.Type {
 	case "assistant", "user":
 		return s.dispatch(cl, emit)
@@ -77,7 +84,15 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 // firstUsage reports whether a message's usage is seen for the first time.
 // Like ccusage, a message is counted once per message id and request id; a
 // line lacking either is counted on its own.
+//
+// A sidechain (subagent) line that replays a message the main chain
+// already counted is not counted again, even under a new request id: the
+// parent's usage wins. ccusage, which keys by message and request id only,
+// counts such a replay twice.
 func (s *claudeStream) firstUsage(cl *claudeLine, m *claudeMessage) bool {
+	if m.ID != "" && cl.IsSidechain && s.counted[m.ID] {
+		return false
+	}
 	if m.ID == "" || cl.RequestID == "" {
 		return true
 	}
@@ -86,6 +101,9 @@ func (s *claudeStream) firstUsage(cl *claudeLine, m *claudeMessage) bool {
 		return false
 	}
 	s.counted[key] = true
+	if !cl.IsSidechain {
+		s.counted[strings.Clone(m.ID)] = true
+	}
 	return true
 }
 

@@ -34,6 +34,13 @@ type claudeLine struct {
 	AgentID            string          `json:"agentId"`
 	Version            string          `json:"version"`
 
+	// system/hook_started, system/hook_response.
+	HookName  string `json:"hook_name"`
+	HookEvent string `json:"hook_event"`
+	Outcome   string `json:"outcome"`
+	ExitCode  *int   `json:"exit_code"`
+	Stderr    string `json:"stderr"`
+
 	// system/init
 	Cwd               string   `json:"cwd"`
 	Model             string   `json:"model"`

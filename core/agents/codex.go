@@ -140,6 +140,10 @@ type codexStream struct {
 	opened map[string]bool
 	// usageSeq numbers the legacy per-response token counts.
 	usageSeq int
+	// turnSum is the sum of the turn.completed usages so far, turns their
+	// number.
+	turnSum event.Update
+	turns   int
 	// ln and it are the line and item being read, kept so that decoding
 	// them allocates neither; their raw values' arrays are the Scratch's
 	// when the events are lent (rawArrays).
@@ -258,11 +262,18 @@ func (s *codexStream) flush(emit Emit, last bool) bool {
 }
 
 // turnCompleted emits the usage of a turn.completed line and its result.
-// The usage is cumulative for the thread, so it is a run total.
+// A turn.completed reports the usage of its turn: the run's total is the
+// sum of its turns' (a file that holds several invocations, or a turn
+// per prompt), emitted as a run total after each.
 func (s *codexStream) turnCompleted(raw json.RawMessage, emit Emit) {
 	if present(raw) {
 		if u, ok := codexUsage(raw); ok {
 			u.Scope = event.ScopeRun
+			if s.turns > 0 {
+				u = addUsage(s.turnSum, u)
+			}
+			s.turns++
+			s.turnSum = u
 			emit(s.event(&event.Event{Update: u}))
 		}
 	}
@@ -300,6 +311,35 @@ func codexUsage(raw json.RawMessage) (event.Update, bool) {
 		}
 	}
 	return u, true
+}
+
+// addUsage adds two usage updates counter by counter, into new values: a
+// counter absent from both stays absent.
+func addUsage(a, b event.Update) event.Update {
+	sum := func(x, y *int64) *int64 {
+		switch {
+		case x == nil:
+			return y
+		case y == nil:
+			return x
+		}
+		return event.Int64(*x + *y)
+	}
+	a.PromptTokens = sum(a.PromptTokens, b.PromptTokens)
+	a.CachedTokens = sum(a.CachedTokens, b.CachedTokens)
+	a.CompletionTokens = sum(a.CompletionTokens, b.CompletionTokens)
+	extra := make(map[string]int64, len(a.UsageExtra)+len(b.UsageExtra))
+	for k, v := range a.UsageExtra {
+		extra[k] += v
+	}
+	for k, v := range b.UsageExtra {
+		extra[k] += v
+	}
+	if len(extra) == 0 {
+		extra = nil
+	}
+	a.UsageExtra = extra
+	return a
 }
 
 // codexError makes ev, a zero event, an error update, and returns it. A

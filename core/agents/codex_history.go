@@ -99,20 +99,21 @@ type codexTokenUsage struct {
 type codexHistoryStream struct {
 	started bool
 	model   string
-	// lastTotal is the running total of the last token_count counted:
-	// Codex repeats a token_count (with new rate limits) without a new
-	// call, and such a repeat must not count again.
-	lastTotal int64
-	// records is set once a token_usage_record (Codex 0.17x: one per
-	// response, with its id) is seen: from then on it is the usage, and
-	// the token_count lines that repeat it are not counted.
-	records bool
+	// tokens follows the thread's running total (codex_tokens.go).
+	tokens codexTokens
+	// response is the id of the last token_usage_record (Codex 0.17x: one
+	// per response), which names the call the next token_count counts.
+	response string
+	// said holds the last text of each role, from a response_item message
+	// or an event_msg: a rollout writes most messages both ways, in either
+	// order, and some only as event_msg (older builds).
+	said [2]string
 }
 
 // Line implements Stream.
 func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
 	var rl codexRollout
-	if json.Unmarshal(l.Bytes, &rl) != nil || rl.Type == "" {
+	if json.Unmarshal(l.Bytes, &rl) != nil {
 		return false
 	}
 	var p codexPayload
@@ -122,17 +123,19 @@ func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
 		}
 	}
 	base := event.Event{Timestamp: isoTime(rl.Timestamp), Model: s.model}
+	if len(rl.Payload) == 0 {
+		return s.directLine(l.Bytes, &rl, base, emit)
+	}
 	switch rl.Type {
 	case "session_meta":
+		// A forked rollout copies its ancestors' session_meta after its
+		// own: the first names the session, the last the thread the
+		// lines that follow come from.
+		s.tokens.thread = strings.Clone(p.ID)
 		if s.started {
 			return true
 		}
-		s.started = true
-		ev := base
-		ev.SessionID = p.ID
-		ev.Update = event.Update{SessionUpdate: event.SessionStart, Cwd: p.Cwd, CLIVersion: p.CLIVersion}
-		emit(&ev)
-		return true
+		return s.start(p.ID, p.Cwd, p.CLIVersion, base, emit)
 	case "turn_context":
 		if p.Model != "" {
 			s.model = p.Model
@@ -141,13 +144,54 @@ func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
 	case "compacted", "world_state":
 		return true
 	case "token_usage_record":
-		return s.usageRecord(rl.Payload, base, emit)
+		return s.usageRecord(rl.Payload)
 	case "response_item":
 		return s.item(&p, base, emit)
 	case "event_msg":
 		return s.eventMsg(&p, base, emit)
 	}
 	return false
+}
+
+// start emits the session's start.
+func (s *codexHistoryStream) start(id, cwd, version string, base event.Event, emit Emit) bool {
+	s.started = true
+	ev := base
+	ev.SessionID = id
+	ev.Update = event.Update{SessionUpdate: event.SessionStart, Cwd: cwd, CLIVersion: version}
+	emit(&ev)
+	return true
+}
+
+// directLine reads a line of the rollouts Codex wrote before RolloutLine
+// (mid 2025): a first line of session metadata ({"id","timestamp",
+// "instructions"}), then bare Responses API items ({"type":"message",…})
+// and {"record_type":"state"} markers, with no envelope.
+func (s *codexHistoryStream) directLine(b []byte, rl *codexRollout, base event.Event, emit Emit) bool {
+	var d struct {
+		ID         string `json:"id"`
+		RecordType string `json:"record_type"`
+	}
+	if json.Unmarshal(b, &d) != nil {
+		return false
+	}
+	switch {
+	case d.RecordType != "":
+		return true
+	case rl.Type == "" && d.ID != "" && rl.Timestamp != "":
+		if s.started {
+			return true
+		}
+		s.tokens.thread = strings.Clone(d.ID)
+		return s.start(d.ID, "", "", base, emit)
+	case rl.Type == "":
+		return false
+	}
+	var p codexPayload
+	if json.Unmarshal(b, &p) != nil {
+		return false
+	}
+	return s.item(&p, base, emit)
 }
 
 // item emits a Responses API item.
@@ -159,6 +203,9 @@ func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit Emit) 
 		if text == "" || (p.Role != "user" && p.Role != "assistant") {
 			// Developer and system messages are Codex's own
 			// instructions, not the conversation.
+			return true
+		}
+		if !s.say(p.Role == "assistant", text) {
 			return true
 		}
 		kind := event.UserMessageChunk
@@ -253,8 +300,10 @@ func codexOutput(p *codexPayload) event.Update {
 	return u
 }
 
-// usageRecord reads a token_usage_record: the usage of one response.
-func (s *codexHistoryStream) usageRecord(raw json.RawMessage, base event.Event, emit Emit) bool {
+// usageRecord reads a token_usage_record: the usage of one response,
+// which the token_count that follows it also counts. Only its response id
+// is kept, to name that call.
+func (s *codexHistoryStream) usageRecord(raw json.RawMessage) bool {
 	var r struct {
 		ResponseID string           `json:"response_id"`
 		Usage      *codexTokenUsage `json:"usage"`
@@ -262,43 +311,56 @@ func (s *codexHistoryStream) usageRecord(raw json.RawMessage, base event.Event, 
 	if json.Unmarshal(raw, &r) != nil || r.Usage == nil {
 		return false
 	}
-	s.records = true
-	ev := base
-	ev.MessageID = r.ResponseID
-	u := r.Usage
-	ev.Update = event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
-		PromptTokens: u.Input, CompletionTokens: u.Output, CachedTokens: u.Cached}
-	if u.Reasoning != nil {
-		ev.Update.UsageExtra = map[string]int64{"reasoning_output_tokens": *u.Reasoning}
+	s.response = r.ResponseID
+	return true
+}
+
+// say records a message's text for its role and reports whether it is new:
+// not the text the other form of the same message just gave.
+func (s *codexHistoryStream) say(agent bool, text string) bool {
+	i := 0
+	if agent {
+		i = 1
 	}
-	emit(&ev)
+	if s.said[i] == text {
+		return false
+	}
+	s.said[i] = text
 	return true
 }
 
 // eventMsg reads the EventMsg lines that add to the response items: token
-// counts and errors. The others repeat items (agent_message, user_message,
-// agent_reasoning) or mark turns, and are read quietly.
+// counts, errors, and the messages a rollout holds only as event_msg. The
+// others mark turns or repeat items, and are read quietly.
 func (s *codexHistoryStream) eventMsg(p *codexPayload, base event.Event, emit Emit) bool {
 	switch p.Type {
 	case "token_count":
-		if p.Info == nil || p.Info.Last == nil {
+		if p.Info == nil {
 			return true
 		}
-		if t := p.Info.Total; t != nil && t.Total != nil {
-			if *t.Total == s.lastTotal {
-				return true
-			}
-			s.lastTotal = *t.Total
-		}
-		if s.records {
+		c, ok, reset := s.tokens.call(p.Info)
+		if !ok {
 			return true
 		}
-		last := p.Info.Last
 		ev := base
-		ev.Update = event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
-			PromptTokens: last.Input, CompletionTokens: last.Output, CachedTokens: last.Cached}
-		if last.Reasoning != nil {
-			ev.Update.UsageExtra = map[string]int64{"reasoning_output_tokens": *last.Reasoning}
+		ev.MessageID, s.response = s.response, ""
+		ev.Update = c.usage()
+		if p.Info.Total != nil {
+			ev.Extra = map[string]any{"callKey": s.tokens.key()}
+			if reset {
+				ev.Extra["tokenCounterReset"] = true
+			}
+		}
+		emit(&ev)
+	case "agent_message", "user_message":
+		agent := p.Type == "agent_message"
+		if p.Message == "" || !s.say(agent, p.Message) {
+			return true
+		}
+		ev := base
+		ev.Update = event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(p.Message)}
+		if agent {
+			ev.Update.SessionUpdate = event.AgentMessageChunk
 		}
 		emit(&ev)
 	case "error", "stream_error":

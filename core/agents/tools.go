@@ -37,6 +37,11 @@ var toolKinds = map[string]event.ToolKind{
 	"run_shell_command": event.ToolExecute, "execute": event.ToolExecute, "shell": event.ToolExecute,
 	"shelltoolcall": event.ToolExecute, "command_execution": event.ToolExecute,
 	"exec_command": event.ToolExecute, "local_shell": event.ToolExecute,
+	// Shells by name: Claude Code's PowerShell tool (on Windows), and the
+	// terminal tools of other agents.
+	"powershell": event.ToolExecute, "pwsh": event.ToolExecute, "cmd": event.ToolExecute,
+	"run_terminal_cmd": event.ToolExecute, "execute_command": event.ToolExecute,
+	"shell_command": event.ToolExecute, "terminal": event.ToolExecute, "run_in_terminal": event.ToolExecute,
 	// think
 	"task": event.ToolThink, "agent": event.ToolThink, "think": event.ToolThink,
 	// fetch

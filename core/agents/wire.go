@@ -67,9 +67,9 @@ func fatalEnd(e *event.Event, subtype, text string, emit Emit) {
 func hasType(line []byte, t string) bool {
 	i := bytes.Index(line, []byte(`"type"`))
 	for i >= 0 {
-		rest := bytes.TrimLeft(line[i+6:], " ")
+		rest := bytes.TrimLeft(line[i+6:], " \t\r\n")
 		if len(rest) > 0 && rest[0] == ':' {
-			rest = bytes.TrimLeft(rest[1:], " ")
+			rest = bytes.TrimLeft(rest[1:], " \t\r\n")
 			if len(rest) > len(t)+1 && rest[0] == '"' && string(rest[1:len(t)+1]) == t && rest[len(t)+1] == '"' {
 				return true
 			}

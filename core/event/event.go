@@ -54,7 +54,11 @@ const (
 	SessionStart      Kind = "session_start"
 	Result            Kind = "result"
 	Stderr            Kind = "stderr"
-	Raw               Kind = "raw"
+	// System is a harness's own notice that is neither agent work nor
+	// an error (a hook ran, a status changed): its Subtype is the
+	// harness's word, its fields are in Extra. A failed hook is an Error.
+	System Kind = "system"
+	Raw    Kind = "raw"
 )
 
 // StderrEnvelope is the type of the JSON line sift's capture writes for

@@ -115,15 +115,17 @@ func historyLayout(agent agents.Kind, root, path string) (Layout, bool) {
 	l := Layout{Phase: PhaseInteractive, FileName: name}
 	switch agent {
 	case agents.ClaudeHistory:
-		// <project>/<session>.jsonl, <project>/<session>/subagents/agent-<id>.jsonl
+		// <project>/<session>.jsonl, <project>/<session>/subagents/agent-<id>.jsonl,
+		// and transcripts in deeper folders of a project (as ccusage
+		// globs projects/**/*.jsonl), named by their path in the project.
 		if !strings.HasSuffix(name, ".jsonl") || len(parts) < 2 {
 			return l, false
 		}
 		l.WorkItemID = parts[0]
 		if len(parts) == 4 && parts[2] == "subagents" {
 			l.FileName = parts[1] + "." + name
-		} else if len(parts) != 2 {
-			return l, false
+		} else if len(parts) > 2 {
+			l.FileName = strings.Join(parts[1:], ".")
 		}
 	case agents.CodexHistory:
 		// YYYY/MM/DD/rollout-*.jsonl

@@ -11,8 +11,8 @@ import (
 type UsageEntry struct {
 	// At is the call's time, in unix ms.
 	At int64
-	// Key is the FNV-1a hash of "messageId:requestId", by which a call
-	// repeated in several files counts once; 0 when either id is missing.
+	// Key names the call, by which a call repeated in several files counts
+	// once (callKey); 0 when it has no name.
 	Key uint64
 	// Model indexes Usage.Models.
 	Model int
@@ -65,13 +65,7 @@ func (u *Usage) add(ev *event.Event) {
 	} else {
 		return
 	}
-	if req, _ := ev.Extra["requestId"].(string); req != "" && ev.MessageID != "" {
-		h := fnv.New64a()
-		h.Write([]byte(ev.MessageID))
-		h.Write([]byte{':'})
-		h.Write([]byte(req))
-		e.Key = max(h.Sum64(), 1)
-	}
+	e.Key = callKey(ev)
 	if u.modelIdx == nil {
 		u.modelIdx = map[string]int{}
 	}
@@ -84,4 +78,25 @@ func (u *Usage) add(ev *event.Event) {
 	}
 	e.Model = i
 	u.Entries = append(u.Entries, e)
+}
+
+// callKey returns the FNV-1a hash of a call's name: a Claude Code message
+// as ccusage names it, "messageId:requestId", or the name a parser gave it
+// in Extra["callKey"] (a Codex call: its thread and running total, which a
+// forked rollout's copy of its parent's history repeats); 0 when it has
+// none.
+func callKey(ev *event.Event) uint64 {
+	h := fnv.New64a()
+	if k, _ := ev.Extra["callKey"].(string); k != "" {
+		h.Write([]byte(k))
+		return max(h.Sum64(), 1)
+	}
+	req, _ := ev.Extra["requestId"].(string)
+	if req == "" || ev.MessageID == "" {
+		return 0
+	}
+	h.Write([]byte(ev.MessageID))
+	h.Write([]byte{':'})
+	h.Write([]byte(req))
+	return max(h.Sum64(), 1)
 }

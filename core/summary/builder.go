@@ -63,13 +63,16 @@ type Builder struct {
 	// afterPrompt is true when the last event was a user message chunk.
 	afterPrompt bool
 
-	run      *tokens
-	orphan   turnUsage
-	results  int
-	isError  *bool
-	duration *int64
-	numTurns *int
-	ttft     *int64
+	run    *tokens
+	orphan turnUsage
+	// counterReset is set when a usage report says the harness's running
+	// token total restarted (reconcile.go).
+	counterReset bool
+	results      int
+	isError      *bool
+	duration     *int64
+	numTurns     *int
+	ttft         *int64
 	// result is the text of the last result line, at most maxFinalText
 	// bytes; its array is reused from result to result.
 	result    []byte
@@ -429,6 +432,9 @@ func (b *Builder) addText(t *turnState, s string) {
 func (b *Builder) usage(ev *event.Event) {
 	u := &ev.Update
 	tk := tokensOf(u)
+	if ev.Extra != nil {
+		b.noteUsage(ev)
+	}
 	if u.Scope == event.ScopeRun {
 		b.run = &tk
 		return

@@ -42,6 +42,7 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	session := b.toolCalls(s, p)
 	b.tokens(s)
 	b.cost(s, p)
+	session |= b.reconcile(s)
 	session |= b.turnsAndStalls(s, p)
 	b.outcome(s, session, st.EndsWithResult)
 	b.text(s)
@@ -364,7 +365,12 @@ func (b *Builder) outcome(s *Summary, session flagSet, endsWithResult bool) {
 		session |= t.flags
 	}
 	s.Flags = session.list()
-	s.Flagged = len(s.Flags) > 0
+	// The accounting flags say how the counts were read, not that the
+	// run needs a reviewer: they alone do not flag it for the inbox.
+	accounting := flagSet(0)
+	accounting.add(FlagUsageMismatch)
+	accounting.add(FlagTokenCounterReset)
+	s.Flagged = session&^accounting != 0
 	s.ErrorCount = b.errors
 	for _, c := range s.ToolCalls {
 		if c.ApprovalRequired {

@@ -67,6 +67,10 @@ type Summary struct {
 	// CostBasis says what the cost was read or estimated from: the
 	// harness field, or the price table's date and the model priced.
 	CostBasis string `json:"costBasis,omitempty"`
+	// Reconciliation states the harness's own token total against the
+	// sum of the calls (reconcile.go); nil when the stream reported no
+	// usage.
+	Reconciliation *Reconciliation `json:"reconciliation,omitempty"`
 	// NumTurns is the harness's own turn count (claude num_turns), added
 	// over the result lines; nil when it printed none.
 	NumTurns *int `json:"numTurns"`

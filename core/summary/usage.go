@@ -187,7 +187,7 @@ type flagSet uint16
 // flagOrder lists the flags in the order summaries print them.
 var flagOrder = []Flag{
 	FlagToolFailed, FlagApproval, FlagHarnessError, FlagTokenSpike, FlagStall,
-	FlagUnfinishedTool, FlagRunFailed, FlagTruncated,
+	FlagUnfinishedTool, FlagRunFailed, FlagTruncated, FlagUsageMismatch, FlagTokenCounterReset,
 }
 
 func (s *flagSet) add(f Flag) {

@@ -1,0 +1,88 @@
+package agents
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// claudeUsageLines returns the five assistant lines of one message Claude
+// Code 2.1.38 wrote to its transcript (testdata/accounting, copied from
+// testdata/history/claude/spotter-2.1.38-short-session.jsonl): one line per
+// content block, each repeating the message's usage (3 input, 13 output).
+func claudeUsageLines(t *testing.T) []string {
+	t.Helper()
+	return strings.Split(strings.TrimSpace(string(mustRead(t, "testdata/accounting/claude-2.1.38-usage.jsonl"))), "\n")
+}
+
+// editLine changes the top-level keys of a transcript line: a nil value
+// removes the key.
+func editLine(t *testing.T, line string, set map[string]any) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range set {
+		if v == nil {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestClaudeHistoryAccounting pins the accounting rules of a Claude Code
+// transcript on its recorded lines: a message counts once however many
+// lines repeat its usage (message id + request id, as ccusage keys it); a
+// line with message.usage but no top-level type still counts; a sidechain
+// replay of a message the main chain counted is not counted again, even
+// under a new request id (ccusage counts it twice).
+func TestClaudeHistoryAccounting(t *testing.T) {
+	t.Parallel()
+	lines := claudeUsageLines(t)
+	replay := editLine(t, lines[0], map[string]any{"isSidechain": true, "requestId": "req_011CYreplayed0000000000"})
+	tests := []struct {
+		name  string
+		lines []string
+		calls int
+		// ccusage is the number of calls ccusage 18.0.11 counts, where it
+		// differs.
+		ccusage int
+	}{
+		{"a message's lines count once", lines, 1, 0},
+		{"a line without a top-level type still counts", []string{editLine(t, lines[0], map[string]any{"type": nil})}, 1, 0},
+		{"a sidechain replay under a new request id is not counted again", append(lines[:2:2], replay), 1, 2},
+		{"a sidechain message of its own counts", []string{editLine(t, lines[0], map[string]any{"isSidechain": true})}, 1, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs, st := parseBytes(t, []byte(strings.Join(tc.lines, "\n")+"\n"), Options{Agent: ClaudeHistory})
+			calls := 0
+			for _, ev := range evs {
+				if ev.Update.SessionUpdate == event.Raw {
+					t.Errorf("line %d kept raw", ev.Line)
+				}
+				if ev.Update.SessionUpdate == event.Usage && ev.Update.Scope == event.ScopeCall {
+					calls++
+					if *ev.Update.CompletionTokens != 13 {
+						t.Errorf("output %d, want 13", *ev.Update.CompletionTokens)
+					}
+				}
+			}
+			if calls != tc.calls || st.Lines != len(tc.lines) {
+				t.Fatalf("%d calls of %d lines, want %d", calls, st.Lines, tc.calls)
+			}
+			if tc.ccusage != 0 {
+				t.Logf("calls: sift %d, ccusage 18.0.11 %d (message id + request id only)", calls, tc.ccusage)
+			}
+		})
+	}
+}

@@ -1,0 +1,112 @@
+package summary
+
+import "github.com/agentsift/sift/core/event"
+
+// Reconciliation states how a summary's token counts hold together: the
+// total the harness printed itself (a result line's usage, codex's
+// turn.completed, gemini's stats) against the sum of the calls the stream
+// reported one by one. Either side is nil when the stream has none; a
+// difference beyond rounding raises FlagUsageMismatch.
+type Reconciliation struct {
+	// HarnessTotal is the harness's own total.
+	HarnessTotal *TokenFigures `json:"harnessTotal"`
+	// CallsTotal is the sum over the calls: each message's last report,
+	// added across messages.
+	CallsTotal *TokenFigures `json:"callsTotal"`
+	// Source names what HarnessTotal was read from.
+	Source string `json:"source,omitempty"`
+	// Note says which side the summary's counts come from, or why there
+	// is nothing to compare.
+	Note string `json:"note,omitempty"`
+}
+
+// TokenFigures are the two sides of a usage: the prompt, with its cached
+// shares, and the output.
+type TokenFigures struct {
+	Input  int64 `json:"input"`
+	Output int64 `json:"output"`
+}
+
+// FlagUsageMismatch marks a session whose harness total and sum of calls
+// differ beyond rounding; FlagTokenCounterReset one whose running token
+// total went down (a Codex counter that restarted), which was counted
+// from the restart on, not summed as a negative change.
+const (
+	FlagUsageMismatch     Flag = "usage_mismatch"
+	FlagTokenCounterReset Flag = "token_counter_reset"
+)
+
+// runSources names the harness total of each harness that prints one.
+var runSources = map[string]string{
+	"claude": "result line", "qwen": "result line", "cursor": "result line",
+	"codex": "turn.completed", "gemini": "stats",
+}
+
+// mismatch reports whether two counts differ beyond rounding: by more
+// than a token and more than 0.1 % of the larger.
+func mismatch(a, b int64) bool {
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	return d > 1 && d*1000 > max(a, b)
+}
+
+// disagree reports whether the calls' sum and the harness total differ
+// beyond rounding. The prompts must agree. The outputs may only fall
+// short: Claude's stream-json reports a message's usage as the message
+// began, with the output counted so far (often 1), and only the result
+// line has the final count; calls that add up to more output than the
+// harness's total are a mismatch.
+func disagree(h, c TokenFigures) bool {
+	return mismatch(h.Input, c.Input) || (c.Output > h.Output && mismatch(h.Output, c.Output))
+}
+
+// reconcile fills the summary's reconciliation and returns the session
+// flags it raises.
+func (b *Builder) reconcile(s *Summary) flagSet {
+	var flags flagSet
+	if b.counterReset {
+		flags.add(FlagTokenCounterReset)
+	}
+	r := &Reconciliation{}
+	calls, any := b.orphan.total(), b.orphan.any
+	for _, tu := range b.turns {
+		if tu.usage.any {
+			any = true
+			calls.add(tu.usage.total())
+		}
+	}
+	if any {
+		r.CallsTotal = &TokenFigures{calls.in, calls.out}
+	}
+	if b.run != nil {
+		r.HarnessTotal = &TokenFigures{b.run.in, b.run.out}
+		r.Source = runSources[s.AgentKind]
+		if r.Source == "" {
+			r.Source = "run total"
+		}
+	}
+	switch {
+	case r.HarnessTotal == nil && r.CallsTotal == nil:
+		return flags
+	case r.HarnessTotal == nil:
+		r.Note = "the harness printed no total: the counts are the calls' sum"
+	case r.CallsTotal == nil:
+		r.Note = "the harness printed no per-call usage: the counts are its total"
+	case disagree(*r.HarnessTotal, *r.CallsTotal):
+		r.Note = "the harness total and the calls' sum differ: the counts are the harness's"
+		flags.add(FlagUsageMismatch)
+	default:
+		r.Note = "the harness total and the calls' sum agree: the counts are the harness's"
+	}
+	s.Reconciliation = r
+	return flags
+}
+
+// noteUsage records what a usage report says of the accounting itself.
+func (b *Builder) noteUsage(ev *event.Event) {
+	if reset, _ := ev.Extra["tokenCounterReset"].(bool); reset {
+		b.counterReset = true
+	}
+}
