@@ -113,13 +113,18 @@ func (q *Query) Negative() []Term {
 	return out
 }
 
+// minTypedPrefix is the length a word being typed must reach before it
+// narrows a search (Options.Typing).
+const minTypedPrefix = 2
+
 // Options tune Parse.
 type Options struct {
 	// Now is the time since: counts back from; zero means time.Now().
 	Now time.Time
 	// Typing is set while the query is being typed (the inbox's `/`):
-	// its last word, when nothing follows it, matches any word it starts,
-	// and a filter still incomplete there (since:3, agent:) is left out
+	// its last word, when nothing follows it, matches any word it starts
+	// (once it has two letters: one is left out), and a filter still
+	// incomplete there (since:3, agent:) is left out
 	// rather than an error.
 	Typing bool
 }
@@ -167,6 +172,11 @@ func Parse(s string, o Options) (Query, error) {
 			continue
 		}
 		term := parseTerm(t, typing)
+		if typing && !term.Quoted && utf8.RuneCountInString(term.Text) < minTypedPrefix {
+			// One letter being typed starts most words: the list waits
+			// for the next rather than read nearly every session.
+			continue
+		}
 		if len(term.Words) > 0 {
 			q.Terms = append(q.Terms, term)
 		}
