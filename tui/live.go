@@ -76,6 +76,7 @@ func (m *App) handleChanged(msg changedMsg) tea.Cmd {
 func (m *App) reloadInbox() tea.Cmd {
 	if m.screen == screenInbox && !m.overlay() && !m.inbox.filtering {
 		m.pendingReload = false
+		m.inbox.invalidatePreview()
 		return m.inbox.reload()
 	}
 	if m.pendingReload {
