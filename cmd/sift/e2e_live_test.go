@@ -14,7 +14,7 @@ import (
 const liveWithin = 2 * time.Second
 
 // e2eTmuxInbox starts the inbox of the store db in a private tmux server,
-// 120x36, with an empty logs folder (no background import), and returns
+// 160x36, the list without the preview pane, with an empty logs folder (no background import), and returns
 // the terminal once the inbox is drawn. It skips without tmux.
 func e2eTmuxInbox(t *testing.T, bin, db string, args ...string) *tmuxTerm {
 	t.Helper()
@@ -30,9 +30,12 @@ func e2eTmuxInbox(t *testing.T, bin, db string, args ...string) *tmuxTerm {
 	tm := &tmuxTerm{t: t, bin: tmux, sock: filepath.Join(dir, "tmux.sock"), name: "live"}
 	script := strings.Join(append([]string{bin, "--db", db, "--logs", logs, "--reviewer", "e2e"}, args...), " ") +
 		" 2>" + filepath.Join(dir, "stderr") + "; sleep 5"
-	tm.run("-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", "120", "-y", "36",
+	tm.run("-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", "160", "-y", "36",
 		"env", "TERM=xterm-256color", "LANG=C.UTF-8", "XDG_CONFIG_HOME="+dir, "sh", "-c", script)
 	t.Cleanup(func() { exec.Command(tmux, "-S", tm.sock, "kill-server").Run() })
+	// The list alone, without the preview pane: room for the last words.
+	tm.waitFor("the inbox", "sift · ")
+	tm.keys("p")
 	return tm
 }
 

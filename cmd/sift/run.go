@@ -106,6 +106,8 @@ type invocationRun struct {
 	st    *store.Store
 	invID int64
 	rec   bool
+	// live follows the stream file while the agent runs (live.go).
+	live *liveRun
 }
 
 func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout io.Writer) int {
@@ -124,8 +126,12 @@ func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout i
 		Enabled: r.cfg.Enabled, Root: r.cfg.Path, WorkItem: r.workItem, Phase: r.phase, Iteration: r.iteration,
 		MaxFileBytes: r.cfg.MaxFileBytes(), Stdin: stdin, Stdout: stdout, Stderr: r.stderr,
 	}
-	spec.OnStart = func(file string, start time.Time) { r.record(file, start, spec.Dir) }
+	spec.OnStart = func(file string, start time.Time) {
+		r.record(file, start, spec.Dir)
+		r.startLive(file, start)
+	}
 	res, err := capture.Run(ctx, spec)
+	r.stopLive()
 	if err != nil {
 		<-sweepDone
 		fmt.Fprintf(r.stderr, "sift run: %s\n", textsafe.Inert(err.Error()))
