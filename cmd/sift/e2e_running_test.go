@@ -45,6 +45,22 @@ func e2eRunningRow(t *testing.T, tm *tmuxTerm, workItem string) {
 	}
 }
 
+// e2eRunningInInbox starts the sleeping claude through sift run, opens
+// the inbox on its store once it exists, and waits for the inbox to show
+// the run in its Bash call.
+func e2eRunningInInbox(t *testing.T) (e2eCLI, string, *mockllm.Server, *e2eRun, *e2eProc, *tmuxTerm) {
+	t.Helper()
+	c := e2eSleepingClaude(t)
+	bin := e2eBuildSift(t)
+	srv := c.server(c.script)
+	t.Cleanup(srv.Close)
+	r, p := e2eStart(t, bin, c, srv)
+	e2eWaitDB(t, r.db)
+	tm := e2eTmuxInbox(t, bin, r.db)
+	e2eRunningRow(t, tm, r.workItem)
+	return c, bin, srv, r, p, tm
+}
+
 // e2eWaitDB waits for `sift run` to create its store.
 func e2eWaitDB(t *testing.T, db string) {
 	t.Helper()
@@ -66,14 +82,7 @@ func e2eWaitDB(t *testing.T, db string) {
 // its Bash call, then finished, with its final words; the stored figures
 // are those `sift summary` gives for the file.
 func TestEndToEndRunningRunInInbox(t *testing.T) {
-	c := e2eSleepingClaude(t)
-	bin := e2eBuildSift(t)
-	srv := c.server(c.script)
-	t.Cleanup(srv.Close)
-	r, p := e2eStart(t, bin, c, srv)
-	e2eWaitDB(t, r.db)
-	tm := e2eTmuxInbox(t, bin, r.db)
-	e2eRunningRow(t, tm, r.workItem)
+	c, bin, srv, r, p, tm := e2eRunningInInbox(t)
 	if err := p.wait(t, r, srv); err != nil {
 		t.Fatalf("sift run: %v", err)
 	}
@@ -122,14 +131,7 @@ func e2eFigures(t *testing.T, out []byte) map[string]any {
 // middle of its Bash call while the inbox is open: the inbox shows the
 // run interrupted, and the store has ended it.
 func TestEndToEndKilledRunIsInterrupted(t *testing.T) {
-	c := e2eSleepingClaude(t)
-	bin := e2eBuildSift(t)
-	srv := c.server(c.script)
-	t.Cleanup(srv.Close)
-	r, p := e2eStart(t, bin, c, srv)
-	e2eWaitDB(t, r.db)
-	tm := e2eTmuxInbox(t, bin, r.db)
-	e2eRunningRow(t, tm, r.workItem)
+	_, bin, srv, r, p, tm := e2eRunningInInbox(t)
 	if err := p.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
