@@ -48,8 +48,7 @@ func (m *App) askVersion() tea.Cmd {
 // the last poll, and schedules the next poll. The inbox reloads in place,
 // keeping its selection, when it is in front and the reviewer is not
 // typing or in a dialog; otherwise the reload waits (pendingReload) until
-// they are back, and the status line says there is something new. An open
-// session that is still running is read again.
+// they are back. An open session that is still running is read again.
 func (m *App) handleChanged(msg changedMsg) tea.Cmd {
 	next := m.poll()
 	if msg.err != nil {
@@ -71,19 +70,18 @@ func (m *App) handleChanged(msg changedMsg) tea.Cmd {
 }
 
 // reloadInbox reloads the inbox in place when the reviewer is looking at
-// it and not busy with it; otherwise it marks the reload pending and says
-// so in the status line, once.
+// it and not busy with it; otherwise it marks the reload pending, for
+// when the dialog closes (going back to the inbox reloads it anyway). The
+// status line is left alone: it says what the reviewer just did, and the
+// change may be that.
 func (m *App) reloadInbox() tea.Cmd {
 	if m.screen == screenInbox && !m.overlay() && !m.inbox.filtering {
 		m.pendingReload = false
 		m.inbox.invalidatePreview()
 		return m.inbox.reload()
 	}
-	if m.pendingReload {
-		return nil
-	}
 	m.pendingReload = true
-	return m.setStatus("the store changed · press r to reload", false)
+	return nil
 }
 
 // livePrefix is what the last words column says of a running, an
