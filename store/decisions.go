@@ -31,8 +31,9 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 	}
 	return s.durable(ctx, "decide", func(tx *sql.Tx) error {
 		var turns, calls []byte
-		err := tx.QueryRowContext(ctx, `SELECT turns_json, tool_calls_json FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
-			k.WorkItemID, k.FileName).Scan(&turns, &calls)
+		var lines int
+		err := tx.QueryRowContext(ctx, `SELECT turns_json, tool_calls_json, line_count FROM agent_stream_summaries
+			WHERE work_item_id = ? AND file_name = ?`, k.WorkItemID, k.FileName).Scan(&turns, &calls, &lines)
 		if err != nil {
 			return fmt.Errorf("decide %s: %w", k, wrapError(err))
 		}
@@ -42,10 +43,15 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 		// A note is free text a reviewer may paste a secret into; it is
 		// kept like everything else sift stores: redacted.
 		d.Note = redact.String(d.Note)
+		// The reviewer has seen the session as it is stored now, unless
+		// the decision says how far (a decision read back from an export).
+		if d.SeenLine <= 0 {
+			d.SeenLine = lines
+		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
-			(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, string(d.Kind), d.Note, d.Reviewer, d.CreatedAt.UnixMilli())
+			(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at, seen_line)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, string(d.Kind), d.Note, d.Reviewer, d.CreatedAt.UnixMilli(), d.SeenLine)
 		if err != nil {
 			return fmt.Errorf("decide: %w", wrapError(err))
 		}
@@ -102,9 +108,9 @@ func pointLatest(ctx context.Context, tx *sql.Tx, k review.SessionKey, turn, cal
 		return wrapError(err)
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO decision_latest
-		(work_item_id, file_name, turn_id, tool_call_id, decision_id, decision) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT DO UPDATE SET decision_id = excluded.decision_id, decision = excluded.decision`,
-		k.WorkItemID, k.FileName, turn, call, d.ID, string(d.Kind))
+		(work_item_id, file_name, turn_id, tool_call_id, decision_id, decision, seen_line) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT DO UPDATE SET decision_id = excluded.decision_id, decision = excluded.decision, seen_line = excluded.seen_line`,
+		k.WorkItemID, k.FileName, turn, call, d.ID, string(d.Kind), d.SeenLine)
 	return wrapError(err)
 }
 
@@ -165,7 +171,7 @@ func joinKinds() string {
 	return strings.Join(ks, ", ")
 }
 
-const decisionCols = `d.id, d.work_item_id, d.file_name, d.turn_id, d.tool_call_id, d.decision, d.note, d.reviewer_id, d.created_at, d.supersedes`
+const decisionCols = `d.id, d.work_item_id, d.file_name, d.turn_id, d.tool_call_id, d.decision, d.note, d.reviewer_id, d.created_at, d.supersedes, d.seen_line`
 
 // scanDecision reads decisionCols. An undo's row repeats the kind it
 // withdrew; its kind is review.Undone.
@@ -173,7 +179,7 @@ func scanDecision(sc interface{ Scan(...any) error }) (review.Decision, error) {
 	var d review.Decision
 	var kind string
 	var created sql.NullInt64
-	err := sc.Scan(&d.ID, &d.Session.WorkItemID, &d.Session.FileName, &d.TurnID, &d.ToolCallID, &kind, &d.Note, &d.Reviewer, &created, &d.Supersedes)
+	err := sc.Scan(&d.ID, &d.Session.WorkItemID, &d.Session.FileName, &d.TurnID, &d.ToolCallID, &kind, &d.Note, &d.Reviewer, &created, &d.Supersedes, &d.SeenLine)
 	d.Kind = review.DecisionKind(kind)
 	if d.Supersedes != 0 {
 		d.Kind = review.Undone

@@ -14,6 +14,7 @@ import (
 // written by an earlier sift is: opened again, it migrates.
 func unmigrate0010(t *testing.T, s *Store) {
 	t.Helper()
+	unmigrate0012(t, s)
 	for _, q := range []string{
 		// Migration 0011, applied after 0010.
 		`ALTER TABLE work_item_costs DROP COLUMN model_source`,
@@ -76,8 +77,8 @@ func TestTurnDecisionsRollUp(t *testing.T) {
 		if got := stateOf(t, s, key("a")); got != wantState {
 			t.Errorf("after %s: state of a %q, want %q", what, got, wantState)
 		}
-		if _, u, err := s.Counts(ctx, review.Query{}); err != nil || u != wantUndecided {
-			t.Errorf("after %s: %d undecided (%v), want %d", what, u, err, wantUndecided)
+		if c, err := s.Counts(ctx, review.Query{}); err != nil || c.Undecided != wantUndecided {
+			t.Errorf("after %s: %d undecided (%v), want %d", what, c.Undecided, err, wantUndecided)
 		}
 		if n, err := s.CountSessions(ctx, review.Query{Undecided: true}); err != nil || n != wantUndecided {
 			t.Errorf("after %s: undecided filter selects %d (%v), want %d", what, n, err, wantUndecided)

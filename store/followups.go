@@ -40,7 +40,7 @@ func (s *Store) Followups(ctx context.Context) ([]review.Followup, error) {
 		d := &f.Decision
 		var created sql.NullInt64
 		if err := rows.Scan(&d.ID, &d.Session.WorkItemID, &d.Session.FileName, &d.TurnID, &d.ToolCallID, &d.Kind, &d.Note,
-			&d.Reviewer, &created, &d.Supersedes, &brief, &calls, &state); err != nil {
+			&d.Reviewer, &created, &d.Supersedes, &d.SeenLine, &brief, &calls, &state); err != nil {
 			return nil, fmt.Errorf("followups: %w", err)
 		}
 		d.CreatedAt = fromMs(created)

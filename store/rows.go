@@ -111,9 +111,12 @@ var summaryCols = []string{
 
 // upsertSummarySQL inserts a summary or replaces every column of an
 // existing one. It updates in place rather than INSERT OR REPLACE, which
-// would delete the row and cascade to its review events.
+// would delete the row and cascade to its review events. A row a running
+// `sift run` wrote (live.go) is complete once rewritten: its live mark
+// goes (WriteLive sets it again after its own write); an interrupted
+// run's stays.
 func upsertSummarySQL() string {
-	var set []string
+	set := []string{"live = CASE live WHEN 'running' THEN '' ELSE live END", "live_tool = ''", "live_wait = ''"}
 	for _, c := range summaryCols[2:] {
 		set = append(set, c+" = excluded."+c)
 	}

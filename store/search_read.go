@@ -200,16 +200,18 @@ func (r *searchRead) countFrom() (string, []any) {
 	return from, args
 }
 
-// searchCounts counts the flagged and the undecided sessions of a query
-// with a search.
-func (s *Store) searchCounts(ctx context.Context, r *searchRead) (flagged, undecided int, err error) {
+// searchCounts counts the sessions of a query with a search, the flagged
+// and the undecided ones, in one read.
+func (s *Store) searchCounts(ctx context.Context, r *searchRead) (review.Counts, error) {
+	var c review.Counts
 	if r.expr != "" && r.n == 0 {
-		return 0, 0, nil
+		return c, nil
 	}
 	from, args := r.countFrom()
 	var f, u sql.NullInt64
-	if err := s.r.QueryRowContext(ctx, "SELECT SUM("+flaggedSQL+"), SUM(s.review_state = '')"+from, args...).Scan(&f, &u); err != nil {
-		return 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
+	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*), SUM("+flaggedSQL+"), SUM(s.review_state = '')"+from, args...).Scan(&c.Total, &f, &u); err != nil {
+		return c, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
-	return int(f.Int64), int(u.Int64), nil
+	c.Flagged, c.Undecided = int(f.Int64), int(u.Int64)
+	return c, nil
 }

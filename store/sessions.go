@@ -29,9 +29,9 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		return p, err
 	}
 	// A list row has no path: opening a session (GetSession) reads it.
-	cols := "s.brief_json, NULL, NULL, NULL, NULL, s.review_state, "
+	cols := "s.brief_json, NULL, NULL, NULL, NULL, " + liveCols
 	if q.Full {
-		cols = "s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, NULL, s.review_state, "
+		cols = "s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, NULL, " + liveCols
 	}
 	var query string
 	var args []any
@@ -152,33 +152,36 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) 
 	return n, nil
 }
 
-// countsSQL counts the flagged and the undecided sessions.
-const countsSQL = "SELECT SUM(" + flaggedSQL + "), SUM(s.review_state = '')" + countFrom
+// countsSQL counts the sessions, the flagged and the undecided ones.
+const countsSQL = "SELECT COUNT(*), SUM(" + flaggedSQL + "), SUM(s.review_state = '')" + countFrom
 
-// Counts returns how many of the sessions a query selects are flagged (in
-// the sense of Query.Flagged) and how many are undecided (their review
-// state is "": no session-level decision, and not every flagged turn
-// decided), in one read. Without filters the read is of the index
-// summaries_by_triage alone, which holds every column it needs.
-func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error) {
+// Counts returns how many sessions a query selects, how many of them are
+// flagged (in the sense of Query.Flagged) and how many are undecided
+// (their review state is "": no session-level decision, and not every
+// flagged turn decided), in one read, so that the three are of one
+// moment. Without filters the read is of the index summaries_by_triage
+// alone, which holds every column it needs.
+func (s *Store) Counts(ctx context.Context, q review.Query) (review.Counts, error) {
 	sq, err := s.parseSearch(q)
 	if err != nil {
-		return 0, 0, err
+		return review.Counts{}, err
 	}
 	if sq != nil {
 		rd, err := s.readSearch(ctx, q, sq)
 		if err != nil {
-			return 0, 0, err
+			return review.Counts{}, err
 		}
 		return s.searchCounts(ctx, rd)
 	}
 	where, args := where(q, nil)
 	var f, u sql.NullInt64
-	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&f, &u)
+	var c review.Counts
+	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&c.Total, &f, &u)
 	if err != nil {
-		return 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
+		return c, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
-	return int(f.Int64), int(u.Int64), nil
+	c.Flagged, c.Undecided = int(f.Int64), int(u.Int64)
+	return c, nil
 }
 
 // GetSession returns one session with its whole summary (tool calls,
@@ -186,7 +189,7 @@ func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided 
 // stream file and the working directory its invocation recorded. A
 // missing session is ErrNotFound.
 func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Session, error) {
-	row := s.r.QueryRowContext(ctx, "SELECT s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, s.path, s.review_state, "+
+	row := s.r.QueryRowContext(ctx, "SELECT s.brief_json, s.tool_calls_json, s.stalls_json, s.turns_json, s.path, "+liveCols+
 		decisionCols+sessionFrom+" WHERE s.work_item_id = ? AND s.file_name = ?", k.WorkItemID, k.FileName)
 	sess, err := scanSession(row)
 	if err != nil {
@@ -198,6 +201,11 @@ func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Ses
 	return sess, nil
 }
 
+// liveCols are the columns a session's row carries besides its summary
+// and decision: its review state, whether it runs (live.go) and where its
+// new lines start.
+const liveCols = "s.review_state, s.live, s.live_tool, s.live_wait, s.new_since, "
+
 // scanSession reads the columns of ListSessions and GetSession: the
 // summary's JSON parts, its path, its review state and its session-level
 // decision.
@@ -207,8 +215,9 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 	var sess review.Session
 	var did, dsup sql.NullInt64
 	var dwi, dfn, dturn, dtool, dkind, dnote, drev sql.NullString
-	var dcreated sql.NullInt64
-	if err := sc.Scan(&brief, &calls, &stalls, &turns, &path, &state, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated, &dsup); err != nil {
+	var dcreated, dseen sql.NullInt64
+	if err := sc.Scan(&brief, &calls, &stalls, &turns, &path, &state, &sess.Live, &sess.LiveTool, &sess.LiveWait, &sess.NewSince,
+		&did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated, &dsup, &dseen); err != nil {
 		return sess, err
 	}
 	sess.State = review.DecisionKind(state)
@@ -233,7 +242,8 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 	}
 	if did.Valid {
 		sess.Decision = &review.Decision{ID: did.Int64, Session: sess.Key(), Kind: review.DecisionKind(dkind.String),
-			Note: dnote.String, Reviewer: drev.String, CreatedAt: fromMs(dcreated), TurnID: dturn.String, ToolCallID: dtool.String}
+			Note: dnote.String, Reviewer: drev.String, CreatedAt: fromMs(dcreated), TurnID: dturn.String, ToolCallID: dtool.String,
+			SeenLine: int(dseen.Int64)}
 	}
 	return sess, nil
 }

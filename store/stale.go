@@ -104,6 +104,9 @@ func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
 			WHERE id = ?4 AND ended_at IS NULL`, end.UnixMilli(), r.PID, s.now().UnixMilli(), r.ID); err != nil {
 			return nil, fmt.Errorf("mark run %d stale: %w", r.ID, wrapError(err))
 		}
+		if err := s.interrupt(ctx, r.File); err != nil {
+			return nil, err
+		}
 		if !items[r.WorkItemID] {
 			items[r.WorkItemID] = true
 			order = append(order, r.WorkItemID)

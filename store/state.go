@@ -28,11 +28,33 @@ func init() {
 }
 
 // reviewStateSQL is the review state of a summary row s: empty when it has no
-// decision, else sift_review_state over its current decisions. Migration
-// 0010 has the same expression, for the rows stored before the column.
+// decision, else sift_review_state over its current decisions. A decision
+// made before the session grew (its seen_line short of the session's
+// lines) no longer counts: the session is undecided again until the
+// reviewer has seen the new lines (newSinceSQL). Migration 0010 has the
+// same expression, for the rows stored before the column, when no
+// decision knew its line.
 const reviewStateSQL = `COALESCE((SELECT sift_review_state(s.turns_json, s.tool_calls_json,
 		json_group_array(json_array(l.turn_id, l.tool_call_id, l.decision)))
-	FROM decision_latest l WHERE l.work_item_id = s.work_item_id AND l.file_name = s.file_name HAVING COUNT(*) > 0), '')`
+	FROM decision_latest l WHERE l.work_item_id = s.work_item_id AND l.file_name = s.file_name
+		AND ` + seenAllSQL + ` HAVING COUNT(*) > 0), '')`
+
+// seenAllSQL is true for a decision pointer l whose reviewer had seen
+// every line of the summary s; a decision that does not know its line
+// (recorded before sift kept it) has.
+const seenAllSQL = `(l.seen_line = 0 OR l.seen_line >= s.line_count)`
+
+// newSinceExpr is a summary row s's new_since: the last line its
+// reviewer had seen when it has grown since (the largest seen_line of its
+// current decisions, short of its lines), else 0.
+const newSinceExpr = `COALESCE((SELECT MAX(l.seen_line) FROM decision_latest l
+	WHERE l.work_item_id = s.work_item_id AND l.file_name = s.file_name AND l.seen_line > 0
+	HAVING MAX(l.seen_line) < s.line_count), 0)`
+
+// newSinceSQL recomputes one session's new_since; one that stays is not
+// written.
+const newSinceSQL = `UPDATE agent_stream_summaries AS s SET new_since = ` + newSinceExpr +
+	` WHERE s.work_item_id = ? AND s.file_name = ? AND s.new_since != ` + newSinceExpr
 
 // stateSQL recomputes the review state of one session; a state that stays
 // is not written.

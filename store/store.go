@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -46,6 +47,12 @@ type Store struct {
 	// (search_read.go); tests set it, the zero value lets the store
 	// choose.
 	forcePlan readPlan
+	// ver is the connection Changed reads the data version on, pinned
+	// because the version is per connection; verDB its pool. Both are nil
+	// until the first Changed; verMu guards them.
+	verMu sync.Mutex
+	ver   *sql.Conn
+	verDB *sql.DB
 }
 
 // busyTimeout is how long a connection waits for another process's lock.
@@ -257,13 +264,13 @@ func openError(path string, err error) error {
 // Path returns the database file's absolute path.
 func (s *Store) Path() string { return s.path }
 
-// Close closes both pools.
+// Close closes both pools and the connection Changed pinned.
 func (s *Store) Close() error {
 	var errR error
 	if s.r != nil {
 		errR = s.r.Close()
 	}
-	return errors.Join(s.w.Close(), errR)
+	return errors.Join(s.closeVersion(), s.w.Close(), errR)
 }
 
 // ms converts a time to unix milliseconds; the zero time is NULL.

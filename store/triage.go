@@ -21,7 +21,12 @@ import (
 // transaction calls indexSessions) and a decision or an undo recorded
 // (Decide, Undo). Migrations 0007 and 0010 have the same expression, for
 // the rows stored before.
-const triageRankSQL = `CASE WHEN s.review_state = '' AND ` + flaggedSQL + ` THEN 1 ELSE 0 END`
+//
+// A running session that waits (live_wait: an approval, a stall) ranks 2,
+// above every other, while it waits: the run rewrites its row (live.go),
+// which recomputes the rank.
+const triageRankSQL = `CASE WHEN s.live = 'running' AND s.live_wait != '' THEN 2
+	WHEN s.review_state = '' AND ` + flaggedSQL + ` THEN 1 ELSE 0 END`
 
 // rankSQL recomputes the triage rank of one session. A rank that stays is
 // not written: the summary's row is large, and most writes leave it.
@@ -34,8 +39,8 @@ const rankSQL = `UPDATE agent_stream_summaries AS s SET triage_rank = ` + triage
 // search's tool names (toolnames.go). The import calls it in its
 // transaction, after the summaries' rows.
 func indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
-	var sts [3]*sql.Stmt
-	for i, q := range []string{stateSQL, rankSQL, filterRowSQL} {
+	var sts [4]*sql.Stmt
+	for i, q := range []string{stateSQL, newSinceSQL, rankSQL, filterRowSQL} {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
 			return fmt.Errorf("index sessions: %w", wrapError(err))
@@ -56,7 +61,7 @@ func indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 // rankSession recomputes one session's review state and triage rank in a
 // transaction that changed its decisions.
 func rankSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
-	for _, q := range []string{stateSQL, rankSQL} {
+	for _, q := range []string{stateSQL, newSinceSQL, rankSQL} {
 		if _, err := tx.ExecContext(ctx, q, k.WorkItemID, k.FileName); err != nil {
 			return fmt.Errorf("rank %s: %w", k, wrapError(err))
 		}

@@ -80,6 +80,15 @@ type App struct {
 	importing string
 	lastPull  time.Time
 
+	// version is the store's version at the last poll (versionKnown once
+	// read); pendingReload says the store changed while the inbox was
+	// not in front, or the reviewer busy with it (live.go).
+	version       uint64
+	versionKnown  bool
+	pendingReload bool
+	// spinning says a chain of spinner ticks is under way.
+	spinning bool
+
 	details map[string]*fileDetail
 }
 
@@ -103,6 +112,7 @@ func NewApp(o Options) (*App, error) {
 	m.help.Styles = c.Styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.App.Accent))
 	m.inbox = newInbox(c)
+	m.inbox.spin = m.spinner.View()
 	m.session = newSessionView(c)
 	m.tool = newToolView(c)
 	if o.Importing {
@@ -115,7 +125,7 @@ func NewApp(o Options) (*App, error) {
 // Init implements tea.Model: it asks for the terminal background and
 // loads the first page.
 func (m *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.inbox.load()}
+	cmds := []tea.Cmd{m.inbox.load(), m.askVersion()}
 	if m.opts.Theme == "" || m.opts.Theme == "auto" || m.opts.Theme == "high-contrast" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -169,6 +179,10 @@ func (m *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleClick(msg)
 	case spinner.TickMsg:
 		return m, m.handleSpin(msg)
+	case pollMsg:
+		return m, m.askVersion()
+	case changedMsg:
+		return m, m.handleChanged(msg)
 	case ImportProgressMsg:
 		return m, m.handleImport(msg)
 	case SweepMsg:
@@ -180,7 +194,21 @@ func (m *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.dialog != nil {
 		return m, m.dialog.Update(msg)
 	}
-	return m, m.current().Update(msg)
+	cmd := m.current().Update(msg)
+	if _, ok := msg.(pageLoadedMsg); ok {
+		return m, tea.Batch(cmd, m.spinLive())
+	}
+	return m, cmd
+}
+
+// spinLive starts the spinner when the inbox shows a running session and
+// it is not turning yet.
+func (m *App) spinLive() tea.Cmd {
+	if !m.c.Animate || m.spinning || !m.inbox.running() {
+		return nil
+	}
+	m.spinning = true
+	return m.spinner.Tick
 }
 
 // handleAppMsg handles the app's own messages; ok is false for others.
@@ -212,6 +240,9 @@ func (m *App) handleAppMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return tea.Batch(tea.SetClipboard(msg.text), m.setStatus("copied "+msg.what+" (OSC 52): "+firstLine(msg.text), false)), true
 	case closeOverlayMsg:
 		m.dialog, m.history, m.followups, m.copying, m.showHelp = nil, nil, nil, nil, false
+		if m.pendingReload {
+			return m.reloadInbox(), true
+		}
 		return nil, true
 	case statusMsg:
 		return m.setStatus(msg.text, false), true
@@ -340,8 +371,10 @@ func (m *App) toggleMode() tea.Cmd {
 	return tea.Batch(m.inbox.reload(), m.setStatus("view: "+m.c.Mode.String(), false))
 }
 
-// refresh reloads the inbox, its preview and the open session.
+// refresh re-reads everything: the inbox's rows and counts, its preview
+// and the open session.
 func (m *App) refresh() tea.Cmd {
+	m.pendingReload = false
 	m.inbox.invalidatePreview()
 	cmds := []tea.Cmd{m.inbox.reload()}
 	if m.screen != screenInbox && m.session.s != nil {
@@ -372,12 +405,15 @@ func (m *App) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 }
 
 func (m *App) handleSpin(msg spinner.TickMsg) tea.Cmd {
-	busy := m.tool.loading || m.importing != ""
+	busy := m.tool.loading || m.importing != "" || m.inbox.running()
 	if !busy {
+		m.spinning = false
 		return nil
 	}
 	var cmd tea.Cmd
+	m.spinning = true
 	m.spinner, cmd = m.spinner.Update(msg)
+	m.inbox.spin = m.spinner.View()
 	if m.tool.loading {
 		m.tool.spin = m.spinner.View()
 		m.tool.build()

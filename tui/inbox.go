@@ -18,13 +18,13 @@ type inboxView struct {
 	c    *Common
 	w, h int
 
-	q         review.Query
-	total     int
-	flagged   int
-	undecided int
-	loaded    bool
-	// counted is the query the flagged and undecided counts are for;
-	// recount asks for them again after the next page.
+	q      review.Query
+	total  int
+	loaded bool
+	// counts are the title's figures, all of one moment (the list's
+	// rows may be of a later one); counted is the query they are for,
+	// and recount asks for them again after the next page.
+	counts   review.Counts
 	counted  *review.Query
 	countSeq int
 	recount  bool
@@ -66,6 +66,8 @@ type inboxView struct {
 	previewSet  bool
 	// todoSeq numbers the searches for the next undecided session.
 	todoSeq int
+	// spin is the spinner's frame, drawn as a running session's badge.
+	spin string
 }
 
 var _ component = (*inboxView)(nil)
@@ -82,12 +84,12 @@ type (
 		line   int
 		err    error
 	}
-	// countsLoadedMsg is sent when the flagged and undecided counts return.
+	// countsLoadedMsg is sent when the title's counts return.
 	countsLoadedMsg struct {
-		seq                int
-		q                  review.Query
-		flagged, undecided int
-		err                error
+		seq    int
+		q      review.Query
+		counts review.Counts
+		err    error
 	}
 )
 
@@ -189,8 +191,8 @@ func (m *inboxView) loadCounts() tea.Cmd {
 	m.cancelCounts = cancel
 	return func() tea.Msg {
 		defer cancel()
-		f, u, err := st.Counts(ctx, q)
-		return countsLoadedMsg{seq: seq, q: q, flagged: f, undecided: u, err: err}
+		c, err := st.Counts(ctx, q)
+		return countsLoadedMsg{seq: seq, q: q, counts: c, err: err}
 	}
 }
 
@@ -239,7 +241,7 @@ func (m *inboxView) update(msg tea.Msg) tea.Cmd {
 			return nil // a later count replaced it (and cancelled it)
 		}
 		if msg.err == nil {
-			m.flagged, m.undecided, m.counted = msg.flagged, msg.undecided, &msg.q
+			m.counts, m.counted = msg.counts, &msg.q
 		} else if searchProblem(msg.err) == "" {
 			return reportErr(msg.err)
 		}

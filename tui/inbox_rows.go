@@ -136,7 +136,11 @@ func (m *inboxView) row(cols []column, s *review.Session, i int) string {
 	for j, c := range cols {
 		switch c.title {
 		case "●":
-			cells[j] = badge(st, s)
+			if b := m.liveBadge(s); b != "" {
+				cells[j] = b
+			} else {
+				cells[j] = badge(st, s)
+			}
 			continue
 		case " ":
 			cur, mark := " ", " "
@@ -196,6 +200,9 @@ func (m *inboxView) cellText(col string, s *review.Session, i int) string {
 	case "started":
 		return fmtAgo(s.StartedAt, m.c.Now())
 	case "dur":
+		if s.Live == review.LiveRunning {
+			return elapsed(s, m.c.Now())
+		}
 		return fmtMs(s.TotalDurationMs)
 	case "cost":
 		return fmtCost(s.EstimatedUSD, s.CostSource)
@@ -212,6 +219,12 @@ func (m *inboxView) cellText(col string, s *review.Session, i int) string {
 	case "flags":
 		return flagWords(s.Flags)
 	case "last words":
+		if p := livePrefix(s); p != "" {
+			if w := lastWords(&s.Summary); w != "" && s.Live != review.LiveRunning {
+				return p + " · " + Inert(w)
+			}
+			return p
+		}
 		return Inert(lastWords(&s.Summary))
 	}
 	return ""
@@ -270,13 +283,16 @@ func decisionBadge(st *Styles, d review.DecisionKind) string {
 func (m *inboxView) title() (left string, right []string) {
 	left = "sessions"
 	if m.loaded {
-		f, u := "…", "…"
+		// The three figures are of one moment: the counts' (the rows may
+		// be of a later one, until the counts that follow them return);
+		// until the counts of a new query return, its page's total alone.
+		n, f, u := m.total, "…", "…"
 		if m.counted != nil && *m.counted == m.countQuery() {
-			f, u = strconv.Itoa(m.flagged), strconv.Itoa(m.undecided)
+			n, f, u = m.counts.Total, strconv.Itoa(m.counts.Flagged), strconv.Itoa(m.counts.Undecided)
 		}
-		left = plural(m.total, "session") + " · " + f + " flagged · " + u + " undecided"
+		left = plural(n, "session") + " · " + f + " flagged · " + u + " undecided"
 		if m.sq != nil {
-			left = plural(m.total, "session") + " match · " + f + " flagged · " + u + " undecided"
+			left = plural(n, "session") + " match · " + f + " flagged · " + u + " undecided"
 		}
 	}
 	if n := len(m.marked); n > 0 {

@@ -26,6 +26,8 @@ type MemStore struct {
 	decisions []review.Decision
 	now       func() time.Time
 	lastID    int64
+	// version counts the writes (Changed).
+	version uint64
 }
 
 var _ Store = (*MemStore)(nil)
@@ -40,6 +42,7 @@ func (m *MemStore) Add(sessions ...review.Session) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sessions = append(m.sessions, sessions...)
+	m.version++
 }
 
 // ListSessions implements Store.
@@ -100,22 +103,31 @@ func (m *MemStore) ListSessions(_ context.Context, q review.Query) (review.Page,
 }
 
 // Counts implements Store.
-func (m *MemStore) Counts(_ context.Context, q review.Query) (flagged, undecided int, err error) {
+func (m *MemStore) Counts(_ context.Context, q review.Query) (review.Counts, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	var c review.Counts
 	for i := range m.sessions {
 		s := &m.sessions[i]
 		if !m.matches(s, q) {
 			continue
 		}
+		c.Total++
 		if m.flagged(s) {
-			flagged++
+			c.Flagged++
 		}
 		if s.State == "" {
-			undecided++
+			c.Undecided++
 		}
 	}
-	return flagged, undecided, nil
+	return c, nil
+}
+
+// Changed implements Store: the number of writes so far.
+func (m *MemStore) Changed(context.Context) (uint64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.version, nil
 }
 
 // GetSession implements Store.
@@ -146,6 +158,7 @@ func (m *MemStore) Decide(_ context.Context, d review.Decision) error {
 		d.CreatedAt = m.now()
 	}
 	m.lastID++
+	m.version++
 	d.ID = m.lastID
 	m.decisions = append(m.decisions, d)
 	m.restate(i)
@@ -165,6 +178,7 @@ func (m *MemStore) Undo(_ context.Context, k review.SessionKey, reviewer string)
 		return review.Decision{}, review.ErrNothingToUndo
 	}
 	m.lastID++
+	m.version++
 	m.decisions = append(m.decisions, review.Decision{ID: m.lastID, Session: k, Kind: review.Undone, Supersedes: d.ID,
 		TurnID: d.TurnID, ToolCallID: d.ToolCallID, Reviewer: reviewer, CreatedAt: m.now()})
 	m.restate(i)

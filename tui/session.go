@@ -65,7 +65,8 @@ var _ component = (*sessionView)(nil)
 func newSessionView(c *Common) *sessionView { return &sessionView{c: c} }
 
 // setSession shows a loaded session: at the first match of the search it
-// was opened from, else its first flagged turn selected.
+// was opened from, else, when it grew since its decision, at its first new
+// turn, else its first flagged turn selected.
 func (m *sessionView) setSession(s *review.Session, ds []review.Decision, q review.Query, matches []search.Match) {
 	m.s = s
 	m.setDecisions(ds)
@@ -76,9 +77,23 @@ func (m *sessionView) setSession(s *review.Session, ds []review.Decision, q revi
 	for i, at := range matches {
 		if at.TurnID != "" {
 			m.gotoMatch(i)
-			break
+			return
 		}
 	}
+	if t := firstNewTurn(s); t >= 0 {
+		m.cursor = m.rowOf(t)
+		m.clamp()
+	}
+}
+
+// firstNewTurn is the index of a session's first turn after the line its
+// reviewer had seen (Session.NewSince); -1 when it has not grown since
+// its decision, or no turn starts after that line.
+func firstNewTurn(s *review.Session) int {
+	if s.NewSince <= 0 {
+		return -1
+	}
+	return slices.IndexFunc(s.Turns, func(t summary.Turn) bool { return t.Line > s.NewSince })
 }
 
 // reload shows a session loaded again, keeping the selected row and the
@@ -383,6 +398,9 @@ func (m *sessionView) rowOf(turn int) int {
 func (m *sessionView) title() string {
 	if m.s == nil {
 		return "session"
+	}
+	if m.s.NewSince > 0 {
+		return Inert(phaseLabel(&m.s.Summary)) + " · new since your decision"
 	}
 	return Inert(phaseLabel(&m.s.Summary))
 }

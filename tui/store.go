@@ -16,10 +16,15 @@ type Store interface {
 	// left out) and, as the inbox asks (Query.Count), how many sessions
 	// the query matches.
 	ListSessions(ctx context.Context, q review.Query) (review.Page, error)
-	// Counts returns how many of the sessions a query matches are flagged
-	// and how many have no decision. The inbox asks for them after it has
-	// drawn the first page: on a large store they cost more than a page.
-	Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error)
+	// Counts returns how many sessions a query matches, how many of them
+	// are flagged and how many are undecided, all read at one moment. The
+	// inbox asks for them after it has drawn the first page: on a large
+	// store they cost more than a page.
+	Counts(ctx context.Context, q review.Query) (review.Counts, error)
+	// Changed returns a number that changes whenever anything, in this
+	// process or another, wrote to the store since the last call: the
+	// inbox polls it about once a second to reload what it shows.
+	Changed(ctx context.Context) (uint64, error)
 	// Locate returns the index of a session in a query's order, -1 when
 	// the query does not select it: the selection keeps its session
 	// through a change of order.

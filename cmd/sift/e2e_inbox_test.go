@@ -42,21 +42,7 @@ func (tm *tmuxTerm) screen() string {
 // waitFor waits until the screen shows every text.
 func (tm *tmuxTerm) waitFor(what string, texts ...string) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := tm.screen()
-		ok := true
-		for _, x := range texts {
-			ok = ok && strings.Contains(s, x)
-		}
-		if ok {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("%s: the screen never showed %q:\n%s", what, texts, s)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return tm.waitWithin(20*time.Second, what, texts...)
 }
 
 // keys sends key names (tmux send-keys syntax).

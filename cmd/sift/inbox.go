@@ -88,6 +88,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 		p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err, Warning: sweepWarning(res)})
 	}
 	go bg.watchConfig(ctx)
+	go reapStale(ctx, st, sf.importOptions(), func(err error) { slog.Warn("Ending stale runs failed", "err", err) })
 	go func() {
 		if opts.Importing {
 			importInBackground(ctx, st, []string{sf.logs}, sf.importOptions(), p.Send)

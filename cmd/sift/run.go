@@ -108,6 +108,8 @@ type invocationRun struct {
 	rec   bool
 	// model is the model the invocation asks for, read at its start.
 	model capture.Model
+	// live follows the stream file while the agent runs (live.go).
+	live *liveRun
 }
 
 // invocationModel reads the model the agent is asked to use, from the
@@ -145,8 +147,12 @@ func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout i
 	// The model is read now, as the agent starts: its arguments, its
 	// environment and its CLI's configuration at this moment.
 	r.model = r.invocationModel(args, spec)
-	spec.OnStart = func(file string, start time.Time) { r.record(file, start, spec.Dir) }
+	spec.OnStart = func(file string, start time.Time) {
+		r.record(file, start, spec.Dir)
+		r.startLive(file, start)
+	}
 	res, err := capture.Run(ctx, spec)
+	r.stopLive()
 	if err != nil {
 		<-sweepDone
 		fmt.Fprintf(r.stderr, "sift run: %s\n", textsafe.Inert(err.Error()))

@@ -63,6 +63,11 @@ type Decision struct {
 	// Supersedes is, on an undo (Kind Undone), the ID of the decision it
 	// withdraws; 0 on every other decision.
 	Supersedes int64 `json:"supersedes,omitempty"`
+	// SeenLine is how far the reviewer had seen: the session's last line
+	// when they decided (the store sets it when 0). A session that grows
+	// past it is undecided again (Session.NewSince). 0 on decisions
+	// recorded before sift kept it.
+	SeenLine int `json:"seenLine,omitempty"`
 }
 
 // OnSession reports whether the decision is on the session itself rather

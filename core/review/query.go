@@ -91,6 +91,12 @@ type Page struct {
 	Groups map[string]GroupTotals
 }
 
+// Counts are the figures of the sessions a query selects, all read at
+// one moment: how many, how many flagged, how many undecided.
+type Counts struct {
+	Total, Flagged, Undecided int
+}
+
 // GroupTotals are the figures of the sessions of one work item a query
 // selects.
 type GroupTotals struct {

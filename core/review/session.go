@@ -30,7 +30,43 @@ type Session struct {
 	// wrote the stream; empty when unknown (an imported file, an agent's
 	// history). The stream's own cwd is never used: it is untrusted text.
 	Cwd string `json:"-"`
+	// Live says whether the session's stream is still being written:
+	// LiveRunning while the `sift run` that writes it is under way,
+	// LiveInterrupted once its process was found gone, "" otherwise.
+	Live LiveState `json:"live,omitempty"`
+	// LiveTool is the tool a running session is in ("" between tools);
+	// LiveWait what it waits for (WaitApproval, WaitStall, "").
+	LiveTool string   `json:"liveTool,omitempty"`
+	LiveWait LiveWait `json:"liveWait,omitempty"`
+	// NewSince is, for a session that grew after its decisions, the last
+	// line its reviewer had seen: it is undecided again, and its new turns
+	// start after that line. 0 otherwise.
+	NewSince int `json:"newSince,omitempty"`
 }
+
+// LiveState is whether a session's stream is still being written.
+type LiveState string
+
+// The live states of a session.
+const (
+	// LiveRunning is a session `sift run` is writing now.
+	LiveRunning LiveState = "running"
+	// LiveInterrupted is a session whose `sift run` process died before
+	// its end was recorded.
+	LiveInterrupted LiveState = "interrupted"
+)
+
+// LiveWait is what a running session waits for.
+type LiveWait string
+
+// What a running session may wait for; either moves it to the top of the
+// triage order while it waits.
+const (
+	// WaitApproval is a tool call that needs the user's approval.
+	WaitApproval LiveWait = "approval"
+	// WaitStall is no line for the stall threshold.
+	WaitStall LiveWait = "stall"
+)
 
 // Key returns the session's key.
 func (s *Session) Key() SessionKey {
