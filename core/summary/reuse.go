@@ -62,6 +62,7 @@ type lists struct {
 	stalls []Stall
 	ids    []string
 	keys   []reviewKey
+	notes  []FlagNote
 	// slab holds the values the lists point to.
 	slab callSlab
 }
@@ -119,7 +120,7 @@ func (b *Builder) Reset(opt Options) {
 		opt: opt, project: opt.window(),
 		msgTurn: keptTable(b.msgTurn), callByID: keptTable(b.callByID), interned: b.interned,
 		turns: keptList(b.turns), calls: keptList(b.calls), prompts: keptList(b.prompts),
-		stalls: keptList(b.stalls), projected: keptList(b.projected),
+		stalls: keptList(b.stalls), projected: keptList(b.projected), notes: keptList(b.notes), say: keptList(b.say),
 		callRecs: calls, turnRecs: turns, lists: lists, texts: texts,
 		tail: tail, stderr: stderr, final: keptList(b.final), result: keptList(b.result),
 	}
