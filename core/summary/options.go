@@ -13,8 +13,8 @@ const (
 	// DefaultToolStallThreshold is how long a tool may run before the wait
 	// on it flags its turn as a stall.
 	DefaultToolStallThreshold = 10 * time.Minute
-	DefaultSpikeFactor    = 3
-	DefaultSpikeMinTokens = 20_000
+	DefaultSpikeFactor        = 3
+	DefaultSpikeMinTokens     = 20_000
 	// StderrTailMax caps the stderr folded into the final message.
 	StderrTailMax = 8 << 10
 	// TailLines is how many non-empty unparsed lines the tail keeps.

@@ -155,3 +155,22 @@ func finish(evs []*event.Event, st event.Stats) *Summary {
 }
 
 func ptr(v int) *int { return &v }
+
+// TestHistoryEndingInAPIErrorFailed reads a Claude Code transcript whose
+// last line is the API error entry Claude Code writes (isApiErrorMessage):
+// the run failed, and the error is its evidence.
+func TestHistoryEndingInAPIErrorFailed(t *testing.T) {
+	t.Parallel()
+	in := `{"parentUuid":null,"isSidechain":false,"type":"user","timestamp":"2026-04-17T08:10:00Z","sessionId":"s","message":{"role":"user","content":"fix it"}}
+{"parentUuid":"a","isSidechain":false,"type":"assistant","timestamp":"2026-04-17T08:10:05Z","sessionId":"s","requestId":"r1","message":{"id":"m1","model":"claude-sonnet-4-5","role":"assistant","stop_reason":null,"content":[{"type":"text","text":"Looking."}],"usage":{"input_tokens":10,"output_tokens":2}}}
+{"parentUuid":"b","isSidechain":false,"type":"assistant","isApiErrorMessage":true,"error":"rate_limit","timestamp":"2026-04-17T08:10:28Z","sessionId":"s","message":{"id":"m2","model":"<synthetic>","role":"assistant","stop_reason":"stop_sequence","usage":{"input_tokens":0,"output_tokens":0},"content":[{"type":"text","text":"You've hit your limit · resets 1:20am (Europe/Berlin)"}]}}
+`
+	sum, _, err := Analyze(strings.NewReader(in), Options{Agent: "claude-history"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Outcome != OutcomeFailed || sum.OutcomeEvidence.Line != 3 ||
+		sum.OutcomeEvidence.Sentence != "the stream ends with an error entry: You've hit your limit · resets 1:20am (Europe/Berlin)" {
+		t.Errorf("outcome %s %+v", sum.Outcome, sum.OutcomeEvidence)
+	}
+}
