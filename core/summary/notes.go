@@ -75,23 +75,26 @@ func (b *Builder) callNote(c *callState, f Flag) {
 	case FlagUnfinishedTool:
 		e.Sentence = b.sentence(name, " never returned a result")
 	case FlagApproval:
-		// The harness's words: the denial's message, else the call's
-		// error.
+		// The harness's words: the refused call's own result (why it
+		// was refused), else the denial's message.
 		msg := "approval required"
-		if c.ext != nil && c.ext.approvalMsg != "" {
-			msg = c.ext.approvalMsg
-		}
-		if msg == "approval required" && c.err != nil {
+		switch {
+		case c.err != nil && strings.TrimSpace(*c.err) != "":
 			msg = clippedFirst(*c.err)
+		case c.ext != nil && c.ext.approvalMsg != "":
+			msg = c.ext.approvalMsg
 		}
 		if c.is(callOpen) {
 			e.Sentence = b.sentence(name, " waiting for approval: ", msg)
 			break
 		}
-		if c.ext != nil && c.ext.approvalLine > 0 {
-			e.Line = c.ext.approvalLine
-		} else if c.endLine > 0 {
+		// The line that refused it: the call's result; a denial the
+		// result line lists later only confirms it.
+		switch {
+		case c.endLine > 0:
 			e.Line = c.endLine
+		case c.ext != nil && c.ext.approvalLine > 0:
+			e.Line = c.ext.approvalLine
 		}
 		e.Sentence = b.sentence(name, " denied: ", msg)
 	case FlagToolFailed:
@@ -113,10 +116,14 @@ func (b *Builder) callNote(c *callState, f Flag) {
 // clipped, without what follows it.
 func clippedFirst(s string) string {
 	s = strings.TrimSpace(s)
+	more := ""
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimSpace(s[:i]) + " …"
+		s, more = strings.TrimSpace(s[:i]), " …"
 	}
-	return cut(s, maxLine)
+	if len(s) > maxLine {
+		return cut(s, maxLine) + "…"
+	}
+	return s + more
 }
 
 // stallNote records the note of a stall that raised the flag, or that was
