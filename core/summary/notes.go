@@ -224,22 +224,27 @@ func outcomeWords(o Outcome) string {
 	return "run failed"
 }
 
-// placeNotes gives the turns their notes and the session its list, in line
-// order. The turns' notes share one array of the builder's, as their call
+// placeNotes gives the turns their notes and the session its list: its
+// own first (a failed run and a truncated capture leading), then the
+// turns', each in line order. The turns' notes share one array of the builder's, as their call
 // ids do; the session's are copies of their own, since a summary's own
 // fields outlive the builder's next stream.
 func (b *Builder) placeNotes(s *Summary) {
 	recs := b.notes
+	// The session's own notes first, a failed run and a truncated
+	// capture leading them; then each turn's, in line order.
+	rank := func(r noteRec) int {
+		switch {
+		case r.turn != nil:
+			return 2 + r.turn.idx
+		case r.note.Flag == FlagRunFailed || r.note.Flag == FlagTruncated:
+			return 0
+		}
+		return 1
+	}
 	slices.SortStableFunc(recs, func(x, y noteRec) int {
-		xi, yi := -1, -1
-		if x.turn != nil {
-			xi = x.turn.idx
-		}
-		if y.turn != nil {
-			yi = y.turn.idx
-		}
-		if xi != yi {
-			return xi - yi
+		if rx, ry := rank(x), rank(y); rx != ry {
+			return rx - ry
 		}
 		return x.note.Line - y.note.Line
 	})
@@ -250,8 +255,12 @@ func (b *Builder) placeNotes(s *Summary) {
 		for j < len(recs) && recs[j].turn == recs[i].turn {
 			j++
 		}
+		limit := MaxTurnNotes
+		if recs[i].turn == nil {
+			limit = MaxSessionNotes
+		}
 		from := len(all)
-		for _, r := range recs[i:min(j, i+MaxTurnNotes)] {
+		for _, r := range recs[i:min(j, i+limit)] {
 			all = append(all, r.note)
 		}
 		if t := recs[i].turn; t != nil {
@@ -297,4 +306,40 @@ func fmtCount(n int64) string {
 		return itoa((n+500)/1000) + "k"
 	}
 	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+}
+
+// Unexplained lists the flags of a summary that do not read as a sentence
+// with a line: a turn's flag without a note of that flag in the turn, a
+// session's own flag without one in the session's notes, and a note
+// without a sentence or a line; each as "t3 stall", "session run_failed"
+// or "t3 note tool_failed". A summary stored before flags had sentences
+// lists them all.
+func Unexplained(s *Summary) []string {
+	var out []string
+	bad := func(n FlagNote) bool { return strings.TrimSpace(n.Sentence) == "" || n.Line <= 0 }
+	inTurns := map[Flag]bool{}
+	for _, t := range s.Turns {
+		for _, f := range t.Flags {
+			inTurns[f] = true
+			if !slices.ContainsFunc(t.FlagNotes, func(n FlagNote) bool { return n.Flag == f }) {
+				out = append(out, t.TurnID+" "+string(f))
+			}
+		}
+		for _, n := range t.FlagNotes {
+			if bad(n) {
+				out = append(out, t.TurnID+" note "+string(n.Flag))
+			}
+		}
+	}
+	for _, f := range s.Flags {
+		if !inTurns[f] && !slices.ContainsFunc(s.FlagNotes, func(n FlagNote) bool { return n.Flag == f && n.TurnID == "" }) {
+			out = append(out, "session "+string(f))
+		}
+	}
+	for _, n := range s.FlagNotes {
+		if bad(n) {
+			out = append(out, "session note "+string(n.Flag))
+		}
+	}
+	return out
 }

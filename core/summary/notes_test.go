@@ -158,3 +158,29 @@ func TestNotesCapped(t *testing.T) {
 		t.Errorf("%d session notes, want %d", len(sum.FlagNotes), MaxSessionNotes)
 	}
 }
+
+// TestEveryStreamFlagReadsAsSentence walks every recorded stream of
+// testdata/streams, with and without an invocation window (which makes
+// stalls of timestamp-less streams), and fails on a flag without a
+// sentence and a line.
+func TestEveryStreamFlagReadsAsSentence(t *testing.T) {
+	t.Parallel()
+	window := Options{Start: t0, End: t0.Add(20 * time.Minute), ExitCode: event.Int(1)}
+	for _, path := range fixtures(t) {
+		for _, opt := range []Options{{}, window} {
+			opt.Agent = string(folderAgent(path))
+			sum, _, err := AnalyzeFile(path, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bad := Unexplained(sum); len(bad) > 0 {
+				t.Errorf("%s (window %v): flags without a sentence and a line: %v", goldenName(path), !opt.Start.IsZero(), bad)
+			}
+		}
+	}
+	// A summary stored before sentences lists its flags.
+	old := &Summary{Flags: []Flag{FlagRunFailed}, Turns: []Turn{{TurnID: "t1", Flags: []Flag{FlagStall}}}}
+	if got := strings.Join(Unexplained(old), ","); got != "t1 stall,session run_failed" {
+		t.Errorf("Unexplained(old) = %q", got)
+	}
+}
