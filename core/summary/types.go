@@ -19,13 +19,16 @@
 //     come without times; thinking is the rest, never below 0.
 //   - Stalls: a gap between timed events over the threshold, classed by
 //     what was outstanding (a tool call, the model, or nothing known);
-//     gaps after a result line are ignored until the next run starts.
+//     gaps after a result line are ignored until the next run starts. A
+//     wait on a tool is tool time: it flags only past the tool threshold
+//     or when the tool then failed.
 //   - Turns: a model response (a message id, or agent output after a tool
 //     result or prompt) with the calls it issued; a subagent's work stays
 //     in the turn of the call that started it.
 //   - Flags: judged per turn on the final state of its calls and rolled up;
 //     a failed run, a non-zero exit and a truncated capture flag the
-//     session.
+//     session. Each flag instance is a sentence with its lines (notes.go).
+//   - Outcome: from the terminal events only (outcome.go).
 //
 // The Builder streams: it never holds events, only a record per turn and
 // per tool call, so memory follows what the summary lists.
