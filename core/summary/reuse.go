@@ -104,8 +104,9 @@ func keptTable[K comparable, V any](m map[K]V) map[K]V {
 // that reuses what it made for the last: its records' blocks, its tables,
 // the tool names it interned, and its lists' arrays. The summary and the
 // review events the last Finish returned must be done with: the new
-// stream's records, and its summary's ToolCalls, Stalls and Turns, are
-// made in the same memory.
+// stream's records, and its summary's ToolCalls, Stalls and Turns (their
+// flag notes included), are made in the same memory. The summary's own
+// FlagNotes and OutcomeEvidence are copies of their own.
 func (b *Builder) Reset(opt Options) {
 	opt = opt.withDefaults()
 	calls, turns, lists, texts := b.callRecs, b.turnRecs, b.lists, b.texts
