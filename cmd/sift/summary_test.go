@@ -54,7 +54,7 @@ func TestSummaryCommandReadable(t *testing.T) {
 	}
 	for _, want := range []string{
 		claudeRun1, "agent         claude · model claude-opus-4-5-20251101",
-		"status        success", "started       2026-11-29T18:00:00Z", "duration      6.303s",
+		"outcome       completed: the result line reports success (line 5)", "flagged t2    model silent 1 s after the tool result (lines 3–4)", "started       2026-11-29T18:00:00Z", "duration      6.303s",
 		"cost          $0.1043 (harness", "tool calls    1 (0 failed, 0 approval)",
 		"stall         1.26s llm at line 5 (t2)", // 6.303 s of harness time over 5 lines
 	} {
