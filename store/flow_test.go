@@ -14,6 +14,7 @@ import (
 // written by an earlier sift is: opened again, it migrates.
 func unmigrate0010(t *testing.T, s *Store) {
 	t.Helper()
+	unmigrate0013(t, s)
 	unmigrate0012(t, s)
 	for _, q := range []string{
 		// Migration 0011, applied after 0010.

@@ -93,6 +93,7 @@ type fake struct {
 	flagged         bool
 	started         time.Time
 	model, final    string
+	outcome         summary.Outcome
 }
 
 // writeFakes writes synthetic sessions as an import would.
@@ -127,10 +128,13 @@ func fakeRow(t testing.TB, f fake, i int) *sessionRow {
 	usd := f.usd
 	dur := f.dur
 	it := 1
+	if f.outcome == "" {
+		f.outcome = summary.OutcomeCompleted
+	}
 	sum := &summary.Summary{
 		WorkItemID: f.wi, FileName: f.file, Phase: "work", Iteration: &it, AgentKind: f.agent, Model: f.model,
 		StartedAt: &f.started, EndedAt: &end, TotalDurationMs: &dur, InputTokens: &in, OutputTokens: &out,
-		EstimatedUSD: &usd, CostSource: summary.CostHarness, Status: summary.RunSuccess,
+		EstimatedUSD: &usd, CostSource: summary.CostHarness, Outcome: f.outcome,
 		StallCount: f.stalls, ErrorCount: f.errs, ApprovalCount: f.approvals, Flagged: f.flagged,
 		ToolCalls:     []summary.ToolCall{{ID: fmt.Sprintf("toolu_%d", i), Name: "Bash", Kind: "execute", TurnID: "t1"}},
 		ToolCallCount: 1,

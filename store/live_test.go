@@ -30,7 +30,7 @@ func TestWriteLiveRanksAWaitingRunFirst(t *testing.T) {
 	live := func(wait review.LiveWait) {
 		t.Helper()
 		sum := &summary.Summary{WorkItemID: "ENG-2", FileName: "work-1-bbbbbb.jsonl", Phase: "work", AgentKind: "claude",
-			LineCount: 3, Status: summary.RunUnknown, Flags: []summary.Flag{}}
+			LineCount: 3, Outcome: summary.OutcomeRunning, Flags: []summary.Flag{}}
 		if err := s.WriteLive(ctx, LiveRun{Summary: sum, Path: file, Tool: "Write", Wait: wait}); err != nil {
 			t.Fatal(err)
 		}

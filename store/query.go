@@ -28,6 +28,8 @@ func sortColumn(k review.SortKey) (string, bool) {
 		return "approval_count", true
 	case review.SortTokens:
 		return "total_tokens", true
+	case review.SortOutcome:
+		return "outcome_rank", true
 	}
 	return "", false
 }
@@ -43,7 +45,7 @@ type orderTerm struct {
 // read backwards or forwards, ending in the primary key so that pages are
 // stable: the triage order is the index on (triage_rank, estimated_usd,
 // work_item_id, file_name), largest first; sessions with as many stalls,
-// errors or approvals follow their start, in the order's direction (the
+// errors or approvals, or of one outcome, follow their start, in the order's direction (the
 // indexes hold sort_started for it).
 func orderTerms(q review.Query) ([]orderTerm, error) { return orderTermsOf(q, "s") }
 
@@ -58,7 +60,7 @@ func orderTermsOf(q review.Query, a string) ([]orderTerm, error) {
 	switch q.Sort {
 	case review.SortTriage:
 		terms = append(terms, orderTerm{a + ".estimated_usd", desc})
-	case review.SortStalls, review.SortErrors, review.SortApprovals:
+	case review.SortStalls, review.SortErrors, review.SortApprovals, review.SortOutcome:
 		terms = append(terms, orderTerm{a + ".sort_started", desc})
 	}
 	return append(terms, orderTerm{a + ".work_item_id", desc}, orderTerm{a + ".file_name", desc}), nil

@@ -103,10 +103,10 @@ var summaryCols = []string{
 	"total_duration_ms", "time_to_first_token_ms", "input_tokens", "output_tokens",
 	"cached_input_tokens", "estimated_usd", "tool_calls_json", "stalls_json",
 	"final_assistant_message", "summarised_at", "session_id", "model", "cost_source",
-	"status", "started_at", "ended_at", "activity_at", "thinking_ms", "executing_ms",
+	"outcome", "started_at", "ended_at", "activity_at", "thinking_ms", "executing_ms",
 	"total_tokens", "tool_call_count", "stall_count", "error_count", "approval_count",
 	"flags", "flagged", "line_count", "byte_count", "path", "brief_json", "turns_json",
-	"sort_started",
+	"sort_started", "outcome_rank",
 }
 
 // upsertSummarySQL inserts a summary or replaces every column of an
@@ -180,19 +180,19 @@ func (r *sessionRow) args(now int64) []any {
 	if s.StartedAt != nil && !s.StartedAt.IsZero() {
 		sortStarted = s.StartedAt.UnixMilli()
 	}
-	status := string(s.Status)
-	if status == "" {
-		status = string(summary.RunUnknown)
+	outcome := s.Outcome
+	if outcome == "" {
+		outcome = summary.OutcomeUnknown
 	}
 	return []any{
 		s.WorkItemID, s.FileName, s.Phase, nullIntp(s.Iteration), s.AgentKind,
 		nullInt(s.TotalDurationMs), nullInt(s.TimeToFirstTokenMs), nullInt(s.InputTokens), nullInt(s.OutputTokens),
 		nullInt(s.CachedInputTokens), nullFloat(s.EstimatedUSD), r.calls, r.stalls,
 		nullStr(s.FinalAssistantMessage), now, emptyNull(s.SessionID), emptyNull(s.Model), costSource,
-		status, msPtr(s.StartedAt), msPtr(s.EndedAt), r.activity, nullInt(s.ThinkingMs), nullInt(s.ExecutingMs),
+		string(outcome), msPtr(s.StartedAt), msPtr(s.EndedAt), r.activity, nullInt(s.ThinkingMs), nullInt(s.ExecutingMs),
 		total, s.ToolCallCount, s.StallCount, s.ErrorCount, s.ApprovalCount,
 		strings.Join(flags, " "), s.Flagged, s.LineCount, s.ByteCount, r.file.Path, r.brief, r.turns,
-		sortStarted,
+		sortStarted, outcome.Rank(),
 	}
 }
 

@@ -88,13 +88,7 @@ func filterCond(f search.Filter) (string, []any) {
 	case search.FieldModel:
 		return `s.model LIKE ? ESCAPE '\'`, []any{"%" + prefix}
 	case search.FieldOutcome:
-		var ph []string
-		var args []any
-		for _, st := range f.Outcome.Statuses() {
-			ph = append(ph, "?")
-			args = append(args, string(st))
-		}
-		return "s.status IN (" + strings.Join(ph, ", ") + ")", args
+		return "s.outcome = ?", []any{string(f.Outcome)}
 	case search.FieldDecision:
 		if f.Value == search.DecisionNone {
 			return `NOT EXISTS (` + decided + ` AND x.turn_id = '' AND x.tool_call_id = '')`, nil

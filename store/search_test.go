@@ -145,7 +145,7 @@ func TestSearchLanguage(t *testing.T) {
 		{"tool filter", "tool:bash npm", false, []string{login, rmrf}},
 		{"flag filter", "flag:tool", false, []string{login}},
 		{"negated flag filter", "-flag:tool_failed", false, []string{parse, rmrf}},
-		{"outcome filter by its start", "outcome:succ", false, []string{parse, rmrf}},
+		{"outcome filter by its start", "outcome:comp", false, []string{parse, rmrf}},
 		{"model filter anywhere in the name", "model:opus", false, []string{login}},
 		{"outcome filter", "outcome:failed", false, []string{login}},
 		{"cost filter", "cost>0.2", false, []string{login, rmrf}},

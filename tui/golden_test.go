@@ -76,6 +76,34 @@ func TestGolden(t *testing.T) {
 			typeText(t, m, "ENG-420 work-1")
 			press(t, m, k.Enter, k.Enter)
 		}, "final"},
+		{"preview-died", false, func(t *testing.T, m *App) {
+			// The codex run that died before its first turn: the
+			// preview names its outcome and shows its error.
+			k := m.c.Keys
+			if !m.inbox.previewOn() {
+				press(t, m, k.Preview)
+			}
+			press(t, m, k.Down, k.Down)
+		}, "outcome   died_before_start"},
+		{"preview-denied", false, func(t *testing.T, m *App) {
+			// The triage order's first session: a Bash call denied
+			// permission, its flag a sentence with its line.
+			if !m.inbox.previewOn() {
+				press(t, m, m.c.Keys.Preview)
+			}
+		}, "Bash denied: Command"},
+		{"session-tool-time", false, func(t *testing.T, m *App) {
+			// A codex run whose commands each ran 36 s: tool time,
+			// shown on the turn, not flagged.
+			k := m.c.Keys
+			press(t, m, k.Filter)
+			typeText(t, m, "ENG-377 work-1")
+			press(t, m, k.Enter, k.Enter)
+			if !m.session.showAll {
+				press(t, m, k.AllTurns)
+			}
+			press(t, m, k.Top)
+		}, "tool time, not a stall"},
 		{"toolcall", true, func(t *testing.T, m *App) {
 			k := m.c.Keys
 			press(t, m, k.SortBy(review.SortCost), k.Top, k.Enter, k.Enter, k.Enter)

@@ -521,8 +521,10 @@ func (m *inboxView) FullHelp() [][]key.Binding {
 	k := m.c.Keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.NextTodo, k.PrevTodo},
-		append([]key.Binding{k.Sort}, k.Sorts...),
-		{k.Filter, k.Flagged, k.Undecided, k.Agent, k.Group, k.Preview},
+		// s heads the filters' column: the nine orders fill the
+		// column of a short terminal's help.
+		k.Sorts,
+		{k.Sort, k.Filter, k.Flagged, k.Undecided, k.Agent, k.Group, k.Preview},
 		{k.Mark, k.Decide, k.Followup, k.Undo, k.History, k.Followups},
 		{k.View, k.Refresh, k.Help, k.Quit},
 	}

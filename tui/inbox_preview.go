@@ -98,7 +98,7 @@ func (m *inboxView) previewLines(w, h int) []string {
 		lines = append(previewTitle(st, sel, w), st.App.Subtle.Render(" loading…"))
 	default:
 		for _, sec := range [][]string{
-			previewTitle(st, p.s, w), m.previewFigures(p.s), m.previewFlags(p.s, w), m.previewError(p.s, w),
+			previewTitle(st, p.s, w), m.previewFigures(p.s, w), m.previewFlags(p.s, w), m.previewError(p.s, w),
 			m.previewDecision(w), m.previewFinal(p.s, w),
 		} {
 			if len(sec) > 0 {
@@ -155,23 +155,36 @@ func previewTitle(st *Styles, s *review.Session, w int) []string {
 	return []string{" " + st.App.Title.Render(fitWidth(Inert(t), w-1))}
 }
 
-// previewFigures is the run's status and figures.
-func (m *inboxView) previewFigures(s *review.Session) []string {
-	parts := []string{string(s.Status)}
+// previewFigures is the run's outcome with its evidence, and its figures.
+func (m *inboxView) previewFigures(s *review.Session, w int) []string {
+	st := m.c.Styles
+	out := indentLines(st, outcomeText(&s.Summary), w, 6)
+	style := st.App.Text
+	if s.Outcome.IsFailure() {
+		style = st.Status.Error
+	}
+	out[0] = st.label("outcome") + style.Render(out[0])
+	parts := []string{}
 	if s.ExitCode != nil {
 		parts = append(parts, "exit "+strconv.Itoa(*s.ExitCode))
 	}
 	parts = append(parts, fmtMs(s.TotalDurationMs), fmtCost(s.EstimatedUSD, s.CostSource), plural(s.ToolCallCount, "call"))
-	return []string{" " + m.c.Styles.App.Muted.Render(strings.Join(parts, " · "))}
+	return append(out, " "+st.App.Muted.Render(strings.Join(parts, " · ")))
 }
 
-// previewFlags names the session's flags, a stall with its kind and
-// length.
+// previewFlags says why the session is flagged: a sentence per flag with
+// its lines; for a summary stored before sentences, the flags' names and
+// the first stall.
 func (m *inboxView) previewFlags(s *review.Session, w int) []string {
 	if len(s.Flags) == 0 {
 		return nil
 	}
 	st := m.c.Styles
+	if len(s.FlagNotes) > 0 {
+		out := indentLines(st, noteText(s.FlagNotes), w, 6)
+		out[0] = st.label("⚑ flags") + st.Badge.Error.Render(out[0])
+		return out
+	}
 	var words []string
 	for _, f := range s.Flags {
 		words = append(words, flagName(m.c.Mode, f))

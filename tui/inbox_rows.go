@@ -27,6 +27,7 @@ func (m *inboxView) columns() []column {
 		{title: "stall", width: 5, drop: 4, sort: review.SortStalls, right: true},
 		{title: "err", width: 3, sort: review.SortErrors, right: true},
 		{title: "appr", width: 4, drop: 6, sort: review.SortApprovals, right: true},
+		{title: "outcome", width: 7, drop: 11, sort: review.SortOutcome, late: true},
 		{title: "tools", width: 5, drop: 9, right: true},
 		{title: "flags", width: 12, drop: 10},
 		{title: "last words", width: 10, flex: true, drop: 2},
@@ -216,6 +217,8 @@ func (m *inboxView) cellText(col string, s *review.Session, i int) string {
 		return fmtCount(s.ApprovalCount)
 	case "tools":
 		return fmtCount(s.ToolCallCount)
+	case "outcome":
+		return outcomeShort(s.Outcome)
 	case "flags":
 		return flagWords(s.Flags)
 	case "last words":

@@ -296,7 +296,7 @@ func (m *MemStore) passes(s *review.Session, f search.Filter) bool {
 	case search.FieldModel:
 		return strings.Contains(strings.ToLower(s.Model), f.Value)
 	case search.FieldOutcome:
-		return slices.Contains(f.Outcome.Statuses(), s.Status)
+		return s.Outcome == f.Outcome
 	case search.FieldDecision:
 		if f.Value == search.DecisionNone {
 			return s.Decision == nil

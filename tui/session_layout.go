@@ -41,10 +41,15 @@ func (m *sessionView) measurePane() {
 		t := &m.s.Turns[r]
 		n := max(len(t.ToolCallIDs), 1)
 		if len(t.Flags) > 0 {
-			n += len(m.wrap(m.flagText(t), 2))
+			n += len(m.wrap(m.turnFlagsText(t), maxFlagLines))
 		}
 		if strings.TrimSpace(t.Text) != "" {
 			n += len(m.wrap(t.Text, 2))
+		}
+		for _, sl := range m.s.Stalls {
+			if sl.TurnID == t.TurnID && sl.Kind == summary.StallTool && !sl.Flagged {
+				n++
+			}
 		}
 		m.paneNeed = max(m.paneNeed, n)
 	}
@@ -122,7 +127,7 @@ func (m *sessionView) header() []string {
 	if s.CachedInputTokens != nil {
 		in += " (cached " + fmtTokens(s.CachedInputTokens) + ")"
 	}
-	parts = append(parts, in, "out "+fmtTokens(s.OutputTokens), string(s.Status))
+	parts = append(parts, in, "out "+fmtTokens(s.OutputTokens), outcomeWord(s.Outcome))
 	first := " " + st.App.Title.Render(parts[0]) + st.App.Muted.Render(" · "+strings.Join(parts[1:], " · "))
 
 	legend := st.timelineLegend()

@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentsift/sift/core/summary"
 )
 
 // The pane of the session screen shows the selected row in sections, one
@@ -17,7 +19,7 @@ func (m *sessionView) turnSections() []string {
 		return nil
 	}
 	var lines []string
-	for _, sec := range [][]string{m.flagsSection(), m.saidSection()} {
+	for _, sec := range [][]string{m.flagsSection(), m.toolTimeSection(), m.saidSection()} {
 		lines = append(lines, sec...)
 	}
 	// The calls keep at least three rows.
@@ -44,14 +46,48 @@ func (m *sessionView) section(label, text string, n int, alert bool) []string {
 	return out
 }
 
-// flagsSection names the selected turn's flags, a stall with its kind and
-// length.
+// maxFlagLines caps the lines of a turn's flags section.
+const maxFlagLines = 4
+
+// flagsSection says why the selected turn is flagged: a sentence per flag
+// with the lines that raised it.
 func (m *sessionView) flagsSection() []string {
 	t := m.turn()
 	if len(t.Flags) == 0 {
 		return nil
 	}
-	return m.section("⚑ "+t.TurnID, m.flagText(t), 2, true)
+	return m.section("⚑ "+t.TurnID, m.turnFlagsText(t), maxFlagLines, true)
+}
+
+// turnFlagsText is a turn's flag sentences, one a line; or, for a summary
+// stored before flags had sentences, its flag names.
+func (m *sessionView) turnFlagsText(t *summary.Turn) string {
+	if len(t.FlagNotes) == 0 {
+		return m.flagText(t)
+	}
+	return noteText(t.FlagNotes)
+}
+
+// toolTimeSection lists the selected turn's waits on a running tool that
+// were tool time, not stalls: counted and shown, but not flagged.
+func (m *sessionView) toolTimeSection() []string {
+	t := m.turn()
+	var lines []string
+	for _, sl := range m.s.Stalls {
+		if sl.TurnID != t.TurnID || sl.Kind != summary.StallTool || sl.Flagged {
+			continue
+		}
+		name := "a tool"
+		if tc := toolCall(m.s, sl.ToolCallID); tc != nil {
+			name = tc.Name
+		}
+		ev := summary.Evidence{Sentence: name + " ran " + fmtMs(&sl.GapMs), Line: sl.FromLine, EndLine: sl.Line}
+		lines = append(lines, ev.String()+" · tool time, not a stall")
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return m.section("⏱ tools", strings.Join(lines, "\n"), 2, false)
 }
 
 // saidSection is the start of what the model said in the selected turn.
@@ -78,23 +114,27 @@ func (m *sessionView) finalLines() []string {
 	return append(m.sessionFlagsSection(), m.finalSection()...)
 }
 
-// sessionFlagsSection names the session's flags and its error count: for
-// a run that failed before its first turn, all there is to see of it
-// until the harness's errors are kept.
+// sessionFlagsSection is the run's outcome with its evidence, then the
+// session's flags as sentences: for a run that died before its first
+// turn, its error.
 func (m *sessionView) sessionFlagsSection() []string {
 	s := &m.s.Summary
+	out := m.section("outcome", outcomeText(s), 3, s.Outcome.IsFailure())
 	if len(s.Flags) == 0 {
-		return nil
+		return out
 	}
-	words := make([]string, len(s.Flags))
-	for i, f := range s.Flags {
-		words[i] = flagName(m.c.Mode, f)
+	text := noteText(s.FlagNotes)
+	if text == "" {
+		words := make([]string, len(s.Flags))
+		for i, f := range s.Flags {
+			words[i] = flagName(m.c.Mode, f)
+		}
+		text = strings.Join(words, ", ")
 	}
-	text := strings.Join(words, ", ")
 	if s.ErrorCount > 0 {
-		text += " · " + plural(s.ErrorCount, "error")
+		text += "\n" + plural(s.ErrorCount, "error")
 	}
-	return m.section("⚑ session", text+" · status "+string(s.Status), 3, true)
+	return append(out, m.section("⚑ session", text, 2*maxFlagLines, true)...)
 }
 
 // finalSection is the final message in full, wrapped; the last lines of a

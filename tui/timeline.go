@@ -54,6 +54,10 @@ func timelineCells(s *summary.Summary, w int) (cells []cellState, ok bool) {
 		mark(*tc.StartedAt, end, st)
 	}
 	for _, sl := range s.Stalls {
+		if sl.Kind == summary.StallTool && !sl.Flagged {
+			// Tool time, not a stall: the call's own cells show it.
+			continue
+		}
 		mark(sl.StartedAt, sl.StartedAt.Add(time.Duration(sl.GapMs)*time.Millisecond), cellStall)
 	}
 	return cells, true

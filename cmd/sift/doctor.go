@@ -91,6 +91,7 @@ func (d *doctor) config(c config.Config) {
 	d.line("config RetainedDays: %d", c.RetainedDays)
 	d.line("config MaxTotalSizeMb: %d", c.MaxTotalSizeMb)
 	d.line("config StallThresholdSeconds: %g", c.StallThresholdSeconds)
+	d.line("config ToolStallThresholdSeconds: %g", c.ToolStallThresholdSeconds)
 	d.line("config TokenSpikeFactor: %g", c.TokenSpikeFactor)
 	d.line("config TokenSpikeMin: %d", c.TokenSpikeMin)
 	d.line("config Review.FullEventsHours: %d", c.Review.FullEventsHours)

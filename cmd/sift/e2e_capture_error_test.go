@@ -43,8 +43,8 @@ func e2eModelFailure(t *testing.T, sift string, c e2eCLI) {
 	t.Run("invocation", func(t *testing.T) { e2eInvocation(t, c, r, code) })
 	t.Run("store", func(t *testing.T) {
 		s := e2eStored(t, sift, c, r)
-		if s.Status != "error" || !slices.Contains(s.Flags, "harness_error") || !slices.Contains(s.Flags, "run_failed") {
-			t.Errorf("stored status %q flags %v, want error with harness_error and run_failed", s.Status, s.Flags)
+		if (s.Outcome != "failed" && s.Outcome != "died_before_start") || !slices.Contains(s.Flags, "harness_error") || !slices.Contains(s.Flags, "run_failed") {
+			t.Errorf("stored outcome %q flags %v, want a failure with harness_error and run_failed", s.Outcome, s.Flags)
 		}
 		if len(s.ToolCalls) != 1 || s.ToolCalls[0].Success == nil || !*s.ToolCalls[0].Success {
 			t.Errorf("tool calls %+v, want the one that succeeded before the failure", s.ToolCalls)

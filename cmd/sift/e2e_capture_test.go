@@ -500,7 +500,7 @@ type e2eSummary struct {
 	} `json:"stalls"`
 	FinalAssistantMessage *string  `json:"finalAssistantMessage"`
 	ToolCallCount         int      `json:"toolCallCount"`
-	Status                string   `json:"status"`
+	Outcome               string   `json:"outcome"`
 	Flags                 []string `json:"flags"`
 }
 
@@ -519,8 +519,8 @@ func e2eCheckSummary(t *testing.T, sift string, c e2eCLI, r *e2eRun) {
 // compares it with the script.
 func e2eCheckStore(t *testing.T, sift string, c e2eCLI, r *e2eRun) {
 	s := e2eStored(t, sift, c, r)
-	if s.Status != "success" {
-		t.Errorf("stored status %q, want success", s.Status)
+	if s.Outcome != "completed" {
+		t.Errorf("stored outcome %q, want completed", s.Outcome)
 	}
 	e2eCheckScripted(t, c, s, c.timestamps)
 }

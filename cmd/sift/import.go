@@ -109,7 +109,7 @@ func (f *storeFlags) sweepSpec() capture.SweepSpec {
 // summary thresholds, and the review-events tier of its retention.
 func (f *storeFlags) importOptions() ingest.Options {
 	return ingest.Options{Summary: summary.Options{
-		StallThreshold: f.cfg.StallThreshold(), SpikeFactor: f.cfg.TokenSpikeFactor, SpikeMinTokens: f.cfg.TokenSpikeMin,
+		StallThreshold: f.cfg.StallThreshold(), ToolStallThreshold: f.cfg.ToolStallThreshold(), SpikeFactor: f.cfg.TokenSpikeFactor, SpikeMinTokens: f.cfg.TokenSpikeMin,
 		Prices: f.cfg.PriceTable(),
 	}, KeepEvents: f.retention().KeepsEvents}
 }

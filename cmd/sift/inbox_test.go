@@ -244,6 +244,7 @@ func orderOf(s *review.Session, q review.Query, flagged, undecided func(*review.
 			review.SortStalls:    func() *float64 { n := float64(s.StallCount); return &n },
 			review.SortErrors:    func() *float64 { n := float64(s.ErrorCount); return &n },
 			review.SortApprovals: func() *float64 { n := float64(s.ApprovalCount); return &n },
+			review.SortOutcome:   func() *float64 { n := float64(s.Outcome.Rank()); return &n },
 		}[q.Sort]
 		x = v(f())
 		if !q.Asc {

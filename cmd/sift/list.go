@@ -150,7 +150,7 @@ func parseSince(s string) (time.Duration, error) {
 // also keeps a tab in a name from breaking the columns.
 func writeTable(w io.Writer, rows []review.Session) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tAGENT\tSTARTED\tDURATION\tCOST\tTOKENS\tTOOLS\tSTALLS\tERRORS\tAPPROVALS\tFLAGS\tDECISION")
+	fmt.Fprintln(tw, "SESSION\tAGENT\tOUTCOME\tSTARTED\tDURATION\tCOST\tTOKENS\tTOOLS\tSTALLS\tERRORS\tAPPROVALS\tFLAGS\tDECISION")
 	for _, r := range rows {
 		started := "-"
 		if r.StartedAt != nil {
@@ -185,8 +185,8 @@ func writeTable(w io.Writer, rows []review.Session) {
 		// The review state: the session's decision, or its flagged
 		// turns' decisions rolled up.
 		decision := orDash(string(r.State))
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", textsafe.Inert(r.WorkItemID+"/"+r.FileName),
-			textsafe.Inert(r.AgentKind), started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", textsafe.Inert(r.WorkItemID+"/"+r.FileName),
+			textsafe.Inert(r.AgentKind), textsafe.Inert(orDash(string(r.Outcome))), started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,
 			textsafe.Inert(orDash(strings.Join(flags, ","))), textsafe.Inert(decision))
 	}
 	tw.Flush()

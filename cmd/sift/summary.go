@@ -29,6 +29,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON summary per line")
 	prices := fs.String("pricing", "", "prices laid over the catalog: the configuration's Prices form, YAML or JSON, or a configuration file")
 	stall := fs.Duration("stall", summary.DefaultStallThreshold, "gap that counts as a stall")
+	toolStall := fs.Duration("tool-stall", summary.DefaultToolStallThreshold, "wait on a running tool that counts as a stall")
 	exit := fs.Int("exit-code", -1, "the agent's exit status, when known")
 	byOffset := fs.Bool("by-offset", false, "project timestamp-less events by byte offset, not line")
 	model := fs.String("model", "", "the model the run used, when the stream names none (for cost)")
@@ -39,7 +40,7 @@ func runSummary(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		return fail(stderr, "summary", fmt.Errorf("want at least one FILE"))
 	}
-	opt := summary.Options{Agent: *agent, StallThreshold: *stall, Model: *model, ModelSource: "--model",
+	opt := summary.Options{Agent: *agent, StallThreshold: *stall, ToolStallThreshold: *toolStall, Model: *model, ModelSource: "--model",
 		NoReviewEvents: true}
 	if *agent != "" {
 		if _, err := agents.Default().Lookup(agents.Kind(*agent)); err != nil {
@@ -122,7 +123,10 @@ func writeSummary(w io.Writer, path string, s *summary.Summary) {
 	if s.Model != "" {
 		row("model", modelLine(s))
 	}
-	row("status", string(s.Status)+optional(" · flags ", joinFlags(s.Flags)))
+	row("outcome", string(s.Outcome)+optional(": ", s.OutcomeEvidence.String()))
+	if len(s.Flags) > 0 {
+		row("flags", joinFlags(s.Flags))
+	}
 	if s.StartedAt != nil {
 		row("started", s.StartedAt.Format(time.RFC3339))
 	}
@@ -166,9 +170,14 @@ func writeSummary(w io.Writer, path string, s *summary.Summary) {
 		}
 		row(what, oneLine(c.TurnID+" "+detail))
 	}
+	writeFlagNotes(row, s)
 	writeTurns(w, s)
 	for _, st := range s.Stalls {
-		row("stall", fmt.Sprintf("%s %s at line %d (%s)", fmtMs(&st.GapMs), st.Kind, st.Line, st.TurnID))
+		what := fmt.Sprintf("%s %s at line %d (%s)", fmtMs(&st.GapMs), st.Kind, st.Line, st.TurnID)
+		if !st.Flagged {
+			what += " · tool time, not flagged"
+		}
+		row("stall", what)
 	}
 	row("lines", fmt.Sprintf("%d · %d bytes · %d raw · %d error lines", s.LineCount, s.ByteCount, s.RawLineCount, s.ErrorLineCount)+
 		map[bool]string{true: " · TRUNCATED", false: ""}[s.Truncated])
@@ -246,4 +255,23 @@ func reconciliationText(r *summary.Reconciliation) string {
 		harness += " (" + r.Source + ")"
 	}
 	return side(harness, r.HarnessTotal) + " | " + side("calls", r.CallsTotal) + optional(" — ", r.Note)
+}
+
+// writeFlagNotes prints why the session is flagged: each flag as a sentence
+// with the lines that raised it, the session's own first, then each
+// flagged turn's.
+func writeFlagNotes(row func(k, v string), s *summary.Summary) {
+	for _, n := range s.FlagNotes {
+		if n.TurnID == "" {
+			row("flagged", oneLine(n.String()))
+		}
+	}
+	for _, t := range s.Turns {
+		for _, n := range t.FlagNotes {
+			row("flagged "+t.TurnID, oneLine(n.String()))
+		}
+		if len(t.Flags) > 0 && len(t.FlagNotes) == 0 {
+			row("flagged "+t.TurnID, fmt.Sprintf("line %d: %s", t.Line, joinFlags(t.Flags)))
+		}
+	}
 }

@@ -56,9 +56,11 @@ func TestSummaryCommandReadable(t *testing.T) {
 		claudeRun1, "agent         claude · session 4bd9804e-6adb-41d7-8691-9b07158b0d3a",
 		"model         claude-opus-4-5-20251101 (from the stream)",
 		"turn     line        in      out       cost           calls  flags / model",
-		"t1          2     26805        1    $0.0875 estimate      1  stall",
+		"t1          2     26805        1    $0.0875 estimate      1\n",
+		"t2          4     26924        1    $0.0142 estimate      0  stall",
 		"turns         2 · harness says 2 · 1 calling tools: $0.0875",
-		"status        success", "started       2026-11-29T18:00:00Z", "duration      6.303s",
+		"outcome       completed: the result line reports success (line 5)", "flagged t2    model silent 1 s after the tool result (lines 3–4)",
+		"started       2026-11-29T18:00:00Z", "duration      6.303s",
 		"cost          $0.1043 (harness", "tool calls    1 (0 failed, 0 approval)",
 		"stall         1.26s llm at line 5 (t2)", // 6.303 s of harness time over 5 lines
 	} {

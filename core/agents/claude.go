@@ -279,6 +279,9 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 	if base.Model == "" {
 		base.Model = s.model
 	}
+	if s.history && cl.IsAPIErrorMessage {
+		return s.apiError(m, base, emit)
+	}
 	blocks := m.Content.blocks
 	for i := range blocks {
 		b := &blocks[i]
@@ -328,6 +331,22 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 		}
 		emit(ev)
 	}
+	return true
+}
+
+// apiError emits the error a transcript records as an assistant line
+// marked isApiErrorMessage (a rate limit, an overloaded API): its text is
+// the error, not the model's words, and its zero usage no model call.
+func (s *claudeStream) apiError(m *claudeMessage, base event.Event, emit Emit) bool {
+	var msg string
+	for i := range m.Content.blocks {
+		if b := &m.Content.blocks[i]; b.Type == "text" && msg == "" {
+			msg = b.Text
+		}
+	}
+	ev := s.event(&base)
+	ev.Update = event.Update{SessionUpdate: event.Error, Message: msg}
+	emit(ev)
 	return true
 }
 

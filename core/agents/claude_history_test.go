@@ -57,6 +57,29 @@ func TestHistoryCountsAMessageOnce(t *testing.T) {
 	}
 }
 
+// TestHistoryAPIErrorIsAnError pins the transcript's record of a failed API
+// call (isApiErrorMessage, model "<synthetic>", the shape Claude Code
+// writes for a rate limit) as an error, not as the model's words.
+func TestHistoryAPIErrorIsAnError(t *testing.T) {
+	t.Parallel()
+	line := `{"parentUuid":"p","isSidechain":false,"type":"assistant","isApiErrorMessage":true,"error":"rate_limit",` +
+		`"timestamp":"2026-04-17T08:10:28.297Z","sessionId":"s","message":{"id":"m9","model":"<synthetic>","role":"assistant",` +
+		`"stop_reason":"stop_sequence","usage":{"input_tokens":0,"output_tokens":0},` +
+		`"content":[{"type":"text","text":"You've hit your limit · resets 1:20am (Europe/Berlin)"}]}}`
+	evs, _ := parseBytes(t, []byte(line+"\n"), Options{Agent: ClaudeHistory})
+	var kinds []event.Kind
+	var msg string
+	for _, ev := range evs {
+		kinds = append(kinds, ev.Update.SessionUpdate)
+		if ev.Update.SessionUpdate == event.Error {
+			msg = ev.Update.Message
+		}
+	}
+	if len(kinds) != 2 || kinds[0] != event.SessionStart || kinds[1] != event.Error || msg != "You've hit your limit · resets 1:20am (Europe/Berlin)" {
+		t.Errorf("events %v, error %q; want the session start and the error", kinds, msg)
+	}
+}
+
 func TestHistorySidechainCarriesParentCall(t *testing.T) {
 	t.Parallel()
 	evs, _ := parseAll(t, filepath.Join(historyDir, "claude", "spotter-subagent-agent-aac57f5.jsonl"), Options{Agent: ClaudeHistory})

@@ -33,6 +33,9 @@ type claudeLine struct {
 	IsSidechain        bool            `json:"isSidechain"`
 	AgentID            string          `json:"agentId"`
 	Version            string          `json:"version"`
+	// IsAPIErrorMessage marks the assistant line a transcript writes for
+	// a failed API call (model "<synthetic>", the error as its text).
+	IsAPIErrorMessage bool `json:"isApiErrorMessage"`
 
 	// system/hook_started, system/hook_response.
 	HookName  string `json:"hook_name"`

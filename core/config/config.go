@@ -12,6 +12,7 @@
 //	RetainedDays: 14           # sweep files older than this (last write, ≤ 36500); 0 keeps
 //	MaxTotalSizeMb: 2048       # sweep oldest files above this total (≤ 1 PiB); 0 disables
 //	StallThresholdSeconds: 30  # a gap between events longer than this is a stall (≤ a year)
+//	ToolStallThresholdSeconds: 600  # a wait on a running tool is tool time up to this (≤ a year)
 //	TokenSpikeFactor: 3        # a turn using 3x the session's usual turn …
 //	TokenSpikeMin: 20000       # … and at least this many tokens is a spike
 //	Reviewer: ana              # recorded on decisions (default: $USER)
@@ -72,6 +73,10 @@ type Config struct {
 	// StallThresholdSeconds is the gap between events that counts as a
 	// stall.
 	StallThresholdSeconds float64 `yaml:"StallThresholdSeconds"`
+	// ToolStallThresholdSeconds is how long a wait on a running tool is
+	// tool time: past it (or when the tool then fails) the wait flags its
+	// turn as a stall. 0 means the default, 600.
+	ToolStallThresholdSeconds float64 `yaml:"ToolStallThresholdSeconds"`
 	// TokenSpikeFactor and TokenSpikeMin flag a turn that uses at least
 	// that many times the session's usual turn and at least that many
 	// tokens.
@@ -129,15 +134,16 @@ type Agent struct {
 func Default() Config {
 	logs, _ := DefaultLogsPath()
 	return Config{
-		Enabled:               true,
-		Path:                  logs,
-		MaxFileSizeMb:         32,
-		RetainedDays:          14,
-		MaxTotalSizeMb:        2048,
-		StallThresholdSeconds: 30,
-		TokenSpikeFactor:      3,
-		TokenSpikeMin:         20000,
-		Review:                ReviewRetention{FullEventsHours: 48, FlaggedDays: 30, SummariesDays: 90},
+		Enabled:                   true,
+		Path:                      logs,
+		MaxFileSizeMb:             32,
+		RetainedDays:              14,
+		MaxTotalSizeMb:            2048,
+		StallThresholdSeconds:     30,
+		ToolStallThresholdSeconds: 600,
+		TokenSpikeFactor:          3,
+		TokenSpikeMin:             20000,
+		Review:                    ReviewRetention{FullEventsHours: 48, FlaggedDays: 30, SummariesDays: 90},
 	}
 }
 
@@ -159,6 +165,10 @@ func (c Config) Retention() time.Duration { return Days(c.RetainedDays) }
 // StallThreshold is StallThresholdSeconds as a duration (saturating, see
 // Seconds).
 func (c Config) StallThreshold() time.Duration { return Seconds(c.StallThresholdSeconds) }
+
+// ToolStallThreshold is ToolStallThresholdSeconds as a duration
+// (saturating, see Seconds); 0 leaves the summarizer's default.
+func (c Config) ToolStallThreshold() time.Duration { return Seconds(c.ToolStallThresholdSeconds) }
 
 // Agent returns the override for an agent kind (zero when none).
 func (c Config) Agent(kind string) Agent { return c.Agents[kind] }
@@ -311,6 +321,12 @@ func (c Config) Validate() error {
 		return bad("StallThresholdSeconds", "must be positive (got %g)", c.StallThresholdSeconds)
 	case c.StallThresholdSeconds > StallSecondsMax:
 		return bad("StallThresholdSeconds", "must be at most %d (a year; got %g)", StallSecondsMax, c.StallThresholdSeconds)
+	case !finite(c.ToolStallThresholdSeconds):
+		return bad("ToolStallThresholdSeconds", "must be a finite number (got %g)", c.ToolStallThresholdSeconds)
+	case c.ToolStallThresholdSeconds < 0:
+		return bad("ToolStallThresholdSeconds", "must not be negative (got %g; 0 is the default, 600)", c.ToolStallThresholdSeconds)
+	case c.ToolStallThresholdSeconds > StallSecondsMax:
+		return bad("ToolStallThresholdSeconds", "must be at most %d (a year; got %g)", StallSecondsMax, c.ToolStallThresholdSeconds)
 	case !finite(c.TokenSpikeFactor):
 		return bad("TokenSpikeFactor", "must be a finite number (got %g)", c.TokenSpikeFactor)
 	case c.TokenSpikeFactor < 1:

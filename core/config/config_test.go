@@ -50,6 +50,7 @@ func TestParseOverridesOnlyGivenKeys(t *testing.T) {
 Enabled: false
 MaxFileSizeMb: 4
 StallThresholdSeconds: 2
+ToolStallThresholdSeconds: 120
 Review:
   FlaggedDays: 7
 Agents:
@@ -60,8 +61,11 @@ Agents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Enabled || c.MaxFileSizeMb != 4 || c.StallThreshold() != 2*time.Second || c.Review.Flagged() != 7*24*time.Hour {
+	if c.Enabled || c.MaxFileSizeMb != 4 || c.StallThreshold() != 2*time.Second || c.ToolStallThreshold() != 2*time.Minute || c.Review.Flagged() != 7*24*time.Hour {
 		t.Errorf("parsed: %+v", c)
+	}
+	if Default().ToolStallThreshold() != 10*time.Minute {
+		t.Errorf("default tool stall threshold %v, want 10m", Default().ToolStallThreshold())
 	}
 	if c.Path != Default().Path || c.RetainedDays != 14 || c.Review.FullEvents() != 48*time.Hour {
 		t.Errorf("defaults lost: %+v", c)
@@ -99,6 +103,7 @@ func TestValidate(t *testing.T) {
 		{"retained days negative", "RetainedDays: -1\n", "config " + file + ": RetainedDays must not be negative (got -1; 0 keeps files forever)"},
 		{"total size negative", "MaxTotalSizeMb: -1\n", "config " + file + ": MaxTotalSizeMb must not be negative (got -1; 0 disables the cap)"},
 		{"stall zero", "StallThresholdSeconds: 0\n", "config " + file + ": StallThresholdSeconds must be positive (got 0)"},
+		{"tool stall negative", "ToolStallThresholdSeconds: -1\n", "config " + file + ": ToolStallThresholdSeconds must not be negative (got -1; 0 is the default, 600)"},
 		{"review tier negative", "Review: {FlaggedDays: -1}\n", "config " + file + ": Review.FlaggedDays must not be negative (got -1)"},
 		{"spike factor", "TokenSpikeFactor: 0.5\n", "config " + file + ": TokenSpikeFactor must be at least 1 (got 0.5)"},
 		{"empty agent", "Agents:\n  codex: {}\n", "config " + file + ": Agents.codex sets neither Binary nor Env"},

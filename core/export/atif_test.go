@@ -170,7 +170,7 @@ func TestATIFStepsMetricsAndFindings(t *testing.T) {
 		t.Fatalf("final metrics %+v", fm)
 	}
 	sift := tr.Extra["sift"].(map[string]any)
-	if sift["outcome"] != "success" || sift["source"] != "stream" {
+	if sift["outcome"] != "completed" || sift["source"] != "stream" {
 		t.Fatalf("sift extra %v", sift)
 	}
 	if _, ok := sift["flags"].([]summary.Flag); !ok {

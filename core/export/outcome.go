@@ -2,14 +2,12 @@ package export
 
 import "github.com/agentsift/sift/core/summary"
 
-// Outcome is the outcome of a run as the exports name it. It is the one
-// place that reads it: today the summary's status (success, error,
-// incomplete, unknown); once summaries carry an outcome of their own
-// (completed, failed, interrupted, died_before_start, unknown), this
-// returns that instead.
+// Outcome is the outcome of a run as the exports name it (completed,
+// failed, interrupted, died_before_start, unknown): the summary's own. It
+// is the one place the exports read it.
 func Outcome(s *summary.Summary) string {
-	if s == nil || s.Status == "" {
-		return string(summary.RunUnknown)
+	if s == nil || s.Outcome == "" {
+		return string(summary.OutcomeUnknown)
 	}
-	return string(s.Status)
+	return string(s.Outcome)
 }

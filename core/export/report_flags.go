@@ -14,12 +14,24 @@ const evidenceCap = 3
 
 // FlagFindings says each of a session's flags as a sentence, with up to
 // three stream lines that show it. It is the one place the report reads
-// flags from; once summaries carry flag sentences of their own, this
-// returns those.
+// flags from: the summary's own flag notes (summary.FlagNote) where it has
+// them, else a sentence made here from its calls, stalls and turns (a
+// summary stored before the notes).
 func FlagFindings(s *summary.Summary) []FlagFinding {
 	out := make([]FlagFinding, 0, len(s.Flags))
 	for _, f := range s.Flags {
 		ff := FlagFinding{Flag: f, Evidence: []string{}}
+		if notes := flagNotes(s, f); len(notes) > 0 {
+			ff.Sentence = notes[0].Sentence
+			if len(notes) > 1 {
+				ff.Sentence += fmt.Sprintf(" (and %d more)", len(notes)-1)
+			}
+			for _, n := range notes {
+				ff.evidence(n.Line, n.Sentence)
+			}
+			out = append(out, ff)
+			continue
+		}
 		switch f {
 		case summary.FlagToolFailed:
 			n := 0
@@ -54,7 +66,7 @@ func FlagFindings(s *summary.Summary) []FlagFinding {
 			}
 			ff.Sentence = fmt.Sprintf("%s, the longest %s.", plural(len(s.Stalls), "stall"), fmtDuration(longest))
 		case summary.FlagRunFailed:
-			ff.Sentence = "The run failed (status " + string(s.Status) + exitText(s.ExitCode) + ")."
+			ff.Sentence = "The run failed (outcome " + Outcome(s) + exitText(s.ExitCode) + ")."
 			if s.FinalAssistantMessage != nil {
 				ff.evidence(0, *s.FinalAssistantMessage)
 			}
@@ -93,6 +105,28 @@ func flagSentence(f summary.Flag, turns int) string {
 
 // evidence adds one line of evidence (line 0: no stream line), redacted
 // and cut to one short line.
+// flagNotes are the summary's notes of a flag: the session's list (its
+// own first, then its turns'), else its turns' own lists.
+func flagNotes(s *summary.Summary, f summary.Flag) []summary.FlagNote {
+	var out []summary.FlagNote
+	for _, n := range s.FlagNotes {
+		if n.Flag == f {
+			out = append(out, n)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, t := range s.Turns {
+		for _, n := range t.FlagNotes {
+			if n.Flag == f {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
 func (ff *FlagFinding) evidence(line int, text string) {
 	if len(ff.Evidence) == evidenceCap {
 		return

@@ -264,15 +264,15 @@ func (l *Live) Waiting(now time.Time, stall time.Duration) string {
 }
 
 // Summary is the live view as a summary, for the running session's row:
-// its figures so far, the approval and stall flags it raised, and an
-// unknown status (the run has not ended). The caller fills the work item,
+// its figures so far, the approval and stall flags it raised, and the
+// running outcome (the run has not ended). The caller fills the work item,
 // file name, phase and iteration.
 func (l *Live) Summary(agent string, start time.Time, wait string) *summary.Summary {
 	s := &summary.Summary{
 		AgentKind: agent, SessionID: l.SessionID, Model: l.Model,
 		LineCount: l.Lines, ByteCount: l.Bytes,
 		ToolCallCount: l.ToolCalls, ErrorCount: l.Errors, ApprovalCount: l.Approvals,
-		Status: summary.RunUnknown, Flags: []summary.Flag{},
+		Outcome: summary.OutcomeRunning, Flags: []summary.Flag{},
 	}
 	started := l.Started
 	if started.IsZero() {

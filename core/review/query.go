@@ -18,13 +18,16 @@ const (
 	SortStalls    SortKey = "stalls"
 	SortErrors    SortKey = "errors"
 	SortApprovals SortKey = "approvals"
+	// SortOutcome orders by the outcome's urgency (summary.Outcome.Rank):
+	// failed, died_before_start, interrupted, unknown, completed.
+	SortOutcome SortKey = "outcome"
 )
 
 // SortKeys lists the sort keys in their one order: the inbox's keys 0 to
-// 7 (0 is triage), the order its `s` key cycles through, and the order
+// 8 (0 is triage), the order its `s` key cycles through, and the order
 // `sift list` and the API name them in.
 func SortKeys() []SortKey {
-	return []SortKey{SortTriage, SortStarted, SortDuration, SortCost, SortTokens, SortStalls, SortErrors, SortApprovals}
+	return []SortKey{SortTriage, SortStarted, SortDuration, SortCost, SortTokens, SortStalls, SortErrors, SortApprovals, SortOutcome}
 }
 
 // Query selects, orders and pages sessions. The zero Query lists every

@@ -35,6 +35,8 @@ const (
 	InOutput Where = "output"
 	InFlag   Where = "flag"
 	InNote   Where = "note"
+	// InOutcome is how the run ended, with its evidence.
+	InOutcome Where = "outcome"
 )
 
 // Caps on the indexed text: each part is cut to its cap (on a rune
@@ -230,8 +232,10 @@ func NewDoc(s *summary.Summary, pieces []Piece) *Doc {
 }
 
 // addFlags indexes the flags of each turn at the turn, and the session's
-// own (a failed run, a truncated capture) at the session. Each flag is
-// its name; a sentence saying why can join it here.
+// own (a failed run, a truncated capture) at the session: each flag's
+// name, then the sentence saying why it was raised, at its turn and call
+// (a denial's reason, a failed command's error, a stall's length). The
+// run's outcome and its evidence are indexed at the session.
 func addFlags(d *Doc, s *summary.Summary) {
 	inTurns := map[summary.Flag]bool{}
 	for i := range s.Turns {
@@ -240,11 +244,22 @@ func addFlags(d *Doc, s *summary.Summary) {
 			inTurns[f] = true
 			d.Add(InFlag, string(f), Location{TurnID: t.TurnID})
 		}
+		for _, n := range t.FlagNotes {
+			d.Add(InFlag, n.Sentence, Location{TurnID: t.TurnID, CallID: n.CallID})
+		}
 	}
 	for _, f := range s.Flags {
 		if !inTurns[f] {
 			d.Add(InFlag, string(f), Location{})
 		}
+	}
+	for _, n := range s.FlagNotes {
+		if n.TurnID == "" {
+			d.Add(InFlag, n.Sentence, Location{CallID: n.CallID})
+		}
+	}
+	if s.Outcome != "" {
+		d.Add(InOutcome, string(s.Outcome)+": "+s.OutcomeEvidence.Sentence, Location{})
 	}
 }
 

@@ -16,7 +16,9 @@ func sampleSummary() *summary.Summary {
 		WorkItemID: "ENG-7", FileName: "rework-2-a1b2c3.jsonl", Phase: "rework", Iteration: ptr(2), AgentKind: "droid",
 		Model: "claude-opus-4-5", SessionID: "sess-1",
 		Turns: []summary.Turn{
-			{TurnID: "t1", Text: "Running the tests", Line: 3, EndLine: 6, Flags: []summary.Flag{summary.FlagToolFailed}},
+			{TurnID: "t1", Text: "Running the tests", Line: 3, EndLine: 6, Flags: []summary.Flag{summary.FlagToolFailed},
+				FlagNotes: []summary.FlagNote{{Flag: summary.FlagToolFailed,
+					Evidence: summary.Evidence{Sentence: "Bash exited 1: npm ERR! Test timed out", Line: 4, EndLine: 5, TurnID: "t1", CallID: "c1"}}}},
 			{TurnID: "t2", Text: "Fixed the flaky spec", Line: 8, EndLine: 12},
 		},
 		ToolCalls: []summary.ToolCall{
@@ -26,6 +28,10 @@ func sampleSummary() *summary.Summary {
 		},
 		FinalAssistantMessage: ptr("All green.\n[stderr-tail]\nwarning: deprecated"),
 		Flags:                 []summary.Flag{summary.FlagToolFailed, summary.FlagRunFailed},
+		FlagNotes: []summary.FlagNote{{Flag: summary.FlagRunFailed,
+			Evidence: summary.Evidence{Sentence: "run failed: the agent exited 1", Line: 12}}},
+		Outcome:         summary.OutcomeFailed,
+		OutcomeEvidence: summary.Evidence{Sentence: "the agent exited 1"},
 	}
 }
 
@@ -78,6 +84,15 @@ func TestNewDoc(t *testing.T) {
 	if p := find(InFlag, "run_failed"); len(p.At) != 0 {
 		t.Errorf("the session's flag %+v", p)
 	}
+	// Each flag's sentence is indexed at its turn and call; the session's
+	// at the session; the outcome with its evidence.
+	if p := find(InFlag, "Bash exited 1: npm ERR"); len(p.At) != 1 || p.At[0] != (Location{"t1", "c1"}) {
+		t.Errorf("a turn's flag sentence %+v", p)
+	}
+	if p := find(InFlag, "run failed: the agent exited 1"); len(p.At) != 0 {
+		t.Errorf("the session's flag sentence %+v", p)
+	}
+	find(InOutcome, "failed: the agent exited 1")
 	d.Add(InNote, "flaky\non CI", Location{TurnID: "t1"})
 	if p := find(InNote, "flaky on CI"); p.At[0].TurnID != "t1" {
 		t.Errorf("note %+v", p)
@@ -152,8 +167,9 @@ func TestMatchDoc(t *testing.T) {
 			t.Errorf("MatchDoc(%q) = %v, want %v", tc.q, got, tc.want)
 		}
 	}
+	// The failed call's error, and the sentence of the flag it raised.
 	q, _ := Parse("timed", Options{})
-	if ps := q.MatchingParts(d); len(ps) != 1 || d.Parts[ps[0]].Where != InError {
+	if ps := q.MatchingParts(d); len(ps) != 2 || d.Parts[ps[0]].Where != InError || d.Parts[ps[1]].Where != InFlag {
 		t.Errorf("MatchingParts(timed) = %v", ps)
 	}
 }

@@ -20,7 +20,7 @@ func Help() []string {
 		`  tool:Bash         a tool the session called, from its start`,
 		`  flag:stall        a flag, from its start (flag:tool: tool_failed)`,
 		`  model:opus        the model, anywhere in its name`,
-		`  outcome:failed    success, failed, incomplete or unknown`,
+		`  outcome:failed    failed, died_before_start, interrupted, unknown, completed`,
 		`  decision:needs    a current decision, from its start; decision:none`,
 		`  reviewer:ana      a decision by this reviewer, from the id's start`,
 		`  since:24h         active within 90m, 24h, 7d, 2w, or since 2026-01-02`,

@@ -292,6 +292,9 @@ func parseFilter(t token, now time.Time) (f Filter, ok bool, err error) {
 				break
 			}
 		}
+		if o, ok := legacyOutcome(value); ok && f.Outcome == "" {
+			f.Outcome = o
+		}
 		if f.Outcome == "" {
 			return fail("outcome is one of %s", joinOutcomes())
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/summary"
 )
 
 var now = time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC)
@@ -49,7 +51,7 @@ func TestParse(t *testing.T) {
 			[]Filter{{Field: FieldAgent, Op: OpIs, Value: "codex"}, {Field: FieldTool, Op: OpIs, Value: "bash"},
 				{Field: FieldFlag, Op: OpIs, Value: "stall"}, {Field: FieldModel, Op: OpIs, Value: "opus 4"},
 				{Field: FieldDecision, Op: OpIs, Value: "needs"}, {Field: FieldReviewer, Op: OpIs, Value: "ana"},
-				{Field: FieldOutcome, Op: OpIs, Value: "fail", Not: true, Outcome: OutcomeFailed}}},
+				{Field: FieldOutcome, Op: OpIs, Value: "fail", Not: true, Outcome: summary.OutcomeFailed}}},
 		{"cost compares", "cost>0.5 cost<=$2", false, nil,
 			[]Filter{{Field: FieldCost, Op: OpGT, Value: "0.5", Cost: 0.5}, {Field: FieldCost, Op: OpLE, Value: "$2", Cost: 2}}},
 		{"since a duration, days, weeks or a date", "since:36h since:7d since:2w since:2026-03-01", false, nil,
@@ -92,15 +94,20 @@ func TestParseErrors(t *testing.T) {
 
 func TestOutcomes(t *testing.T) {
 	t.Parallel()
-	for _, o := range Outcomes() {
-		for _, st := range o.Statuses() {
-			if OutcomeOf(st) != o {
-				t.Errorf("OutcomeOf(%s) = %s, want %s", st, OutcomeOf(st), o)
-			}
+	// Each outcome is found from its start; the names of the statuses
+	// the outcome replaced still filter.
+	for in, want := range map[string]summary.Outcome{
+		"fail": summary.OutcomeFailed, "died": summary.OutcomeDiedBeforeStart, "int": summary.OutcomeInterrupted,
+		"unk": summary.OutcomeUnknown, "comp": summary.OutcomeCompleted, "success": summary.OutcomeCompleted,
+		"error": summary.OutcomeFailed,
+	} {
+		q, err := Parse("outcome:"+in, Options{})
+		if err != nil || len(q.Filters) != 1 || q.Filters[0].Outcome != want {
+			t.Errorf("outcome:%s: %+v %v, want %s", in, q.Filters, err, want)
 		}
 	}
-	if OutcomeFailed.Statuses()[0] != "error" {
-		t.Error("failed is not the summary's error status")
+	if _, err := Parse("outcome:incomplete", Options{}); err == nil || !strings.Contains(err.Error(), "died_before_start") {
+		t.Errorf("outcome:incomplete: %v, want an error naming the outcomes", err)
 	}
 }
 

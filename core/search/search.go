@@ -17,48 +17,23 @@ package search
 import "github.com/agentsift/sift/core/summary"
 
 // Outcome is how a run ended, as the query language names it
-// (outcome:failed).
-type Outcome string
+// (outcome:failed): the summary's own outcome, which the store keeps in a
+// column of its own.
+type Outcome = summary.Outcome
 
-// The outcomes.
-const (
-	OutcomeSuccess    Outcome = "success"
-	OutcomeFailed     Outcome = "failed"
-	OutcomeIncomplete Outcome = "incomplete"
-	OutcomeUnknown    Outcome = "unknown"
-)
+// Outcomes lists the outcomes in the order help names them, most urgent
+// first.
+func Outcomes() []Outcome { return summary.Outcomes() }
 
-// Outcomes lists the outcomes in the order help names them.
-func Outcomes() []Outcome {
-	return []Outcome{OutcomeSuccess, OutcomeFailed, OutcomeIncomplete, OutcomeUnknown}
-}
-
-// Statuses returns the run statuses a summary records for an outcome.
-// This is the one place the query language's outcomes meet the summary's
-// statuses: when the summary gains an outcome of its own, only this
-// changes.
-func (o Outcome) Statuses() []summary.RunStatus {
-	switch o {
-	case OutcomeSuccess:
-		return []summary.RunStatus{summary.RunSuccess}
-	case OutcomeFailed:
-		return []summary.RunStatus{summary.RunError}
-	case OutcomeIncomplete:
-		return []summary.RunStatus{summary.RunIncomplete}
-	case OutcomeUnknown:
-		return []summary.RunStatus{summary.RunUnknown}
+// legacyOutcome maps the names of the run statuses that came before the
+// outcome (success, error) to the outcome they became, so that a query
+// typed from habit still filters.
+func legacyOutcome(name string) (Outcome, bool) {
+	switch name {
+	case "success":
+		return summary.OutcomeCompleted, true
+	case "error":
+		return summary.OutcomeFailed, true
 	}
-	return nil
-}
-
-// OutcomeOf returns the outcome of a run status.
-func OutcomeOf(st summary.RunStatus) Outcome {
-	for _, o := range Outcomes() {
-		for _, s := range o.Statuses() {
-			if s == st {
-				return o
-			}
-		}
-	}
-	return OutcomeUnknown
+	return "", false
 }

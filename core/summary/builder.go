@@ -36,6 +36,8 @@ type Builder struct {
 	// Stall detection.
 	prev        instant
 	prevTurn    *turnState
+	prevLine    int
+	prevKind    event.Kind
 	waitingLLM  bool
 	afterResult bool
 	stalls      []stallCand
@@ -65,9 +67,12 @@ type Builder struct {
 
 	run    *tokens
 	orphan turnUsage
+	// runLine is the line of the harness's run total.
+	runLine int
 	// counterReset is set when a usage report says the harness's running
-	// token total restarted (reconcile.go).
+	// token total restarted (reconcile.go), at resetLine first.
 	counterReset bool
+	resetLine    int
 	results      int
 	isError      *bool
 	duration     *int64
@@ -79,6 +84,10 @@ type Builder struct {
 	fatal     bool
 	errors    int
 	errOrphan bool
+	// orphanErr is the first error outside any turn, orphanErrs how many
+	// there were.
+	orphanErr  noteRec
+	orphanErrs int
 
 	structured bool
 	rawLines   int
@@ -93,6 +102,12 @@ type Builder struct {
 
 	// lastLine is the line of the last event added, for an error report.
 	lastLine int
+	// end is how the stream ends, for the outcome (outcome.go).
+	end endState
+	// notes collects the flag notes at Finish (notes.go); say is the
+	// room a sentence is written in.
+	notes []noteRec
+	say   []byte
 }
 
 // NewBuilder returns a builder for one stream.
@@ -137,6 +152,12 @@ type turnState struct {
 	// usd and costSrc are the turn's cost, once priced (cost.go).
 	usd     float64
 	costSrc CostSource
+	// idx is the turn's index in the session; errLine, errMsg and errs
+	// are its first harness error and how many it had.
+	idx     int
+	errLine int
+	errMsg  string
+	errs    int
 }
 
 // id is the turn's id, t1, t2, …; named once the stream has ended
@@ -184,6 +205,19 @@ func (b *Builder) Add(ev *event.Event) {
 	at := b.at(ev)
 	stall, where := b.gap(ev, at)
 	top := b.isTop(ev)
+	switch k {
+	case event.AgentMessageChunk, event.AgentThoughtChunk, event.Plan, event.ToolCall:
+		b.end.worked = true
+		if top {
+			b.end.noteEnd(ev)
+		}
+	case event.ToolCallUpdate, event.UserMessageChunk:
+		if top {
+			b.end.noteEnd(ev)
+		}
+	case event.Error, event.Result:
+		b.end.noteEnd(ev)
+	}
 
 	switch k {
 	case event.SessionStart:
@@ -219,16 +253,7 @@ func (b *Builder) Add(ev *event.Event) {
 	case event.Usage:
 		b.usage(ev)
 	case event.Error:
-		b.errors++
-		if u.Fatal {
-			b.fatal = true
-		}
-		if t := b.turnOf(ev); t != nil {
-			t.flags.add(FlagHarnessError)
-			b.touch(t, ev, at)
-		} else {
-			b.errOrphan = true
-		}
+		b.harnessError(ev, at)
 	case event.Result:
 		b.results++
 		if u.IsError != nil {
@@ -252,6 +277,10 @@ func (b *Builder) Add(ev *event.Event) {
 		if u.Text != "" {
 			b.result = append(b.result[:0], cut(u.Text, maxFinalText)...)
 		}
+		b.end.resultLine = ev.Line
+		if u.Subtype != b.end.subtype {
+			b.end.subtype = b.kept(u.Subtype)
+		}
 		b.closeTurn()
 		b.waitingLLM = false
 		b.afterResult = true
@@ -269,7 +298,41 @@ func (b *Builder) Add(ev *event.Event) {
 	if at.known() {
 		b.prev = at
 		b.prevTurn = b.cur
+		b.prevLine, b.prevKind = ev.Line, ownKind(k)
 	}
+}
+
+// harnessError counts an error the harness reported and keeps what the
+// outcome and the harness_error note say of it: the first of its turn,
+// the first fatal one, the last one. Errors are few: their text is clipped
+// (and redacted) as they come.
+func (b *Builder) harnessError(ev *event.Event, at instant) {
+	u := &ev.Update
+	b.errors++
+	msg := b.clipLine(u.Message, maxLine)
+	if msg == "" {
+		msg = "an error with no message"
+	}
+	b.end.errLine, b.end.errMsg = ev.Line, msg
+	if u.Fatal && !b.fatal {
+		b.fatal = true
+		b.end.fatalLine, b.end.fatalMsg = ev.Line, msg
+	}
+	t := b.turnOf(ev)
+	if t == nil {
+		if !b.errOrphan {
+			b.orphanErr = noteRec{note: FlagNote{Flag: FlagHarnessError, Evidence: Evidence{Sentence: msg, Line: ev.Line}}}
+		}
+		b.errOrphan = true
+		b.orphanErrs++
+		return
+	}
+	t.flags.add(FlagHarnessError)
+	b.touch(t, ev, at)
+	if t.errs == 0 {
+		t.errLine, t.errMsg = ev.Line, msg
+	}
+	t.errs++
 }
 
 // plainLine counts a line no parser understood toward the error-line count
@@ -355,7 +418,7 @@ func (b *Builder) turnFor(ev *event.Event, at instant) *turnState {
 }
 
 func (b *Builder) newTurn(ev *event.Event, at instant) {
-	t := b.turnRecs.add(turnState{msgID: b.kept(ev.MessageID),
+	t := b.turnRecs.add(turnState{msgID: b.kept(ev.MessageID), idx: len(b.turns),
 		line: ev.Line, start: at, session: b.keepSession(ev.SessionID)})
 	if t.msgID != "" {
 		b.msgTurn[t.msgID] = t
@@ -436,7 +499,7 @@ func (b *Builder) usage(ev *event.Event) {
 		b.noteUsage(ev)
 	}
 	if u.Scope == event.ScopeRun {
-		b.run = &tk
+		b.run, b.runLine = &tk, ev.Line
 		return
 	}
 	t := b.turnOf(ev)

@@ -44,7 +44,8 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	b.cost(s, p)
 	session |= b.reconcile(s)
 	session |= b.turnsAndStalls(s, p)
-	b.outcome(s, session, st.EndsWithResult)
+	b.outcome(s, session, st)
+	b.placeNotes(s)
 	b.text(s)
 	if b.opt.NoReviewEvents || b.opt.WantReviewEvents != nil && !b.opt.WantReviewEvents(s) {
 		return s, nil
@@ -142,8 +143,10 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 			tc.Success = nil
 			f := flagSet(0)
 			f.add(FlagUnfinishedTool)
+			b.callNote(c, FlagUnfinishedTool)
 			if tc.ApprovalRequired {
 				f.add(FlagApproval)
+				b.callNote(c, FlagApproval)
 			}
 			if c.turn != nil {
 				c.turn.flags |= f
@@ -180,8 +183,10 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 		switch {
 		case tc.ApprovalRequired:
 			f.add(FlagApproval)
+			b.callNote(c, FlagApproval)
 		case tc.Success != nil && !*tc.Success:
 			f.add(FlagToolFailed)
+			b.callNote(c, FlagToolFailed)
 		}
 		if c.turn != nil {
 			c.turn.flags |= f
@@ -232,18 +237,35 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 	threshold := b.opt.StallThreshold.Milliseconds()
 	cands := append(b.stalls, b.projected...)
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].line < cands[j].line })
+	toolThreshold := b.opt.ToolStallThreshold.Milliseconds()
 	for _, c := range cands {
 		gap, ok := p.ms(c.from, c.to)
 		from, ok2 := p.resolve(c.from)
 		if !ok || !ok2 || gap <= threshold {
 			continue
 		}
-		st := Stall{StartedAt: from.UTC(), GapMs: gap, Kind: c.kind, Line: c.line}
+		st := Stall{StartedAt: from.UTC(), GapMs: gap, Kind: c.kind, Line: c.line, FromLine: c.fromLine, Flagged: true}
+		var call *callState
+		if c.kind == StallTool {
+			// A wait on a tool is tool time: it flags only past the
+			// tool threshold, or when the tool then failed.
+			call = b.waitedOn(c)
+			if call != nil {
+				st.ToolCallID = call.id
+			}
+			failed := call != nil && call.is(callJudged) && !call.is(callSuccess)
+			st.Flagged = gap > toolThreshold || failed
+		}
 		if c.turn != nil {
 			st.TurnID = c.turn.id()
-			c.turn.flags.add(FlagStall)
-		} else {
-			session.add(FlagStall)
+		}
+		if st.Flagged {
+			if c.turn != nil {
+				c.turn.flags.add(FlagStall)
+			} else {
+				session.add(FlagStall)
+			}
+			b.stallNote(&st, c, call)
 		}
 		s.Stalls = append(s.Stalls, st)
 	}
@@ -265,10 +287,13 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 	ids := listOf(&b.lists.ids, len(b.calls))[:0]
 	slab := &b.lists.slab
 	for _, t := range b.turns {
+		var spike int64
 		if n, ok := t.size(); ok && len(sizes) > 1 &&
 			float64(n) >= b.opt.SpikeFactor*float64(med) && n >= b.opt.SpikeMinTokens {
 			t.flags.add(FlagTokenSpike)
+			spike = n
 		}
+		b.turnNotes(t, spike, med)
 		tt := Turn{
 			TurnID: t.id(), MessageID: t.msgID, Model: t.model,
 			Flags: t.flags.list(), Line: t.line, EndLine: t.endLine,
@@ -303,6 +328,18 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 	return session
 }
 
+// waitedOn returns the call a tool_execution wait was on: the last call
+// that started at or before the wait and was still open when it ended.
+func (b *Builder) waitedOn(c stallCand) *callState {
+	i := sort.Search(len(b.calls), func(i int) bool { return b.calls[i].line > c.fromLine })
+	for j := i - 1; j >= 0 && j >= i-64; j-- {
+		if k := b.calls[j]; k.is(callOpen) || k.endLine >= c.line {
+			return k
+		}
+	}
+	return nil
+}
+
 // size is a turn's tokens, prompt plus completion, when it reported any.
 func (t *turnState) size() (int64, bool) {
 	if !t.usage.any {
@@ -328,39 +365,19 @@ func median(v []int64) int64 {
 	return (v[n/2-1] + v[n/2]) / 2
 }
 
-// outcome fills the status, the flags and the counts. endsWithResult says
-// the harness always ends with a result line (event.Stats): a structured
-// stream of it without one is incomplete rather than of unknown outcome.
-func (b *Builder) outcome(s *Summary, session flagSet, endsWithResult bool) {
-	switch {
-	case b.isError != nil && *b.isError, b.fatal:
-		s.Status = RunError
-	case b.opt.ExitCode != nil && *b.opt.ExitCode != 0:
-		s.Status = RunError
-	case b.results > 0:
-		s.Status = RunSuccess
-	case b.opt.ExitCode != nil:
-		s.Status = RunSuccess
-	case endsWithResult && b.structured:
-		s.Status = RunIncomplete
-	default:
-		s.Status = RunUnknown
-	}
-	if b.opt.ExitCode != nil && *b.opt.ExitCode != 0 {
-		s.Status = RunError
-	}
-	if s.Status == RunSuccess && b.open > 0 {
-		s.Status = RunIncomplete
-	}
+// outcome fills the outcome, the flags, their notes and the counts.
+func (b *Builder) outcome(s *Summary, session flagSet, st event.Stats) {
+	b.decideOutcome(s, st.EndsWithResult)
 	if b.errOrphan {
 		session.add(FlagHarnessError)
 	}
-	if s.Status == RunError {
+	if s.Outcome.IsFailure() || b.end.signaled {
 		session.add(FlagRunFailed)
 	}
 	if s.Truncated {
 		session.add(FlagTruncated)
 	}
+	b.sessionNotes(s, session, st.TruncatedBytes)
 	for _, t := range b.turns {
 		session |= t.flags
 	}

@@ -239,8 +239,8 @@ func TestResultWithoutVerdictAndLaterText(t *testing.T) {
 	s.add(time.Time{}, text("first run"))
 	s.add(time.Time{}, event.Update{SessionUpdate: event.Result, Text: "first answer"})
 	sum, _ := s.summarize(t, Options{})
-	if sum.Status != RunSuccess || *sum.FinalAssistantMessage != "first answer" {
-		t.Errorf("status %s final %q", sum.Status, *sum.FinalAssistantMessage)
+	if sum.Outcome != OutcomeCompleted || *sum.FinalAssistantMessage != "first answer" {
+		t.Errorf("status %s final %q", sum.Outcome, *sum.FinalAssistantMessage)
 	}
 	s.add(time.Time{}, event.Update{SessionUpdate: event.SessionStart})
 	s.add(time.Time{}, text("second run, cut short"))

@@ -10,8 +10,11 @@ import (
 // Defaults for the Options left zero.
 const (
 	DefaultStallThreshold = 30 * time.Second
-	DefaultSpikeFactor    = 3
-	DefaultSpikeMinTokens = 20_000
+	// DefaultToolStallThreshold is how long a tool may run before the wait
+	// on it flags its turn as a stall.
+	DefaultToolStallThreshold = 10 * time.Minute
+	DefaultSpikeFactor        = 3
+	DefaultSpikeMinTokens     = 20_000
 	// StderrTailMax caps the stderr folded into the final message.
 	StderrTailMax = 8 << 10
 	// TailLines is how many non-empty unparsed lines the tail keeps.
@@ -49,6 +52,11 @@ type Options struct {
 	ModelSource string
 	// StallThreshold is the gap that counts as a stall; 0 means 30 s.
 	StallThreshold time.Duration
+	// ToolStallThreshold is how long a wait on a running tool may last
+	// before it flags its turn: shorter waits are tool time, listed and
+	// counted as stalls but not flagged unless the tool then failed; 0
+	// means 10 minutes.
+	ToolStallThreshold time.Duration
 	// SpikeFactor and SpikeMinTokens make a turn a token spike: at least
 	// SpikeFactor times the session's median turn and at least
 	// SpikeMinTokens; 0 means 3 and 20,000.
@@ -71,6 +79,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.StallThreshold <= 0 {
 		o.StallThreshold = DefaultStallThreshold
+	}
+	if o.ToolStallThreshold <= 0 {
+		o.ToolStallThreshold = DefaultToolStallThreshold
 	}
 	if o.SpikeFactor <= 0 {
 		o.SpikeFactor = DefaultSpikeFactor

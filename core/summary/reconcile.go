@@ -68,6 +68,8 @@ func (b *Builder) reconcile(s *Summary) flagSet {
 	var flags flagSet
 	if b.counterReset {
 		flags.add(FlagTokenCounterReset)
+		b.addNote(nil, FlagTokenCounterReset, Evidence{Sentence: "the harness's running token total went down: counted from the restart on",
+			Line: b.resetLine})
 	}
 	r := &Reconciliation{}
 	calls, any := b.orphan.total(), b.orphan.any
@@ -97,6 +99,10 @@ func (b *Builder) reconcile(s *Summary) flagSet {
 	case disagree(*r.HarnessTotal, *r.CallsTotal):
 		r.Note = "the harness total and the calls' sum differ: the counts are the harness's"
 		flags.add(FlagUsageMismatch)
+		h, c := r.HarnessTotal, r.CallsTotal
+		b.addNote(nil, FlagUsageMismatch, Evidence{Sentence: b.sentence("tokens do not add up: the ", r.Source, " says in ",
+			fmtCount(h.Input), " · out ", fmtCount(h.Output), ", the calls add up to in ", fmtCount(c.Input), " · out ",
+			fmtCount(c.Output)), Line: b.runLine})
 	default:
 		r.Note = "the harness total and the calls' sum agree: the counts are the harness's"
 	}
@@ -106,7 +112,7 @@ func (b *Builder) reconcile(s *Summary) flagSet {
 
 // noteUsage records what a usage report says of the accounting itself.
 func (b *Builder) noteUsage(ev *event.Event) {
-	if reset, _ := ev.Extra["tokenCounterReset"].(bool); reset {
-		b.counterReset = true
+	if reset, _ := ev.Extra["tokenCounterReset"].(bool); reset && !b.counterReset {
+		b.counterReset, b.resetLine = true, ev.Line
 	}
 }

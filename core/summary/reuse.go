@@ -62,6 +62,7 @@ type lists struct {
 	stalls []Stall
 	ids    []string
 	keys   []reviewKey
+	notes  []FlagNote
 	// slab holds the values the lists point to.
 	slab callSlab
 }
@@ -103,8 +104,9 @@ func keptTable[K comparable, V any](m map[K]V) map[K]V {
 // that reuses what it made for the last: its records' blocks, its tables,
 // the tool names it interned, and its lists' arrays. The summary and the
 // review events the last Finish returned must be done with: the new
-// stream's records, and its summary's ToolCalls, Stalls and Turns, are
-// made in the same memory.
+// stream's records, and its summary's ToolCalls, Stalls and Turns (their
+// flag notes included), are made in the same memory. The summary's own
+// FlagNotes and OutcomeEvidence are copies of their own.
 func (b *Builder) Reset(opt Options) {
 	opt = opt.withDefaults()
 	calls, turns, lists, texts := b.callRecs, b.turnRecs, b.lists, b.texts
@@ -119,7 +121,7 @@ func (b *Builder) Reset(opt Options) {
 		opt: opt, project: opt.window(),
 		msgTurn: keptTable(b.msgTurn), callByID: keptTable(b.callByID), interned: b.interned,
 		turns: keptList(b.turns), calls: keptList(b.calls), prompts: keptList(b.prompts),
-		stalls: keptList(b.stalls), projected: keptList(b.projected),
+		stalls: keptList(b.stalls), projected: keptList(b.projected), notes: keptList(b.notes), say: keptList(b.say),
 		callRecs: calls, turnRecs: turns, lists: lists, texts: texts,
 		tail: tail, stderr: stderr, final: keptList(b.final), result: keptList(b.result),
 	}

@@ -95,10 +95,11 @@ func TestStallClasses(t *testing.T) {
 	s.add(at(200), result(200_000, false))
 	sum, _ := s.summarize(t, Options{})
 	want := []Stall{
-		{StartedAt: at(0), GapMs: 40_000, Kind: StallUnknown, TurnID: "", Line: 2},
-		{StartedAt: at(42), GapMs: 58_000, Kind: StallTool, TurnID: "t1", Line: 5},
-		{StartedAt: at(100), GapMs: 50_000, Kind: StallLLM, TurnID: "t2", Line: 6},
-		{StartedAt: at(150), GapMs: 35_000, Kind: StallLLM, TurnID: "t2", Line: 7},
+		{StartedAt: at(0), GapMs: 40_000, Kind: StallUnknown, TurnID: "", FromLine: 1, Line: 2, Flagged: true},
+		// Tool time: listed and counted, not flagged.
+		{StartedAt: at(42), GapMs: 58_000, Kind: StallTool, TurnID: "t1", FromLine: 4, Line: 5, ToolCallID: "a"},
+		{StartedAt: at(100), GapMs: 50_000, Kind: StallLLM, TurnID: "t2", FromLine: 5, Line: 6, Flagged: true},
+		{StartedAt: at(150), GapMs: 35_000, Kind: StallLLM, TurnID: "t2", FromLine: 6, Line: 7, Flagged: true},
 	}
 	if len(sum.Stalls) != len(want) {
 		t.Fatalf("stalls = %+v, want %+v", sum.Stalls, want)
@@ -108,8 +109,18 @@ func TestStallClasses(t *testing.T) {
 			t.Errorf("stall %d = %+v, want %+v", i, sum.Stalls[i], want[i])
 		}
 	}
-	if !hasFlag(sum.Turns[0].Flags, FlagStall) || !hasFlag(sum.Turns[1].Flags, FlagStall) {
-		t.Errorf("turn flags: %+v %+v", sum.Turns[0].Flags, sum.Turns[1].Flags)
+	if hasFlag(sum.Turns[0].Flags, FlagStall) || !hasFlag(sum.Turns[1].Flags, FlagStall) || sum.StallCount != 4 {
+		t.Errorf("turn flags: %+v %+v, %d stalls", sum.Turns[0].Flags, sum.Turns[1].Flags, sum.StallCount)
+	}
+	var notes []string
+	for _, n := range sum.Turns[1].FlagNotes {
+		notes = append(notes, n.String())
+	}
+	if want := "model silent 50 s after the tool result (lines 5–6)|model silent 35 s (lines 6–7)"; strings.Join(notes, "|") != want {
+		t.Errorf("t2 notes %q, want %q", notes, want)
+	}
+	if n := sum.FlagNotes[0]; n.String() != "no events for 40 s (lines 1–2)" || n.TurnID != "" {
+		t.Errorf("the session's own stall: %+v", n)
 	}
 	if !hasFlag(sum.Flags, FlagStall) || !sum.Flagged {
 		t.Errorf("session flags: %v", sum.Flags)
@@ -345,8 +356,8 @@ func TestToolFailedAndApprovalIsNotAnError(t *testing.T) {
 	if sum.ErrorCount != 1 || sum.ApprovalCount != 1 {
 		t.Errorf("errors %d, approvals %d; want 1, 1", sum.ErrorCount, sum.ApprovalCount)
 	}
-	if sum.Status != RunSuccess || hasFlag(sum.Flags, FlagRunFailed) {
-		t.Errorf("status %s flags %v", sum.Status, sum.Flags)
+	if sum.Outcome != OutcomeCompleted || hasFlag(sum.Flags, FlagRunFailed) {
+		t.Errorf("status %s flags %v", sum.Outcome, sum.Flags)
 	}
 	b := sum.ToolCalls[1]
 	if b.ExitCode == nil || *b.ExitCode != 1 || b.Error == nil || *b.Error != "exit status 1" {
@@ -369,12 +380,12 @@ func TestRunFailure(t *testing.T) {
 	s.add(time.Time{}, text("ok"))
 	s.add(time.Time{}, result(10, false))
 	sum, _ := s.summarize(t, Options{})
-	if sum.Status != RunSuccess || sum.Flagged {
-		t.Errorf("clean run: %s %v", sum.Status, sum.Flags)
+	if sum.Outcome != OutcomeCompleted || sum.Flagged {
+		t.Errorf("clean run: %s %v", sum.Outcome, sum.Flags)
 	}
 	sum, _ = s.summarize(t, Options{ExitCode: event.Int(3)})
-	if sum.Status != RunError || !hasFlag(sum.Flags, FlagRunFailed) || !sum.Flagged {
-		t.Errorf("non-zero exit: %s %v", sum.Status, sum.Flags)
+	if sum.Outcome != OutcomeFailed || !hasFlag(sum.Flags, FlagRunFailed) || !sum.Flagged {
+		t.Errorf("non-zero exit: %s %v", sum.Outcome, sum.Flags)
 	}
 	if sum.ExitCode == nil || *sum.ExitCode != 3 {
 		t.Errorf("exitCode = %v, want 3", sum.ExitCode)
@@ -383,15 +394,15 @@ func TestRunFailure(t *testing.T) {
 	e.add(time.Time{}, text("ok"))
 	e.add(time.Time{}, result(10, true))
 	sum, _ = e.summarize(t, Options{})
-	if sum.Status != RunError || !hasFlag(sum.Flags, FlagRunFailed) {
-		t.Errorf("is_error result: %s %v", sum.Status, sum.Flags)
+	if sum.Outcome != OutcomeFailed || !hasFlag(sum.Flags, FlagRunFailed) {
+		t.Errorf("is_error result: %s %v", sum.Outcome, sum.Flags)
 	}
 	var h stream
 	h.add(time.Time{}, text("working"))
 	h.add(time.Time{}, event.Update{SessionUpdate: event.Error, Message: "Reconnecting... 1/5"})
 	sum, _ = h.summarize(t, Options{})
-	if !hasFlag(sum.Turns[0].Flags, FlagHarnessError) || sum.Status != RunIncomplete {
-		t.Errorf("harness error: %v %s", sum.Turns[0].Flags, sum.Status)
+	if !hasFlag(sum.Turns[0].Flags, FlagHarnessError) || sum.Outcome != OutcomeUnknown {
+		t.Errorf("harness error: %v %s", sum.Turns[0].Flags, sum.Outcome)
 	}
 }
 

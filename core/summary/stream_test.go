@@ -25,8 +25,8 @@ func TestTruncatedFile(t *testing.T) {
 	if !sum.Truncated || !hasFlag(sum.Flags, FlagTruncated) || !sum.Flagged {
 		t.Errorf("truncated %v, flags %v", sum.Truncated, sum.Flags)
 	}
-	if sum.Status != RunIncomplete {
-		t.Errorf("status %s, want incomplete: the result line was cut off", sum.Status)
+	if sum.Outcome != OutcomeUnknown {
+		t.Errorf("status %s, want unknown: the result line was cut off", sum.Outcome)
 	}
 	if sum.LineCount != 4 || sum.ByteCount != int64(len(in)) {
 		t.Errorf("lines %d bytes %d, want 4 %d", sum.LineCount, sum.ByteCount, len(in))
@@ -86,8 +86,8 @@ func TestPlaintextFallbackWithStderr(t *testing.T) {
 	if !strings.HasSuffix(tail, "FATAL: out of retries") || strings.Contains(tail, "stderr line 000") {
 		t.Errorf("stderr tail keeps the wrong end: …%q", tail[len(tail)-40:])
 	}
-	if len(sum.Turns) != 0 || len(rev) != 0 || sum.Status != RunUnknown {
-		t.Errorf("turns %d, review %d, status %s", len(sum.Turns), len(rev), sum.Status)
+	if len(sum.Turns) != 0 || len(rev) != 0 || sum.Outcome != OutcomeUnknown {
+		t.Errorf("turns %d, review %d, status %s", len(sum.Turns), len(rev), sum.Outcome)
 	}
 }
 

@@ -85,6 +85,10 @@ type stallCand struct {
 	kind     StallKind
 	turn     *turnState
 	line     int
+	// fromLine and after are the line and kind of the event the wait
+	// began after.
+	fromLine int
+	after    event.Kind
 }
 
 // gap checks the wait between the previous timed event and this one and
@@ -96,7 +100,8 @@ func (b *Builder) gap(ev *event.Event, at instant) (c stallCand, where int) {
 	if !at.known() || !b.prev.known() || b.afterResult {
 		return c, 0
 	}
-	c = stallCand{from: b.prev, to: at, kind: b.stallKind(), turn: b.prevTurn, line: ev.Line}
+	c = stallCand{from: b.prev, to: at, kind: b.stallKind(), turn: b.prevTurn, line: ev.Line,
+		fromLine: b.prevLine, after: b.prevKind}
 	switch {
 	case !at.t.IsZero() && !b.prev.t.IsZero():
 		if at.t.Sub(b.prev.t) > b.opt.StallThreshold {

@@ -19,13 +19,16 @@
 //     come without times; thinking is the rest, never below 0.
 //   - Stalls: a gap between timed events over the threshold, classed by
 //     what was outstanding (a tool call, the model, or nothing known);
-//     gaps after a result line are ignored until the next run starts.
+//     gaps after a result line are ignored until the next run starts. A
+//     wait on a tool is tool time: it flags only past the tool threshold
+//     or when the tool then failed.
 //   - Turns: a model response (a message id, or agent output after a tool
 //     result or prompt) with the calls it issued; a subagent's work stays
 //     in the turn of the call that started it.
 //   - Flags: judged per turn on the final state of its calls and rolled up;
 //     a failed run, a non-zero exit and a truncated capture flag the
-//     session.
+//     session. Each flag instance is a sentence with its lines (notes.go).
+//   - Outcome: from the terminal events only (outcome.go).
 //
 // The Builder streams: it never holds events, only a record per turn and
 // per tool call, so memory follows what the summary lists.
@@ -88,8 +91,18 @@ type Summary struct {
 
 	Flags   []Flag `json:"flags"`
 	Flagged bool   `json:"flagged"`
-	// Status is the run's outcome: success, error, incomplete or unknown.
-	Status RunStatus `json:"status"`
+	// FlagNotes says why each flag was raised, one sentence per flag
+	// instance with the lines that raised it, in line order: the
+	// session's own notes (a failed run, a truncated capture, an error
+	// outside any turn) and the turns' (Turn.FlagNotes), at most
+	// MaxSessionNotes of them; the turns hold theirs in full.
+	FlagNotes []FlagNote `json:"flagNotes"`
+	// Outcome is how the run ended: completed, failed, interrupted,
+	// died_before_start or unknown, decided from its terminal events
+	// (outcome.go). OutcomeEvidence says what it was decided from, and
+	// the line of that evidence (0 when it is no line: an exit code).
+	Outcome         Outcome  `json:"outcome"`
+	OutcomeEvidence Evidence `json:"outcomeEvidence"`
 	// ExitCode is the agent process's exit status, when the caller knew it.
 	ExitCode *int `json:"exitCode"`
 
@@ -131,18 +144,6 @@ const (
 	CostUnknown  CostSource = "unknown"
 )
 
-// RunStatus is the outcome of a run.
-type RunStatus string
-
-// The run outcomes. Incomplete means the stream ended without the harness's
-// terminal line, or with a tool call still open.
-const (
-	RunSuccess    RunStatus = "success"
-	RunError      RunStatus = "error"
-	RunIncomplete RunStatus = "incomplete"
-	RunUnknown    RunStatus = "unknown"
-)
-
 // ToolCall is one tool call of a session.
 type ToolCall struct {
 	ID           string     `json:"id"`
@@ -168,13 +169,22 @@ type ToolCall struct {
 }
 
 // Stall is a gap between consecutive events longer than the threshold.
+// A wait on a tool (tool_execution) is tool time: it is listed and
+// counted, but flags its turn (Flagged) only past the tool threshold
+// (Options.ToolStallThreshold) or when the tool then failed.
 type Stall struct {
 	StartedAt time.Time `json:"startedAt"`
 	GapMs     int64     `json:"gapMs"`
 	Kind      StallKind `json:"kind"`
 	TurnID    string    `json:"turnId"`
-	// Line is the line of the event that ended the wait.
-	Line int `json:"line"`
+	// FromLine is the line of the event the wait began after, Line the
+	// line of the event that ended it.
+	FromLine int `json:"fromLine,omitempty"`
+	Line     int `json:"line"`
+	// ToolCallID is the call a tool_execution wait was on, when known.
+	ToolCallID string `json:"toolCallId,omitempty"`
+	// Flagged says the stall raised the stall flag.
+	Flagged bool `json:"flagged"`
 }
 
 // StallKind classifies a stall by what was outstanding before it.
@@ -206,6 +216,10 @@ type Turn struct {
 	Model       string     `json:"model,omitempty"`
 	ToolCallIDs []string   `json:"toolCallIds"`
 	Flags       []Flag     `json:"flags"`
+	// FlagNotes says why each of the turn's flags was raised, one
+	// sentence per instance (a failed call, a stall), at most
+	// MaxTurnNotes; absent when the turn has no flag.
+	FlagNotes []FlagNote `json:"flagNotes,omitempty"`
 	// Text is the start of what the model said in this turn.
 	Text    string `json:"text,omitempty"`
 	Line    int    `json:"line"`

@@ -198,6 +198,12 @@ func (s *flagSet) add(f Flag) {
 	}
 }
 
+func (s flagSet) has(f Flag) bool {
+	var one flagSet
+	one.add(f)
+	return s&one != 0
+}
+
 func (s flagSet) list() []Flag {
 	out := []Flag{}
 	for i, f := range flagOrder {
