@@ -90,6 +90,9 @@ type Builder struct {
 
 	// lastLine is the line of the last event added, for an error report.
 	lastLine int
+
+	// touched holds what the calls' inputs say they change (touched.go).
+	touched []callTouch
 }
 
 // NewBuilder returns a builder for one stream.
