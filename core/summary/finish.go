@@ -49,7 +49,7 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	session |= b.turnsAndStalls(s, p)
 	b.outcome(s, session, st.EndsWithResult)
 	b.text(s)
-	s.FilesTouched = b.filesTouched()
+	s.FilesTouched, s.FilesTouchedCount = b.filesTouched()
 	if b.opt.NoReviewEvents || b.opt.WantReviewEvents != nil && !b.opt.WantReviewEvents(s) {
 		return s, nil
 	}

@@ -8,8 +8,10 @@ import (
 )
 
 // MaxFilesTouched caps the files a summary lists: a session that touched
-// more lists the first ones it touched.
-const MaxFilesTouched = 200
+// more lists the first ones it touched, and counts them all
+// (FilesTouchedCount). The list rides in the brief summary a session list
+// shows, which must not grow with the session.
+const MaxFilesTouched = 16
 
 // FileTouched is a file the session's tool calls changed, as their inputs
 // say (core/edit): an edit tool's diff, a patch, a file written whole, a
@@ -64,7 +66,7 @@ func (b *Builder) noteTouched(c *callState, u *event.Update) {
 
 // filesTouched lists the files the calls changed, in the order first
 // touched, skipping the calls that failed or were denied.
-func (b *Builder) filesTouched() []FileTouched {
+func (b *Builder) filesTouched() (_ []FileTouched, count int) {
 	var out []FileTouched
 	at := map[string]int{}
 	for _, ct := range b.touched {
@@ -76,12 +78,15 @@ func (b *Builder) filesTouched() []FileTouched {
 			p := redactText(t.Path)
 			i, ok := at[p]
 			if !ok {
-				if len(out) == MaxFilesTouched {
-					continue
+				i = -1
+				if len(out) < MaxFilesTouched {
+					out = append(out, FileTouched{Path: p, Line: c.line})
+					i = len(out) - 1
 				}
-				out = append(out, FileTouched{Path: p, Line: c.line})
-				i = len(out) - 1
 				at[p] = i
+			}
+			if i < 0 {
+				continue
 			}
 			f := &out[i]
 			f.Action = string(t.Action)
@@ -91,7 +96,7 @@ func (b *Builder) filesTouched() []FileTouched {
 			}
 		}
 	}
-	return out
+	return out, len(at)
 }
 
 func addCount(p *int, n int) *int {

@@ -88,6 +88,8 @@ type Summary struct {
 	// FilesTouched are the files the session's calls changed, with the
 	// lines their inputs add and remove (touched.go); left out when none.
 	FilesTouched []FileTouched `json:"filesTouched,omitempty"`
+	// FilesTouchedCount counts them all, past MaxFilesTouched.
+	FilesTouchedCount int `json:"filesTouchedCount,omitempty"`
 
 	LineCount      int      `json:"lineCount"`
 	ByteCount      int64    `json:"byteCount"`
