@@ -106,6 +106,9 @@ type invocationRun struct {
 	st    *store.Store
 	invID int64
 	rec   bool
+	// headBefore is the git HEAD of the agent's working directory, read
+	// before the agent starts; "" when it is not in a work tree.
+	headBefore string
 }
 
 func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout io.Writer) int {
@@ -125,11 +128,17 @@ func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout i
 		MaxFileBytes: r.cfg.MaxFileBytes(), Stdin: stdin, Stdout: stdout, Stderr: r.stderr,
 	}
 	spec.OnStart = func(file string, start time.Time) { r.record(file, start, spec.Dir) }
+	if r.st != nil {
+		r.headBefore = gitHead(ctx, agentDir(spec.Dir))
+	}
 	res, err := capture.Run(ctx, spec)
 	if err != nil {
 		<-sweepDone
 		fmt.Fprintf(r.stderr, "sift run: %s\n", textsafe.Inert(err.Error()))
 		return exitNoAgent
+	}
+	if r.headBefore != "" {
+		r.recordGitHeads(ctx, "", gitHead(ctx, agentDir(spec.Dir)))
 	}
 	sum := r.summarize(ctx, res)
 	<-sweepDone
@@ -201,11 +210,7 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 	if r.st == nil {
 		return
 	}
-	if dir == "" {
-		if wd, err := os.Getwd(); err == nil {
-			dir = wd
-		}
-	}
+	dir = agentDir(dir)
 	id, err := r.st.RecordInvocation(context.Background(), store.Invocation{
 		WorkItemID: r.workItem, Phase: r.phase, Iteration: r.iteration,
 		AgentKind: string(r.cli.Kind), File: file, Start: start, Cwd: dir,
@@ -218,6 +223,7 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 		return
 	}
 	r.invID, r.rec = id, true
+	r.recordGitHeads(context.Background(), r.headBefore, "")
 }
 
 // finish records the end of the invocation and returns the run's summary

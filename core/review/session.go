@@ -30,6 +30,11 @@ type Session struct {
 	// wrote the stream; empty when unknown (an imported file, an agent's
 	// history). The stream's own cwd is never used: it is untrusted text.
 	Cwd string `json:"-"`
+	// GitBefore and GitAfter are the commits (HEAD) of the git work tree
+	// `sift run` ran the agent in, read before and after the run; empty
+	// when unknown (not a work tree, an imported file).
+	GitBefore string `json:"-"`
+	GitAfter  string `json:"-"`
 }
 
 // Key returns the session's key.
