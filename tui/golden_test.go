@@ -24,8 +24,9 @@ func openCall(t *testing.T, m *App, label, name string) {
 	if !m.session.showAll {
 		press(t, m, k.AllTurns)
 	}
-	// The search opened the session at its match: from the first turn.
-	press(t, m, k.Top)
+	// The search opened the session at its match: from the first turn,
+	// under the prompt row.
+	press(t, m, k.Top, k.Down)
 	for m.session.turn() != nil && len(m.session.calls()) == 0 {
 		press(t, m, k.Down)
 	}
@@ -35,6 +36,18 @@ func openCall(t *testing.T, m *App, label, name string) {
 	}
 	if m.screen != screenToolCall || m.tool.call.Name != name {
 		t.Fatalf("no %s call in %s", name, label)
+	}
+}
+
+// openLabel opens the session a search for its label finds first.
+func openLabel(t *testing.T, m *App, label string) {
+	t.Helper()
+	k := m.c.Keys
+	press(t, m, k.Filter)
+	typeText(t, m, label)
+	press(t, m, k.Enter, k.Enter)
+	if m.screen != screenSession {
+		t.Fatalf("%s did not open", label)
 	}
 }
 
@@ -76,6 +89,30 @@ func TestGolden(t *testing.T) {
 			typeText(t, m, "ENG-420 work-1")
 			press(t, m, k.Enter, k.Enter)
 		}, "final"},
+		{"session-changed", false, func(t *testing.T, m *App) {
+			// A resumed qwen run that wrote and edited files; its
+			// total counts tokens no turn reports.
+			openLabel(t, m, "ENG-433 work-2")
+		}, "changed 3 files"},
+		{"session-text", false, func(t *testing.T, m *App) {
+			// A claude turn denied a Write: its text and thinking in
+			// full.
+			openLabel(t, m, "ENG-420 work-2")
+			press(t, m, m.c.Keys.Expand)
+		}, "thinking"},
+		{"session-prompt", false, func(t *testing.T, m *App) {
+			openLabel(t, m, "ENG-398 work-1")
+			press(t, m, m.c.Keys.Top)
+		}, "explore this repo"},
+		{"inbox-preview-changed", false, func(t *testing.T, m *App) {
+			k := m.c.Keys
+			press(t, m, k.Filter)
+			typeText(t, m, "ENG-433 work-2")
+			press(t, m, k.Enter)
+			if !m.inbox.previewOn() {
+				press(t, m, k.Preview)
+			}
+		}, "changed"},
 		{"toolcall", true, func(t *testing.T, m *App) {
 			k := m.c.Keys
 			press(t, m, k.SortBy(review.SortCost), k.Top, k.Enter, k.Enter, k.Enter)

@@ -99,9 +99,9 @@ func (c tokenCheck) note() string {
 		return "turns count " + diff + ": " + plural(c.subagentCalls, "subagent call") + " in " +
 			strings.Join(c.subagentTurns, ", ") + ", which the harness's total leaves out"
 	case tokensEarlyUsage:
-		return "turns count " + signed(c.out) + " out: the harness printed each message's usage before it ended; the total is its final count"
+		return "turns count " + signed(c.out) + " out: the harness printed each message's usage before it ended"
 	case tokensUnitemised:
-		return "the harness's total counts " + signed(-c.in) + " in, " + signed(-c.out) + " out that no turn reports (usage the stream does not itemise, as a resumed session's earlier run)"
+		return "the harness's total has " + signed(-c.in) + " in, " + signed(-c.out) + " out no turn reports: usage the stream does not itemise"
 	case tokensUnexplained:
 		return "turns count " + diff + " more than the harness's total; the stream does not say why"
 	}
