@@ -63,11 +63,13 @@ func filesIn(s *review.Session) (dir string, files []string) {
 		paths = append(paths, f.Path)
 	}
 	dir = commonDir(paths)
-	if dir != "" && s.Cwd != "" && filepath.Clean(s.Cwd) == dir {
-		dir = "" // Said once: the paths are the run's folder's.
+	if cwd := filepath.Clean(s.Cwd); s.Cwd != "" && (dir == cwd || strings.HasPrefix(dir, cwd+"/")) {
+		// Said relative to the run's folder, as the agent's relative
+		// paths are.
 		for i := range paths {
-			paths[i] = strings.TrimPrefix(paths[i], filepath.Clean(s.Cwd)+"/")
+			paths[i] = strings.TrimPrefix(paths[i], cwd+"/")
 		}
+		dir = strings.TrimPrefix(strings.TrimPrefix(dir, cwd), "/")
 	}
 	for i := range s.FilesTouched {
 		f := s.FilesTouched[i]

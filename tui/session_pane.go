@@ -115,7 +115,7 @@ func (m *sessionView) thoughtLine() []string {
 	}
 	st := m.c.Styles
 	n := len(InertLines(strings.TrimRight(th, "\n")))
-	return []string{st.label("thinking") + st.App.Subtle.Render(firstLine(Inert(th))+" · "+plural(n, "line")+" · t shows it")}
+	return []string{st.label("thinking") + st.App.Subtle.Render(plural(n, "line")+" · t shows it · "+firstLine(Inert(th)))}
 }
 
 // turnErrorsSection lists the harness's errors in the selected turn with
