@@ -5,34 +5,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentsift/sift/core/review"
 )
 
-// TestEndToEndRecordedStreamInTmux walks the reviewer's path on a real
-// recorded stream rather than the demo: a Claude Code run whose Write was
-// denied, imported into a fresh store with `sift import`, then opened in
-// the inbox in tmux: the session (its prompt row, its thinking collapsed,
-// t for it in full), the denied call shown as a diff, a follow-up with a
-// note; after quitting, `sift list --json` carries the decision and
-// `sift followups --json` the follow-up with its failing call.
-func TestEndToEndRecordedStreamInTmux(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed (apt-get install -y tmux): skipping the terminal end-to-end test")
-	}
-	if testing.Short() {
-		t.Skip("builds and drives the binary")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "sift")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	logs, db, cfg := filepath.Join(dir, "logs"), filepath.Join(dir, "sift.db"), filepath.Join(dir, "config.yaml")
+// importRecorded places the recorded stream in a logs folder and imports
+// it into a new store, with a configuration that keeps review data.
+func importRecorded(t *testing.T, bin, logs, db, cfg string) {
+	t.Helper()
 	src, err := os.ReadFile("../../testdata/streams/claude/vincent-2.1.226-permission-denied-tool-error.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -51,15 +32,23 @@ func TestEndToEndRecordedStreamInTmux(t *testing.T) {
 	if out, err := exec.Command(bin, "import", "--db", db, "--config", cfg, logs).CombinedOutput(); err != nil {
 		t.Fatalf("sift import: %v\n%s", err, out)
 	}
+}
 
-	rc := filepath.Join(dir, "rc")
-	tm := &tmuxTerm{t: t, bin: tmux, sock: filepath.Join(dir, "tmux.sock"), name: "e2e"}
-	script := bin + " --db " + db + " --config " + cfg + " --logs " + logs + " --reviewer e2e 2>" +
-		filepath.Join(dir, "stderr") + "; echo $? >" + rc + "; sleep 5"
-	tm.run("-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", "120", "-y", "40",
-		"env", "TERM=xterm-256color", "LANG=C.UTF-8", "sh", "-c", script)
-	t.Cleanup(func() { exec.Command(tmux, "-S", tm.sock, "kill-server").Run() })
-
+// TestEndToEndRecordedStreamInTmux walks the reviewer's path on a real
+// recorded stream rather than the demo: a Claude Code run whose Write was
+// denied, imported into a fresh store with `sift import`, then opened in
+// the inbox in tmux: the session (its prompt row, its thinking collapsed,
+// t for it in full), the denied call shown as a diff, a follow-up with a
+// note; after quitting, `sift list --json` carries the decision and
+// `sift followups --json` the follow-up with its failing call.
+func TestEndToEndRecordedStreamInTmux(t *testing.T) {
+	var db, cfg string
+	tm, bin, _ := startInTmux(t, func(bin, dir string) string {
+		logs := filepath.Join(dir, "logs")
+		db, cfg = filepath.Join(dir, "sift.db"), filepath.Join(dir, "config.yaml")
+		importRecorded(t, bin, logs, db, cfg)
+		return bin + " --db " + db + " --config " + cfg + " --logs " + logs + " --reviewer e2e"
+	})
 	tm.waitFor("inbox", "1 session", "WI-REAL · work-1", "sort: triage")
 	tm.keys("Enter")
 	tm.waitFor("session", "› WI-REAL · work-1", "▶ ⚑ t1", "approval_required", "thinking  13 lines · t shows it",
@@ -77,21 +66,7 @@ func TestEndToEndRecordedStreamInTmux(t *testing.T) {
 	tm.run("send-keys", "-t", tm.name, "-l", "allow Write in C:\\work\\repo")
 	tm.keys("Enter")
 	tm.waitFor("decision recorded", "needs_followup WI-REAL · work-1 (t1 · Write)")
-	tm.keys("q")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if b, err := os.ReadFile(rc); err == nil {
-			if got := strings.TrimSpace(string(b)); got != "0" {
-				errText, _ := os.ReadFile(filepath.Join(dir, "stderr"))
-				t.Fatalf("sift exited %s: %s", got, errText)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sift did not quit on q:\n%s", tm.screen())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	tm.quit("sift")
 
 	out, err := exec.Command(bin, "list", "--json", "--db", db, "--config", cfg).Output()
 	if err != nil {
