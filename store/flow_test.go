@@ -15,6 +15,9 @@ import (
 func unmigrate0010(t *testing.T, s *Store) {
 	t.Helper()
 	for _, q := range []string{
+		// The migrations after 0010, undone first: they run again.
+		`ALTER TABLE work_item_costs DROP COLUMN git_head_before`, // 0015
+		`ALTER TABLE work_item_costs DROP COLUMN git_head_after`,
 		`DROP INDEX summaries_search`,
 		`DROP INDEX review_decisions_supersedes`,
 		`ALTER TABLE review_decisions DROP COLUMN supersedes`,
