@@ -17,8 +17,8 @@ func unmigrate0010(t *testing.T, s *Store) {
 	unmigrate0013(t, s)
 	unmigrate0012(t, s)
 	for _, q := range []string{
-		// Migration 0011, applied after 0010.
-		`ALTER TABLE work_item_costs DROP COLUMN model_source`,
+		// The migrations after 0010, undone first: they run again.
+		`ALTER TABLE work_item_costs DROP COLUMN model_source`, // 0011
 		`ALTER TABLE work_item_costs DROP COLUMN model`,
 		`DROP INDEX summaries_search`,
 		`DROP INDEX review_decisions_supersedes`,

@@ -16,6 +16,9 @@ import (
 func unmigrate0013(t *testing.T, s *Store) {
 	t.Helper()
 	for _, q := range []string{
+		// Migration 0014, applied after 0013.
+		`ALTER TABLE work_item_costs DROP COLUMN git_head_before`,
+		`ALTER TABLE work_item_costs DROP COLUMN git_head_after`,
 		`DROP INDEX summaries_by_outcome`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN outcome_rank`,
 		`ALTER TABLE agent_stream_summaries RENAME COLUMN outcome TO status`,

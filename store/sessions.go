@@ -198,6 +198,9 @@ func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Ses
 	if sess.Cwd, err = s.InvocationCwd(ctx, k.WorkItemID, k.FileName); err != nil {
 		return review.Session{}, err
 	}
+	if sess.GitBefore, sess.GitAfter, err = s.InvocationGitHeads(ctx, k.WorkItemID, k.FileName); err != nil {
+		return review.Session{}, err
+	}
 	return sess, nil
 }
 

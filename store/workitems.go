@@ -140,6 +140,36 @@ func (s *Store) InvocationCwd(ctx context.Context, workItemID, fileName string) 
 	return cwd, nil
 }
 
+// RecordGitHeads records the commits (HEAD) of the invocation's git work
+// tree before and after its run; an empty one is left as it was, so that
+// the one before can be recorded when the run starts and the one after
+// when it ends.
+func (s *Store) RecordGitHeads(ctx context.Context, id int64, before, after string) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE work_item_costs SET git_head_before = COALESCE(?, git_head_before),
+		git_head_after = COALESCE(?, git_head_after) WHERE id = ?`, emptyNull(before), emptyNull(after), id)
+	if err != nil {
+		return fmt.Errorf("record git heads of invocation %d: %w", id, wrapError(err))
+	}
+	return nil
+}
+
+// InvocationGitHeads returns the commits `sift run` recorded before and
+// after the run that wrote a session's stream file (the newest
+// invocation naming it); empty when unknown.
+func (s *Store) InvocationGitHeads(ctx context.Context, workItemID, fileName string) (before, after string, err error) {
+	var b, a sql.NullString
+	err = s.r.QueryRowContext(ctx, `SELECT git_head_before, git_head_after FROM work_item_costs
+		WHERE work_item_id = ? AND file_name = ? AND (git_head_before IS NOT NULL OR git_head_after IS NOT NULL)
+		ORDER BY id DESC LIMIT 1`, workItemID, fileName).Scan(&b, &a)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("invocation git heads %s/%s: %w", workItemID, fileName, wrapError(err))
+	}
+	return b.String, a.String, nil
+}
+
 // FinishInvocation records the end of an agent run: its end time and exit
 // code. When it was the work item's last running invocation the work item
 // becomes terminal, and FinishInvocation reports it (last): the caller then

@@ -210,13 +210,13 @@ func TestSessionFlaggedTurnsAndJumps(t *testing.T) {
 		t.Fatal("session did not open on its flagged turns")
 	}
 	for _, r := range s.rows {
-		if r != finalRow && len(s.s.Turns[r].Flags) == 0 {
+		if r >= 0 && len(s.s.Turns[r].Flags) == 0 {
 			t.Fatalf("unflagged turn %s listed by default", s.s.Turns[r].TurnID)
 		}
 	}
 	press(t, m, k.AllTurns)
-	if !s.showAll || len(s.rows) != len(s.s.Turns)+1 {
-		t.Fatalf("a does not show all turns and the final row: %d of %d", len(s.rows), len(s.s.Turns))
+	if !s.showAll || len(s.rows) != len(s.s.Turns)+2 {
+		t.Fatalf("a does not show all turns, the prompt and the final row: %d of %d", len(s.rows), len(s.s.Turns))
 	}
 	press(t, m, k.Top, k.NextFlagged)
 	first := s.turn()
@@ -499,9 +499,10 @@ func TestRefreshTabAndClicksInTheSession(t *testing.T) {
 	if m.session.focus != focusTurns {
 		t.Fatal("tab does not move back to the turns")
 	}
-	// Body line 5 is the first turn row, and the calls pane starts after
+	// The turns start under the header, its rule and the column header
+	// (the prompt row first), and the calls pane starts after
 	// the turns and a rule: click the second call, then click it again.
-	callsAt := 2 + 5 + m.session.turnRows() + 1 + len(m.session.turnSections())
+	callsAt := 2 + m.session.headerLines() + 1 + m.session.turnRows() + 1 + len(m.session.turnSections())
 	send(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, Y: callsAt + 1})
 	if m.session.focus != focusPane || m.session.call != 1 {
 		t.Fatalf("click on a call: focus %d, call %d", m.session.focus, m.session.call)

@@ -28,13 +28,16 @@ type callDetail struct {
 	cut   bool
 }
 
-// fileDetail is the re-parsed detail of one stream file, by call id.
+// fileDetail is the re-parsed detail of one stream file: each call's, by
+// id, and the conversation around them.
 type fileDetail struct {
 	calls map[string]*callDetail
+	conv  conversation
 }
 
 // parseDetail re-parses a stream file and collects every tool call's
-// input, output, error and lines. It runs off the UI goroutine.
+// input, output, error and lines, and the conversation. It runs off the
+// UI goroutine.
 func parseDetail(reg *agents.Registry, path, agent string) (*fileDetail, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -47,6 +50,7 @@ func parseDetail(reg *agents.Registry, path, agent string) (*fileDetail, error) 
 		opt.Agent = agents.Kind(agent)
 	}
 	_, err = reg.Parse(f, opt, func(ev *event.Event) {
+		fd.conv.addEvent(ev)
 		u := &ev.Update
 		if u.ToolCallID == "" || (u.SessionUpdate != event.ToolCall && u.SessionUpdate != event.ToolCallUpdate) {
 			return

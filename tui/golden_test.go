@@ -24,8 +24,9 @@ func openCall(t *testing.T, m *App, label, name string) {
 	if !m.session.showAll {
 		press(t, m, k.AllTurns)
 	}
-	// The search opened the session at its match: from the first turn.
-	press(t, m, k.Top)
+	// The search opened the session at its match: from the first turn,
+	// under the prompt's row.
+	press(t, m, k.Top, k.Down)
 	for m.session.turn() != nil && len(m.session.calls()) == 0 {
 		press(t, m, k.Down)
 	}
@@ -102,7 +103,8 @@ func TestGolden(t *testing.T) {
 			if !m.session.showAll {
 				press(t, m, k.AllTurns)
 			}
-			press(t, m, k.Top)
+			// The first turn, under the prompt's row.
+			press(t, m, k.Top, k.Down)
 		}, "tool time, not a stall"},
 		{"toolcall", true, func(t *testing.T, m *App) {
 			k := m.c.Keys

@@ -99,7 +99,7 @@ func (m *inboxView) previewLines(w, h int) []string {
 	default:
 		for _, sec := range [][]string{
 			previewTitle(st, p.s, w), m.previewFigures(p.s, w), m.previewFlags(p.s, w), m.previewError(p.s, w),
-			m.previewDecision(w), m.previewFinal(p.s, w),
+			m.previewChanged(p.s, w), m.previewDecision(w), m.previewFinal(p.s, w),
 		} {
 			if len(sec) > 0 {
 				lines = append(lines, sec...)
@@ -216,6 +216,36 @@ func (m *inboxView) previewError(s *review.Session, w int) []string {
 		return out
 	}
 	return nil
+}
+
+// previewChanged is what the run changed: its files with their diff
+// stat, one a line, and the commits before and after it.
+func (m *inboxView) previewChanged(s *review.Session, w int) []string {
+	sum, git := changedSummary(&s.Summary), gitRange(s)
+	if sum == "" && git == "" {
+		return nil
+	}
+	st := m.c.Styles
+	var lines []string
+	if sum != "" {
+		lines = append(lines, sum)
+		dir, files := filesIn(s)
+		if dir != "" {
+			lines = append(lines, "in "+fitLeft(dir, w-labelWidth-3))
+		}
+		for _, f := range files {
+			lines = append(lines, fitLeft(f, w-labelWidth-1))
+		}
+		if more := s.FilesTouchedCount - len(s.FilesTouched); more > 0 {
+			lines = append(lines, "… and "+plural(more, "more file"))
+		}
+	}
+	if git != "" {
+		lines = append(lines, git)
+	}
+	out := indentLines(st, strings.Join(lines, "\n"), w, 8)
+	out[0] = st.label("changed") + st.App.Text.Render(out[0])
+	return out
 }
 
 // previewDecision is the latest decision on the session, its turns or

@@ -28,6 +28,9 @@ type KeyMap struct {
 	// search is active: they follow its matches rather than the flagged
 	// turns.
 	NextFlagged, PrevFlagged, AllTurns key.Binding
+	// Expand shows the selected turn's text and thinking in full in
+	// place of its calls, and back.
+	Expand key.Binding
 
 	// Tool call; NextMatch and PrevMatch also follow a search's matches in
 	// a session.
@@ -79,6 +82,7 @@ func DefaultKeyMap() KeyMap {
 		NextFlagged: b("n", "next flagged", "n"),
 		PrevFlagged: b("N", "prev flagged", "N"),
 		AllTurns:    b("a", "all turns", "a"),
+		Expand:      b("t", "text in full", "t"),
 
 		Pager:     b("o", "raw lines in $PAGER", "o"),
 		Editor:    b("e", "open in $EDITOR", "e"),

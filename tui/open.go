@@ -53,13 +53,32 @@ func (m *App) handleSessionLoaded(msg sessionLoadedMsg) tea.Cmd {
 	s := msg.session
 	if m.session.s != nil && m.session.s.Key() == s.Key() && m.session.search == msg.search && msg.todo == 0 {
 		m.session.reload(&s, msg.decisions, msg.matches)
-		return nil
+		return m.loadConversation()
 	}
 	m.session.setSession(&s, msg.decisions, msg.search, msg.matches)
 	if msg.todo != 0 {
 		m.session.firstTodo(msg.todo)
 	}
-	return nil
+	return m.loadConversation()
+}
+
+// loadConversation gives the open session the conversation of its stream:
+// kept from an earlier re-parse, else re-parsed off the UI goroutine. The
+// re-parse keeps every call's detail too, for the tool-call screen.
+func (m *App) loadConversation() tea.Cmd {
+	s := m.session.s
+	if s == nil || s.Path == "" {
+		return nil
+	}
+	if fd, ok := m.details[s.Path]; ok {
+		m.session.setConversation(&fd.conv, nil)
+		return nil
+	}
+	reg, path, agent := m.c.Registry, s.Path, s.AgentKind
+	return func() tea.Msg {
+		fd, err := parseDetail(reg, path, agent)
+		return detailLoadedMsg{path: path, fd: fd, err: err}
+	}
 }
 
 // openToolCall shows a call and re-parses its stream off the UI
@@ -104,6 +123,13 @@ func (m *App) handleDetail(msg detailLoadedMsg) tea.Cmd {
 			clear(m.details)
 		}
 		m.details[msg.path] = msg.fd
+	}
+	if m.session.s != nil && m.session.s.Path == msg.path && (msg.fd != nil || msg.callID == "") {
+		var conv *conversation
+		if msg.fd != nil {
+			conv = &msg.fd.conv
+		}
+		m.session.setConversation(conv, msg.err)
 	}
 	if m.tool.call == nil || m.tool.call.ID != msg.callID || m.tool.s.Path != msg.path {
 		return nil

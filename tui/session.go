@@ -23,9 +23,12 @@ const (
 	focusPane
 )
 
-// finalRow is the row that stands for the session's end (its final
-// message) after its turns.
-const finalRow = -1
+// The rows that stand for no turn: the session's end (its errors, stderr
+// and final message) after its turns, and its prompt before them.
+const (
+	finalRow  = -1
+	promptRow = -3
+)
 
 // sessionView is one session: its figures, timeline and sparkline, its
 // turns (flagged ones by default) and, for the selected one, a pane of
@@ -58,6 +61,15 @@ type sessionView struct {
 	search  review.Query
 	matches []search.Match
 	match   int
+
+	// conv is the conversation the stream's re-parse read (nil until it
+	// is read); expand shows the selected turn's text in full in place
+	// of its calls; tokens compares the turns' tokens with the
+	// session's.
+	conv    *conversation
+	convErr error
+	expand  bool
+	tokens  tokenCheck
 }
 
 var _ component = (*sessionView)(nil)
@@ -68,12 +80,17 @@ func newSessionView(c *Common) *sessionView { return &sessionView{c: c} }
 // was opened from, else, when it grew since its decision, at its first new
 // turn, else its first flagged turn selected.
 func (m *sessionView) setSession(s *review.Session, ds []review.Decision, q review.Query, matches []search.Match) {
-	m.s = s
+	m.s, m.conv, m.convErr, m.expand = s, nil, nil, false
+	m.tokens = reconcileTokens(&s.Summary)
 	m.setDecisions(ds)
 	m.search, m.matches, m.match = q, matches, -1
 	m.showAll = !hasFlaggedTurn(s)
 	m.cursor, m.top, m.focus, m.call, m.callTop, m.paneTop = 0, 0, focusTurns, 0, 0, 0
 	m.buildRows(-2)
+	// The first turn listed, else the session's end: the prompt row is
+	// one key up.
+	m.cursor = min(1, len(m.rows)-1)
+	m.clamp()
 	for i, at := range matches {
 		if at.TurnID != "" {
 			m.gotoMatch(i)
@@ -104,8 +121,17 @@ func (m *sessionView) reload(s *review.Session, ds []review.Decision, matches []
 		keep = m.rows[m.cursor]
 	}
 	m.s, m.matches = s, matches
+	m.tokens = reconcileTokens(&s.Summary)
 	m.setDecisions(ds)
 	m.buildRows(keep)
+}
+
+// setConversation shows what the stream's re-parse read, or why it could
+// not.
+func (m *sessionView) setConversation(c *conversation, err error) {
+	m.conv, m.convErr = c, err
+	m.measurePane()
+	m.clamp()
 }
 
 // setDecisions keeps a session's history and its current decisions.
@@ -123,7 +149,7 @@ func hasFlaggedTurn(s *review.Session) bool {
 
 // buildRows lists the rows shown, keeping row keep selected if listed.
 func (m *sessionView) buildRows(keep int) {
-	m.rows = m.rows[:0]
+	m.rows = append(m.rows[:0], promptRow)
 	for i, t := range m.s.Turns {
 		if m.showAll || len(t.Flags) > 0 {
 			m.rows = append(m.rows, i)
@@ -145,13 +171,26 @@ func (m *sessionView) SetSize(w, h int) {
 	m.clamp()
 }
 
-// turn returns the selected turn, nil when none (the final row).
-func (m *sessionView) turn() *summary.Turn {
-	if m.s == nil || m.cursor >= len(m.rows) || m.rows[m.cursor] == finalRow {
-		return nil
+// row is the selected row: a turn's index, promptRow or finalRow.
+func (m *sessionView) row() int {
+	if m.s == nil || m.cursor >= len(m.rows) {
+		return finalRow
 	}
-	return &m.s.Turns[m.rows[m.cursor]]
+	return m.rows[m.cursor]
 }
+
+// turn returns the selected turn, nil when none (the prompt or the final
+// row).
+func (m *sessionView) turn() *summary.Turn {
+	if r := m.row(); r >= 0 {
+		return &m.s.Turns[r]
+	}
+	return nil
+}
+
+// scrolls reports whether the pane is text that scrolls: the prompt, the
+// session's end, or a turn's text in full.
+func (m *sessionView) scrolls() bool { return m.turn() == nil || m.expand }
 
 // calls returns the tool calls of the selected turn.
 func (m *sessionView) calls() []*summary.ToolCall {
@@ -230,6 +269,8 @@ func (m *sessionView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.AllTurns):
 		m.showAll = !m.showAll
 		m.buildRows(m.rows[m.cursor])
+	case key.Matches(msg, k.Expand):
+		m.toggleExpand()
 	case key.Matches(msg, k.Enter):
 		return m.enter()
 	case key.Matches(msg, k.Decide, k.Followup):
@@ -238,10 +279,21 @@ func (m *sessionView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// toggleExpand shows the selected turn's text and thinking in full in
+// place of its calls, or its calls again.
+func (m *sessionView) toggleExpand() {
+	m.expand = !m.expand
+	m.paneTop = 0
+	if m.focus == focusPane && !m.scrolls() {
+		m.focus = focusTurns
+	}
+	m.clamp()
+}
+
 // enter focuses the pane of the selected row (its first failed call), or
 // opens the selected call.
 func (m *sessionView) enter() tea.Cmd {
-	if m.turn() == nil {
+	if m.scrolls() {
 		m.focus = focusPane
 		return nil
 	}
@@ -267,7 +319,7 @@ func (m *sessionView) enter() tea.Cmd {
 func (m *sessionView) switchPane() {
 	if m.focus == focusPane {
 		m.focus = focusTurns
-	} else if m.turn() == nil || len(m.calls()) > 0 {
+	} else if m.scrolls() || len(m.calls()) > 0 {
 		m.focus = focusPane
 	}
 }
@@ -287,7 +339,7 @@ func (m *sessionView) target() decisionTarget {
 	t := sessionTarget(m.s)
 	turn := m.turn()
 	switch {
-	case turn != nil && m.focus == focusPane && m.call < len(m.calls()):
+	case turn != nil && m.focus == focusPane && !m.expand && m.call < len(m.calls()):
 		tc := m.calls()[m.call]
 		t.turnID, t.toolCallID, t.callName = turn.TurnID, tc.ID, tc.Name
 	case turn != nil:
@@ -298,7 +350,7 @@ func (m *sessionView) target() decisionTarget {
 
 func (m *sessionView) move(n int) {
 	switch {
-	case m.focus == focusPane && m.turn() == nil:
+	case m.focus == focusPane && m.scrolls():
 		m.paneTop = max(m.paneTop+n, 0)
 	case m.focus == focusPane:
 		m.call = min(max(m.call+n, 0), max(len(m.calls())-1, 0))
@@ -319,7 +371,7 @@ func (m *sessionView) selectRow(j int) {
 // jumpFlagged moves to the next (dir 1) or previous (-1) flagged turn.
 func (m *sessionView) jumpFlagged(dir int) {
 	for j := m.cursor + dir; j >= 0 && j < len(m.rows); j += dir {
-		if r := m.rows[j]; r != finalRow && len(m.s.Turns[r].Flags) > 0 {
+		if r := m.rows[j]; r >= 0 && len(m.s.Turns[r].Flags) > 0 {
 			m.selectRow(j)
 			return
 		}
@@ -357,9 +409,12 @@ func (m *sessionView) jumpTodo(dir int) bool {
 		return false
 	}
 	from := len(m.s.Turns)
-	if t := m.turn(); t != nil {
-		from = m.rows[m.cursor]
-	} else if dir > 0 {
+	switch r := m.row(); {
+	case r >= 0:
+		from = r
+	case r == promptRow:
+		from = -1
+	case dir > 0:
 		return false
 	}
 	for i := from + dir; i >= 0 && i < len(m.s.Turns); i += dir {
@@ -406,10 +461,13 @@ func (m *sessionView) title() string {
 }
 
 // position says where the selection is: "t3 · 2/9 flagged", "t4 · 4/12",
-// "final".
+// "prompt", "final".
 func (m *sessionView) position() string {
 	t := m.turn()
-	if t == nil {
+	switch {
+	case t == nil && m.row() == promptRow:
+		return "prompt"
+	case t == nil:
 		return "final"
 	}
 	idx := m.rows[m.cursor]
@@ -432,7 +490,7 @@ func (m *sessionView) position() string {
 func (m *sessionView) ShortHelp() []key.Binding {
 	k := m.c.Keys
 	next, _ := m.nextPrev()
-	return []key.Binding{next, k.AllTurns, k.Enter, k.Decide, k.DecideSession, k.Followup, k.Undo, k.NextTodo, k.Back}
+	return []key.Binding{next, k.AllTurns, k.Expand, k.Enter, k.Decide, k.DecideSession, k.Followup, k.Undo, k.NextTodo, k.Back}
 }
 
 // FullHelp implements help.KeyMap.
@@ -441,7 +499,7 @@ func (m *sessionView) FullHelp() [][]key.Binding {
 	next, prev := m.nextPrev()
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Tab, k.Back},
-		{next, prev, k.AllTurns, k.NextTodo, k.PrevTodo},
+		{next, prev, k.AllTurns, k.Expand, k.NextTodo, k.PrevTodo},
 		{k.Decide, k.DecideSession, k.Followup, k.Undo, k.History, k.Followups},
 		{k.View, k.Refresh, k.Help, k.Quit},
 	}
@@ -472,6 +530,9 @@ func (m *sessionView) hint() string {
 	shown := "flagged turns shown · a shows all"
 	if m.showAll {
 		shown = "all turns shown · a shows flagged only"
+	}
+	if m.turn() != nil {
+		shown += " · t text in full"
 	}
 	return plural(flagged, "flagged turn") + " of " + plural(len(m.s.Turns), "turn") + " · " + shown
 }

@@ -15,15 +15,17 @@ import (
 // for a turn, its sections (sessionPane) and its calls; for the final
 // row, the final message in full.
 
-// headerLines is the height of the header and its rule.
-const headerLines = 4
+// headerLines is the height of the header and its rule: the figures,
+// the timeline, the sparkline, the lines about what the run changed and
+// its tokens when there is something to say, and the rule.
+func (m *sessionView) headerLines() int { return 4 + len(m.headerNotes()) }
 
 // turnRows is how many rows of the turns table show: up to a third of
 // the body, and more when no listed turn's pane needs the room, so that
 // neither leaves blank rows the other could use. It stays as the
 // selection moves.
 func (m *sessionView) turnRows() int {
-	avail := m.h - headerLines - 2
+	avail := m.h - m.headerLines() - 2
 	return max(min(len(m.rows), max(avail/3, avail-m.paneNeed, 2)), 1)
 }
 
@@ -35,7 +37,7 @@ func (m *sessionView) measurePane() {
 		return
 	}
 	for _, r := range m.rows {
-		if r == finalRow {
+		if r < 0 {
 			continue
 		}
 		t := &m.s.Turns[r]
@@ -43,21 +45,25 @@ func (m *sessionView) measurePane() {
 		if len(t.Flags) > 0 {
 			n += len(m.wrap(m.turnFlagsText(t), maxFlagLines))
 		}
-		if strings.TrimSpace(t.Text) != "" {
-			n += len(m.wrap(t.Text, 2))
+		if said := m.said(t); strings.TrimSpace(said) != "" {
+			n += len(m.wrap(said, saidLines))
 		}
 		for _, sl := range m.s.Stalls {
 			if sl.TurnID == t.TurnID && sl.Kind == summary.StallTool && !sl.Flagged {
 				n++
 			}
 		}
+		if m.thought(t) != "" {
+			n++
+		}
+		n += min(len(m.turnErrors(t)), 2)
 		m.paneNeed = max(m.paneNeed, n)
 	}
 }
 
 // paneRows is the height of the pane under the rule that names the
 // selection.
-func (m *sessionView) paneRows() int { return max(m.h-headerLines-1-m.turnRows()-1, 1) }
+func (m *sessionView) paneRows() int { return max(m.h-m.headerLines()-1-m.turnRows()-1, 1) }
 
 // callRows is how many calls the pane lists: its height less the selected
 // turn's sections.
@@ -73,8 +79,8 @@ func (m *sessionView) clamp() {
 	cv := m.callRows()
 	m.callTop = min(max(m.callTop, m.call-cv+1), m.call)
 	m.callTop = max(min(m.callTop, len(m.calls())-cv), 0)
-	if m.turn() == nil {
-		m.paneTop = max(min(m.paneTop, len(m.finalLines())-m.paneRows()), 0)
+	if m.scrolls() {
+		m.paneTop = max(min(m.paneTop, len(m.textLines())-m.paneRows()), 0)
 	}
 }
 
@@ -84,7 +90,7 @@ func (m *sessionView) View() string {
 	if m.s == nil {
 		return st.App.Subtle.Render(" loading session…")
 	}
-	lines := m.header()
+	lines := append(m.header(), m.headerNotes()...)
 	lines = append(lines, st.rule("", m.w))
 	lines = append(lines, m.turnLines()...)
 	lines = append(lines, st.rule(m.paneLabel(), m.w))
@@ -97,8 +103,11 @@ func (m *sessionView) View() string {
 // selected.
 func (m *sessionView) paneLabel() string {
 	label := m.position()
-	if m.turn() == nil {
-		return label + " · " + plural(len(m.finalLines()), "line")
+	switch {
+	case m.turn() == nil:
+		return label + " · " + plural(len(m.textLines()), "line")
+	case m.expand:
+		return label + " · text in full · " + plural(len(m.textLines()), "line") + " · t shows the calls"
 	}
 	calls := m.calls()
 	switch {
@@ -161,7 +170,7 @@ func (m *sessionView) clickRow(y int) tea.Cmd {
 	if m.s == nil {
 		return nil
 	}
-	turnsAt := headerLines + 1 // the header, its rule and the column header
+	turnsAt := m.headerLines() + 1 // the header, its rule and the column header
 	callsAt := turnsAt + m.turnRows() + 1 + len(m.turnSections())
 	switch {
 	case y >= turnsAt && y < turnsAt+m.turnRows():
@@ -173,7 +182,7 @@ func (m *sessionView) clickRow(y int) tea.Cmd {
 			return m.enter()
 		}
 		m.selectRow(r)
-	case y >= callsAt && m.turn() != nil:
+	case y >= callsAt && !m.scrolls():
 		i := m.callTop + y - callsAt
 		if i >= len(m.calls()) {
 			return nil

@@ -9,9 +9,17 @@ import (
 
 // The pane of the session screen shows the selected row in sections, one
 // function each, returning its lines and nothing when it has nothing to
-// say. For a turn: its flags, what the model said, then its tool calls,
-// which take the pane's free height. For the final row: the final
-// message in full, scrolled in the pane.
+// say. For a turn: its flags, the start of what the model said, a line
+// for its thinking and its errors, then its tool calls, which take the
+// pane's free height; t shows its text and thinking in full instead. For
+// the prompt row: the prompts. For the final row: the session's flags,
+// the harness's errors, the stderr lines and the final message in full.
+// The text the summary keeps only the start of comes from the stream's
+// re-parse (conversation), read when the session opens.
+
+// saidLines is how many lines of what the model said a turn's pane shows
+// before t shows it all.
+const saidLines = 3
 
 // turnSections are the sections of the selected turn above its calls.
 func (m *sessionView) turnSections() []string {
@@ -19,7 +27,7 @@ func (m *sessionView) turnSections() []string {
 		return nil
 	}
 	var lines []string
-	for _, sec := range [][]string{m.flagsSection(), m.toolTimeSection(), m.saidSection()} {
+	for _, sec := range [][]string{m.flagsSection(), m.toolTimeSection(), m.saidSection(saidLines), m.thoughtLine(), m.turnErrorsSection(2)} {
 		lines = append(lines, sec...)
 	}
 	// The calls keep at least three rows.
@@ -90,28 +98,141 @@ func (m *sessionView) toolTimeSection() []string {
 	return m.section("⏱ tools", strings.Join(lines, "\n"), 2, false)
 }
 
-// saidSection is the start of what the model said in the selected turn.
-func (m *sessionView) saidSection() []string {
-	t := m.turn()
-	if strings.TrimSpace(t.Text) == "" {
+// said is what the model said in a turn: in full once the stream is
+// re-parsed, else the start the summary keeps.
+func (m *sessionView) said(t *summary.Turn) string {
+	if m.conv != nil {
+		if s := joinChunks(m.conv.said.between(t.Line, t.EndLine)); s != "" {
+			return s
+		}
+	}
+	return t.Text
+}
+
+// thought is what the model thought in a turn, "" when the stream shows
+// none (or is not read yet).
+func (m *sessionView) thought(t *summary.Turn) string {
+	if m.conv == nil {
+		return ""
+	}
+	return joinChunks(m.conv.thought.between(t.Line, t.EndLine))
+}
+
+// turnErrors are the harness's errors inside a turn.
+func (m *sessionView) turnErrors(t *summary.Turn) []convLine {
+	if m.conv == nil {
 		return nil
 	}
-	return m.section("assistant", t.Text, 2, false)
+	return m.conv.errors.between(t.Line, t.EndLine)
+}
+
+// saidSection is what the model said in the selected turn, at most n
+// lines.
+func (m *sessionView) saidSection(n int) []string {
+	said := m.said(m.turn())
+	if strings.TrimSpace(said) == "" {
+		return nil
+	}
+	out := m.section("assistant", said, n, false)
+	if n < 1<<20 && len(m.wrap(said, 1<<20)) > n {
+		out[len(out)-1] = strings.Repeat(" ", labelWidth) + m.c.Styles.App.Subtle.Render("… t shows all of it")
+	}
+	return out
+}
+
+// thoughtLine says, collapsed, how long the model's thinking in the
+// selected turn is.
+func (m *sessionView) thoughtLine() []string {
+	th := m.thought(m.turn())
+	if strings.TrimSpace(th) == "" {
+		return nil
+	}
+	st := m.c.Styles
+	n := len(InertLines(strings.TrimRight(th, "\n")))
+	return []string{st.label("thinking") + st.App.Subtle.Render(plural(n, "line")+" · t shows it · "+firstLine(Inert(th)))}
+}
+
+// turnErrorsSection lists the harness's errors in the selected turn with
+// their lines, at most n lines.
+func (m *sessionView) turnErrorsSection(n int) []string {
+	es := m.turnErrors(m.turn())
+	if len(es) == 0 {
+		return nil
+	}
+	return m.section("✗ error", withLines(es), n, true)
+}
+
+// textLines are the lines of a pane that scrolls: the prompt, the
+// session's end, or the selected turn's text in full.
+func (m *sessionView) textLines() []string {
+	switch {
+	case m.row() == promptRow:
+		return m.promptLines()
+	case m.turn() == nil:
+		return m.finalLines()
+	}
+	const all = 1 << 20
+	var lines []string
+	for _, sec := range [][]string{m.flagsSection(), m.saidSection(all), m.thoughtSection(), m.turnErrorsSection(all)} {
+		lines = append(lines, sec...)
+	}
+	if len(lines) == 0 {
+		lines = []string{m.c.Styles.App.Subtle.Render(" the model said nothing in this turn")}
+	}
+	return lines
+}
+
+// thoughtSection is the model's thinking in the selected turn in full.
+func (m *sessionView) thoughtSection() []string {
+	th := m.thought(m.turn())
+	if strings.TrimSpace(th) == "" {
+		return nil
+	}
+	return m.section("thinking", th, 1<<20, false)
+}
+
+// promptLines are the session's prompts in full, each with its line; or
+// why there are none.
+func (m *sessionView) promptLines() []string {
+	st := m.c.Styles
+	switch {
+	case m.convErr != nil:
+		return []string{st.label("prompt") + st.Status.Error.Render(Inert(m.convErr.Error()))}
+	case m.conv == nil && m.s.Path == "":
+		return []string{st.label("prompt") + st.App.Subtle.Render("the store does not know this session's stream file")}
+	case m.conv == nil:
+		return []string{st.label("prompt") + st.App.Subtle.Render("reading the stream…")}
+	case len(m.conv.prompts.lines) == 0:
+		return []string{st.label("prompt") + st.App.Subtle.Render("this stream does not record the prompt")}
+	}
+	var out []string
+	for i, p := range m.conv.prompts.lines {
+		label := "prompt"
+		if len(m.conv.prompts.lines) > 1 {
+			label = fmt.Sprintf("prompt %d", i+1)
+		}
+		out = append(out, m.section(label, fmt.Sprintf("(line %d)\n%s", p.line, p.text), 1<<20, false)...)
+	}
+	return out
 }
 
 // paneLines draws the pane of the selected row.
 func (m *sessionView) paneLines() []string {
-	if m.turn() == nil {
-		lines := m.finalLines()
+	if m.scrolls() {
+		lines := m.textLines()
 		return lines[min(m.paneTop, len(lines)):min(m.paneTop+m.paneRows(), len(lines))]
 	}
 	return append(m.turnSections(), m.callLines()...)
 }
 
-// finalLines are the sections of the session's end: its own flags, then
-// its final message.
+// finalLines are the sections of the session's end: its own flags, the
+// harness's errors, the captured stderr, then its final message.
 func (m *sessionView) finalLines() []string {
-	return append(m.sessionFlagsSection(), m.finalSection()...)
+	var lines []string
+	for _, sec := range [][]string{m.sessionFlagsSection(), m.errorsSection(), m.stderrSection(), m.finalSection()} {
+		lines = append(lines, sec...)
+	}
+	return lines
 }
 
 // sessionFlagsSection is the run's outcome with its evidence, then the
@@ -135,6 +256,23 @@ func (m *sessionView) sessionFlagsSection() []string {
 		text += "\n" + plural(s.ErrorCount, "error")
 	}
 	return append(out, m.section("⚑ session", text, 2*maxFlagLines, true)...)
+}
+
+// errorsSection lists every error the harness reported, with its line.
+func (m *sessionView) errorsSection() []string {
+	if m.conv == nil || len(m.conv.errors.lines) == 0 {
+		return nil
+	}
+	return m.section("✗ errors", withLines(m.conv.errors.lines), 1<<20, true)
+}
+
+// stderrSection lists the lines the agent printed on stderr (the capture's
+// sift.stderr envelopes), with their lines.
+func (m *sessionView) stderrSection() []string {
+	if m.conv == nil || len(m.conv.stderr.lines) == 0 {
+		return nil
+	}
+	return m.section("stderr", withLines(m.conv.stderr.lines), 1<<20, false)
 }
 
 // finalSection is the final message in full, wrapped; the last lines of a

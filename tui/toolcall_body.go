@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentsift/sift/core/edit"
 )
 
 // bodySection is one part of a tool call's body: the input (or the diff
@@ -74,7 +76,7 @@ func (m *toolView) bodySections() []bodySection {
 	st := m.c.Styles
 	var secs []bodySection
 	if diff, _, ok := m.diff(); ok {
-		add, del := diffStat(diff)
+		add, del := edit.Stat(diff)
 		lines := m.c.highlight(diff, "diff")
 		secs = append(secs, bodySection{name: "diff", lines: lines, count: len(lines), note: fmt.Sprintf("+%d −%d", add, del)})
 	} else {
@@ -125,7 +127,7 @@ func (m *toolView) diff() (string, string, bool) {
 	if m.detail == nil {
 		return "", "", false
 	}
-	return editDiff(m.call.Name, m.call.Kind, m.detail.Input)
+	return edit.Diff(m.call.Name, m.call.Kind, m.detail.Input)
 }
 
 // inputLines is the call's input: the title for the operator; the

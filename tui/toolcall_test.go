@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -76,42 +75,6 @@ func TestFailedCallShowsItsErrorOnce(t *testing.T) {
 	got := screenText(m)
 	if n := strings.Count(got, "Command contains output redirection"); n != 1 || strings.Contains(got, "─ output") {
 		t.Errorf("the error shows %d times:\n%s", n, got)
-	}
-}
-
-// TestEditDiff builds diffs from the inputs of the edit tools.
-func TestEditDiff(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name, tool, kind, input string
-		ok                      bool
-		want                    []string
-	}{
-		{"Edit", "Edit", "edit", `{"file_path":"/a/b.go","old_string":"x := 1\ny := 2","new_string":"x := 1\ny := 3"}`, true,
-			[]string{"--- a/a/b.go", "+++ b/a/b.go", "-y := 2", "+y := 3", " x := 1"}},
-		{"replace (gemini)", "replace", "edit", `{"file_path":"f.txt","old_string":"a","new_string":"b","instruction":"x"}`, true,
-			[]string{"-a", "+b"}},
-		{"MultiEdit", "MultiEdit", "edit", `{"file_path":"m.go","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`, true,
-			[]string{"-a", "+b", "-c", "+d"}},
-		{"Write", "Write", "edit", `{"file_path":"new.txt","content":"one\ntwo\n"}`, true, []string{"--- /dev/null", "+one", "+two"}},
-		{"apply_patch as a string", "apply_patch", "edit", `"*** Begin Patch\n*** Add File: x\n+hi\n*** End Patch"`, true, []string{"*** Begin Patch", "+hi"}},
-		{"ApplyPatch (droid)", "ApplyPatch", "edit", `{"input":"*** Begin Patch\n@@\n-a\n+b\n*** End Patch"}`, true, []string{"-a", "+b"}},
-		{"not an edit", "Bash", "execute", `{"command":"ls","content":"x","file_path":"y"}`, false, nil},
-		{"an edit without old and new", "file_change", "edit", `[{"path":"/x","kind":"add"}]`, false, nil},
-	} {
-		d, _, ok := editDiff(tc.tool, tc.kind, json.RawMessage(tc.input))
-		if ok != tc.ok {
-			t.Errorf("%s: ok %v, want %v (%q)", tc.name, ok, tc.ok, d)
-			continue
-		}
-		for _, w := range tc.want {
-			if !strings.Contains(d, w) {
-				t.Errorf("%s: diff lacks %q:\n%s", tc.name, w, d)
-			}
-		}
-	}
-	if a, r := diffStat("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c\n"); a != 2 || r != 1 {
-		t.Errorf("diffStat = +%d −%d, want +2 −1", a, r)
 	}
 }
 

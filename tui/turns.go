@@ -12,7 +12,7 @@ func (m *sessionView) turnColumns() []column {
 	cols := []column{
 		{title: " ", width: 1},
 		{title: "●", width: 1},
-		{title: "turn", width: 5},
+		{title: "turn", width: 6},
 		{title: "flags", width: 12, flex: true, max: 36, drop: 1},
 		{title: "dur", width: 6, right: true},
 		{title: "tokens", width: 6, right: true, drop: 3},
@@ -36,8 +36,12 @@ func (m *sessionView) turnLines() []string {
 	vis := m.turnRows()
 	for r := m.top; r < min(m.top+vis, len(m.rows)); r++ {
 		sel := r == m.cursor
-		if m.rows[r] == finalRow {
+		switch m.rows[r] {
+		case finalRow:
 			lines = append(lines, m.finalRowLine(cols, sel))
+			continue
+		case promptRow:
+			lines = append(lines, m.textRowLine(cols, sel, "prompt", m.promptWords()))
 			continue
 		}
 		t := &m.s.Turns[m.rows[r]]
@@ -97,6 +101,15 @@ func (m *sessionView) finalRowLine(cols []column, sel bool) string {
 	case what == "":
 		what = "no final message"
 	}
+	if m.conv != nil && len(m.conv.errors.lines) > 0 {
+		what = plural(len(m.conv.errors.lines), "error") + " · " + what
+	}
+	return m.textRowLine(cols, sel, "final", what)
+}
+
+// textRowLine is a row that stands for no turn: its name in the turn
+// column and one line about it.
+func (m *sessionView) textRowLine(cols []column, sel bool, name, what string) string {
 	cells := make([]string, len(cols))
 	for i, c := range cols {
 		switch c.title {
@@ -105,7 +118,7 @@ func (m *sessionView) finalRowLine(cols []column, sel bool) string {
 		case "●":
 			cells[i] = " "
 		case "turn":
-			cells[i] = m.style(cell("final", c.width, false), sel, false)
+			cells[i] = m.style(cell(name, c.width, false), sel, false)
 		case "what happened":
 			cells[i] = m.style(cell(Inert(what), c.width, false), sel, false)
 		default:
@@ -113,6 +126,20 @@ func (m *sessionView) finalRowLine(cols []column, sel bool) string {
 		}
 	}
 	return strings.Join(cells, m.sep(sel))
+}
+
+// promptWords is the prompt row's line: the first prompt's first line,
+// or why there is none.
+func (m *sessionView) promptWords() string {
+	switch {
+	case m.conv == nil:
+		return "…"
+	case len(m.conv.prompts.lines) == 0:
+		return "not in this stream"
+	case len(m.conv.prompts.lines) > 1:
+		return firstLine(m.conv.prompts.lines[0].text) + " (" + plural(len(m.conv.prompts.lines), "prompt") + ")"
+	}
+	return firstLine(m.conv.prompts.lines[0].text)
 }
 
 // turnBadge is the badge of the decision that covers a turn (on it or on

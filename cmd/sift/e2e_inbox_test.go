@@ -19,6 +19,8 @@ type tmuxTerm struct {
 	bin  string
 	sock string
 	name string
+	// dir holds the program's exit status (rc) and stderr.
+	dir string
 }
 
 func (tm *tmuxTerm) run(args ...string) string {
@@ -50,6 +52,51 @@ func (tm *tmuxTerm) keys(ks ...string) {
 	tm.t.Helper()
 	tm.run(append([]string{"send-keys", "-t", tm.name}, ks...)...)
 	time.Sleep(150 * time.Millisecond)
+}
+
+// startInTmux builds sift in a temp folder dir and runs the command line
+// cmd(bin, dir) returns (after any setup it does) in a 120×40 tmux
+// session; it skips without tmux or in -short mode. quit ends it.
+func startInTmux(t *testing.T, cmd func(bin, dir string) string) (tm *tmuxTerm, bin, dir string) {
+	t.Helper()
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed (apt-get install -y tmux): skipping the terminal end-to-end test")
+	}
+	if testing.Short() {
+		t.Skip("builds and drives the binary")
+	}
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "sift")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	tm = &tmuxTerm{t: t, bin: tmux, sock: filepath.Join(dir, "tmux.sock"), name: "e2e", dir: dir}
+	script := cmd(bin, dir) + " 2>" + filepath.Join(dir, "stderr") + "; echo $? >" + filepath.Join(dir, "rc") + "; sleep 5"
+	tm.run("-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", "120", "-y", "40",
+		"env", "TERM=xterm-256color", "LANG=C.UTF-8", "sh", "-c", script)
+	t.Cleanup(func() { exec.Command(tmux, "-S", tm.sock, "kill-server").Run() })
+	return tm, bin, dir
+}
+
+// quit presses q and waits for the program (named what) to exit 0.
+func (tm *tmuxTerm) quit(what string) {
+	tm.t.Helper()
+	tm.keys("q")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if b, err := os.ReadFile(filepath.Join(tm.dir, "rc")); err == nil {
+			if got := strings.TrimSpace(string(b)); got != "0" {
+				errText, _ := os.ReadFile(filepath.Join(tm.dir, "stderr"))
+				tm.t.Fatalf("%s exited %s: %s", what, got, errText)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("%s did not quit on q:\n%s", what, tm.screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // searchInTmux searches the demo's inbox as a reviewer types: two words
@@ -118,25 +165,10 @@ func listRows(screen string) int {
 // decision and its note, the other session reviewed, and `sift followups
 // --json` the follow-up with its failing call and resume command.
 func TestEndToEndDemoInTmux(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed (apt-get install -y tmux): skipping the terminal end-to-end test")
-	}
-	if testing.Short() {
-		t.Skip("builds and drives the binary")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "sift")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	tm, bin, dir := startInTmux(t, func(bin, dir string) string {
+		return bin + " demo --db " + filepath.Join(dir, "demo.db") + " --reviewer e2e"
+	})
 	db := filepath.Join(dir, "demo.db")
-	rc := filepath.Join(dir, "rc")
-	tm := &tmuxTerm{t: t, bin: tmux, sock: filepath.Join(dir, "tmux.sock"), name: "e2e"}
-	script := bin + " demo --db " + db + " --reviewer e2e 2>" + filepath.Join(dir, "stderr") + "; echo $? >" + rc + "; sleep 5"
-	tm.run("-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", "120", "-y", "40",
-		"env", "TERM=xterm-256color", "LANG=C.UTF-8", "sh", "-c", script)
-	t.Cleanup(func() { exec.Command(tmux, "-S", tm.sock, "kill-server").Run() })
 
 	tm.waitFor("inbox", "sift demo · 14 sessions", "sort: triage")
 	// Triage: flagged sessions only, the most expensive first.
@@ -186,21 +218,7 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitFor("turn reviewed", "reviewed ENG-")
 	searchInTmux(t, tm)
-	tm.keys("q")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if b, err := os.ReadFile(rc); err == nil {
-			if got := strings.TrimSpace(string(b)); got != "0" {
-				errText, _ := os.ReadFile(filepath.Join(dir, "stderr"))
-				t.Fatalf("sift demo exited %s: %s", got, errText)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sift demo did not quit on q:\n%s", tm.screen())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	tm.quit("sift demo")
 
 	out, err := exec.Command(bin, "list", "--json", "--flagged", "--db", db).Output()
 	if err != nil {

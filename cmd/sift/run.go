@@ -110,6 +110,9 @@ type invocationRun struct {
 	model capture.Model
 	// live follows the stream file while the agent runs (live.go).
 	live *liveRun
+	// headBefore is the git HEAD of the agent's working directory, read
+	// before the agent starts; "" when it is not in a work tree.
+	headBefore string
 }
 
 // invocationModel reads the model the agent is asked to use, from the
@@ -151,12 +154,18 @@ func (r *invocationRun) run(args []string, bin string, stdin io.Reader, stdout i
 		r.record(file, start, spec.Dir)
 		r.startLive(file, start)
 	}
+	if r.st != nil {
+		r.headBefore = gitHead(ctx, agentDir(spec.Dir))
+	}
 	res, err := capture.Run(ctx, spec)
 	r.stopLive()
 	if err != nil {
 		<-sweepDone
 		fmt.Fprintf(r.stderr, "sift run: %s\n", textsafe.Inert(err.Error()))
 		return exitNoAgent
+	}
+	if r.headBefore != "" {
+		r.recordGitHeads(ctx, "", gitHead(ctx, agentDir(spec.Dir)))
 	}
 	sum := r.summarize(ctx, res)
 	<-sweepDone
@@ -228,11 +237,7 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 	if r.st == nil {
 		return
 	}
-	if dir == "" {
-		if wd, err := os.Getwd(); err == nil {
-			dir = wd
-		}
-	}
+	dir = agentDir(dir)
 	id, err := r.st.RecordInvocation(context.Background(), store.Invocation{
 		WorkItemID: r.workItem, Phase: r.phase, Iteration: r.iteration,
 		AgentKind: string(r.cli.Kind), File: file, Start: start, Cwd: dir,
@@ -246,6 +251,7 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 		return
 	}
 	r.invID, r.rec = id, true
+	r.recordGitHeads(context.Background(), r.headBefore, "")
 }
 
 // finish records the end of the invocation and returns the run's summary

@@ -42,6 +42,11 @@ type Session struct {
 	// line its reviewer had seen: it is undecided again, and its new turns
 	// start after that line. 0 otherwise.
 	NewSince int `json:"newSince,omitempty"`
+	// GitBefore and GitAfter are the commits (HEAD) of the git work tree
+	// `sift run` ran the agent in, read before and after the run; empty
+	// when unknown (not a work tree, an imported file).
+	GitBefore string `json:"-"`
+	GitAfter  string `json:"-"`
 }
 
 // LiveState is whether a session's stream is still being written.

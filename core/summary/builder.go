@@ -108,6 +108,9 @@ type Builder struct {
 	// room a sentence is written in.
 	notes []noteRec
 	say   []byte
+
+	// touched holds what the calls' inputs say they change (touched.go).
+	touched []callTouch
 }
 
 // NewBuilder returns a builder for one stream.

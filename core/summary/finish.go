@@ -47,6 +47,7 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	b.outcome(s, session, st)
 	b.placeNotes(s)
 	b.text(s)
+	s.FilesTouched, s.FilesTouchedCount = b.filesTouched()
 	if b.opt.NoReviewEvents || b.opt.WantReviewEvents != nil && !b.opt.WantReviewEvents(s) {
 		return s, nil
 	}

@@ -200,6 +200,7 @@ func (b *Builder) describe(c *callState, u *event.Update) {
 			}
 		}
 	}
+	b.noteTouched(c, u)
 }
 
 // intern returns a kept copy of a short string a summary repeats (a tool's

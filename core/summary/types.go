@@ -107,6 +107,11 @@ type Summary struct {
 	ExitCode *int `json:"exitCode"`
 
 	FinalAssistantMessage *string `json:"finalAssistantMessage"`
+	// FilesTouched are the files the session's calls changed, with the
+	// lines their inputs add and remove (touched.go); left out when none.
+	FilesTouched []FileTouched `json:"filesTouched,omitempty"`
+	// FilesTouchedCount counts them all, past MaxFilesTouched.
+	FilesTouchedCount int `json:"filesTouchedCount,omitempty"`
 
 	LineCount      int      `json:"lineCount"`
 	ByteCount      int64    `json:"byteCount"`

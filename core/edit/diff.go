@@ -1,4 +1,10 @@
-package tui
+// Package edit reads what a coding agent's tool calls change: the unified
+// diff of an edit tool's input (Claude Code's Edit, MultiEdit and Write,
+// codex's and droid's apply_patch, gemini's replace and write_file,
+// qwen's edit) and the files a call touches, with the lines it adds and
+// removes (Touched), shell commands included where they name the files
+// they write in a form read without running them.
+package edit
 
 import (
 	"encoding/json"
@@ -8,16 +14,16 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 )
 
-// editTools are the tools whose input is an edit a diff shows: Claude
-// Code's Edit, MultiEdit and Write, codex's and droid's apply_patch,
-// gemini's replace and write_file, qwen's edit. Any call of kind edit is
-// tried too.
-func editTools() []string {
+// Tools are the tools whose input is an edit a diff shows: Claude Code's
+// Edit, MultiEdit and Write, codex's and droid's apply_patch, gemini's
+// replace and write_file, qwen's edit. Any call of kind edit is tried
+// too.
+func Tools() []string {
 	return []string{"Edit", "MultiEdit", "Write", "apply_patch", "ApplyPatch", "replace", "write_file", "edit"}
 }
 
-// editInput is the part of an edit tool's input a diff is built from.
-type editInput struct {
+// input is the part of an edit tool's input a diff is built from.
+type input struct {
 	FilePath  *string `json:"file_path"`
 	Path      *string `json:"path"`
 	OldString *string `json:"old_string"`
@@ -34,32 +40,40 @@ type editInput struct {
 	Diff  *string `json:"diff"`
 }
 
-// editDiff returns what an edit tool call changes as a unified diff, from
-// its input: old and new strings (Edit, replace, edit), a list of them
+// isEdit reports whether a call is one whose input may be an edit.
+func isEdit(name, kind string) bool { return kind == "edit" || slices.Contains(Tools(), name) }
+
+// Diff returns what an edit tool call changes as a unified diff, from its
+// input: old and new strings (Edit, replace, edit), a list of them
 // (MultiEdit), a whole file written (Write, write_file: every line
 // added), or the patch text itself (apply_patch). ok is false when the
 // call is not an edit, or its input is none of these. The hunks' line
 // numbers count from the edited text, not from the file, which the input
 // does not place.
-func editDiff(name, kind string, input json.RawMessage) (diff, path string, ok bool) {
-	if kind != "edit" && !slices.Contains(editTools(), name) {
+func Diff(name, kind string, raw json.RawMessage) (diff, path string, ok bool) {
+	if !isEdit(name, kind) {
 		return "", "", false
 	}
 	var patch string
-	if json.Unmarshal(input, &patch) == nil {
-		return patch, "", looksPatch(patch)
+	if json.Unmarshal(raw, &patch) == nil {
+		return patch, "", LooksPatch(patch)
 	}
-	var in editInput
-	if json.Unmarshal(input, &in) != nil {
+	var in input
+	if json.Unmarshal(raw, &in) != nil {
 		return "", "", false
 	}
+	return in.diff()
+}
+
+// diff is Diff of a decoded input.
+func (in *input) diff() (diff, path string, ok bool) {
 	for _, p := range []*string{in.FilePath, in.Path} {
 		if p != nil && path == "" {
 			path = *p
 		}
 	}
 	for _, p := range []*string{in.Patch, in.Input, in.Diff} {
-		if p != nil && looksPatch(*p) {
+		if p != nil && LooksPatch(*p) {
 			return *p, path, true
 		}
 	}
@@ -100,16 +114,16 @@ func withNewline(s string) string {
 	return s + "\n"
 }
 
-// looksPatch reports whether a text is a patch: apply_patch's envelope or
+// LooksPatch reports whether a text is a patch: apply_patch's envelope or
 // a unified diff.
-func looksPatch(s string) bool {
+func LooksPatch(s string) bool {
 	t := strings.TrimSpace(s)
 	return strings.HasPrefix(t, "*** Begin Patch") || strings.HasPrefix(t, "diff --git") ||
 		strings.HasPrefix(t, "--- ") || strings.HasPrefix(t, "@@ ")
 }
 
-// diffStat counts a diff's added and removed lines.
-func diffStat(diff string) (added, removed int) {
+// Stat counts a diff's added and removed lines.
+func Stat(diff string) (added, removed int) {
 	for l := range strings.SplitSeq(diff, "\n") {
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "*** "):
