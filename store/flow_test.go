@@ -14,6 +14,7 @@ import (
 // written by an earlier sift is: opened again, it migrates.
 func unmigrate0010(t *testing.T, s *Store) {
 	t.Helper()
+	unmigrate0016(t, s)
 	for _, q := range []string{
 		`DROP INDEX summaries_search`,
 		`DROP INDEX review_decisions_supersedes`,

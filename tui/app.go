@@ -38,12 +38,13 @@ type ImportProgressMsg struct {
 	Err      error
 }
 
-// SweepMsg reports a retention sweep that cmd/sift ran in the background:
-// a failure shows in the status line (loudly), a pass that deleted
-// something says so briefly.
+// SweepMsg reports a retention sweep that cmd/sift ran in the background.
+// Every pass shows in the status line, saying what it removed (a failure
+// loudly), and reloads the inbox, counts included.
 type SweepMsg struct {
-	// Deleted counts the stream files removed.
-	Deleted int
+	// Removed is what the pass removed, in one line: "2 files (1.2 MB),
+	// 1 session, review events of 3 sessions".
+	Removed string
 	Err     error
 	// Warning is one line about a logs folder the sweep refused to
 	// touch (not sift's own, a link, the home folder); "" when none.
@@ -406,19 +407,20 @@ func (m *App) handleImport(msg ImportProgressMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// handleSweep reports a background retention sweep.
+// handleSweep reports a background retention sweep and reloads the
+// inbox: what it removed leaves the list and the counts.
 func (m *App) handleSweep(msg SweepMsg) tea.Cmd {
+	m.inbox.invalidatePreview()
+	reload := m.inbox.reload()
 	switch {
 	case msg.Err != nil:
 		slog.Error("Retention sweep failed", "err", msg.Err)
-		return m.setStatus("retention sweep failed: "+msg.Err.Error(), true)
+		return tea.Batch(reload, m.setStatus("retention sweep failed: "+msg.Err.Error(), true))
 	case msg.Warning != "":
 		slog.Warn("Retention sweep skipped the logs folder", "why", msg.Warning)
-		return m.setStatus(msg.Warning, false)
-	case msg.Deleted > 0:
-		return m.setStatus("retention: removed "+plural(msg.Deleted, "old stream file"), false)
+		return tea.Batch(reload, m.setStatus("retention: removed "+msg.Removed+"; "+msg.Warning, false))
 	}
-	return nil
+	return tea.Batch(reload, m.setStatus("retention: removed "+msg.Removed, false))
 }
 
 // plural is "1 file", "2 files".

@@ -85,7 +85,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	// when its file changes.
 	bg := newBackground(sf, st, nil, slog.Default())
 	bg.report = func(res sweepReport, err error) {
-		p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err, Warning: sweepWarning(res)})
+		p.Send(tui.SweepMsg{Removed: res.figures(), Err: err, Warning: sweepWarning(res)})
 	}
 	go bg.watchConfig(ctx)
 	go func() {
