@@ -58,10 +58,10 @@ type SweepResult struct {
 	FilesBySize int
 	// Deleted lists the files deleted (or, dry, to delete), oldest
 	// first, each with why.
-	Deleted []DeletedFile
-	FilesKept   int
-	BytesKept   int64
-	Batches     int
+	Deleted   []DeletedFile
+	FilesKept int
+	BytesKept int64
+	Batches   int
 	// Failures lists what could not be deleted or listed; Sweep also
 	// returns them as its error.
 	Failures []Failure
