@@ -74,7 +74,7 @@ func TestTurnDecisionsRollUp(t *testing.T) {
 		if got := stateOf(t, s, key("a")); got != wantState {
 			t.Errorf("after %s: state of a %q, want %q", what, got, wantState)
 		}
-		if _, u, err := s.Counts(ctx, review.Query{}); err != nil || u != wantUndecided {
+		if _, _, u, err := s.Counts(ctx, review.Query{}); err != nil || u != wantUndecided {
 			t.Errorf("after %s: %d undecided (%v), want %d", what, u, err, wantUndecided)
 		}
 		if n, err := s.CountSessions(ctx, review.Query{Undecided: true}); err != nil || n != wantUndecided {

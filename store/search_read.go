@@ -197,16 +197,16 @@ func (r *searchRead) countFrom() (string, []any) {
 	return from, args
 }
 
-// searchCounts counts the flagged and the undecided sessions of a query
-// with a search.
-func (s *Store) searchCounts(ctx context.Context, r *searchRead) (flagged, undecided int, err error) {
+// searchCounts counts the sessions of a query with a search, the flagged
+// and the undecided ones, in one read.
+func (s *Store) searchCounts(ctx context.Context, r *searchRead) (total, flagged, undecided int, err error) {
 	if r.expr != "" && r.n == 0 {
-		return 0, 0, nil
+		return 0, 0, 0, nil
 	}
 	from, args := r.countFrom()
 	var f, u sql.NullInt64
-	if err := s.r.QueryRowContext(ctx, "SELECT SUM("+flaggedSQL+"), SUM(l.decision_id IS NULL)"+from, args...).Scan(&f, &u); err != nil {
-		return 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
+	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*), SUM("+flaggedSQL+"), SUM(l.decision_id IS NULL)"+from, args...).Scan(&total, &f, &u); err != nil {
+		return 0, 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
-	return int(f.Int64), int(u.Int64), nil
+	return total, int(f.Int64), int(u.Int64), nil
 }

@@ -152,33 +152,34 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) 
 	return n, nil
 }
 
-// countsSQL counts the flagged and the undecided sessions.
-const countsSQL = "SELECT SUM(" + flaggedSQL + "), SUM(s.review_state = '')" + countFrom
+// countsSQL counts the sessions, the flagged and the undecided ones.
+const countsSQL = "SELECT COUNT(*), SUM(" + flaggedSQL + "), SUM(s.review_state = '')" + countFrom
 
-// Counts returns how many of the sessions a query selects are flagged (in
-// the sense of Query.Flagged) and how many are undecided (their review
-// state is "": no session-level decision, and not every flagged turn
-// decided), in one read. Without filters the read is of the index
+// Counts returns how many sessions a query selects, how many of them are
+// flagged (in the sense of Query.Flagged) and how many are undecided
+// (their review state is "": no session-level decision, and not every
+// flagged turn decided), in one read: the three are of one moment, even
+// while an import writes. Without filters the read is of the index
 // summaries_by_triage alone, which holds every column it needs.
-func (s *Store) Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error) {
+func (s *Store) Counts(ctx context.Context, q review.Query) (total, flagged, undecided int, err error) {
 	sq, err := s.parseSearch(q)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if sq != nil {
 		rd, err := s.readSearch(ctx, q, sq)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		return s.searchCounts(ctx, rd)
 	}
 	where, args := where(q, nil)
 	var f, u sql.NullInt64
-	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&f, &u)
+	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&total, &f, &u)
 	if err != nil {
-		return 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
+		return 0, 0, 0, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
-	return int(f.Int64), int(u.Int64), nil
+	return total, int(f.Int64), int(u.Int64), nil
 }
 
 // GetSession returns one session with its whole summary (tool calls,

@@ -108,6 +108,7 @@ func NewApp(o Options) (*App, error) {
 	m.tool = newToolView(c)
 	if o.Importing {
 		m.importing = "importing new streams…"
+		m.inbox.importing = m.importing
 	}
 	m.layout()
 	return m, nil
@@ -398,8 +399,11 @@ func (m *App) handleImport(msg ImportProgressMsg) tea.Cmd {
 		m.importing = ""
 		cmds = append(cmds, m.setStatus(fmt.Sprintf("import done: %s, %s new or changed", plural(msg.Files, "file"), plural(msg.Sessions, "session")), false))
 	default:
-		m.importing = fmt.Sprintf("importing new streams: %d/%d files", msg.Files, msg.Total)
+		m.importing = fmt.Sprintf("importing %s of %s files…", groupDigits(msg.Files), groupDigits(msg.Total))
 	}
+	// The list says so too, rather than "no sessions yet", until the
+	// import ends.
+	m.inbox.importing = m.importing
 	if now := time.Now(); msg.Done || msg.Err != nil || now.Sub(m.lastPull) > 500*time.Millisecond {
 		m.lastPull = now
 		cmds = append(cmds, m.inbox.reload())
@@ -421,6 +425,18 @@ func (m *App) handleSweep(msg SweepMsg) tea.Cmd {
 		return tea.Batch(reload, m.setStatus("retention: removed "+msg.Removed+"; "+msg.Warning, false))
 	}
 	return tea.Batch(reload, m.setStatus("retention: removed "+msg.Removed, false))
+}
+
+// groupDigits writes a count with a comma every three digits: "5,400".
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + groupDigits(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // plural is "1 file", "2 files".

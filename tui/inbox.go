@@ -18,8 +18,16 @@ type inboxView struct {
 	c    *Common
 	w, h int
 
-	q         review.Query
-	total     int
+	q     review.Query
+	total int
+	// importing is the background import's progress while it runs
+	// ("importing 55 of 5,400 files…"): an empty list says it rather
+	// than "no sessions yet".
+	importing string
+	// counts, flagged and undecided are the title's counts, read in one
+	// query (Store.Counts): total is the list's, which a page read at
+	// another moment may have seen otherwise.
+	counts    int
 	flagged   int
 	undecided int
 	loaded    bool
@@ -84,10 +92,10 @@ type (
 	}
 	// countsLoadedMsg is sent when the flagged and undecided counts return.
 	countsLoadedMsg struct {
-		seq                int
-		q                  review.Query
-		flagged, undecided int
-		err                error
+		seq                       int
+		q                         review.Query
+		total, flagged, undecided int
+		err                       error
 	}
 )
 
@@ -189,8 +197,8 @@ func (m *inboxView) loadCounts() tea.Cmd {
 	m.cancelCounts = cancel
 	return func() tea.Msg {
 		defer cancel()
-		f, u, err := st.Counts(ctx, q)
-		return countsLoadedMsg{seq: seq, q: q, flagged: f, undecided: u, err: err}
+		n, f, u, err := st.Counts(ctx, q)
+		return countsLoadedMsg{seq: seq, q: q, total: n, flagged: f, undecided: u, err: err}
 	}
 }
 
@@ -239,7 +247,7 @@ func (m *inboxView) update(msg tea.Msg) tea.Cmd {
 			return nil // a later count replaced it (and cancelled it)
 		}
 		if msg.err == nil {
-			m.flagged, m.undecided, m.counted = msg.flagged, msg.undecided, &msg.q
+			m.counts, m.flagged, m.undecided, m.counted = msg.total, msg.flagged, msg.undecided, &msg.q
 		} else if searchProblem(msg.err) == "" {
 			return reportErr(msg.err)
 		}

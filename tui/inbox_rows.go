@@ -110,6 +110,9 @@ func (m *inboxView) emptyText() string {
 	if m.q.Search != "" || m.q.Flagged || m.q.Undecided || m.q.Agent != "" || m.c.Mode == Operator {
 		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view"
 	}
+	if m.importing != "" {
+		return m.importing
+	}
 	return "no sessions yet · sift import PATH, or sift demo for a sample inbox"
 }
 
@@ -270,13 +273,15 @@ func decisionBadge(st *Styles, d review.DecisionKind) string {
 func (m *inboxView) title() (left string, right []string) {
 	left = "sessions"
 	if m.loaded {
-		f, u := "…", "…"
+		// The three counts come from one query, of one moment; until
+		// it answers, the page's total and dots.
+		n, f, u := m.total, "…", "…"
 		if m.counted != nil && *m.counted == m.countQuery() {
-			f, u = strconv.Itoa(m.flagged), strconv.Itoa(m.undecided)
+			n, f, u = m.counts, strconv.Itoa(m.flagged), strconv.Itoa(m.undecided)
 		}
-		left = plural(m.total, "session") + " · " + f + " flagged · " + u + " undecided"
+		left = plural(n, "session") + " · " + f + " flagged · " + u + " undecided"
 		if m.sq != nil {
-			left = plural(m.total, "session") + " match · " + f + " flagged · " + u + " undecided"
+			left = plural(n, "session") + " match · " + f + " flagged · " + u + " undecided"
 		}
 	}
 	if n := len(m.marked); n > 0 {

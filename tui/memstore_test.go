@@ -100,7 +100,7 @@ func (m *MemStore) ListSessions(_ context.Context, q review.Query) (review.Page,
 }
 
 // Counts implements Store.
-func (m *MemStore) Counts(_ context.Context, q review.Query) (flagged, undecided int, err error) {
+func (m *MemStore) Counts(_ context.Context, q review.Query) (total, flagged, undecided int, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := range m.sessions {
@@ -108,6 +108,7 @@ func (m *MemStore) Counts(_ context.Context, q review.Query) (flagged, undecided
 		if !m.matches(s, q) {
 			continue
 		}
+		total++
 		if m.flagged(s) {
 			flagged++
 		}
@@ -115,7 +116,7 @@ func (m *MemStore) Counts(_ context.Context, q review.Query) (flagged, undecided
 			undecided++
 		}
 	}
-	return flagged, undecided, nil
+	return total, flagged, undecided, nil
 }
 
 // GetSession implements Store.

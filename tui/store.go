@@ -16,10 +16,12 @@ type Store interface {
 	// left out) and, as the inbox asks (Query.Count), how many sessions
 	// the query matches.
 	ListSessions(ctx context.Context, q review.Query) (review.Page, error)
-	// Counts returns how many of the sessions a query matches are flagged
-	// and how many have no decision. The inbox asks for them after it has
-	// drawn the first page: on a large store they cost more than a page.
-	Counts(ctx context.Context, q review.Query) (flagged, undecided int, err error)
+	// Counts returns how many sessions a query matches, how many of them
+	// are flagged and how many have no decision, in one read, so that the
+	// three are of one moment (an import may be writing). The inbox asks
+	// for them after it has drawn the first page: on a large store they
+	// cost more than a page.
+	Counts(ctx context.Context, q review.Query) (total, flagged, undecided int, err error)
 	// Locate returns the index of a session in a query's order, -1 when
 	// the query does not select it: the selection keeps its session
 	// through a change of order.
