@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -82,6 +83,28 @@ type App struct {
 	lastPull  time.Time
 
 	details map[string]*fileDetail
+	// coverage is what sift has seen (Options.Coverage), read when the
+	// help opens.
+	coverage []string
+}
+
+// coverageMsg is sent when the coverage lines are read.
+type coverageMsg struct{ lines []string }
+
+// loadCoverage reads the coverage lines the help shows, when the app has
+// them.
+func (m *App) loadCoverage() tea.Cmd {
+	f := m.opts.Coverage
+	if f == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		lines, err := f(context.Background())
+		if err != nil {
+			lines = []string{"coverage: " + err.Error()}
+		}
+		return coverageMsg{lines: lines}
+	}
 }
 
 var _ tea.Model = (*App)(nil)
@@ -212,6 +235,9 @@ func (m *App) handleAppMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case copyMsg:
 		m.copying = nil
 		return tea.Batch(tea.SetClipboard(msg.text), m.setStatus("copied "+msg.what+" (OSC 52): "+firstLine(msg.text), false)), true
+	case coverageMsg:
+		m.coverage = msg.lines
+		return nil, true
 	case closeOverlayMsg:
 		m.dialog, m.history, m.followups, m.copying, m.showHelp = nil, nil, nil, nil, false
 		return nil, true
@@ -293,6 +319,7 @@ func (m *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
+		return m.loadCoverage()
 	case key.Matches(msg, k.View):
 		return m.toggleMode()
 	case key.Matches(msg, k.Refresh):
@@ -308,7 +335,6 @@ func (m *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	default:
 		return m.current().Update(msg)
 	}
-	return nil
 }
 
 // back goes up one level.

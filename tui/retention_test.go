@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestEmptyInboxWhileImporting: while the background import runs, an
@@ -53,5 +56,27 @@ func TestGroupDigits(t *testing.T) {
 		if got := groupDigits(n); got != want {
 			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestHelpShowsCoverage: the inbox's help shows what sift has seen, read
+// when it opens.
+func TestHelpShowsCoverage(t *testing.T) {
+	t.Parallel()
+	m, err := NewApp(Options{Store: NewMemStore(fixtureSessions(t)), Theme: "dark", NoAnimation: true,
+		Coverage: func(context.Context) ([]string, error) {
+			return []string{"logs folder /l: 3 stream files; last import 1m ago: 3 found, 1 imported, 2 unchanged, 0 unparseable",
+				"retention: last sweep 2m ago by inbox removed 0 files, 0 sessions, review events of 1 session"}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, m, m.Init())
+	send(t, m, tea.WindowSizeMsg{Width: 160, Height: 50})
+	press(t, m, m.c.Keys.Help)
+	v := m.View().Content
+	if !strings.Contains(v, "coverage (sift status)") || !strings.Contains(v, "3 found, 1 imported, 2 unchanged, 0 unparseable") ||
+		!strings.Contains(v, "review events of 1 session") {
+		t.Fatalf("help without the coverage:\n%s", v)
 	}
 }

@@ -148,11 +148,17 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{sf.logs}
 	}
+	logsOnly := !*history && len(paths) == 1 && filepath.Clean(absOr(paths[0])) == filepath.Clean(sf.logs)
 	ctx, stop := signalContext()
 	defer stop()
 	pr := newProgressPrinter(stderr)
 	opts := sf.importOptions()
 	opts.Force, opts.Workers = *force, *workers
+	if logsOnly {
+		// The record of the run (sift status) counts it as the logs
+		// folder's.
+		opts.Source = ingest.SourceLogs
+	}
 	if *history {
 		res, err := ingest.ImportFound(ctx, st, <-found, opts, pr.report)
 		pr.done()
@@ -164,6 +170,14 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		_, err = st.IndexMissing(ctx)
 	}
 	return reportImport(stdout, stderr, "import", res, err)
+}
+
+// absOr is a path made absolute, or as it is when it cannot be.
+func absOr(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 // reportImport prints an import's closing line and failures and returns

@@ -71,6 +71,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	}
 	defer st.Close()
 	opts := inf.options(st, sf.cfg.Reviewer)
+	opts.Coverage = func(ctx context.Context) ([]string, error) { return coverage(ctx, st, sf) }
 	_, statErr := os.Stat(sf.logs)
 	opts.Importing = statErr == nil
 	app, err := tui.NewApp(opts)
@@ -90,7 +91,9 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	go bg.watchConfig(ctx)
 	go func() {
 		if opts.Importing {
-			importInBackground(ctx, st, []string{sf.logs}, sf.importOptions(), p.Send)
+			o := sf.importOptions()
+			o.Source = ingest.SourceLogs
+			importInBackground(ctx, st, []string{sf.logs}, o, p.Send)
 		}
 		bg.retention(ctx)
 	}()
