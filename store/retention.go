@@ -191,13 +191,26 @@ func (s *Store) KeptFiles(ctx context.Context, r Retention) (map[string]time.Dur
 
 // PinnedFiles returns the stream files of sessions with an open
 // needs_followup decision (capture.SweepSpec.Pinned): neither their age
-// nor the size cap removes them until the follow-up is closed.
+// nor the size cap removes them until the follow-up is closed, and an
+// import always builds their review events (ingest.State.Pinned).
 func (s *Store) PinnedFiles(ctx context.Context) (map[string]bool, error) {
 	out := map[string]bool{}
 	if err := s.sessionFiles(ctx, followupOpenSQL, func(p string) { out[p] = true }); err != nil {
 		return nil, fmt.Errorf("follow-up files: %w", err)
 	}
-	return out, nil
+	rows, err := s.r.QueryContext(ctx, `SELECT f.path FROM stream_files f WHERE `+fileFollowupOpenSQL)
+	if err != nil {
+		return nil, fmt.Errorf("follow-up files: %w", wrapError(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("follow-up files: %w", wrapError(err))
+		}
+		out[p] = true
+	}
+	return out, wrapError(rows.Err())
 }
 
 // sessionFiles calls add with the files, indexed and as the summary
@@ -252,6 +265,11 @@ const flaggedSQL = `(s.flagged = 1 OR ` + followupOpenSQL + `)`
 // decision on it, a turn or a tool call.
 const followupOpenSQL = `EXISTS (SELECT 1 FROM decision_latest l WHERE l.decision = 'needs_followup'
 	AND l.work_item_id = s.work_item_id AND l.file_name = s.file_name AND ` + openFollowupSQL + `)`
+
+// fileFollowupOpenSQL is followupOpenSQL for an indexed file f, whose
+// summary may be missing (a rebuild under way).
+const fileFollowupOpenSQL = `EXISTS (SELECT 1 FROM decision_latest l WHERE l.decision = 'needs_followup'
+	AND l.work_item_id = f.work_item_id AND l.file_name = f.file_name AND ` + openFollowupSQL + `)`
 
 // openFollowupSQL is true for a needs_followup pointer l that is open
 // (review.Decision.OpenFollowup): no later session-level reviewed decision

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -277,5 +278,44 @@ func unmigrate0016(t *testing.T, s *Store) {
 		if _, err := s.w.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
+	}
+}
+
+// TestImportBuildsAnOpenFollowupsEvents: an import skips the review events
+// of sessions past their tier, but not those of a session with an open
+// follow-up, which keeps them whatever its age: a re-import of its grown
+// file, or a rebuild, writes them.
+func TestImportBuildsAnOpenFollowupsEvents(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	logs := t.TempDir()
+	b, err := os.ReadFile("../testdata/streams/claude/evolve-2.1.7-run1-write-file.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(logs, "wi-1", "work-1-a1b2c3.jsonl")
+	writeFile(t, path, b)
+	old := time.Now().Add(-40 * day)
+	os.Chtimes(path, old, old)
+	mustImport(t, s, logs)
+	k := review.SessionKey{WorkItemID: "wi-1", FileName: "work-1-a1b2c3.jsonl"}
+	if evs, _ := s.ReviewEvents(ctx, k); len(evs) != 0 {
+		t.Fatal("a session 40 days old got review events")
+	}
+	if err := s.Decide(ctx, review.Decision{Session: k, Kind: review.NeedsFollowup, Note: "look"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ingest.Import(ctx, s, []string{logs}, tiered(ingest.Options{Force: true}), nil); err != nil {
+		t.Fatal(err)
+	}
+	if evs, err := s.ReviewEvents(ctx, k); err != nil || len(evs) == 0 {
+		t.Fatalf("the open follow-up's re-import wrote no review events: %v", err)
+	}
+	if _, err := ingest.Rebuild(ctx, s, []string{logs}, tiered(ingest.Options{}), nil); err != nil {
+		t.Fatal(err)
+	}
+	if evs, err := s.ReviewEvents(ctx, k); err != nil || len(evs) == 0 {
+		t.Fatalf("the open follow-up lost its review events in a rebuild: %v", err)
 	}
 }

@@ -28,6 +28,9 @@ type File struct {
 	// by; a file named by the user has neither.
 	root *folder
 	rel  string
+	// pinned is set for the file of a session with an open follow-up
+	// (State.Pinned): its review events are built whatever its age.
+	pinned bool
 }
 
 // Failure is a file that could not be imported, and why.

@@ -211,6 +211,7 @@ func (im *importer) run(ctx context.Context, found *Found) (Result, error) {
 		case ok && !im.opt.Force && st.Size == f.Size && st.MTime == f.MTime:
 			res.Skipped++
 		default:
+			f.pinned = state.Pinned[f.Path]
 			todo = append(todo, f)
 			p.BytesTotal += f.Size
 		}
