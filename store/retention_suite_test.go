@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -317,5 +318,32 @@ func TestImportBuildsAnOpenFollowupsEvents(t *testing.T) {
 	}
 	if evs, err := s.ReviewEvents(ctx, k); err != nil || len(evs) == 0 {
 		t.Fatalf("the open follow-up lost its review events in a rebuild: %v", err)
+	}
+}
+
+// TestSweepCandidatesPlan pins the plan of the sweep's candidates: a
+// range of the retention index read in its order, never a sort of every
+// old session per batch.
+func TestSweepCandidatesPlan(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	rows, err := s.r.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+summaryCandidatesSQL, 1, 0, "", "", "h", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	got := strings.Join(plan, "\n")
+	if !strings.HasPrefix(got, "SEARCH s USING INDEX summaries_retention ((activity_at,work_item_id,file_name)>(?,?,?) AND activity_at<?)") ||
+		strings.Contains(got, "TEMP B-TREE") || strings.Contains(got, "SCAN") {
+		t.Fatalf("plan:\n%s", got)
 	}
 }

@@ -16,15 +16,17 @@ const eventsSweepSQL = `FROM review_events e
 	JOIN agent_stream_summaries s ON s.work_item_id = e.work_item_id AND s.file_name = e.file_name
 	WHERE s.activity_at < ? AND (s.activity_at < ? OR s.flagged = 0) AND NOT ` + followupOpenSQL
 
-// summaryCandidatesSQL selects, from the retention index, the sessions
-// past SummariesFor that this host recorded and that have no open
-// follow-up, after a rowid, in rowid order: those whose files are gone
-// go. The path is the indexed file's, else the summary's own.
-const summaryCandidatesSQL = `SELECT s.rowid, s.work_item_id, s.file_name, s.activity_at,
+// summaryCandidatesSQL selects, from the retention index in its order,
+// the sessions past SummariesFor that this host recorded and that have no
+// open follow-up, after a place in that order (activity, work item,
+// file): those whose files are gone go. The path is the indexed file's,
+// else the summary's own.
+const summaryCandidatesSQL = `SELECT s.work_item_id, s.file_name, s.activity_at,
 	COALESCE((SELECT f.path FROM stream_files f WHERE f.work_item_id = s.work_item_id AND f.file_name = s.file_name LIMIT 1), s.path)
 	FROM agent_stream_summaries s INDEXED BY summaries_retention
-	WHERE s.activity_at < ? AND COALESCE(s.host_id, (SELECT value FROM meta WHERE key = 'legacy_host')) = ?
-	AND s.rowid > ? AND NOT ` + followupOpenSQL + ` ORDER BY s.rowid LIMIT ?`
+	WHERE s.activity_at < ? AND (s.activity_at, s.work_item_id, s.file_name) > (?, ?, ?)
+	AND COALESCE(s.host_id, (SELECT value FROM meta WHERE key = 'legacy_host')) = ?
+	AND NOT ` + followupOpenSQL + ` ORDER BY s.activity_at, s.work_item_id, s.file_name LIMIT ?`
 
 // workItemsSweepSQL selects the terminal work items idle for
 // SummariesFor with no summary left.
@@ -123,16 +125,18 @@ func (s *Store) deleteInBatches(ctx context.Context, r Retention, query string, 
 // batch's transaction, which checks again that it is old and has no open
 // follow-up (a decision made meanwhile keeps it).
 func (s *Store) sweepSummaries(ctx context.Context, r Retention, cut int64, res *SweepResult) error {
-	var after int64
+	after := SweptSession{Activity: time.UnixMilli(-1 << 62)}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		batch, last, more, err := s.summaryCandidates(ctx, r, cut, after)
+		batch, more, err := s.summaryCandidates(ctx, r, cut, after)
 		if err != nil {
 			return fmt.Errorf("sweep agent_stream_summaries: %w", err)
 		}
-		after = last
+		if len(batch) > 0 {
+			after = batch[len(batch)-1]
+		}
 		var gone []SweptSession
 		for _, c := range batch {
 			if r.FileGone(c.Path) {
@@ -156,25 +160,25 @@ func (s *Store) sweepSummaries(ctx context.Context, r Retention, cut int64, res 
 	}
 }
 
-// summaryCandidates reads a batch of candidates after a rowid; more is
-// false after the last batch.
-func (s *Store) summaryCandidates(ctx context.Context, r Retention, cut, after int64) (batch []SweptSession, last int64, more bool, err error) {
-	rows, err := s.r.QueryContext(ctx, summaryCandidatesSQL, cut, s.host, after, r.BatchSize)
+// summaryCandidates reads a batch of candidates after a session in their
+// order; more is false after the last batch.
+func (s *Store) summaryCandidates(ctx context.Context, r Retention, cut int64, after SweptSession) (batch []SweptSession, more bool, err error) {
+	rows, err := s.r.QueryContext(ctx, summaryCandidatesSQL, cut, after.Activity.UnixMilli(), after.Key.WorkItemID,
+		after.Key.FileName, s.host, r.BatchSize)
 	if err != nil {
-		return nil, after, false, wrapError(err)
+		return nil, false, wrapError(err)
 	}
 	defer rows.Close()
-	last = after
 	for rows.Next() {
 		var c SweptSession
 		var activity int64
-		if err := rows.Scan(&last, &c.Key.WorkItemID, &c.Key.FileName, &activity, &c.Path); err != nil {
-			return nil, after, false, wrapError(err)
+		if err := rows.Scan(&c.Key.WorkItemID, &c.Key.FileName, &activity, &c.Path); err != nil {
+			return nil, false, wrapError(err)
 		}
 		c.Activity = time.UnixMilli(activity).UTC()
 		batch = append(batch, c)
 	}
-	return batch, last, len(batch) == r.BatchSize, wrapError(rows.Err())
+	return batch, len(batch) == r.BatchSize, wrapError(rows.Err())
 }
 
 // deleteSummaries deletes the summaries of sessions whose files are gone,

@@ -57,6 +57,6 @@ CREATE TABLE import_runs (
 );
 CREATE INDEX import_runs_source ON import_runs (source, id);
 
--- The sweep's candidates: sessions past a tier, this host's, read from
--- the index alone (the summary's row is large).
-CREATE INDEX summaries_retention ON agent_stream_summaries (activity_at, host_id, work_item_id, file_name);
+-- The sweep's candidates: sessions past a tier, this host's, read in
+-- this order from the index alone (the summary's row is large).
+CREATE INDEX summaries_retention ON agent_stream_summaries (activity_at, work_item_id, file_name, host_id);
