@@ -27,7 +27,10 @@ func (s *Store) ImportState(ctx context.Context) (ingest.State, error) {
 	if st.Running, err = s.runningWorkItems(ctx); err != nil {
 		return st, err
 	}
-	st.Purged, err = s.purgedFiles(ctx)
+	if st.Purged, err = s.purgedFiles(ctx); err != nil {
+		return st, err
+	}
+	st.Pinned, err = s.PinnedFiles(ctx)
 	return st, err
 }
 

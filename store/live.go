@@ -58,7 +58,7 @@ func (s *Store) WriteLive(ctx context.Context, lr LiveRun) error {
 		// The run ended meanwhile: its file is read whole instead.
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, upsertSummarySQL(), row.args(s.now().UnixMilli())...); err != nil {
+	if _, err := tx.ExecContext(ctx, upsertSummarySQL(), append(row.args(s.now().UnixMilli()), s.host)...); err != nil {
 		return fmt.Errorf("write live run: %w", wrapError(err))
 	}
 	if _, err := tx.ExecContext(ctx, liveSQL, lr.Tool, string(lr.Wait), sum.WorkItemID, sum.FileName); err != nil {

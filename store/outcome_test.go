@@ -15,6 +15,7 @@ import (
 // holding the outcomes (a test sets the old values it needs).
 func unmigrate0013(t *testing.T, s *Store) {
 	t.Helper()
+	unmigrate0015(t, s)
 	for _, q := range []string{
 		// Migration 0014, applied after 0013.
 		`ALTER TABLE work_item_costs DROP COLUMN git_head_before`,

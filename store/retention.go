@@ -6,29 +6,46 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/review"
 )
 
 // Retention says how long sift keeps review data, aged by the session's
 // last activity. The stream files are core/capture's to sweep
 // (capture.Sweep): the store tells it which files to keep longer
-// (KeptFiles) and forgets those it deleted (ForgetFiles).
+// (KeptFiles) or always (PinnedFiles) and forgets those it deleted
+// (ForgetFiles).
+//
+// A summary goes only once its stream file is gone (deleted by the file
+// sweep or by the user) and it is past SummariesFor: a session whose file
+// is on disk, an agent's own history included, stays whatever its age, so
+// that no sweep removes what the next import would bring back. Only the
+// sessions this host recorded are judged by their files. A session with
+// an open needs_followup decision keeps its summary and review events
+// whatever its age. Decisions are never swept.
 type Retention struct {
 	// FullEventsFor keeps review events; 0 means 48 h.
 	FullEventsFor time.Duration
 	// FlaggedFor keeps a flagged session's review events and stream file
 	// (beyond the files' retention, not beyond their size cap); 0 means
-	// 30 days. A session with an open needs_followup decision counts as
-	// flagged.
+	// 30 days.
 	FlaggedFor time.Duration
-	// SummariesFor keeps summaries; 0 means 90 days. Decisions are never
-	// swept while their summary exists; once it is gone, a session's
-	// decisions go when its newest one is older than SummariesFor.
+	// SummariesFor keeps summaries, whose stream files are gone, for
+	// this long; 0 means 90 days.
 	SummariesFor time.Duration
 	// BatchSize is how many rows one delete step handles; 0 means 500.
 	BatchSize int
+	// FileGone reports whether a session's stream file is gone; nil
+	// looks on disk (FileGone). A sweep that has just deleted files
+	// (or, dry, would) says so for those.
+	FileGone func(path string) bool
+	// DryRun removes nothing: the result counts and lists what a pass
+	// would remove.
+	DryRun bool
 }
 
 func (r Retention) withDefaults() Retention {
@@ -44,7 +61,21 @@ func (r Retention) withDefaults() Retention {
 	if r.BatchSize <= 0 {
 		r.BatchSize = 500
 	}
+	if r.FileGone == nil {
+		r.FileGone = FileGone
+	}
 	return r
+}
+
+// FileGone reports whether the file at an absolute path does not exist.
+// Any other error (a folder that cannot be read, a disk not mounted under
+// its folder) is not "gone": the session stays.
+func FileGone(path string) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // KeepsEvents reports whether a session keeps its review events at an age
@@ -58,15 +89,21 @@ func (r Retention) KeepsEvents(age time.Duration, flagged bool) bool {
 	return age <= r.FullEventsFor || flagged && age <= r.FlaggedFor
 }
 
-// SweepResult is what one pass over the review data removed.
+// SweepResult is what one pass over the review data removed, or, dry,
+// would remove.
 type SweepResult struct {
-	EventsDeleted  int
+	// EventsDeleted counts the sessions whose review events went.
+	EventsDeleted int
+	// SummariesSwept counts the sessions whose summaries went.
 	SummariesSwept int
-	DecisionsSwept int
 	// WorkItemsSwept counts terminal work items without summaries, idle
 	// for SummariesFor, removed with their cost rows.
 	WorkItemsSwept int
 	Batches        int
+	// Sessions and EventSessions list, in a dry run, the sessions whose
+	// summaries and whose review events would go.
+	Sessions      []SweptSession
+	EventSessions []review.SessionKey
 	// Failures lists what could not be deleted; Sweep also returns them
 	// as its error.
 	Failures []Failure
@@ -74,20 +111,28 @@ type SweepResult struct {
 	Elapsed  time.Duration
 }
 
+// SweptSession is a session a sweep removes: its key, its stream file
+// and its last activity.
+type SweptSession struct {
+	Key      review.SessionKey
+	Path     string
+	Activity time.Time
+}
+
 // Meta keys.
 const (
 	// metaLastSweep holds the last successful sweep's time.
 	metaLastSweep = "last_sweep_success_ms"
 	// metaRebuilding is set while a rebuild runs (or after one that
-	// crashed): summaries are missing then, and no decision is swept.
+	// crashed): summaries are missing then, and no work item is swept.
 	metaRebuilding = "rebuild_started_ms"
 )
 
 // Sweep runs one retention pass over the review data: review events,
-// summaries, orphaned decisions and idle work items. Deletes run in
-// batches of BatchSize, each its own transaction. A failure is returned
-// (naming the table) and in the result. Whoever runs the whole pass (the
-// stream files too) records a pass without failure with RecordSweep.
+// summaries whose files are gone and idle work items; never decisions.
+// Deletes run in batches of BatchSize, each its own transaction. A
+// failure is returned (naming the table) and in the result. Whoever runs
+// the whole pass (the stream files too) records it with RecordSweepRun.
 func (s *Store) Sweep(ctx context.Context, r Retention) (SweepResult, error) {
 	r = r.withDefaults()
 	now := s.now()
@@ -132,26 +177,60 @@ func (s *Store) LastSweep(ctx context.Context) (time.Time, error) {
 
 // KeptFiles returns the indexed stream files the retention sweep keeps
 // longer than others (capture.SweepSpec.Keep), each for how long: those of
-// flagged sessions and of sessions with an open needs_followup, for
-// FlaggedFor.
+// flagged sessions, for FlaggedFor. The files of open follow-ups are kept
+// always (PinnedFiles).
 func (s *Store) KeptFiles(ctx context.Context, r Retention) (map[string]time.Duration, error) {
 	r = r.withDefaults()
-	rows, err := s.r.QueryContext(ctx, `SELECT f.path FROM stream_files f
-		JOIN agent_stream_summaries s ON s.work_item_id = f.work_item_id AND s.file_name = f.file_name
-		WHERE `+flaggedSQL)
+	out := map[string]time.Duration{}
+	err := s.sessionFiles(ctx, `s.flagged = 1`, func(p string) { out[p] = r.FlaggedFor })
 	if err != nil {
-		return nil, fmt.Errorf("flagged files: %w", wrapError(err))
+		return nil, fmt.Errorf("flagged files: %w", err)
+	}
+	return out, nil
+}
+
+// PinnedFiles returns the stream files of sessions with an open
+// needs_followup decision (capture.SweepSpec.Pinned): neither their age
+// nor the size cap removes them until the follow-up is closed, and an
+// import always builds their review events (ingest.State.Pinned).
+func (s *Store) PinnedFiles(ctx context.Context) (map[string]bool, error) {
+	out := map[string]bool{}
+	if err := s.sessionFiles(ctx, followupOpenSQL, func(p string) { out[p] = true }); err != nil {
+		return nil, fmt.Errorf("follow-up files: %w", err)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT f.path FROM stream_files f WHERE `+fileFollowupOpenSQL)
+	if err != nil {
+		return nil, fmt.Errorf("follow-up files: %w", wrapError(err))
 	}
 	defer rows.Close()
-	out := map[string]time.Duration{}
 	for rows.Next() {
 		var p string
 		if err := rows.Scan(&p); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("follow-up files: %w", wrapError(err))
 		}
-		out[p] = r.FlaggedFor
+		out[p] = true
 	}
 	return out, wrapError(rows.Err())
+}
+
+// sessionFiles calls add with the files, indexed and as the summary
+// names them, of the sessions s that match a condition.
+func (s *Store) sessionFiles(ctx context.Context, cond string, add func(string)) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT f.path FROM stream_files f
+		JOIN agent_stream_summaries s ON s.work_item_id = f.work_item_id AND s.file_name = f.file_name
+		WHERE `+cond+` UNION SELECT s.path FROM agent_stream_summaries s WHERE `+cond)
+	if err != nil {
+		return wrapError(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return wrapError(err)
+		}
+		add(p)
+	}
+	return wrapError(rows.Err())
 }
 
 // ForgetFiles drops deleted stream files from the ingest index, in one
@@ -180,8 +259,17 @@ func (s *Store) ForgetFiles(ctx context.Context, paths []string) error {
 
 // flaggedSQL is true for a flagged session row s: a flag, or an open
 // follow-up on it.
-const flaggedSQL = `(s.flagged = 1 OR EXISTS (SELECT 1 FROM decision_latest l WHERE l.decision = 'needs_followup'
-	AND l.work_item_id = s.work_item_id AND l.file_name = s.file_name AND ` + openFollowupSQL + `))`
+const flaggedSQL = `(s.flagged = 1 OR ` + followupOpenSQL + `)`
+
+// followupOpenSQL is true for a session row s with an open needs_followup
+// decision on it, a turn or a tool call.
+const followupOpenSQL = `EXISTS (SELECT 1 FROM decision_latest l WHERE l.decision = 'needs_followup'
+	AND l.work_item_id = s.work_item_id AND l.file_name = s.file_name AND ` + openFollowupSQL + `)`
+
+// fileFollowupOpenSQL is followupOpenSQL for an indexed file f, whose
+// summary may be missing (a rebuild under way).
+const fileFollowupOpenSQL = `EXISTS (SELECT 1 FROM decision_latest l WHERE l.decision = 'needs_followup'
+	AND l.work_item_id = f.work_item_id AND l.file_name = f.file_name AND ` + openFollowupSQL + `)`
 
 // openFollowupSQL is true for a needs_followup pointer l that is open
 // (review.Decision.OpenFollowup): no later session-level reviewed decision
@@ -189,85 +277,6 @@ const flaggedSQL = `(s.flagged = 1 OR EXISTS (SELECT 1 FROM decision_latest l WH
 const openFollowupSQL = `NOT EXISTS (SELECT 1 FROM decision_latest r WHERE r.work_item_id = l.work_item_id
 	AND r.file_name = l.file_name AND r.turn_id = '' AND r.tool_call_id = '' AND r.decision = 'reviewed'
 	AND r.decision_id > l.decision_id)`
-
-// sweepData deletes expired review events, summaries and orphaned
-// decisions in batches.
-func (s *Store) sweepData(ctx context.Context, r Retention, now time.Time, res *SweepResult) error {
-	cutEvents := now.Add(-r.FullEventsFor).UnixMilli()
-	cutFlagged := now.Add(-r.FlaggedFor).UnixMilli()
-	cutSummaries := now.Add(-r.SummariesFor).UnixMilli()
-	steps := []struct {
-		n   *int
-		sql string
-		arg []any
-	}{
-		{&res.EventsDeleted, `DELETE FROM review_events WHERE rowid IN (SELECT e.rowid FROM review_events e
-			JOIN agent_stream_summaries s ON s.work_item_id = e.work_item_id AND s.file_name = e.file_name
-			WHERE s.activity_at < ? AND (s.activity_at < ? OR NOT ` + flaggedSQL + `) LIMIT ?)`,
-			[]any{cutEvents, cutFlagged}},
-		{&res.SummariesSwept, `DELETE FROM agent_stream_summaries WHERE rowid IN (SELECT rowid FROM agent_stream_summaries
-			WHERE activity_at < ? LIMIT ?)`, []any{cutSummaries}},
-		// A session's decisions go when its summary is gone and its
-		// newest decision is as old as a summary may be.
-		{&res.DecisionsSwept, `DELETE FROM review_decisions WHERE id IN (SELECT d.id FROM review_decisions d
-			WHERE d.created_at < ? AND NOT EXISTS (SELECT 1 FROM agent_stream_summaries s
-				WHERE s.work_item_id = d.work_item_id AND s.file_name = d.file_name)
-			AND NOT EXISTS (SELECT 1 FROM review_decisions n WHERE n.work_item_id = d.work_item_id
-				AND n.file_name = d.file_name AND n.created_at >= ?) LIMIT ?)`, []any{cutSummaries, cutSummaries}},
-	}
-	// Work items with nothing left to show go with their cost rows.
-	steps = append(steps, struct {
-		n   *int
-		sql string
-		arg []any
-	}{&res.WorkItemsSwept, `DELETE FROM work_items WHERE id IN (SELECT w.id FROM work_items w
-		WHERE w.state = 'terminal' AND w.updated_at < ? AND NOT EXISTS (SELECT 1 FROM agent_stream_summaries s
-			WHERE s.work_item_id = w.id) LIMIT ?)`, []any{cutSummaries}})
-	var rebuilding int
-	if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*) FROM meta WHERE key = ?`, metaRebuilding).Scan(&rebuilding); err != nil {
-		return fmt.Errorf("sweep: %w", wrapError(err))
-	}
-	if rebuilding > 0 {
-		steps = append(steps[:2], steps[3])
-	}
-	for _, st := range steps {
-		for {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			args := append(append([]any{}, st.arg...), r.BatchSize)
-			out, err := s.w.ExecContext(ctx, st.sql, args...)
-			if err != nil {
-				return fmt.Errorf("sweep %s: %w", strings.Fields(st.sql)[2], wrapError(err))
-			}
-			n, _ := out.RowsAffected()
-			*st.n += int(n)
-			if n > 0 {
-				res.Batches++
-			}
-			if n < int64(r.BatchSize) {
-				break
-			}
-		}
-	}
-	// Give the freed pages back: the file shrinks at the next
-	// checkpoint rather than staying at its largest size.
-	if res.EventsDeleted+res.SummariesSwept+res.DecisionsSwept+res.WorkItemsSwept > 0 {
-		if _, err := s.w.ExecContext(ctx, `PRAGMA incremental_vacuum`); err != nil {
-			return fmt.Errorf("sweep: vacuum: %w", wrapError(err))
-		}
-		if _, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-			return fmt.Errorf("sweep: checkpoint: %w", wrapError(err))
-		}
-	}
-	// The pointers of swept decisions.
-	if res.DecisionsSwept > 0 {
-		if _, err := s.w.ExecContext(ctx, `DELETE FROM decision_latest WHERE decision_id NOT IN (SELECT id FROM review_decisions)`); err != nil {
-			return fmt.Errorf("sweep decision_latest: %w", wrapError(err))
-		}
-	}
-	return nil
-}
 
 // Failure is a file or table a sweep could not clean, and why.
 type Failure struct {

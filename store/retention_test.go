@@ -14,8 +14,8 @@ import (
 )
 
 // TestKeptAndForgottenFiles: the store tells the file sweep which files
-// to keep longer (flagged sessions and open follow-ups, for FlaggedFor)
-// and forgets the files it deleted (core/capture's
+// to keep longer (flagged sessions, for FlaggedFor) and always (open
+// follow-ups), and forgets the files it deleted (core/capture's
 // TestSweepFilesByAgeAndFlags sweeps with them).
 func TestKeptAndForgottenFiles(t *testing.T) {
 	t.Parallel()
@@ -41,9 +41,12 @@ func TestKeptAndForgottenFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := r.withDefaults().FlaggedFor
-		if len(keep) != 2 || keep[flagged] != want || keep[followup] != want {
-			t.Errorf("%+v: kept %v, want the flagged and the follow-up file for %s", r, keep, want)
+		if len(keep) != 1 || keep[flagged] != want {
+			t.Errorf("%+v: kept %v, want the flagged file for %s", r, keep, want)
 		}
+	}
+	if pinned, err := s.PinnedFiles(ctx); err != nil || len(pinned) != 1 || !pinned[followup] {
+		t.Errorf("pinned %v, %v; want the follow-up's file", pinned, err)
 	}
 	if err := s.ForgetFiles(ctx, []string{old, flagged}); err != nil {
 		t.Fatal(err)
@@ -96,45 +99,26 @@ func TestSweepReviewData(t *testing.T) {
 			t.Errorf("summary of %s: %v, want kept=%v", f, err, want)
 		}
 	}
-	// A decision goes with its summary once it is as old as a summary
-	// may be; a newer one stays until then.
-	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: "100d-decided"}); len(h) != 0 {
-		t.Error("an old decision outlived its swept summary")
+	// Decisions are never swept, not even once their summary is gone.
+	for _, f := range []string{"100d-decided", "100d-recent", "3d-followup"} {
+		if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: f}); len(h) != 1 {
+			t.Errorf("the decision of %s was swept", f)
+		}
 	}
-	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: "100d-recent"}); len(h) != 1 {
-		t.Fatal("a recent decision went with its summary")
-	}
-	if res.EventsDeleted != 5 || res.SummariesSwept != 3 || res.DecisionsSwept != 1 || res.WorkItemsSwept != 0 {
+	if res.EventsDeleted != 5 || res.SummariesSwept != 3 || res.WorkItemsSwept != 0 {
 		t.Errorf("sweep result %+v", res)
-	}
-	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: "3d-followup"}); len(h) != 1 {
-		t.Fatal("a decision whose summary exists was swept")
 	}
 	if _, err := s.WorkItemState(ctx, "w"); err != nil {
 		t.Fatalf("work item with summaries swept: %v", err)
 	}
-	// While a rebuild runs, summaries are missing: decisions stay.
-	s.now = func() time.Time { return now.Add(100 * day) }
-	if _, err := s.w.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, '1')`, metaRebuilding); err != nil {
+	s.now = func() time.Time { return now.Add(1000 * day) }
+	if res, err = s.Sweep(ctx, Retention{}); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := s.Sweep(ctx, Retention{}); err != nil || res.DecisionsSwept != 0 {
-		t.Fatalf("sweep during a rebuild: %+v, %v", res, err)
-	}
-	if _, err := s.w.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, metaRebuilding); err != nil {
-		t.Fatal(err)
-	}
-	res, err = s.Sweep(ctx, Retention{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: "100d-recent"}); len(h) != 0 || res.DecisionsSwept == 0 {
-		t.Fatalf("orphaned decisions not swept: %d left, %+v", len(h), res)
-	}
-	var pointers int
-	s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM decision_latest WHERE decision_id NOT IN (SELECT id FROM review_decisions)`).Scan(&pointers)
-	if pointers != 0 {
-		t.Fatalf("%d dangling decision_latest rows", pointers)
+	for _, f := range []string{"100d-decided", "100d-recent", "3d-followup"} {
+		if h, _ := s.Decisions(ctx, review.SessionKey{WorkItemID: "w", FileName: f}); len(h) != 1 {
+			t.Errorf("the decision of %s was swept 1,000 days later", f)
+		}
 	}
 }
 

@@ -97,7 +97,8 @@ func newSessionRow(sess *ingest.Session, evs list[summary.ReviewEvent]) (*sessio
 }
 
 // summaryCols are the columns of agent_stream_summaries that an import
-// writes, in the order of sessionRow.args.
+// writes, in the order of sessionRow.args and then the host that recorded
+// the row (Store.host: retention judges a file only on its own host).
 var summaryCols = []string{
 	"work_item_id", "file_name", "phase", "iteration", "agent_kind",
 	"total_duration_ms", "time_to_first_token_ms", "input_tokens", "output_tokens",
@@ -106,7 +107,7 @@ var summaryCols = []string{
 	"outcome", "started_at", "ended_at", "activity_at", "thinking_ms", "executing_ms",
 	"total_tokens", "tool_call_count", "stall_count", "error_count", "approval_count",
 	"flags", "flagged", "line_count", "byte_count", "path", "brief_json", "turns_json",
-	"sort_started", "outcome_rank",
+	"sort_started", "outcome_rank", "host_id",
 }
 
 // upsertSummarySQL inserts a summary or replaces every column of an
@@ -318,7 +319,7 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 			return fmt.Errorf("write batch: %w", err)
 		}
 		sum := r.sum
-		if _, err := st.summary.ExecContext(ctx, r.args(now)...); err != nil {
+		if _, err := st.summary.ExecContext(ctx, append(r.args(now), s.host)...); err != nil {
 			return fmt.Errorf("write %s: %w", r.file.Path, wrapError(err))
 		}
 		if r.noEvents {

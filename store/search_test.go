@@ -223,7 +223,7 @@ func TestSearchKeepsInStep(t *testing.T) {
 	secret := "ghp_" + strings.Repeat("A1b2", 9)
 	p := e.write(t, "ENG-1", "work-1-aaaaaa.jsonl", run{prompt: "deploy with GITHUB_TOKEN=" + secret,
 		command: "curl -H 'Authorization: Bearer " + secret + "' https://api.github.com", final: "zebra"})
-	e.write(t, "ENG-1", "work-1-bbbbbb.jsonl", run{prompt: "go", command: "make", final: "giraffe"})
+	b := e.write(t, "ENG-1", "work-1-bbbbbb.jsonl", run{prompt: "go", command: "make", final: "giraffe"})
 	e.importAll(t)
 	ctx := context.Background()
 	a := review.SessionKey{WorkItemID: "ENG-1", FileName: "work-1-aaaaaa.jsonl"}
@@ -277,7 +277,8 @@ func TestSearchKeepsInStep(t *testing.T) {
 	if got := e.find(t, "okapi"); got != nil {
 		t.Errorf("a purged session is found: %v", got)
 	}
-	// A swept session is gone.
+	// A swept session (its file gone) is gone.
+	os.Remove(b)
 	e.s.now = func() time.Time { return time.Now().Add(10 * 365 * 24 * time.Hour) }
 	if _, err := e.s.Sweep(ctx, Retention{}); err != nil {
 		t.Fatal(err)

@@ -43,6 +43,9 @@ type Store struct {
 	// remove deletes a stream file by name in its folder:
 	// (*os.Root).Remove, replaced by tests that need a deletion to fail.
 	remove func(dir *os.Root, name string) error
+	// host names this machine (Owner.Host): the rows it writes say so,
+	// and retention judges the files of those rows only.
+	host string
 	// forcePlan makes every search with words read by one plan
 	// (search_read.go); tests set it, the zero value lets the store
 	// choose.
@@ -208,7 +211,7 @@ func Open(path string) (*Store, error) {
 	if err := create(abs); err != nil {
 		return nil, openError(abs, err)
 	}
-	s := &Store{path: abs, now: time.Now, remove: (*os.Root).Remove}
+	s := &Store{path: abs, now: time.Now, remove: (*os.Root).Remove, host: hostID()}
 	if s.w, err = sql.Open("sqlite", dsnWAL(abs, false, walCheckpointPages(abs))); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
@@ -246,7 +249,13 @@ func (s *Store) init() error {
 	if !strings.EqualFold(mode, "wal") {
 		return fmt.Errorf("journal mode is %q, not wal (is the file on a network file system?)", mode)
 	}
-	return migrate(ctx, s.w)
+	if err := migrate(ctx, s.w); err != nil {
+		return err
+	}
+	// The rows stored before hosts were recorded are the first host's
+	// to open the database since (migration 0015).
+	_, err := s.w.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'legacy_host' AND value = ''`, s.host)
+	return err
 }
 
 // openError turns a driver error at open time into one line a user can act

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -38,12 +39,13 @@ type ImportProgressMsg struct {
 	Err      error
 }
 
-// SweepMsg reports a retention sweep that cmd/sift ran in the background:
-// a failure shows in the status line (loudly), a pass that deleted
-// something says so briefly.
+// SweepMsg reports a retention sweep that cmd/sift ran in the background.
+// Every pass shows in the status line, saying what it removed (a failure
+// loudly), and reloads the inbox, counts included.
 type SweepMsg struct {
-	// Deleted counts the stream files removed.
-	Deleted int
+	// Removed is what the pass removed, in one line: "2 files (1.2 MB),
+	// 1 session, review events of 3 sessions".
+	Removed string
 	Err     error
 	// Warning is one line about a logs folder the sweep refused to
 	// touch (not sift's own, a link, the home folder); "" when none.
@@ -90,6 +92,28 @@ type App struct {
 	spinning bool
 
 	details map[string]*fileDetail
+	// coverage is what sift has seen (Options.Coverage), read when the
+	// help opens.
+	coverage []string
+}
+
+// coverageMsg is sent when the coverage lines are read.
+type coverageMsg struct{ lines []string }
+
+// loadCoverage reads the coverage lines the help shows, when the app has
+// them.
+func (m *App) loadCoverage() tea.Cmd {
+	f := m.opts.Coverage
+	if f == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		lines, err := f(context.Background())
+		if err != nil {
+			lines = []string{"coverage: " + err.Error()}
+		}
+		return coverageMsg{lines: lines}
+	}
 }
 
 var _ tea.Model = (*App)(nil)
@@ -117,6 +141,7 @@ func NewApp(o Options) (*App, error) {
 	m.tool = newToolView(c)
 	if o.Importing {
 		m.importing = "importing new streams…"
+		m.inbox.importing = m.importing
 	}
 	m.layout()
 	return m, nil
@@ -238,6 +263,9 @@ func (m *App) handleAppMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case copyMsg:
 		m.copying = nil
 		return tea.Batch(tea.SetClipboard(msg.text), m.setStatus("copied "+msg.what+" (OSC 52): "+firstLine(msg.text), false)), true
+	case coverageMsg:
+		m.coverage = msg.lines
+		return nil, true
 	case closeOverlayMsg:
 		m.dialog, m.history, m.followups, m.copying, m.showHelp = nil, nil, nil, nil, false
 		if m.pendingReload {
@@ -322,6 +350,7 @@ func (m *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
+		return m.loadCoverage()
 	case key.Matches(msg, k.View):
 		return m.toggleMode()
 	case key.Matches(msg, k.Refresh):
@@ -337,7 +366,6 @@ func (m *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	default:
 		return m.current().Update(msg)
 	}
-	return nil
 }
 
 // back goes up one level.
@@ -433,8 +461,11 @@ func (m *App) handleImport(msg ImportProgressMsg) tea.Cmd {
 		m.importing = ""
 		cmds = append(cmds, m.setStatus(fmt.Sprintf("import done: %s, %s new or changed", plural(msg.Files, "file"), plural(msg.Sessions, "session")), false))
 	default:
-		m.importing = fmt.Sprintf("importing new streams: %d/%d files", msg.Files, msg.Total)
+		m.importing = fmt.Sprintf("importing %s of %s files…", groupDigits(msg.Files), groupDigits(msg.Total))
 	}
+	// The list says so too, rather than "no sessions yet", until the
+	// import ends.
+	m.inbox.importing = m.importing
 	if now := time.Now(); msg.Done || msg.Err != nil || now.Sub(m.lastPull) > 500*time.Millisecond {
 		m.lastPull = now
 		cmds = append(cmds, m.inbox.reload())
@@ -442,19 +473,32 @@ func (m *App) handleImport(msg ImportProgressMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// handleSweep reports a background retention sweep.
+// handleSweep reports a background retention sweep and reloads the
+// inbox: what it removed leaves the list and the counts.
 func (m *App) handleSweep(msg SweepMsg) tea.Cmd {
+	m.inbox.invalidatePreview()
+	reload := m.inbox.reload()
 	switch {
 	case msg.Err != nil:
 		slog.Error("Retention sweep failed", "err", msg.Err)
-		return m.setStatus("retention sweep failed: "+msg.Err.Error(), true)
+		return tea.Batch(reload, m.setStatus("retention sweep failed: "+msg.Err.Error(), true))
 	case msg.Warning != "":
 		slog.Warn("Retention sweep skipped the logs folder", "why", msg.Warning)
-		return m.setStatus(msg.Warning, false)
-	case msg.Deleted > 0:
-		return m.setStatus("retention: removed "+plural(msg.Deleted, "old stream file"), false)
+		return tea.Batch(reload, m.setStatus("retention: removed "+msg.Removed+"; "+msg.Warning, false))
 	}
-	return nil
+	return tea.Batch(reload, m.setStatus("retention: removed "+msg.Removed, false))
+}
+
+// groupDigits writes a count with a comma every three digits: "5,400".
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + groupDigits(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // plural is "1 file", "2 files".

@@ -520,8 +520,8 @@ func TestSweepFailureShowsInTheStatusLine(t *testing.T) {
 	if v := m.View().Content; !strings.Contains(v, "retention sweep failed: remove old.jsonl: permission denied") {
 		t.Fatalf("status line lacks the sweep failure:\n%s", v)
 	}
-	send(t, m, SweepMsg{Deleted: 3})
-	if v := m.View().Content; !strings.Contains(v, "retention: removed 3 old stream files") {
+	send(t, m, SweepMsg{Removed: "3 files (0.1 MB), 2 sessions, review events of 4 sessions"})
+	if v := m.View().Content; !strings.Contains(v, "retention: removed 3 files (0.1 MB), 2 sessions, review events of 4 sessions") {
 		t.Fatalf("status line lacks the sweep report:\n%s", v)
 	}
 	send(t, m, SweepMsg{Warning: "logs folder /x not swept: sift did not create it"})

@@ -5,6 +5,7 @@
 package tui
 
 import (
+	"context"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -81,6 +82,11 @@ type Options struct {
 	// Importing says a background import has started; the status line
 	// shows its progress until an ImportProgressMsg says it finished.
 	Importing bool
+	// Coverage, when set, describes what sift has seen (files found,
+	// imported, unchanged, unparseable, removed by retention, the last
+	// import and sweep), one line each: the inbox's help shows it, read
+	// when the help opens. cmd/sift's `sift status` gives the same lines.
+	Coverage func(ctx context.Context) ([]string, error)
 }
 
 // defaultReviewerID is the reviewer recorded when the app is given none.

@@ -164,6 +164,14 @@ func (m *App) helpBox() string {
 	}
 	title := st.Dialog.Title.Render("keys · " + [...]string{"inbox", "session", "tool call"}[m.screen])
 	body := title + "\n\n" + strings.Join(rows, "\n\n")
+	if m.screen == screenInbox && len(m.coverage) > 0 {
+		// What sift has seen, so that nothing looks lost (sift status).
+		var cov []string
+		for _, l := range m.coverage {
+			cov = append(cov, ansi.Truncate(Inert(l), max(m.w-6, 10), "…"))
+		}
+		body += "\n\n" + st.Dialog.Title.Render("coverage (sift status)") + "\n" + st.App.Muted.Render(strings.Join(cov, "\n"))
+	}
 	closes := "\n\n" + st.Dialog.Choice.Render("? or esc closes")
 	if m.screen == screenInbox {
 		// The search's language, as `sift help search` prints it, where

@@ -21,6 +21,10 @@ type inboxView struct {
 	q      review.Query
 	total  int
 	loaded bool
+	// importing is the background import's progress while it runs
+	// ("importing 55 of 5,400 files…"): an empty list says it rather
+	// than "no sessions yet".
+	importing string
 	// counts are the title's figures, all of one moment (the list's
 	// rows may be of a later one); counted is the query they are for,
 	// and recount asks for them again after the next page.

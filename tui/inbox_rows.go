@@ -111,6 +111,9 @@ func (m *inboxView) emptyText() string {
 	if m.q.Search != "" || m.q.Flagged || m.q.Undecided || m.q.Agent != "" || m.c.Mode == Operator {
 		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view"
 	}
+	if m.importing != "" {
+		return m.importing
+	}
 	return "no sessions yet · sift import PATH, or sift demo for a sample inbox"
 }
 

@@ -148,11 +148,17 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{sf.logs}
 	}
+	logsOnly := !*history && len(paths) == 1 && filepath.Clean(absOr(paths[0])) == filepath.Clean(sf.logs)
 	ctx, stop := signalContext()
 	defer stop()
 	pr := newProgressPrinter(stderr)
 	opts := sf.importOptions()
 	opts.Force, opts.Workers = *force, *workers
+	if logsOnly {
+		// The record of the run (sift status) counts it as the logs
+		// folder's.
+		opts.Source = ingest.SourceLogs
+	}
 	if *history {
 		res, err := ingest.ImportFound(ctx, st, <-found, opts, pr.report)
 		pr.done()
@@ -164,6 +170,14 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		_, err = st.IndexMissing(ctx)
 	}
 	return reportImport(stdout, stderr, "import", res, err)
+}
+
+// absOr is a path made absolute, or as it is when it cannot be.
+func absOr(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 // reportImport prints an import's closing line and failures and returns
@@ -204,17 +218,30 @@ func importLine(r ingest.Result) string {
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
 // progressPrinter shows an import's progress: a bar redrawn in place on a
-// terminal, else a plain line every few seconds.
+// terminal, else a plain line every few seconds. The rate and the ETA
+// count from the first file read, not from the find before it, and no ETA
+// is shown before a twentieth of the bytes is read: an ETA from the first
+// file alone said "1h2m29s" for an import that ended a second later.
+// Once done, it prints nothing more.
 type progressPrinter struct {
 	w     io.Writer
 	tty   bool
+	now   func() time.Time
 	last  time.Time
 	every time.Duration
 	drawn bool
+	// lines counts the plain lines printed; closed is set by done.
+	lines  int
+	closed bool
+	// first is when the first file was read, with the bytes read then;
+	// latest is the last progress heard.
+	first      time.Time
+	firstBytes int64
+	latest     ingest.Progress
 }
 
 func newProgressPrinter(w io.Writer) *progressPrinter {
-	p := &progressPrinter{w: w, every: 3 * time.Second}
+	p := &progressPrinter{w: w, every: 3 * time.Second, now: time.Now}
 	if f, ok := w.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			p.tty, p.every = true, 100*time.Millisecond
@@ -225,27 +252,26 @@ func newProgressPrinter(w io.Writer) *progressPrinter {
 
 // report implements the progress callback of ingest.Import.
 func (p *progressPrinter) report(pr ingest.Progress) {
+	if p.closed {
+		return
+	}
+	now := p.now()
+	if p.first.IsZero() {
+		p.first, p.firstBytes = now, pr.BytesDone
+	}
+	p.latest = pr
 	final := pr.FilesDone == pr.FilesTotal
-	if time.Since(p.last) < p.every && !(final && p.drawn) {
+	if now.Sub(p.last) < p.every && !(final && p.drawn) {
 		return
 	}
 	if !p.tty && (final || pr.Elapsed < p.every) {
-		return // the closing line says it
+		return // done says it
 	}
-	p.last = time.Now()
-	rate := float64(pr.BytesDone) / 1e6 / max(pr.Elapsed.Seconds(), 1e-3)
-	eta := "?"
-	if pr.BytesDone > 0 {
-		left := time.Duration(float64(pr.Elapsed) * float64(pr.BytesTotal-pr.BytesDone) / float64(pr.BytesDone))
-		eta = left.Round(time.Second).String()
-	}
-	line := fmt.Sprintf("%d/%d files  %s/%s  %.1f MB/s  ETA %s", pr.FilesDone, pr.FilesTotal,
-		mb(pr.BytesDone), mb(pr.BytesTotal), rate, eta)
-	if pr.Failed > 0 {
-		line += fmt.Sprintf("  %d failed", pr.Failed)
-	}
+	p.last = now
+	line := p.line(pr, now)
 	if !p.tty {
 		fmt.Fprintln(p.w, "importing: "+line)
+		p.lines++
 		return
 	}
 	const width = 24
@@ -258,9 +284,43 @@ func (p *progressPrinter) report(pr ingest.Progress) {
 	p.drawn = true
 }
 
-// done clears the bar.
+// line is one progress report: files, bytes, rate and ETA.
+func (p *progressPrinter) line(pr ingest.Progress, now time.Time) string {
+	secs := now.Sub(p.first).Seconds()
+	read := pr.BytesDone - p.firstBytes
+	rate := 0.0
+	if secs > 0 {
+		rate = float64(read) / 1e6 / secs
+	}
+	eta := "?"
+	if pr.BytesDone*20 >= pr.BytesTotal && read > 0 && secs > 0 {
+		left := time.Duration(secs * float64(pr.BytesTotal-pr.BytesDone) / float64(read) * float64(time.Second))
+		eta = left.Round(time.Second).String()
+	}
+	line := fmt.Sprintf("%d/%d files  %s/%s  %.1f MB/s  ETA %s", pr.FilesDone, pr.FilesTotal,
+		mb(pr.BytesDone), mb(pr.BytesTotal), rate, eta)
+	if pr.Failed > 0 {
+		line += fmt.Sprintf("  %d failed", pr.Failed)
+	}
+	return line
+}
+
+// done ends the progress before the closing line: it clears the bar, or,
+// when plain lines were printed, prints the last as it ended, so that no
+// line left behind says an import is under way. Nothing is printed after.
 func (p *progressPrinter) done() {
-	if p.tty && p.drawn {
+	if p.closed {
+		return
+	}
+	p.closed = true
+	switch {
+	case p.tty && p.drawn:
 		fmt.Fprint(p.w, "\r\x1b[K")
+	case !p.tty && p.lines > 0:
+		pr, state := p.latest, "done"
+		if pr.FilesDone < pr.FilesTotal {
+			state = "stopped"
+		}
+		fmt.Fprintf(p.w, "importing: %d/%d files  %s/%s  %s\n", pr.FilesDone, pr.FilesTotal, mb(pr.BytesDone), mb(pr.BytesTotal), state)
 	}
 }

@@ -71,6 +71,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	}
 	defer st.Close()
 	opts := inf.options(st, sf.cfg.Reviewer)
+	opts.Coverage = func(ctx context.Context) ([]string, error) { return coverage(ctx, st, sf) }
 	_, statErr := os.Stat(sf.logs)
 	opts.Importing = statErr == nil
 	app, err := tui.NewApp(opts)
@@ -85,13 +86,15 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	// when its file changes.
 	bg := newBackground(sf, st, nil, slog.Default())
 	bg.report = func(res sweepReport, err error) {
-		p.Send(tui.SweepMsg{Deleted: res.FilesDeleted, Err: err, Warning: sweepWarning(res)})
+		p.Send(tui.SweepMsg{Removed: res.figures(), Err: err, Warning: sweepWarning(res)})
 	}
 	go bg.watchConfig(ctx)
 	go reapStale(ctx, st, sf.importOptions(), func(err error) { slog.Warn("Ending stale runs failed", "err", err) })
 	go func() {
 		if opts.Importing {
-			importInBackground(ctx, st, []string{sf.logs}, sf.importOptions(), p.Send)
+			o := sf.importOptions()
+			o.Source = ingest.SourceLogs
+			importInBackground(ctx, st, []string{sf.logs}, o, p.Send)
 		}
 		bg.retention(ctx)
 	}()

@@ -210,7 +210,7 @@ func (r *invocationRun) sweep(ctx context.Context) <-chan struct{} {
 	}
 	go func() {
 		defer close(done)
-		res, err := sweepOnce(ctx, r.st, r.sf)
+		res, err := sweepOnce(ctx, r.st, r.sf, "sift run")
 		if err != nil {
 			r.warn("retention sweep: %v", err)
 		}

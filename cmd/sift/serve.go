@@ -146,7 +146,7 @@ func (b *background) retention(ctx context.Context) {
 	for {
 		flags := *b.sf
 		flags.cfg = *b.cfg.Load()
-		res, err := sweepOnce(ctx, b.st, &flags)
+		res, err := sweepOnce(ctx, b.st, &flags, b.runner())
 		if b.report != nil && ctx.Err() == nil {
 			b.report(res, err)
 		}
@@ -161,7 +161,8 @@ func (b *background) retention(ctx context.Context) {
 			b.log.Error("Retention sweep failed", "err", err)
 		default:
 			b.log.Info("Retention sweep", "filesDeleted", res.FilesDeleted, "bytesDeleted", res.BytesDeleted,
-				"filesBySize", res.FilesBySize, "summariesSwept", res.Data.SummariesSwept, "elapsed", res.Elapsed.Round(time.Millisecond))
+				"filesBySize", res.FilesBySize, "summariesSwept", res.Data.SummariesSwept,
+				"eventSessionsSwept", res.Data.EventsDeleted, "elapsed", res.Elapsed.Round(time.Millisecond))
 		}
 		select {
 		case <-ctx.Done():
@@ -170,6 +171,14 @@ func (b *background) retention(ctx context.Context) {
 		case <-b.resweep:
 		}
 	}
+}
+
+// runner names the process that sweeps, in the record of its sweeps.
+func (b *background) runner() string {
+	if b.api != nil {
+		return "sift serve"
+	}
+	return "inbox"
 }
 
 // watchConfig reloads the configuration file when it changes: the sweep's

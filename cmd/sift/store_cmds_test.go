@@ -78,13 +78,15 @@ func TestStoreCommands(t *testing.T) {
 		t.Fatalf("list --sort vibes: %d %q", code, errOut)
 	}
 
-	if out, _, _ = siftCmd(t, "sweep", "--db", db, "--logs", logs, "--status"); !strings.HasPrefix(out, "last successful sweep: never\nlogs: 2 files, 0.0 MB in "+logs+"; keep 14 days, cap 2048 MB\n") {
+	if out, _, _ = siftCmd(t, "sweep", "--db", db, "--logs", logs, "--status"); !strings.HasPrefix(out, "last sweep: never\nlast successful sweep: never\nlogs: 2 files, 0.0 MB in "+logs+"; keep 14 days, cap 2048 MB\n") {
 		t.Fatalf("sweep --status: %q", out)
 	}
 	if out, errOut, code = siftCmd(t, "sweep", "--db", db, "--logs", logs); code != 0 || !strings.HasPrefix(out, "swept 0 files") {
 		t.Fatalf("sweep: %d %q %q", code, out, errOut)
 	}
-	if out, _, _ = siftCmd(t, "sweep", "--db", db, "--logs", logs, "--status"); !strings.HasPrefix(out, "last successful sweep: 20") {
+	if out, _, _ = siftCmd(t, "sweep", "--db", db, "--logs", logs, "--status"); !strings.HasPrefix(out, "last sweep: 20") ||
+		!strings.Contains(out, "by sift sweep: removed 0 files, 0 sessions, review events of 0 sessions; 0 idle work items in ") ||
+		!strings.Contains(out, "\nlast successful sweep: 20") {
 		t.Fatalf("sweep --status after a sweep: %q", out)
 	}
 

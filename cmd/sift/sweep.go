@@ -18,12 +18,14 @@ import (
 	"github.com/agentsift/sift/store"
 )
 
-// runSweep implements `sift sweep [--status]`: one retention pass.
+// runSweep implements `sift sweep [--dry-run] [--status]`: one retention
+// pass.
 func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sf := addStoreFlags(fs)
-	status := fs.Bool("status", false, "print when the last successful sweep ran, and sweep nothing")
+	status := fs.Bool("status", false, "print the last sweep and its figures, and sweep nothing")
+	dry := fs.Bool("dry-run", false, "list what a sweep would remove, and remove nothing")
 	days := boundedInt(fs, "retained-days", config.RetainedDaysMax,
 		"delete stream files older than this many days, 0 keeps them (default: the configuration's RetainedDays)")
 	maxMb := boundedInt(fs, "max-total-size-mb", config.TotalSizeMbMax,
@@ -38,19 +40,9 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer st.Close()
 	ctx := context.Background()
 	if *status {
-		t, err := st.LastSweep(ctx)
-		if err != nil {
+		if err := printSweepStatus(ctx, stdout, st, sf); err != nil {
 			return fail(stderr, "sweep", err)
 		}
-		if t.IsZero() {
-			fmt.Fprintln(stdout, "last successful sweep: never")
-		} else {
-			fmt.Fprintf(stdout, "last successful sweep: %s (%s ago)\n", t.Local().Format(time.RFC3339),
-				time.Since(t).Round(time.Second))
-		}
-		n, size := logsUsage(sf.logs)
-		fmt.Fprintf(stdout, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), textsafe.Inert(sf.logs),
-			orZero(sf.cfg.RetainedDays, "days", "forever"), orZero(sf.cfg.MaxTotalSizeMb, "MB", "none"))
 		if w := rootWarning(capture.CheckSweepRoot(sf.logs)); w != "" {
 			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 		}
@@ -62,10 +54,20 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if maxMb.set {
 		sf.cfg.MaxTotalSizeMb = maxMb.n
 	}
-	res, err := sweepOnce(ctx, st, sf)
-	fmt.Fprintf(stdout, "swept %d files (%s, %d by the size cap), kept %d (%s); review events %d, summaries %d, decisions %d; %d batches in %s\n",
-		res.FilesDeleted, mb(res.BytesDeleted), res.FilesBySize, res.FilesKept, mb(res.BytesKept),
-		res.Data.EventsDeleted, res.Data.SummariesSwept, res.Data.DecisionsSwept, res.Batches+res.Data.Batches,
+	if *dry {
+		res, err := sweepDry(ctx, st, sf)
+		printDryRun(stdout, res, sf)
+		if w := sweepWarning(res); w != "" {
+			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
+		}
+		if err != nil {
+			return fail(stderr, "sweep", err)
+		}
+		return 0
+	}
+	res, err := sweepOnce(ctx, st, sf, "sift sweep")
+	fmt.Fprintf(stdout, "swept %s; kept %s (%s); %s; %d batches in %s\n", res.figures(), plural(res.FilesKept, "file"),
+		mb(res.BytesKept), plural(res.Data.WorkItemsSwept, "idle work item"), res.Batches+res.Data.Batches,
 		res.Elapsed.Round(time.Millisecond))
 	if w := sweepWarning(res); w != "" {
 		fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
@@ -80,61 +82,101 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// sweepReport is one retention pass: the logs folder's stream files
-// (core/capture) and the review data (store).
-type sweepReport struct {
-	capture.SweepResult
-	Data    store.SweepResult
-	Elapsed time.Duration
-}
-
-// failures lists what the pass could not clean, one line each.
-func (r sweepReport) failures() []string {
-	var out []string
-	for _, f := range r.Failures {
-		out = append(out, f.String())
-	}
-	for _, f := range r.Data.Failures {
-		out = append(out, f.String())
-	}
-	return out
-}
-
-// sweepOnce runs one retention pass with the configuration of sf: the
-// stream files of the logs folder first, the store telling the sweep which
-// files its flagged sessions and open follow-ups keep longer and
-// forgetting those it deleted, then the review data. Only a pass without
-// failure is recorded as the last successful sweep.
-func sweepOnce(ctx context.Context, st *store.Store, sf *storeFlags) (sweepReport, error) {
-	began := time.Now()
-	var res sweepReport
-	var errs []error
-	r := sf.retention()
-	keep, err := st.KeptFiles(ctx, r)
-	if err == nil {
-		spec := sf.sweepSpec()
-		spec.Keep, spec.Forget = keep, st.ForgetFiles
-		res.SweepResult, err = capture.Sweep(ctx, spec)
-	} else {
-		// Without the files to keep, no file is swept.
-		res.Failures = append(res.Failures, capture.Failure{Path: sf.logs, Reason: err.Error()})
-	}
+// printSweepStatus prints the last sweep and its figures, the last
+// successful one, what the recorded sweeps removed in all, and the logs
+// folder's files and settings.
+func printSweepStatus(ctx context.Context, w io.Writer, st *store.Store, sf *storeFlags) error {
+	run, ok, err := st.LastSweepRun(ctx)
 	if err != nil {
-		errs = append(errs, err)
+		return err
 	}
-	if res.Data, err = st.Sweep(ctx, r); err != nil {
-		errs = append(errs, err)
+	if ok {
+		fmt.Fprintf(w, "last sweep: %s by %s: removed %s; %s in %s", when(run.Started), run.Runner, runFigures(run),
+			plural(run.WorkItems, "idle work item"), run.Elapsed.Round(time.Millisecond))
+		if run.Failures > 0 {
+			fmt.Fprintf(w, "; %s, first: %s", plural(run.Failures, "failure"), textsafe.Inert(run.FirstFailure))
+		}
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintln(w, "last sweep: never")
 	}
-	if len(errs) == 0 {
-		if err := st.RecordSweep(ctx, res.Data.Started); err != nil {
-			errs = append(errs, err)
+	t, err := st.LastSweep(ctx)
+	if err != nil {
+		return err
+	}
+	if t.IsZero() {
+		fmt.Fprintln(w, "last successful sweep: never")
+	} else {
+		fmt.Fprintf(w, "last successful sweep: %s\n", when(t))
+	}
+	if total, since, err := st.SweepTotals(ctx); err != nil {
+		return err
+	} else if !since.IsZero() {
+		fmt.Fprintf(w, "removed since %s: %s\n", since.Local().Format(time.DateOnly), runFigures(total))
+	}
+	n, size := logsUsage(sf.logs)
+	fmt.Fprintf(w, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), textsafe.Inert(sf.logs),
+		orZero(sf.cfg.RetainedDays, "days", "forever"), orZero(sf.cfg.MaxTotalSizeMb, "MB", "none"))
+	return nil
+}
+
+// when is a past time as the status lines show it: "2026-11-30T03:00:00Z
+// (3m ago)".
+func when(t time.Time) string {
+	return fmt.Sprintf("%s (%s ago)", t.Local().Format(time.RFC3339), time.Since(t).Round(time.Second))
+}
+
+// runFigures is what a recorded sweep removed: "2 files (1.2 MB, 1 by the
+// size cap), 1 session, review events of 3 sessions".
+func runFigures(r store.SweepRun) string {
+	return removedFigures(r.FilesDeleted, r.BytesDeleted, r.FilesBySize, r.Sessions, r.EventSessions)
+}
+
+// removedFigures is the one description of what a sweep removed, in
+// `sift sweep`, its status, and the inbox's status line.
+func removedFigures(files int, bytes int64, bySize, sessions, eventSessions int) string {
+	s := plural(files, "file")
+	if files > 0 {
+		s += " (" + mb(bytes)
+		if bySize > 0 {
+			s += fmt.Sprintf(", %d by the size cap", bySize)
+		}
+		s += ")"
+	}
+	return s + ", " + plural(sessions, "session") + ", review events of " + plural(eventSessions, "session")
+}
+
+// printDryRun lists what a sweep would remove.
+func printDryRun(w io.Writer, res sweepReport, sf *storeFlags) {
+	fmt.Fprintf(w, "a sweep would remove %s; nothing was removed\n", res.figures())
+	if len(res.Deleted) > 0 {
+		fmt.Fprintf(w, "stream files (kept %s, cap %s):\n", orZero(sf.cfg.RetainedDays, "days", "forever"),
+			orZero(sf.cfg.MaxTotalSizeMb, "MB", "none"))
+		for _, f := range res.Deleted {
+			why := "older than kept"
+			if f.BySize {
+				why = "over the size cap"
+			}
+			fmt.Fprintf(w, "  %s  %s  last written %s, %s\n", textsafe.Inert(f.Path), mb(f.Size),
+				f.MTime.Local().Format(time.DateOnly), why)
 		}
 	}
-	res.Elapsed = time.Since(began)
-	if len(errs) > 0 {
-		return res, fmt.Errorf("sweep: %w", errors.Join(errs...))
+	if len(res.Data.Sessions) > 0 {
+		fmt.Fprintln(w, "sessions (stream file gone, past the summaries' tier):")
+		for _, s := range res.Data.Sessions {
+			fmt.Fprintf(w, "  %s  last active %s  %s\n", textsafe.Inert(s.Key.String()), s.Activity.Local().Format(time.DateOnly),
+				textsafe.Inert(s.Path))
+		}
 	}
-	return res, nil
+	if len(res.Data.EventSessions) > 0 {
+		fmt.Fprintln(w, "review events of (past their tier; the file keeps the detail):")
+		for _, k := range res.Data.EventSessions {
+			fmt.Fprintf(w, "  %s\n", textsafe.Inert(k.String()))
+		}
+	}
+	if res.Data.WorkItemsSwept > 0 {
+		fmt.Fprintf(w, "%s without sessions\n", plural(res.Data.WorkItemsSwept, "idle work item"))
+	}
 }
 
 // intFlag is an integer flag that knows whether it was given.

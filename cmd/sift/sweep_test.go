@@ -61,13 +61,13 @@ func TestSweepOnceRecordsOnlyAWholePass(t *testing.T) {
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := sweepOnce(cancelled, st, sf); err == nil {
+	if _, err := sweepOnce(cancelled, st, sf, "test"); err == nil {
 		t.Fatal("a cancelled pass reported no error")
 	}
 	if last, err := st.LastSweep(ctx); err != nil || !last.IsZero() {
 		t.Fatalf("a pass that did not complete was recorded: %v, %v", last, err)
 	}
-	res, err := sweepOnce(ctx, st, sf)
+	res, err := sweepOnce(ctx, st, sf, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,12 +24,19 @@ type SweepSpec struct {
 	// forever.
 	RetainFor time.Duration
 	// MaxTotalBytes deletes the oldest files, whatever their age and
-	// Keep, until the total is under it; 0 disables.
+	// Keep (not Pinned ones), until the total is under it; 0 disables.
 	MaxTotalBytes int64
 	// Keep holds files, by absolute path, kept longer than RetainFor:
 	// each for its own time, when that is longer (the store's flagged
 	// sessions and open follow-ups).
 	Keep map[string]time.Duration
+	// Pinned holds files, by absolute path, that neither their age nor
+	// the size cap deletes (the store's open follow-ups). They count
+	// towards the size cap: the cap passes over them to the next oldest.
+	Pinned map[string]bool
+	// DryRun deletes nothing: the result lists what the sweep would
+	// delete (Deleted), and Forget is not called.
+	DryRun bool
 	// Forget, when set, is told the files each batch deleted, so that
 	// an index of them (the store's) drops them.
 	Forget func(ctx context.Context, paths []string) error
@@ -49,9 +56,12 @@ type SweepResult struct {
 	BytesDeleted int64
 	// FilesBySize counts, of FilesDeleted, those removed by the size cap.
 	FilesBySize int
-	FilesKept   int
-	BytesKept   int64
-	Batches     int
+	// Deleted lists the files deleted (or, dry, to delete), oldest
+	// first, each with why.
+	Deleted   []DeletedFile
+	FilesKept int
+	BytesKept int64
+	Batches   int
 	// Failures lists what could not be deleted or listed; Sweep also
 	// returns them as its error.
 	Failures []Failure
@@ -59,6 +69,15 @@ type SweepResult struct {
 	// (not sift's own, /, the home folder, a link, a file). Nothing was
 	// swept; that is not a failure.
 	LogsRefused error
+}
+
+// DeletedFile is a stream file a sweep deleted, or would.
+type DeletedFile struct {
+	Path  string
+	Size  int64
+	MTime time.Time
+	// BySize is set when the size cap, not its age, deleted it.
+	BySize bool
 }
 
 // Failure is a file or folder a sweep could not handle, and why.
@@ -77,6 +96,7 @@ type logFile struct {
 	name     string // the file's name in it
 	size     int64
 	mtime    time.Time
+	bySize   bool // chosen by the size cap
 }
 
 // Sweep deletes the stream files of a logs root by age (Keep's kept
@@ -133,32 +153,18 @@ func (spec *SweepSpec) sweep(ctx context.Context, res *SweepResult) error {
 	}
 	files := layoutFiles(rt, spec.Root, res)
 	sort.Slice(files, func(i, j int) bool { return files[i].mtime.Before(files[j].mtime) })
-	var del, keep []logFile
-	var total int64
-	for _, f := range files {
-		limit := spec.RetainFor
-		if k := spec.Keep[f.path]; spec.RetainFor > 0 && k > limit {
-			limit = k
-		}
-		if spec.RetainFor > 0 && now.Sub(f.mtime) > limit {
-			del = append(del, f)
-			continue
-		}
-		keep = append(keep, f)
-		total += f.size
-	}
-	if spec.MaxTotalBytes > 0 {
-		i := 0
-		for ; i < len(keep) && total > spec.MaxTotalBytes; i++ {
-			total -= keep[i].size
-			res.FilesBySize++
-		}
-		del = append(del, keep[:i]...)
-		keep = keep[i:]
-	}
+	del, keep := spec.choose(files, now, res)
 	for _, f := range keep {
 		res.FilesKept++
 		res.BytesKept += f.size
+	}
+	if spec.DryRun {
+		for _, f := range del {
+			res.FilesDeleted++
+			res.BytesDeleted += f.size
+			res.Deleted = append(res.Deleted, f.deleted())
+		}
+		return nil
 	}
 	emptied := map[string]bool{}
 	for start := 0; start < len(del); start += spec.BatchSize {
@@ -174,6 +180,7 @@ func (spec *SweepSpec) sweep(ctx context.Context, res *SweepResult) error {
 			}
 			res.FilesDeleted++
 			res.BytesDeleted += f.size
+			res.Deleted = append(res.Deleted, f.deleted())
 			gone = append(gone, f.path)
 			emptied[f.workItem] = true
 		}
@@ -192,6 +199,45 @@ func (spec *SweepSpec) sweep(ctx context.Context, res *SweepResult) error {
 		}
 	}
 	return nil
+}
+
+// choose splits the files, oldest first, into those to delete, by age
+// (Keep's kept longer, Pinned ones never) and then by the size cap
+// (passing over Pinned ones), and those to keep.
+func (spec *SweepSpec) choose(files []logFile, now time.Time, res *SweepResult) (del, keep []logFile) {
+	var total int64
+	for _, f := range files {
+		limit := spec.RetainFor
+		if k := spec.Keep[f.path]; spec.RetainFor > 0 && k > limit {
+			limit = k
+		}
+		if spec.RetainFor > 0 && now.Sub(f.mtime) > limit && !spec.Pinned[f.path] {
+			del = append(del, f)
+			continue
+		}
+		keep = append(keep, f)
+		total += f.size
+	}
+	if spec.MaxTotalBytes <= 0 || total <= spec.MaxTotalBytes {
+		return del, keep
+	}
+	kept := keep[:0:0]
+	for _, f := range keep {
+		if total > spec.MaxTotalBytes && !spec.Pinned[f.path] {
+			total -= f.size
+			f.bySize = true
+			res.FilesBySize++
+			del = append(del, f)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return del, kept
+}
+
+// deleted is the file as a sweep's result lists it.
+func (f logFile) deleted() DeletedFile {
+	return DeletedFile{Path: f.path, Size: f.size, MTime: f.mtime, BySize: f.bySize}
 }
 
 // openLogsRoot opens a logs root the sweep may work in, after

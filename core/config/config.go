@@ -18,8 +18,8 @@
 //	Reviewer: ana              # recorded on decisions (default: $USER)
 //	Review:
 //	  FullEventsHours: 48      # review events of a session
-//	  FlaggedDays: 30          # flagged sessions (open needs_followup included)
-//	  SummariesDays: 90        # session summaries
+//	  FlaggedDays: 30          # flagged sessions (an open needs_followup: always)
+//	  SummariesDays: 90        # summaries whose stream files are gone
 //	Agents:                    # per agent kind: claude, codex, gemini, cursor,
 //	  claude:                  # antigravity, opencode, copilot, qwen, kimi, droid
 //	    Binary: /opt/claude/bin/claude
@@ -103,10 +103,12 @@ type Config struct {
 type ReviewRetention struct {
 	// FullEventsHours keeps per-turn and per-tool-call review events.
 	FullEventsHours int `yaml:"FullEventsHours"`
-	// FlaggedDays keeps flagged sessions (an open needs_followup decision
-	// flags a session).
+	// FlaggedDays keeps flagged sessions' review events and stream files
+	// (a session with an open needs_followup keeps them until it is
+	// closed, whatever this says).
 	FlaggedDays int `yaml:"FlaggedDays"`
-	// SummariesDays keeps session summaries.
+	// SummariesDays keeps the summaries of sessions whose stream files
+	// are gone; a summary whose file exists is kept.
 	SummariesDays int `yaml:"SummariesDays"`
 }
 

@@ -29,7 +29,7 @@ func Rebuild(ctx context.Context, st Rebuilder, roots []string, opt Options, pro
 		return Result{}, err
 	}
 	found := FindKnown(roots, existing(known))
-	found.start = start
+	found.start, found.source = start, SourceRebuild
 	opt.Force = true
 	res, err := ImportFound(ctx, st, found, opt, progress)
 	if err != nil {
@@ -74,7 +74,7 @@ func CompleteWorkItem(ctx context.Context, st Completer, id string, roots []stri
 		}
 	}
 	found := FindKnown(walk, paths)
-	found.start = start
+	found.start, found.source = start, SourceRun
 	mine := found.Files[:0]
 	for _, f := range found.Files {
 		if f.Layout.WorkItemID == id {

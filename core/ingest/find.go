@@ -28,6 +28,9 @@ type File struct {
 	// by; a file named by the user has neither.
 	root *folder
 	rel  string
+	// pinned is set for the file of a session with an open follow-up
+	// (State.Pinned): its review events are built whatever its age.
+	pinned bool
 }
 
 // Failure is a file that could not be imported, and why.
@@ -49,6 +52,10 @@ type Found struct {
 	Failed  []Failure
 	// start is when the find began: an import's time counts from it.
 	start time.Time
+	// source and roots are where the find looked, for the record of an
+	// import's run (Recorder).
+	source Source
+	roots  []string
 	// folders are the folders its files are read through, by path.
 	folders map[string]*folder
 }
@@ -87,7 +94,7 @@ func Find(roots []string) *Found {
 // resolved, inside its own folder, and through an os.Root on it: a
 // capture replaced by a link to a file elsewhere is not read.
 func FindKnown(roots, known []string) *Found {
-	c := collector{seen: map[string]bool{}, out: &Found{start: time.Now()}}
+	c := collector{seen: map[string]bool{}, out: &Found{start: time.Now(), roots: absPaths(roots)}}
 	for _, root := range roots {
 		c.root(root)
 	}
@@ -256,4 +263,13 @@ func reason(err error) string {
 		return pe.Op + ": " + pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// absPaths is absPath of each path.
+func absPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = absPath(p)
+	}
+	return out
 }

@@ -33,7 +33,10 @@ type HistoryRoot struct {
 // subagent's transcript linked to the call that started it. It needs no
 // store: `sift import --history` runs it while the store opens.
 func FindHistory(roots []HistoryRoot) *Found {
-	out := &Found{start: time.Now()}
+	out := &Found{start: time.Now(), source: SourceHistory}
+	for _, r := range roots {
+		out.roots = append(out.roots, absPath(r.Dir))
+	}
 	parents := &parentCalls{byFile: map[string]map[string]string{}}
 	for _, r := range roots {
 		files, fails := findHistory(r, parents, out)

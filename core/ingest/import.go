@@ -71,6 +71,10 @@ type Options struct {
 	// retention sweep would delete at once are neither built nor written.
 	// Nil keeps every session's.
 	KeepEvents func(age time.Duration, flagged bool) bool
+	// Source names where the import looks, for the record of its run
+	// (Recorder); "" takes the find's: history, a rebuild's, a run's,
+	// else paths.
+	Source Source
 }
 
 // Progress is the state of a running import, reported after every file.
@@ -186,6 +190,9 @@ func (im *importer) run(ctx context.Context, found *Found) (Result, error) {
 	finish := func(err error) (Result, error) {
 		res.Elapsed = time.Since(start)
 		sort.Slice(res.Failed, func(i, j int) bool { return res.Failed[i].Path < res.Failed[j].Path })
+		if rerr := im.record(ctx, found, start, res, err); err == nil && rerr != nil {
+			err = fmt.Errorf("import: record its run: %w", rerr)
+		}
 		return res, err
 	}
 	state, err := im.st.ImportState(ctx)
@@ -204,6 +211,7 @@ func (im *importer) run(ctx context.Context, found *Found) (Result, error) {
 		case ok && !im.opt.Force && st.Size == f.Size && st.MTime == f.MTime:
 			res.Skipped++
 		default:
+			f.pinned = state.Pinned[f.Path]
 			todo = append(todo, f)
 			p.BytesTotal += f.Size
 		}

@@ -77,7 +77,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 		return nil, errNotStream
 	}
 	opt := r.opt.Summary
-	opt.WantReviewEvents = func(sum *summary.Summary) bool { return r.keepEvents(sum, f.MTime) }
+	opt.WantReviewEvents = func(sum *summary.Summary) bool { return f.pinned || r.keepEvents(sum, f.MTime) }
 	// A history file is known by where it was found, else by its shape
 	// unless a recorded run says what wrote it.
 	kind := f.history

@@ -53,6 +53,9 @@ type State struct {
 	Running map[string]bool
 	// Purged holds the files of purged sessions, never read again.
 	Purged map[string]bool
+	// Pinned holds the files of sessions with an open follow-up: their
+	// review events are built whatever their age (Options.KeepEvents).
+	Pinned map[string]bool
 }
 
 // Invocation is a run `sift run` recorded, as an import matches it to the

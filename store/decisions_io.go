@@ -1,0 +1,209 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agentsift/sift/core/redact"
+	"github.com/agentsift/sift/core/review"
+)
+
+// ExportedDecision is a decision as `sift decisions export` writes it, one
+// JSON line each: everything that identifies it, so that importing the
+// same line twice keeps one. Decisions are the one thing the stream files
+// cannot rebuild.
+type ExportedDecision struct {
+	WorkItemID string `json:"workItemId"`
+	FileName   string `json:"fileName"`
+	TurnID     string `json:"turnId,omitempty"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	// Decision is reviewed, needs_followup or ignored; undone on an undo.
+	Decision  review.DecisionKind `json:"decision"`
+	Note      string              `json:"note,omitempty"`
+	Reviewer  string              `json:"reviewerId,omitempty"`
+	CreatedAt time.Time           `json:"createdAt"`
+	// SeenLine is how far the reviewer had seen the session (its line
+	// count at the decision); 0 when not recorded.
+	SeenLine int `json:"seenLine,omitempty"`
+	// Withdraws is, on an undo, the decision on the same target it
+	// withdraws.
+	Withdraws *WithdrawnDecision `json:"withdraws,omitempty"`
+}
+
+// WithdrawnDecision names the decision an undo withdraws.
+type WithdrawnDecision struct {
+	Decision  review.DecisionKind `json:"decision"`
+	Note      string              `json:"note,omitempty"`
+	Reviewer  string              `json:"reviewerId,omitempty"`
+	CreatedAt time.Time           `json:"createdAt"`
+}
+
+// ExportDecisions calls fn with every decision recorded at or after since
+// (all of them for the zero time), oldest first, undos included.
+func (s *Store) ExportDecisions(ctx context.Context, since time.Time, fn func(ExportedDecision) error) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT d.work_item_id, d.file_name, d.turn_id, d.tool_call_id, d.decision, d.note,
+		d.reviewer_id, d.created_at, d.seen_line, d.supersedes, w.decision, w.note, w.reviewer_id, w.created_at
+		FROM review_decisions d LEFT JOIN review_decisions w ON w.id = d.supersedes AND d.supersedes != 0
+		WHERE d.created_at >= ? ORDER BY d.id`, since.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("export decisions: %w", wrapError(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d ExportedDecision
+		var created, supersedes int64
+		var wKind, wNote, wReviewer sql.NullString
+		var wCreated sql.NullInt64
+		if err := rows.Scan(&d.WorkItemID, &d.FileName, &d.TurnID, &d.ToolCallID, &d.Decision, &d.Note, &d.Reviewer, &created,
+			&d.SeenLine, &supersedes, &wKind, &wNote, &wReviewer, &wCreated); err != nil {
+			return fmt.Errorf("export decisions: %w", wrapError(err))
+		}
+		d.CreatedAt = time.UnixMilli(created).UTC()
+		if supersedes != 0 {
+			d.Decision = review.Undone
+			d.Withdraws = &WithdrawnDecision{Decision: review.DecisionKind(wKind.String), Note: wNote.String,
+				Reviewer: wReviewer.String, CreatedAt: fromMs(wCreated)}
+		}
+		if err := fn(d); err != nil {
+			return err
+		}
+	}
+	return wrapError(rows.Err())
+}
+
+// DecisionImportError is an exported decision ImportDecisions cannot
+// take, by its position in the list (0-based).
+type DecisionImportError struct {
+	Index int
+	Err   error
+}
+
+func (e *DecisionImportError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the reason.
+func (e *DecisionImportError) Unwrap() error { return e.Err }
+
+// ImportDecisions appends exported decisions that the store does not hold
+// yet (the same target, kind, note, reviewer and time; an undo, withdrawing
+// the same decision), in one durable transaction: all of them or, on an
+// error, none. A decision's session need not be stored: decisions outlive
+// summaries. The sessions it touches get their current decisions, review
+// state and triage rank again. It returns how many it added and how many
+// the store held already.
+func (s *Store) ImportDecisions(ctx context.Context, ds []ExportedDecision) (added, present int, err error) {
+	touched := map[review.SessionKey]bool{}
+	err = s.durable(ctx, "import decisions", func(tx *sql.Tx) error {
+		for i, d := range ds {
+			ok, err := importDecision(ctx, tx, d)
+			if err != nil {
+				return &DecisionImportError{Index: i, Err: err}
+			}
+			if ok {
+				added++
+				touched[review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName}] = true
+			} else {
+				present++
+			}
+		}
+		for k := range touched {
+			if err := relatest(ctx, tx, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	return added, present, nil
+}
+
+// importDecision appends one exported decision unless it is stored;
+// added is false when it was.
+func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision) (added bool, err error) {
+	if d.WorkItemID == "" || d.FileName == "" {
+		return false, errors.New("no workItemId or fileName")
+	}
+	if d.CreatedAt.IsZero() {
+		return false, errors.New("no createdAt")
+	}
+	kind, supersedes := d.Decision, int64(0)
+	switch {
+	case kind == review.Undone:
+		w := d.Withdraws
+		if w == nil || !w.Decision.Valid() {
+			return false, errors.New("an undo without the decision it withdraws")
+		}
+		kind = w.Decision
+		if supersedes, err = findDecision(ctx, tx, d, w.Decision, redact.String(w.Note), w.Reviewer, w.CreatedAt, 0); err != nil {
+			return false, err
+		}
+		if supersedes == 0 {
+			return false, fmt.Errorf("an undo of a %s decision of %s that is neither stored nor earlier in the file",
+				w.Decision, w.CreatedAt.Format(time.RFC3339))
+		}
+	case !kind.Valid():
+		return false, fmt.Errorf("%q is not a decision (want %s)", d.Decision, joinKinds())
+	}
+	note := redact.String(d.Note)
+	id, err := findDecision(ctx, tx, d, kind, note, d.Reviewer, d.CreatedAt, supersedes)
+	if err != nil || id != 0 {
+		return false, err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
+		(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at, supersedes, seen_line)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.WorkItemID, d.FileName, d.TurnID, d.ToolCallID, string(kind), note,
+		d.Reviewer, d.CreatedAt.UnixMilli(), supersedes, d.SeenLine)
+	if err != nil {
+		return false, wrapError(err)
+	}
+	if note != "" {
+		newID, err := res.LastInsertId()
+		if err != nil {
+			return false, err
+		}
+		rd := review.Decision{ID: newID, Session: review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName},
+			Kind: kind, Note: note, TurnID: d.TurnID, ToolCallID: d.ToolCallID}
+		if err := indexNote(ctx, tx, rd); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// findDecision returns the id of a stored decision on d's target with
+// these fields; 0 when none.
+func findDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision, kind review.DecisionKind, note, reviewer string,
+	created time.Time, supersedes int64) (int64, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM review_decisions WHERE work_item_id = ? AND file_name = ? AND turn_id = ?
+		AND tool_call_id = ? AND decision = ? AND note = ? AND reviewer_id = ? AND created_at = ? AND supersedes = ?
+		ORDER BY id LIMIT 1`, d.WorkItemID, d.FileName, d.TurnID, d.ToolCallID, string(kind), note, reviewer,
+		created.UnixMilli(), supersedes).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, wrapError(err)
+}
+
+// relatest points a session's decision_latest rows at its current
+// decisions again, and recomputes its review state and triage rank.
+func relatest(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
+	hist, err := queryDecisions(ctx, tx, historySQL, k.WorkItemID, k.FileName)
+	if err != nil {
+		return fmt.Errorf("import decisions %s: %w", k, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM decision_latest WHERE work_item_id = ? AND file_name = ?`,
+		k.WorkItemID, k.FileName); err != nil {
+		return fmt.Errorf("import decisions %s: %w", k, wrapError(err))
+	}
+	for _, c := range review.Current(hist) {
+		if err := pointLatest(ctx, tx, k, c.TurnID, c.ToolCallID, &c); err != nil {
+			return fmt.Errorf("import decisions %s: %w", k, err)
+		}
+	}
+	return rankSession(ctx, tx, k)
+}
