@@ -21,6 +21,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -164,6 +165,10 @@ func (t *Table) remembered(name string) resolved {
 	if r, ok := t.memo.m.Load(name); ok {
 		return r.(resolved)
 	}
+	// The name may be a view of a reused buffer (a parse's lent
+	// events): the memo keeps a copy, as a key that changed under it
+	// would corrupt the map (sync.Map panics: "ran out of hash bits").
+	name = strings.Clone(name)
 	m, mt, ok := t.resolve(name)
 	r := resolved{m, mt, ok, m.Price()}
 	if t.memo.n.Load() < memoMax {
