@@ -65,8 +65,9 @@ func Diff(name, kind string, raw json.RawMessage) (diff, path string, ok bool) {
 	return in.diff()
 }
 
-// diff is Diff of a decoded input.
-func (in *input) diff() (diff, path string, ok bool) {
+// pathAndPatch returns the file an input names, and the patch it holds
+// ("" for none).
+func (in *input) pathAndPatch() (path, patch string) {
 	for _, p := range []*string{in.FilePath, in.Path} {
 		if p != nil && path == "" {
 			path = *p
@@ -74,8 +75,17 @@ func (in *input) diff() (diff, path string, ok bool) {
 	}
 	for _, p := range []*string{in.Patch, in.Input, in.Diff} {
 		if p != nil && LooksPatch(*p) {
-			return *p, path, true
+			return path, *p
 		}
+	}
+	return path, ""
+}
+
+// diff is Diff of a decoded input.
+func (in *input) diff() (diff, path string, ok bool) {
+	path, patch := in.pathAndPatch()
+	if patch != "" {
+		return patch, path, true
 	}
 	label := strings.TrimPrefix(path, "/")
 	if label == "" {

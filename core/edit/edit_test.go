@@ -139,3 +139,33 @@ EOF`, "f.txt write"},
 		}
 	}
 }
+
+// TestStatCountsAsTheDiff: an input's line counts, made without writing
+// its diff, are the counts of its diff.
+func TestStatCountsAsTheDiff(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{
+		`{"file_path":"a.go","old_string":"x\ny\nz\n","new_string":"x\nY\nz\n"}`,
+		`{"file_path":"a.go","old_string":"a\nb\nc\nd\ne\nf\ng\nh","new_string":"a\nB\nc\nd\ne\nF\nG\nh\ni"}`,
+		`{"file_path":"a.go","old_string":"same","new_string":"same"}`,
+		`{"file_path":"a.go","old_string":"","new_string":"new\nlines\n"}`,
+		`{"file_path":"a.go","old_string":"gone\n","new_string":""}`,
+		`{"file_path":"a.go","edits":[{"old_string":"1\n2\n3","new_string":"1\n3"},{"old_string":"q","new_string":"r\ns"}]}`,
+		`{"file_path":"a.go","content":"one\ntwo\nthree"}`,
+		`{"path":"b.go","content":"one\n"}`,
+	} {
+		var in input
+		if err := json.Unmarshal([]byte(raw), &in); err != nil {
+			t.Fatal(err)
+		}
+		d, _, ok := in.diff()
+		add, del, sok := in.stat()
+		wa, wd := Stat(d)
+		if strings.HasPrefix(d, "(no change") {
+			wa, wd = 0, 0
+		}
+		if ok != sok || add != wa || del != wd {
+			t.Errorf("%s: stat +%d -%d (%v), the diff's +%d -%d (%v)\n%s", raw, add, del, sok, wa, wd, ok, d)
+		}
+	}
+}

@@ -14,6 +14,9 @@ import (
 // program that writes files itself, git, a heredoc's body, a redirection
 // of stderr, /dev/null) names nothing.
 func ShellFiles(cmd string) []Touch {
+	if !mayWrite(cmd) {
+		return nil
+	}
 	var out []Touch
 	dir := ""
 	for _, sc := range simpleCommands(tokenize(stripHeredocs(cmd))) {
@@ -308,4 +311,22 @@ func joinDir(dir, d string) string {
 		return d
 	}
 	return path.Join(dir, d)
+}
+
+// mayWrite reports whether a command may name a file it writes: an import
+// asks it of every shell call, most of which (tests, builds, searches)
+// name none. A command with quotes or backslashes, which can spell a word
+// apart ("r”m"), is always read.
+func mayWrite(cmd string) bool {
+	if strings.ContainsAny(cmd, `'"\`) {
+		return true
+	}
+	// The words one of which a command that writes a file, as ShellFiles
+	// reads it, holds: a redirection, or a program it knows.
+	for _, w := range [...]string{">", "tee", "touch", "rm", "mv", "cp", "sed"} {
+		if strings.Contains(cmd, w) {
+			return true
+		}
+	}
+	return false
 }

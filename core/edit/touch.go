@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 
+	gojson "github.com/goccy/go-json"
+
+	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -54,15 +58,23 @@ func Touched(name, kind string, raw json.RawMessage, locs []event.Location) []To
 // touchedByInput reads an edit call's input: a patch, old and new strings,
 // a whole file, or codex's list of file changes.
 func touchedByInput(raw json.RawMessage) []Touch {
-	var patch string
-	if json.Unmarshal(raw, &patch) == nil {
-		return PatchFiles(patch)
-	}
-	var changes []struct {
-		Path string `json:"path"`
-		Kind string `json:"kind"`
-	}
-	if json.Unmarshal(raw, &changes) == nil {
+	// The input's first byte says which of the shapes it can be: an
+	// import reads every edit call's, and a failed decoding scans it whole.
+	switch firstByte(raw) {
+	case '"':
+		var patch string
+		if gojson.Unmarshal(raw, &patch) == nil {
+			return PatchFiles(patch)
+		}
+		return nil
+	case '[':
+		var changes []struct {
+			Path string `json:"path"`
+			Kind string `json:"kind"`
+		}
+		if gojson.Unmarshal(raw, &changes) != nil {
+			return nil
+		}
 		var out []Touch
 		for _, c := range changes {
 			if c.Path == "" {
@@ -78,27 +90,86 @@ func touchedByInput(raw json.RawMessage) []Touch {
 			out = append(out, Touch{Path: c.Path, Action: a})
 		}
 		return out
-	}
-	var in input
-	if json.Unmarshal(raw, &in) != nil {
+	case '{':
+	default:
 		return nil
 	}
-	d, path, ok := in.diff()
+	var in input
+	if gojson.Unmarshal(raw, &in) != nil {
+		return nil
+	}
+	path, patch := in.pathAndPatch()
+	if patch != "" {
+		return PatchFiles(patch)
+	}
+	add, del, ok := in.stat()
 	switch {
 	case !ok:
 		return nil
 	case path == "":
-		return PatchFiles(d)
+		return nil
 	}
 	a := Edited
 	if in.Content != nil && in.OldString == nil && len(in.Edits) == 0 {
 		a = Written
 	}
-	add, del := Stat(d)
-	if strings.HasPrefix(d, "(no change") {
-		add, del = 0, 0
-	}
 	return []Touch{{Path: path, Action: a, Added: add, Removed: del, Counted: true}}
+}
+
+// firstByte is a JSON text's first byte past white space, 0 for none.
+func firstByte(raw []byte) byte {
+	for _, c := range raw {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return c
+		}
+	}
+	return 0
+}
+
+// stat counts the lines an edit input adds and removes, as Stat counts
+// its Diff, without writing the diff: the lines the old and new texts
+// share at their start and end are no change, and only what lies
+// between them is diffed. ok is false when the input is no edit.
+func (in *input) stat() (added, removed int, ok bool) {
+	switch {
+	case in.OldString != nil && in.NewString != nil:
+		added, removed = lineStat(*in.OldString, *in.NewString)
+	case len(in.Edits) > 0:
+		for _, e := range in.Edits {
+			a, r := lineStat(e.OldString, e.NewString)
+			added, removed = added+a, removed+r
+		}
+	case in.Content != nil:
+		added = len(lines(*in.Content))
+	default:
+		return 0, 0, false
+	}
+	return added, removed, true
+}
+
+// lineStat is Stat of the diff of two texts.
+func lineStat(old, new string) (added, removed int) {
+	a, b := lines(old), lines(new)
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
+	switch {
+	case len(a) == 0 || len(b) == 0:
+		return len(b), len(a)
+	}
+	return Stat(udiff.Unified("a", "b", strings.Join(a, "\n")+"\n", strings.Join(b, "\n")+"\n"))
+}
+
+// lines splits a text into its lines, a last line without a newline
+// included; none for "".
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
 // located lists an edit call's locations, uncounted.
@@ -185,7 +256,7 @@ func commandOf(raw json.RawMessage) string {
 		Command json.RawMessage `json:"command"`
 		Cmd     json.RawMessage `json:"cmd"`
 	}
-	if json.Unmarshal(raw, &in) != nil {
+	if gojson.Unmarshal(raw, &in) != nil {
 		return ""
 	}
 	c := in.Command
@@ -193,11 +264,11 @@ func commandOf(raw json.RawMessage) string {
 		c = in.Cmd
 	}
 	var s string
-	if json.Unmarshal(c, &s) == nil {
+	if gojson.Unmarshal(c, &s) == nil {
 		return s
 	}
 	var argv []string
-	if json.Unmarshal(c, &argv) == nil {
+	if gojson.Unmarshal(c, &argv) == nil {
 		if len(argv) == 3 && isShell(argv[0]) && (argv[1] == "-c" || argv[1] == "-lc") {
 			return argv[2]
 		}
