@@ -42,20 +42,16 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 		// A note is free text a reviewer may paste a secret into; it is
 		// kept like everything else sift stores: redacted.
 		d.Note = redact.String(d.Note)
-		res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
+		if err := tx.QueryRowContext(ctx, `INSERT INTO review_decisions
 			(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, string(d.Kind), d.Note, d.Reviewer, d.CreatedAt.UnixMilli())
-		if err != nil {
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, string(d.Kind), d.Note, d.Reviewer, d.CreatedAt.UnixMilli()).Scan(&d.ID); err != nil {
 			return fmt.Errorf("decide: %w", wrapError(err))
-		}
-		if d.ID, err = res.LastInsertId(); err != nil {
-			return fmt.Errorf("decide: %w", err)
 		}
 		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, &d); err != nil {
 			return fmt.Errorf("decide: %w", err)
 		}
-		if err := rankSession(ctx, tx, k); err != nil {
+		if err := s.rankSession(ctx, tx, k); err != nil {
 			return fmt.Errorf("decide: %w", err)
 		}
 		if err := indexNote(ctx, tx, d); err != nil {
@@ -74,10 +70,10 @@ func (s *Store) durable(ctx context.Context, what string, fn func(tx *sql.Tx) er
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous=FULL"); err != nil {
+	if _, err := s.sqliteExec(ctx, conn, "PRAGMA synchronous=FULL"); err != nil {
 		return fmt.Errorf("%s: %w", what, wrapError(err))
 	}
-	defer conn.ExecContext(context.Background(), "PRAGMA synchronous=NORMAL")
+	defer s.sqliteExec(context.Background(), conn, "PRAGMA synchronous=NORMAL")
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, wrapError(err))
@@ -103,7 +99,7 @@ func pointLatest(ctx context.Context, tx *sql.Tx, k review.SessionKey, turn, cal
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO decision_latest
 		(work_item_id, file_name, turn_id, tool_call_id, decision_id, decision) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT DO UPDATE SET decision_id = excluded.decision_id, decision = excluded.decision`,
+		ON CONFLICT (work_item_id, file_name, turn_id, tool_call_id) DO UPDATE SET decision_id = excluded.decision_id, decision = excluded.decision`,
 		k.WorkItemID, k.FileName, turn, call, d.ID, string(d.Kind))
 	return wrapError(err)
 }
@@ -133,15 +129,11 @@ func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) 
 		undone = *d
 		u := review.Decision{Session: k, Kind: review.Undone, Supersedes: d.ID, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
 			Reviewer: reviewer, CreatedAt: s.now()}
-		res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
+		if err := tx.QueryRowContext(ctx, `INSERT INTO review_decisions
 			(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at, supersedes)
-			VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)`,
-			k.WorkItemID, k.FileName, u.TurnID, u.ToolCallID, string(d.Kind), u.Reviewer, u.CreatedAt.UnixMilli(), d.ID)
-		if err != nil {
+			VALUES (?, ?, ?, ?, ?, '', ?, ?, ?) RETURNING id`,
+			k.WorkItemID, k.FileName, u.TurnID, u.ToolCallID, string(d.Kind), u.Reviewer, u.CreatedAt.UnixMilli(), d.ID).Scan(&u.ID); err != nil {
 			return fmt.Errorf("undo: %w", wrapError(err))
-		}
-		if u.ID, err = res.LastInsertId(); err != nil {
-			return fmt.Errorf("undo: %w", err)
 		}
 		var cur *review.Decision
 		for _, c := range review.Current(append(hist, u)) {
@@ -152,7 +144,7 @@ func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) 
 		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, cur); err != nil {
 			return fmt.Errorf("undo: %w", err)
 		}
-		return rankSession(ctx, tx, k)
+		return s.rankSession(ctx, tx, k)
 	})
 	return undone, err
 }

@@ -41,7 +41,7 @@ const importCacheKiB = 2 * ingest.MaxBatchBytes >> 10
 // closing the writer gives the cache back to SQLite's default and frees
 // its memory.
 func (s *Store) ImportWriter(ctx context.Context) (ingest.Writer, error) {
-	if _, err := s.w.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", -importCacheKiB)); err != nil {
+	if _, err := s.sqliteExec(ctx, s.w, fmt.Sprintf("PRAGMA cache_size = %d", -importCacheKiB)); err != nil {
 		return nil, fmt.Errorf("import: %w", wrapError(err))
 	}
 	return &importWriter{s: s, costs: costFiles{}}, nil
@@ -82,6 +82,6 @@ func (w *importWriter) Write(ctx context.Context, rows []ingest.Row) error {
 
 // Close implements ingest.Writer.
 func (w *importWriter) Close() error {
-	_, err := w.s.w.ExecContext(context.Background(), "PRAGMA cache_size = -2000; PRAGMA shrink_memory")
+	_, err := w.s.sqliteExec(context.Background(), w.s.w, "PRAGMA cache_size = -2000; PRAGMA shrink_memory")
 	return wrapError(err)
 }

@@ -24,17 +24,7 @@ var missedSecret = "ghp_" + strings.Repeat("R8kWq2Zt5N", 4)[:36]
 func findText(t *testing.T, s *Store, needle string) []string {
 	t.Helper()
 	ctx := context.Background()
-	var tables []string
-	rows, err := s.r.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var n string
-		rows.Scan(&n)
-		tables = append(tables, n)
-	}
-	rows.Close()
+	tables := tableNames(t, s)
 	var found []string
 	for _, tbl := range tables {
 		rows, err := s.r.QueryContext(ctx, `SELECT * FROM "`+tbl+`"`)

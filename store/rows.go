@@ -347,7 +347,7 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 			}
 		}
 	}
-	if err := indexSessions(ctx, tx, rows); err != nil {
+	if err := s.indexSessions(ctx, tx, rows); err != nil {
 		return err
 	}
 	if err := indexSearch(ctx, tx, rows); err != nil {

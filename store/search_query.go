@@ -64,7 +64,7 @@ func searchConds(sq *search.Query) ([]string, []any) {
 	for _, f := range sq.Filters {
 		c, a := filterCond(f)
 		if f.Not {
-			c = "NOT COALESCE((" + c + "), 0)"
+			c = "NOT COALESCE((" + c + "), FALSE)"
 		}
 		conds = append(conds, c)
 		args = append(args, a...)

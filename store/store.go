@@ -42,6 +42,10 @@ type Store struct {
 	// remove deletes a stream file by name in its folder:
 	// (*os.Root).Remove, replaced by tests that need a deletion to fail.
 	remove func(dir *os.Root, name string) error
+	// pg is set on a PostgreSQL store (pg_open.go): w and r are then one
+	// pool, and the few statements whose dialects differ beyond what the
+	// connection translates take their PostgreSQL form.
+	pg bool
 	// forcePlan makes every search with words read by one plan
 	// (search_read.go); tests set it, the zero value lets the store
 	// choose.
@@ -187,9 +191,15 @@ func createPrivate(path string) error {
 // WAL, and applies the pending migrations in one transaction. A file that is
 // not a sift database, or is corrupt, is one error naming the file and what
 // to do about it.
+//
+// A postgres:// or postgresql:// URL opens a PostgreSQL database instead
+// (pg_open.go).
 func Open(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("open store: empty path")
+	}
+	if IsPostgres(path) {
+		return openPostgres(path)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -254,13 +264,14 @@ func openError(path string, err error) error {
 	return fmt.Errorf("open store %s: %w", path, err)
 }
 
-// Path returns the database file's absolute path.
+// Path returns the database file's absolute path; for PostgreSQL, its URL
+// without the password.
 func (s *Store) Path() string { return s.path }
 
 // Close closes both pools.
 func (s *Store) Close() error {
 	var errR error
-	if s.r != nil {
+	if s.r != nil && s.r != s.w {
 		errR = s.r.Close()
 	}
 	return errors.Join(s.w.Close(), errR)

@@ -69,15 +69,7 @@ func Main(m *testing.M) int {
 // the install, when there is no server.
 func New(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv(EnvDSN)
-	if base == "" {
-		why := os.Getenv(envSkip)
-		if why == "" {
-			why = "pgtest.Main did not run (the package's TestMain must call it)"
-		}
-		t.Skipf("no PostgreSQL for this test (%s): %s, or set %s", why, Install, EnvDSN)
-	}
-	dsn, drop, err := CreateDB(base)
+	dsn, drop, err := CreateDB(Server(t))
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
@@ -292,4 +284,19 @@ func lastLines(b []byte) string {
 		lines = lines[len(lines)-5:]
 	}
 	return strings.Join(lines, " | ")
+}
+
+// Server returns the DSN of the test server's postgres database, for a
+// test that creates databases itself; it skips like New.
+func Server(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(EnvDSN)
+	if base == "" {
+		why := os.Getenv(envSkip)
+		if why == "" {
+			why = "pgtest.Main did not run (the package's TestMain must call it)"
+		}
+		t.Skipf("no PostgreSQL for this test (%s): %s, or set %s", why, Install, EnvDSN)
+	}
+	return base
 }
