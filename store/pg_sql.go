@@ -48,6 +48,8 @@ func pgTranslateN(q string) (string, int) {
 	// prev and prev2 are the last two words copied, upper-cased, for the
 	// IS rule.
 	var prev, prev2 string
+	// closeParam closes sift_fts_query( after the next placeholder.
+	closeParam := false
 	for i := 0; i < len(q); {
 		c := q[i]
 		switch {
@@ -96,6 +98,10 @@ func pgTranslateN(q string) (string, int) {
 			}
 			b.WriteByte('$')
 			b.WriteString(strconv.Itoa(n))
+			if closeParam {
+				b.WriteByte(')')
+				closeParam = false
+			}
 			i = j
 			prev2, prev = prev, ""
 		case isWordByte(c):
@@ -122,6 +128,11 @@ func pgTranslateN(q string) (string, int) {
 					j++
 				}
 				up = ""
+			case up == "MATCH":
+				// "t MATCH ?": t's words against the FTS5 expression.
+				b.WriteString(".words @@ sift_fts_query(")
+				cutSpaceBefore(&b, ".words")
+				closeParam = true
 			case up == "JOIN" && prev == "CROSS":
 				cutLast(&b, "CROSS", false)
 				b.WriteString(w)
@@ -135,7 +146,9 @@ func pgTranslateN(q string) (string, int) {
 			i = j
 			prev2, prev = prev, up
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			b.WriteByte(c)
+			if !closeParam {
+				b.WriteByte(c)
+			}
 			i++
 		default:
 			b.WriteByte(c)
@@ -164,6 +177,17 @@ func cutLast(b *strings.Builder, word string, trim bool) {
 	}
 	b.Reset()
 	b.WriteString(s)
+}
+
+// cutSpaceBefore removes the blanks before the last occurrence of s in
+// what b holds: "search_fts .words" becomes "search_fts.words".
+func cutSpaceBefore(b *strings.Builder, s string) {
+	all := b.String()
+	k := strings.LastIndex(all, s)
+	head := strings.TrimRight(all[:k], " \t\n")
+	b.Reset()
+	b.WriteString(head)
+	b.WriteString(all[k:])
 }
 
 // isWordByte reports whether c belongs to an SQL word.

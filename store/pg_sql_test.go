@@ -19,6 +19,7 @@ func TestPgTranslate(t *testing.T) {
 		{"cross join is a join", `FROM a CROSS JOIN b ON b.id = a.id`, `FROM a JOIN b ON b.id = a.id`},
 		{"an empty blob", `VALUES (?, x'')`, `VALUES ($1, '\x')`},
 		{"nulls sort as in SQLite", `ORDER BY s.estimated_usd DESC, s.file_name ASC`, `ORDER BY s.estimated_usd DESC NULLS LAST, s.file_name ASC NULLS FIRST`},
+		{"full-text match", `WHERE search_fts MATCH ? AND x = ?`, `WHERE search_fts.words @@ sift_fts_query($1) AND x = $2`},
 		{"casts survive", `unnest(?::text[], ?::text[])`, `unnest($1::text[], $2::text[])`},
 	}
 	for _, tc := range tests {

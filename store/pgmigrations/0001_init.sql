@@ -24,6 +24,15 @@ CREATE FUNCTION sift_count_true(n BIGINT, b BOOLEAN) RETURNS BIGINT
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN COALESCE(n, 0) + COALESCE(b::int, 0);
 CREATE AGGREGATE sum(BOOLEAN) (SFUNC = sift_count_true, STYPE = BIGINT);
+-- json_each of a JSON array of strings: its values as text.
+CREATE FUNCTION json_each(doc TEXT) RETURNS TABLE (value TEXT)
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN jsonb_array_elements_text(doc::jsonb);
+-- group_concat(value, separator), SQLite's string_agg.
+CREATE FUNCTION sift_concat(acc TEXT, v TEXT, sep TEXT) RETURNS TEXT
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN CASE WHEN v IS NULL THEN acc WHEN acc IS NULL THEN v ELSE acc || sep || v END;
+CREATE AGGREGATE group_concat(TEXT, TEXT) (SFUNC = sift_concat, STYPE = TEXT);
 CREATE FUNCTION max(a BIGINT, b BIGINT) RETURNS BIGINT
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN GREATEST(a, b);
@@ -224,6 +233,31 @@ CREATE TABLE search_fts (
   words tsvector GENERATED ALWAYS AS (to_tsvector('simple', regexp_replace(lower(body), '[^[:alnum:]]+', ' ', 'g'))) STORED
 );
 CREATE INDEX search_fts_words ON search_fts USING gin (words);
+
+-- sift_fts_query is the tsquery of an FTS5 expression as the store writes
+-- them (store/search_query.go): phrases of words in double quotes, a * after
+-- a prefix, joined by AND, OR and NOT. A phrase is its words in sequence
+-- (<->), a prefix its last word's :*. The store's connection translates
+-- `search_fts MATCH ?` into `search_fts.words @@ sift_fts_query(?)`.
+CREATE FUNCTION sift_fts_query(expr TEXT) RETURNS tsquery LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+  m   TEXT[];
+  q   TEXT := '';
+  ws  TEXT[];
+BEGIN
+  FOR m IN SELECT regexp_matches(expr, '"([^"]*)"( \*)?|(AND|OR|NOT)', 'g') LOOP
+    IF m[3] IS NOT NULL THEN
+      q := q || CASE m[3] WHEN 'AND' THEN ' & ' WHEN 'OR' THEN ' | ' ELSE ' & !' END;
+    ELSE
+      ws := ARRAY(SELECT quote_literal(w) FROM unnest(regexp_split_to_array(btrim(m[1]), ' +')) AS w WHERE w != '');
+      IF m[2] IS NOT NULL THEN
+        ws[array_length(ws, 1)] := ws[array_length(ws, 1)] || ':*';
+      END IF;
+      q := q || '(' || array_to_string(ws, ' <-> ') || ')';
+    END IF;
+  END LOOP;
+  RETURN q::tsquery;
+END $$;
 CREATE FUNCTION search_docs_gone() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM search_fts WHERE rowid = OLD.id;

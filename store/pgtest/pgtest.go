@@ -165,7 +165,7 @@ func (c *Cluster) start() error {
 	}
 	data := filepath.Join(c.Dir, "data")
 	if out, err := c.run("initdb", "-D", data, "-U", c.User, "--pwfile", pw, "-A", "scram-sha-256",
-		"-E", "UTF8", "--locale", "C", "--no-sync"); err != nil {
+		"-E", "UTF8", "--locale", "C.UTF-8", "--no-sync"); err != nil {
 		return fmt.Errorf("initdb: %w: %s", err, lastLines(out))
 	}
 	os.Remove(pw)
