@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	stdjson "encoding/json"
 	"fmt"
 
 	json "github.com/goccy/go-json"
@@ -137,3 +139,15 @@ const pgMarkStaleSQL = `UPDATE work_item_costs SET ended_at = GREATEST(COALESCE(
 		'staleReason', 'process ' || ?2::text || ' is gone: sift run was killed before it recorded the end',
 		'staleAt', ?3::bigint))::text
 	WHERE id = ?4 AND ended_at IS NULL`
+
+// pgCompactJSON returns JSON that PostgreSQL's jsonb wrote ({"a": 1, "b":
+// 2}) without the blanks between tokens, as SQLite's JSON functions write
+// it. (jsonb also orders an object's keys its own way: the order of a
+// metadata object's keys is not kept.)
+func pgCompactJSON(s string) string {
+	var b bytes.Buffer
+	if err := stdjson.Compact(&b, []byte(s)); err != nil {
+		return s
+	}
+	return b.String()
+}
