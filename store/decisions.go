@@ -30,6 +30,9 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 		d.CreatedAt = s.now()
 	}
 	return s.durable(ctx, "decide", func(tx *sql.Tx) error {
+		if err := s.lockSession(ctx, tx, k); err != nil {
+			return fmt.Errorf("decide %s: %w", k, err)
+		}
 		var turns, calls []byte
 		err := tx.QueryRowContext(ctx, `SELECT turns_json, tool_calls_json FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
 			k.WorkItemID, k.FileName).Scan(&turns, &calls)
@@ -118,6 +121,9 @@ var ErrNothingToUndo = review.ErrNothingToUndo
 func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) (review.Decision, error) {
 	var undone review.Decision
 	err := s.durable(ctx, "undo", func(tx *sql.Tx) error {
+		if err := s.lockSession(ctx, tx, k); err != nil {
+			return fmt.Errorf("undo %s: %w", k, err)
+		}
 		hist, err := queryDecisions(ctx, tx, historySQL, k.WorkItemID, k.FileName)
 		if err != nil {
 			return fmt.Errorf("undo %s: %w", k, err)

@@ -75,6 +75,11 @@ func (w *importWriter) Write(ctx context.Context, rows []ingest.Row) error {
 		}
 		w.rows = append(w.rows, sr)
 	}
+	// What a batch learnt of the cost rows holds for its transaction
+	// only: another process (another machine on PostgreSQL) may write
+	// cost rows of the same work items between two batches, and a stale
+	// "no cost row" would insert a second one.
+	clear(w.costs)
 	err := w.s.writeRows(ctx, w.rows, w.costs)
 	clear(w.rows)
 	return err

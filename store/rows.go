@@ -271,6 +271,9 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 		return fmt.Errorf("write batch: %w", wrapError(err))
 	}
 	defer tx.Rollback()
+	if err := s.lockWrites(ctx, tx); err != nil {
+		return fmt.Errorf("write batch: %w", err)
+	}
 	done := ctx
 	ctx = context.WithoutCancel(ctx)
 	var st batchStmts
