@@ -70,6 +70,12 @@ func openPostgres(dsn string) (*Store, error) {
 		// pgx's parse errors may quote the connection string.
 		return nil, fmt.Errorf("open store %s: the connection string does not parse", name)
 	}
+	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
+		// The server names each connection's machine: in
+		// pg_stat_activity, and on every decision it writes.
+		host, _ := os.Hostname()
+		cfg.RuntimeParams["application_name"] = "sift@" + host
+	}
 	c := &pgConnector{inner: stdlib.GetConnector(*cfg), cache: map[string]translated{}}
 	db := sql.OpenDB(c)
 	db.SetMaxOpenConns(16)
