@@ -191,6 +191,12 @@ func BenchmarkImportPerFile(b *testing.B) {
 // benchImportFresh imports root into a fresh store per round, open to
 // close, and reports the files, files/s and µs of wall time per file.
 func benchImportFresh(b *testing.B, root string, size int64) {
+	benchImportInto(b, root, size, func(dir string) (string, func()) { return filepath.Join(dir, "sift.db"), func() {} })
+}
+
+// benchImportInto is benchImportFresh into the database fresh returns for
+// a round (and a function that removes it), in that round's folder.
+func benchImportInto(b *testing.B, root string, size int64, fresh func(dir string) (string, func())) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	var files int
@@ -198,10 +204,11 @@ func benchImportFresh(b *testing.B, root string, size int64) {
 	for b.Loop() {
 		b.StopTimer()
 		dir := b.TempDir()
+		db, drop := fresh(dir)
 		syscall.Sync()
 		b.StartTimer()
 		start := time.Now()
-		s, err := Open(filepath.Join(dir, "sift.db"))
+		s, err := Open(db)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -219,6 +226,7 @@ func benchImportFresh(b *testing.B, root string, size int64) {
 		b.Logf("%d files, %d sessions, %.1f MB in %s: %.1f MB/s (open to close)", res.Files, res.Sessions,
 			float64(res.Bytes)/1e6, took.Round(time.Millisecond), float64(res.Bytes)/1e6/took.Seconds())
 		os.RemoveAll(dir)
+		drop()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(files), "files")

@@ -174,7 +174,13 @@ func (c *Cluster) start() error {
 		return err
 	}
 	c.Port = port
-	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=200 -c fsync=off", port, c.Dir)
+	// Tests do not survive a power cut: the cluster does not sync, unless
+	// SIFT_TEST_PG_FSYNC=on (a benchmark's durable figures want it).
+	fsync := "off"
+	if os.Getenv("SIFT_TEST_PG_FSYNC") == "on" {
+		fsync = "on"
+	}
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=200 -c fsync=%s", port, c.Dir, fsync)
 	if out, err := c.run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(c.Dir, "log"), "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.Dir, "log"))
 		return fmt.Errorf("pg_ctl start: %w: %s %s", err, lastLines(out), lastLines(log))
