@@ -54,14 +54,7 @@ func BenchmarkBackendsImport(b *testing.B) {
 func BenchmarkBackendsListSessions(b *testing.B) {
 	for _, be := range benchBackends(b) {
 		b.Run(be.name, func(b *testing.B) {
-			db, drop := be.fresh(b.TempDir())
-			defer drop()
-			s, err := Open(db)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			writeFakes(b, s, benchFakes(benchSessions))
+			s := benchStore(b, be.fresh, benchSessions)
 			ctx := context.Background()
 			for _, k := range []review.SortKey{review.SortStarted, review.SortTriage, review.SortCost} {
 				b.Run(string(k), func(b *testing.B) {
@@ -89,14 +82,7 @@ func BenchmarkBackendsListSessions(b *testing.B) {
 func BenchmarkBackendsDecide(b *testing.B) {
 	for _, be := range benchBackends(b) {
 		b.Run(be.name, func(b *testing.B) {
-			db, drop := be.fresh(b.TempDir())
-			defer drop()
-			s, err := Open(db)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			writeFakes(b, s, benchFakes(1000))
+			s := benchStore(b, be.fresh, 1000)
 			ctx := context.Background()
 			i := 0
 			for b.Loop() {
@@ -111,6 +97,20 @@ func BenchmarkBackendsDecide(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchStore opens a fresh database of a backend holding n sessions
+// (benchFakes); it is closed and removed after the benchmark.
+func benchStore(b *testing.B, fresh func(dir string) (string, func()), n int) *Store {
+	db, drop := fresh(b.TempDir())
+	b.Cleanup(drop)
+	s, err := Open(db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	writeFakes(b, s, benchFakes(n))
+	return s
 }
 
 // benchFakes are n sessions of ten per work item, as

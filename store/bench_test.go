@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -351,15 +350,7 @@ func BenchmarkListSessions(b *testing.B) {
 	defer s.Close()
 	ctx := context.Background()
 	if n, _ := s.CountSessions(ctx, review.Query{}); n < benchSessions {
-		rng := rand.New(rand.NewPCG(1, 2))
-		fakes := make([]fake, benchSessions)
-		now := time.Now()
-		for i := range fakes {
-			fakes[i] = fake{wi: "wi-" + strconv.Itoa(i/10), file: fmt.Sprintf("work-1-%06x.jsonl", i), dur: rng.Int64N(3_600_000),
-				usd: rng.Float64() * 5, tokens: rng.Int64N(2_000_000), stalls: rng.IntN(10), errs: rng.IntN(5),
-				approvals: rng.IntN(3), flagged: rng.IntN(7) == 0, started: now.Add(-time.Duration(rng.Int64N(int64(80 * 24 * time.Hour))))}
-		}
-		writeFakes(b, s, fakes)
+		writeFakes(b, s, benchFakes(benchSessions))
 	}
 	for _, k := range review.SortKeys() {
 		for _, asc := range []bool{false, true} {

@@ -6,11 +6,8 @@ import (
 	"database/sql/driver"
 	"embed"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -96,27 +93,7 @@ func openPostgres(dsn string) (*Store, error) {
 }
 
 // pgMigrations lists the PostgreSQL migrations in version order.
-func pgMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(pgMigrationFS, "pgmigrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, name, ok := strings.Cut(strings.TrimSuffix(e.Name(), ".sql"), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: name is not NNNN_name.sql", e.Name())
-		}
-		b, err := pgMigrationFS.ReadFile("pgmigrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: name, sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	return ms, nil
-}
+func pgMigrations() ([]migration, error) { return readMigrations(pgMigrationFS, "pgmigrations") }
 
 // pgMigrate applies the pending PostgreSQL migrations in one transaction
 // that holds an advisory lock: a second process opening the database at
