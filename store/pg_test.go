@@ -98,3 +98,39 @@ func TestPostgresSecretsNeverPrinted(t *testing.T) {
 		t.Errorf("sslmode=require against a server without TLS: %v", err)
 	}
 }
+
+// TestPostgresOpenAtOnce: four processes opening a new database at the
+// same time migrate it once (the advisory lock), and all of them work.
+func TestPostgresOpenAtOnce(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.New(t)
+	errs := make(chan error, 4)
+	stores := make(chan *Store, 4)
+	for range 4 {
+		go func() {
+			s, err := Open(dsn)
+			errs <- err
+			stores <- s
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		s := <-stores
+		defer s.Close()
+	}
+	s, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n, dup int
+	if err := s.r.QueryRow(`SELECT COUNT(*), COUNT(*) - COUNT(DISTINCT version) FROM schema_migrations`).Scan(&n, &dup); err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := pgMigrations()
+	if n != len(ms) || dup != 0 {
+		t.Fatalf("%d migrations recorded (%d twice), want %d", n, dup, len(ms))
+	}
+}
