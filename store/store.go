@@ -8,6 +8,10 @@
 // decisions can be rebuilt from them (ingest.Rebuild). Decisions are append-only
 // events and are never lost: a decision acknowledged by Decide is on disk.
 //
+// The same Store runs on a PostgreSQL database that a team shares when
+// Open is given a postgres:// URL (pg_open.go): one SQL, translated by the
+// connection, a schema of its own (pgmigrations), one pool.
+//
 // A Store holds two connection pools on the same file: one writer
 // connection (SQLite allows one writer at a time; serialising writers in the
 // process avoids "database is locked" between them) and a pool of readers,
