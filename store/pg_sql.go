@@ -23,7 +23,7 @@ import (
 //     not, and filters must select the same sessions on both;
 //   - SQLite's planner hints go: `INDEXED BY name` is dropped, and
 //     `CROSS JOIN` (SQLite's join that keeps its order) is a JOIN;
-//   - x” (an empty blob) is '\x' (an empty bytea);
+//   - an empty blob (x and two single quotes) is an empty bytea;
 //   - ASC and DESC say where nulls go as SQLite puts them, smallest:
 //     ASC NULLS FIRST, DESC NULLS LAST;
 //   - arguments past the last placeholder are dropped, as SQLite ignores
