@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -305,4 +306,51 @@ func Server(t testing.TB) string {
 		t.Skipf("no PostgreSQL for this test (%s): %s, or set %s", why, Install, EnvDSN)
 	}
 	return base
+}
+
+// EnvBackend names the backend a test suite's stores use in this process:
+// "postgres" in the process RunSuite starts, else the SQLite file.
+const EnvBackend = "SIFT_TEST_STORE_BACKEND"
+
+// OnPostgres reports whether this process runs its suite on PostgreSQL
+// (RunSuite).
+func OnPostgres() bool { return os.Getenv(EnvBackend) == "postgres" }
+
+// RunSuite runs the calling package's tests again on PostgreSQL: the
+// test binary once more, all its tests but the one that calls RunSuite
+// (named self), with EnvBackend=postgres, so that the package's helper
+// that opens a store opens a fresh PostgreSQL database (New) instead of a
+// file. It logs how many tests passed and which were skipped as SQLite
+// only ("SQLite only:" in the skip message), and fails with the output's
+// end when any test fails. SIFT_TEST_PG_RUN narrows the tests (-run).
+func RunSuite(t *testing.T, self string) {
+	t.Helper()
+	if OnPostgres() {
+		t.Skip("this process is the suite on PostgreSQL")
+	}
+	Server(t)
+	args := []string{"-test.count=1", "-test.skip=^" + self + "$", "-test.v"}
+	if testing.Short() {
+		args = append(args, "-test.short")
+	}
+	if run := os.Getenv("SIFT_TEST_PG_RUN"); run != "" {
+		args = append(args, "-test.run="+run)
+	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), EnvBackend+"=postgres")
+	out, err := cmd.CombinedOutput()
+	fails := regexp.MustCompile(`(?m)^\s*--- FAIL: .*$`).FindAllString(string(out), -1)
+	skips := regexp.MustCompile(`(?m)^\s+\S+\.go:\d+: SQLite only: .*$`).FindAllString(string(out), -1)
+	passes := regexp.MustCompile(`(?m)^--- PASS: `).FindAllString(string(out), -1)
+	t.Logf("on PostgreSQL: %d tests passed, %d failed, %d SQLite only", len(passes), len(fails), len(skips))
+	for _, s := range skips {
+		t.Log(strings.Join(strings.Fields(s), " "))
+	}
+	if err != nil || len(fails) > 0 {
+		lines := strings.Split(string(out), "\n")
+		if len(lines) > 200 {
+			lines = lines[len(lines)-200:]
+		}
+		t.Errorf("the suite fails on PostgreSQL (%v):\n%s", err, strings.Join(lines, "\n"))
+	}
 }
