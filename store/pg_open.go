@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"embed"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -81,9 +83,9 @@ func openPostgres(dsn string) (*Store, error) {
 	s := &Store{path: name, pg: true, w: db, r: db, now: time.Now, remove: (*os.Root).Remove}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := pgMigrate(ctx, db); err != nil {
+	if err := retryConnect(ctx, func() error { return pgMigrate(ctx, db) }); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", name, err)
+		return nil, fmt.Errorf("open store %s: %w", name, oneLine{err})
 	}
 	if _, err := s.ReapStaleRuns(ctx); err != nil {
 		db.Close()
@@ -155,3 +157,39 @@ func (s *Store) sqliteExec(ctx context.Context, ex execer, q string) (sql.Result
 	}
 	return ex.ExecContext(ctx, q)
 }
+
+// connectTries is how many times Open tries to reach the server, waiting
+// twice as long after each failure: a server restarting, or a network
+// that is back a moment later, is waited for (0.5 + 1 + 2 s); a server
+// that stays away is one error.
+const connectTries = 4
+
+// retryConnect runs fn again while it fails to reach the server.
+func retryConnect(ctx context.Context, fn func() error) error {
+	wait := 500 * time.Millisecond
+	for try := 1; ; try++ {
+		err := fn()
+		var ce *pgconn.ConnectError
+		if err == nil || try == connectTries || !errors.As(err, &ce) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+}
+
+// oneLine is an error whose message is one line: pgx lists each address
+// it tried on a line of its own.
+type oneLine struct{ err error }
+
+// Error returns the message's lines joined by "; ".
+func (e oneLine) Error() string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(e.err.Error(), "\n", " ; ")), " ")
+}
+
+// Unwrap returns the error.
+func (e oneLine) Unwrap() error { return e.err }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store/pgtest"
@@ -133,4 +134,19 @@ func TestPostgresOpenAtOnce(t *testing.T) {
 	if n != len(ms) || dup != 0 {
 		t.Fatalf("%d migrations recorded (%d twice), want %d", n, dup, len(ms))
 	}
+}
+
+// TestPostgresServerAway: a server that is not there is one line, after
+// a few tries, without the password.
+func TestPostgresServerAway(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	_, err := Open("postgres://sift:Secret-Away-45@127.0.0.1:1/sift?connect_timeout=2")
+	if err == nil || strings.Contains(err.Error(), "Secret-Away-45") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("open of a server that is not there: %v", err)
+	}
+	if took := time.Since(start); took < time.Second {
+		t.Errorf("gave up after %s, without waiting for the server", took)
+	}
+	t.Log(err)
 }
