@@ -266,3 +266,21 @@ BEGIN
 END $$;
 CREATE TRIGGER search_docs_gone AFTER DELETE ON search_docs
   FOR EACH ROW EXECUTE FUNCTION search_docs_gone();
+
+-- Storage: the packed columns are S2-compressed already (store/pack.go),
+-- so PostgreSQL stores them out of line as they are rather than trying to
+-- compress them again; the JSON and text columns compress with lz4, which
+-- costs an import a fraction of pglz's time, where the server has it (a
+-- server built without lz4 keeps pglz).
+ALTER TABLE agent_stream_summaries ALTER COLUMN turns_json SET STORAGE EXTERNAL;
+ALTER TABLE review_events ALTER COLUMN events_json SET STORAGE EXTERNAL;
+ALTER TABLE usage_files ALTER COLUMN entries SET STORAGE EXTERNAL;
+DO $$
+BEGIN
+  ALTER TABLE agent_stream_summaries ALTER COLUMN tool_calls_json SET COMPRESSION lz4,
+    ALTER COLUMN stalls_json SET COMPRESSION lz4, ALTER COLUMN brief_json SET COMPRESSION lz4,
+    ALTER COLUMN final_assistant_message SET COMPRESSION lz4;
+  ALTER TABLE search_fts ALTER COLUMN body SET COMPRESSION lz4, ALTER COLUMN parts SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported THEN
+  NULL;
+END $$;
