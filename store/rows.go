@@ -275,6 +275,9 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 		return fmt.Errorf("write batch: %w", wrapError(err))
 	}
 	defer tx.Rollback()
+	if err := s.lockWrites(ctx, tx); err != nil {
+		return fmt.Errorf("write batch: %w", err)
+	}
 	done := ctx
 	ctx = context.WithoutCancel(ctx)
 	var st batchStmts
@@ -351,7 +354,7 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 			}
 		}
 	}
-	if err := indexSessions(ctx, tx, rows); err != nil {
+	if err := s.indexSessions(ctx, tx, rows); err != nil {
 		return err
 	}
 	if err := indexSearch(ctx, tx, rows); err != nil {
