@@ -28,6 +28,8 @@ func copyTables() []copyTable {
 		{"session_filter", "work_item_id, file_name"},
 		{"search_docs", "id"},
 		{"search_fts", "rowid"},
+		{"sweep_runs", "id"},
+		{"import_runs", "id"},
 	}
 }
 
@@ -65,7 +67,7 @@ func (s *Store) CopyTo(ctx context.Context, dst *Store) ([]CopyCount, error) {
 		}
 		out = append(out, c)
 	}
-	for _, seq := range []string{"work_item_costs", "review_decisions", "search_docs"} {
+	for _, seq := range []string{"work_item_costs", "review_decisions", "search_docs", "sweep_runs", "import_runs"} {
 		if _, err := dst.w.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('`+seq+`', 'id'),
 			GREATEST((SELECT COALESCE(MAX(id), 0) FROM `+seq+`), 1))`); err != nil {
 			return out, fmt.Errorf("copy: id counter of %s: %w", seq, wrapError(err))

@@ -87,6 +87,12 @@ func openPostgres(dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", name, oneLine{err})
 	}
+	// The rows stored before hosts were recorded are the first host's
+	// to open the database since (pgmigrations/0006), as on SQLite.
+	if _, err := db.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'legacy_host' AND value = ''`, s.host); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", name, wrapError(err))
+	}
 	if _, err := s.ReapStaleRuns(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", name, err)

@@ -21,21 +21,27 @@ import (
 // decision at all.
 
 // pgRankSession is rankSession on PostgreSQL: the session's review state,
-// computed here, then its triage rank by the shared statement.
+// computed here, then its new_since and triage rank by the shared
+// statements.
 func pgRankSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
 	if err := pgWriteState(ctx, tx, k); err != nil {
 		return fmt.Errorf("rank %s: %w", k, err)
 	}
-	if _, err := tx.ExecContext(ctx, rankSQL, k.WorkItemID, k.FileName); err != nil {
-		return fmt.Errorf("rank %s: %w", k, wrapError(err))
+	for _, q := range []string{newSinceSQL, rankSQL} {
+		if _, err := tx.ExecContext(ctx, q, k.WorkItemID, k.FileName); err != nil {
+			return fmt.Errorf("rank %s: %w", k, wrapError(err))
+		}
 	}
 	return nil
 }
 
-// pgWriteState recomputes and writes one session's review state.
+// pgWriteState recomputes and writes one session's review state, from
+// the current decisions whose reviewer had seen all of it (seenAllSQL).
 func pgWriteState(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
-	rows, err := tx.QueryContext(ctx, `SELECT turn_id, tool_call_id, decision FROM decision_latest
-		WHERE work_item_id = ? AND file_name = ? ORDER BY turn_id, tool_call_id`, k.WorkItemID, k.FileName)
+	rows, err := tx.QueryContext(ctx, `SELECT l.turn_id, l.tool_call_id, l.decision FROM decision_latest l
+		JOIN agent_stream_summaries s ON s.work_item_id = l.work_item_id AND s.file_name = l.file_name
+		WHERE l.work_item_id = ? AND l.file_name = ? AND `+seenAllSQL+` ORDER BY l.turn_id, l.tool_call_id`,
+		k.WorkItemID, k.FileName)
 	if err != nil {
 		return wrapError(err)
 	}
@@ -117,6 +123,8 @@ func pgIndexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error 
 		`UPDATE agent_stream_summaries AS s SET review_state = '' FROM ` + batch + `
 			WHERE s.work_item_id = k.w AND s.file_name = k.f AND s.review_state != ''
 			AND NOT EXISTS (SELECT 1 FROM decision_latest l WHERE l.work_item_id = k.w AND l.file_name = k.f)`,
+		`UPDATE agent_stream_summaries AS s SET new_since = ` + newSinceExpr + ` FROM ` + batch + `
+			WHERE s.work_item_id = k.w AND s.file_name = k.f AND s.new_since != ` + newSinceExpr,
 		`UPDATE agent_stream_summaries AS s SET triage_rank = ` + triageRankSQL + ` FROM ` + batch + `
 			WHERE s.work_item_id = k.w AND s.file_name = k.f AND s.triage_rank != ` + triageRankSQL,
 	} {
