@@ -8,28 +8,37 @@ import (
 	"strings"
 )
 
-// copyTable is a table CopyTo copies and its key.
-type copyTable struct{ name, key string }
+// copyTable is a table CopyTo copies and its key; where, when set,
+// selects the rows copied, and expr reads a column by an expression of
+// its own.
+type copyTable struct {
+	name, key, where string
+	expr             map[string]string
+}
 
 // copyTables lists the tables CopyTo copies, parents before children: all
 // of the store but the schema's own bookkeeping.
 func copyTables() []copyTable {
 	return []copyTable{
-		{"work_items", "id"},
-		{"work_item_costs", "id"},
-		{"agent_stream_summaries", "work_item_id, file_name"},
-		{"stream_files", "path"},
-		{"review_events", "work_item_id, file_name"},
-		{"review_decisions", "id"},
-		{"decision_latest", "work_item_id, file_name, turn_id, tool_call_id"},
-		{"meta", "key"},
-		{"usage_files", "path"},
-		{"purged_files", "path"},
-		{"session_filter", "work_item_id, file_name"},
-		{"search_docs", "id"},
-		{"search_fts", "rowid"},
-		{"sweep_runs", "id"},
-		{"import_runs", "id"},
+		{name: "work_items", key: "id"},
+		{name: "work_item_costs", key: "id"},
+		// A row stored before hosts were recorded is the source's legacy
+		// host's: it says so in the target, whose own legacy host is
+		// whoever opened it first.
+		{name: "agent_stream_summaries", key: "work_item_id, file_name", expr: map[string]string{
+			"host_id": "COALESCE(host_id, (SELECT NULLIF(value, '') FROM meta WHERE key = 'legacy_host'))"}},
+		{name: "stream_files", key: "path"},
+		{name: "review_events", key: "work_item_id, file_name"},
+		{name: "review_decisions", key: "id"},
+		{name: "decision_latest", key: "work_item_id, file_name, turn_id, tool_call_id"},
+		{name: "meta", key: "key", where: "key != 'legacy_host'"},
+		{name: "usage_files", key: "path"},
+		{name: "purged_files", key: "path"},
+		{name: "session_filter", key: "work_item_id, file_name"},
+		{name: "search_docs", key: "id"},
+		{name: "search_fts", key: "rowid"},
+		{name: "sweep_runs", key: "id"},
+		{name: "import_runs", key: "id"},
 	}
 }
 
@@ -61,7 +70,7 @@ func (s *Store) CopyTo(ctx context.Context, dst *Store) ([]CopyCount, error) {
 	}
 	var out []CopyCount
 	for _, t := range copyTables() {
-		c, err := s.copyTable(ctx, dst, t.name, t.key)
+		c, err := s.copyTable(ctx, dst, t)
 		if err != nil {
 			return out, fmt.Errorf("copy %s: %w", t.name, err)
 		}
@@ -77,7 +86,8 @@ func (s *Store) CopyTo(ctx context.Context, dst *Store) ([]CopyCount, error) {
 }
 
 // copyTable copies one table in batches of rows, in one transaction.
-func (s *Store) copyTable(ctx context.Context, dst *Store, table, key string) (CopyCount, error) {
+func (s *Store) copyTable(ctx context.Context, dst *Store, t copyTable) (CopyCount, error) {
+	table, key := t.name, t.key
 	c := CopyCount{Table: table}
 	cols, err := s.sharedColumns(ctx, dst, table)
 	if err != nil {
@@ -87,7 +97,18 @@ func (s *Store) copyTable(ctx context.Context, dst *Store, table, key string) (C
 	if err != nil {
 		return c, err
 	}
-	rows, err := s.r.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+table)
+	sel := make([]string, len(cols))
+	for i, col := range cols {
+		sel[i] = col
+		if e, ok := t.expr[col]; ok {
+			sel[i] = e
+		}
+	}
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + table
+	if t.where != "" {
+		q += " WHERE " + t.where
+	}
+	rows, err := s.r.QueryContext(ctx, q)
 	if err != nil {
 		return c, wrapError(err)
 	}

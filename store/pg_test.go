@@ -150,3 +150,54 @@ func TestPostgresServerAway(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestCopyKeepsLegacyRowsHost: a row a SQLite store holds from before
+// hosts were recorded is its legacy host's; copied into PostgreSQL, whose
+// own legacy host is whoever opened it first, it names that host, and the
+// target's legacy host is its own.
+func TestCopyKeepsLegacyRowsHost(t *testing.T) {
+	t.Parallel()
+	src, err := Open(filepath.Join(t.TempDir(), "sift.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	writeFakes(t, src, []fake{{wi: "wi", file: "old.jsonl", dur: 1}, {wi: "wi", file: "new.jsonl", dur: 1}})
+	ctx := context.Background()
+	for _, q := range []string{
+		`UPDATE agent_stream_summaries SET host_id = NULL WHERE file_name = 'old.jsonl'`,
+		`UPDATE meta SET value = 'machine-a' WHERE key = 'legacy_host'`,
+	} {
+		if _, err := src.w.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dst, err := Open(pgtest.New(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	if _, err := src.CopyTo(ctx, dst); err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[string]string{}
+	rows, err := dst.r.QueryContext(ctx, `SELECT file_name, COALESCE(host_id, '') FROM agent_stream_summaries`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f, h string
+		if err := rows.Scan(&f, &h); err != nil {
+			t.Fatal(err)
+		}
+		hosts[f] = h
+	}
+	if hosts["old.jsonl"] != "machine-a" || hosts["new.jsonl"] != src.host {
+		t.Fatalf("hosts after the copy %v, want old.jsonl on machine-a, new.jsonl on %s", hosts, src.host)
+	}
+	var legacy string
+	if err := dst.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'legacy_host'`).Scan(&legacy); err != nil || legacy != dst.host {
+		t.Fatalf("target's legacy host %q, %v; want %q", legacy, err, dst.host)
+	}
+}
