@@ -74,6 +74,8 @@ func TestMigrateRoundTrip(t *testing.T) {
 		{"search", "--json", "error"},
 		{"decide", rows[3], "--history"},
 		{"followups"},
+		{"decisions", "export"},
+		{"sweep", "--dry-run"},
 	} {
 		a, errA, codeA := siftCmd(t, append(args, "--db", db)...)
 		b, errB, codeB := siftCmd(t, append(args, "--db", pg)...)
