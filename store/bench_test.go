@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -191,6 +190,12 @@ func BenchmarkImportPerFile(b *testing.B) {
 // benchImportFresh imports root into a fresh store per round, open to
 // close, and reports the files, files/s and µs of wall time per file.
 func benchImportFresh(b *testing.B, root string, size int64) {
+	benchImportInto(b, root, size, func(dir string) (string, func()) { return filepath.Join(dir, "sift.db"), func() {} })
+}
+
+// benchImportInto is benchImportFresh into the database fresh returns for
+// a round (and a function that removes it), in that round's folder.
+func benchImportInto(b *testing.B, root string, size int64, fresh func(dir string) (string, func())) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	var files int
@@ -198,10 +203,11 @@ func benchImportFresh(b *testing.B, root string, size int64) {
 	for b.Loop() {
 		b.StopTimer()
 		dir := b.TempDir()
+		db, drop := fresh(dir)
 		syscall.Sync()
 		b.StartTimer()
 		start := time.Now()
-		s, err := Open(filepath.Join(dir, "sift.db"))
+		s, err := Open(db)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -219,6 +225,7 @@ func benchImportFresh(b *testing.B, root string, size int64) {
 		b.Logf("%d files, %d sessions, %.1f MB in %s: %.1f MB/s (open to close)", res.Files, res.Sessions,
 			float64(res.Bytes)/1e6, took.Round(time.Millisecond), float64(res.Bytes)/1e6/took.Seconds())
 		os.RemoveAll(dir)
+		drop()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(files), "files")
@@ -343,15 +350,7 @@ func BenchmarkListSessions(b *testing.B) {
 	defer s.Close()
 	ctx := context.Background()
 	if n, _ := s.CountSessions(ctx, review.Query{}); n < benchSessions {
-		rng := rand.New(rand.NewPCG(1, 2))
-		fakes := make([]fake, benchSessions)
-		now := time.Now()
-		for i := range fakes {
-			fakes[i] = fake{wi: "wi-" + strconv.Itoa(i/10), file: fmt.Sprintf("work-1-%06x.jsonl", i), dur: rng.Int64N(3_600_000),
-				usd: rng.Float64() * 5, tokens: rng.Int64N(2_000_000), stalls: rng.IntN(10), errs: rng.IntN(5),
-				approvals: rng.IntN(3), flagged: rng.IntN(7) == 0, started: now.Add(-time.Duration(rng.Int64N(int64(80 * 24 * time.Hour))))}
-		}
-		writeFakes(b, s, fakes)
+		writeFakes(b, s, benchFakes(benchSessions))
 	}
 	for _, k := range review.SortKeys() {
 		for _, asc := range []bool{false, true} {

@@ -14,7 +14,19 @@ import (
 // store keeps one connection of its own pinned for it, opened at the
 // first call; the value means nothing across connections, only its
 // changes do.
+//
+// On PostgreSQL it is the server's WAL insert position, which a commit
+// always moves past: it changes with every write to the database, and
+// also with writes to the server's other databases and its own upkeep,
+// which cost a reload that finds nothing new, never a change missed.
 func (s *Store) Changed(ctx context.Context) (uint64, error) {
+	if s.pg {
+		var v int64
+		if err := s.r.QueryRowContext(ctx, `SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint`).Scan(&v); err != nil {
+			return 0, fmt.Errorf("data version: %w", wrapError(err))
+		}
+		return uint64(v), nil
+	}
 	s.verMu.Lock()
 	defer s.verMu.Unlock()
 	if s.ver == nil {

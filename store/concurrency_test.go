@@ -37,7 +37,7 @@ func copyCorpus(t testing.TB, root string, n int) int {
 func TestConcurrentImportAndReads(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	db := filepath.Join(dir, "sift.db")
+	db := testDB(t)
 	s, err := Open(db)
 	if err != nil {
 		t.Fatal(err)

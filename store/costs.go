@@ -110,6 +110,9 @@ func (s *Store) Costs(ctx context.Context, workItemID string) ([]Cost, error) {
 			&in, &outT, &cached, &usd, &c.RawMetadataJSON, &c.Model, &c.ModelSource); err != nil {
 			return nil, fmt.Errorf("costs: %w", err)
 		}
+		if s.pg {
+			c.RawMetadataJSON = pgCompactJSON(c.RawMetadataJSON)
+		}
 		c.Iteration, c.ExitCode = intp(it), intp(exit)
 		c.Start, c.End = i64p(start), i64p(end)
 		c.InputTokens, c.OutputTokens, c.CachedTokens = i64p(in), i64p(outT), i64p(cached)

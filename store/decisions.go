@@ -30,6 +30,9 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 		d.CreatedAt = s.now()
 	}
 	return s.durable(ctx, "decide", func(tx *sql.Tx) error {
+		if err := s.lockSession(ctx, tx, k); err != nil {
+			return fmt.Errorf("decide %s: %w", k, err)
+		}
 		var turns, calls []byte
 		var lines int
 		err := tx.QueryRowContext(ctx, `SELECT turns_json, tool_calls_json, line_count FROM agent_stream_summaries
@@ -48,20 +51,16 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 		if d.SeenLine <= 0 {
 			d.SeenLine = lines
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
+		if err := tx.QueryRowContext(ctx, `INSERT INTO review_decisions
 			(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at, seen_line)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, string(d.Kind), d.Note, d.Reviewer, d.CreatedAt.UnixMilli(), d.SeenLine)
-		if err != nil {
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, string(d.Kind), d.Note, d.Reviewer, d.CreatedAt.UnixMilli(), d.SeenLine).Scan(&d.ID); err != nil {
 			return fmt.Errorf("decide: %w", wrapError(err))
-		}
-		if d.ID, err = res.LastInsertId(); err != nil {
-			return fmt.Errorf("decide: %w", err)
 		}
 		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, &d); err != nil {
 			return fmt.Errorf("decide: %w", err)
 		}
-		if err := rankSession(ctx, tx, k); err != nil {
+		if err := s.rankSession(ctx, tx, k); err != nil {
 			return fmt.Errorf("decide: %w", err)
 		}
 		if err := indexNote(ctx, tx, d); err != nil {
@@ -80,10 +79,10 @@ func (s *Store) durable(ctx context.Context, what string, fn func(tx *sql.Tx) er
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous=FULL"); err != nil {
+	if _, err := s.sqliteExec(ctx, conn, "PRAGMA synchronous=FULL"); err != nil {
 		return fmt.Errorf("%s: %w", what, wrapError(err))
 	}
-	defer conn.ExecContext(context.Background(), "PRAGMA synchronous=NORMAL")
+	defer s.sqliteExec(context.Background(), conn, "PRAGMA synchronous=NORMAL")
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, wrapError(err))
@@ -109,7 +108,7 @@ func pointLatest(ctx context.Context, tx *sql.Tx, k review.SessionKey, turn, cal
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO decision_latest
 		(work_item_id, file_name, turn_id, tool_call_id, decision_id, decision, seen_line) VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT DO UPDATE SET decision_id = excluded.decision_id, decision = excluded.decision, seen_line = excluded.seen_line`,
+		ON CONFLICT (work_item_id, file_name, turn_id, tool_call_id) DO UPDATE SET decision_id = excluded.decision_id, decision = excluded.decision, seen_line = excluded.seen_line`,
 		k.WorkItemID, k.FileName, turn, call, d.ID, string(d.Kind), d.SeenLine)
 	return wrapError(err)
 }
@@ -128,6 +127,9 @@ var ErrNothingToUndo = review.ErrNothingToUndo
 func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) (review.Decision, error) {
 	var undone review.Decision
 	err := s.durable(ctx, "undo", func(tx *sql.Tx) error {
+		if err := s.lockSession(ctx, tx, k); err != nil {
+			return fmt.Errorf("undo %s: %w", k, err)
+		}
 		hist, err := queryDecisions(ctx, tx, historySQL, k.WorkItemID, k.FileName)
 		if err != nil {
 			return fmt.Errorf("undo %s: %w", k, err)
@@ -139,15 +141,11 @@ func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) 
 		undone = *d
 		u := review.Decision{Session: k, Kind: review.Undone, Supersedes: d.ID, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
 			Reviewer: reviewer, CreatedAt: s.now()}
-		res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
+		if err := tx.QueryRowContext(ctx, `INSERT INTO review_decisions
 			(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at, supersedes)
-			VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)`,
-			k.WorkItemID, k.FileName, u.TurnID, u.ToolCallID, string(d.Kind), u.Reviewer, u.CreatedAt.UnixMilli(), d.ID)
-		if err != nil {
+			VALUES (?, ?, ?, ?, ?, '', ?, ?, ?) RETURNING id`,
+			k.WorkItemID, k.FileName, u.TurnID, u.ToolCallID, string(d.Kind), u.Reviewer, u.CreatedAt.UnixMilli(), d.ID).Scan(&u.ID); err != nil {
 			return fmt.Errorf("undo: %w", wrapError(err))
-		}
-		if u.ID, err = res.LastInsertId(); err != nil {
-			return fmt.Errorf("undo: %w", err)
 		}
 		var cur *review.Decision
 		for _, c := range review.Current(append(hist, u)) {
@@ -158,7 +156,7 @@ func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) 
 		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, cur); err != nil {
 			return fmt.Errorf("undo: %w", err)
 		}
-		return rankSession(ctx, tx, k)
+		return s.rankSession(ctx, tx, k)
 	})
 	return undone, err
 }

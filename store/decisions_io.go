@@ -109,7 +109,7 @@ func (s *Store) ImportDecisions(ctx context.Context, ds []ExportedDecision) (add
 			}
 		}
 		for k := range touched {
-			if err := relatest(ctx, tx, k); err != nil {
+			if err := s.relatest(ctx, tx, k); err != nil {
 				return err
 			}
 		}
@@ -153,18 +153,14 @@ func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision) (added 
 	if err != nil || id != 0 {
 		return false, err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO review_decisions
+	var newID int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO review_decisions
 		(work_item_id, file_name, turn_id, tool_call_id, decision, note, reviewer_id, created_at, supersedes, seen_line)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.WorkItemID, d.FileName, d.TurnID, d.ToolCallID, string(kind), note,
-		d.Reviewer, d.CreatedAt.UnixMilli(), supersedes, d.SeenLine)
-	if err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, d.WorkItemID, d.FileName, d.TurnID, d.ToolCallID, string(kind), note,
+		d.Reviewer, d.CreatedAt.UnixMilli(), supersedes, d.SeenLine).Scan(&newID); err != nil {
 		return false, wrapError(err)
 	}
 	if note != "" {
-		newID, err := res.LastInsertId()
-		if err != nil {
-			return false, err
-		}
 		rd := review.Decision{ID: newID, Session: review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName},
 			Kind: kind, Note: note, TurnID: d.TurnID, ToolCallID: d.ToolCallID}
 		if err := indexNote(ctx, tx, rd); err != nil {
@@ -191,7 +187,7 @@ func findDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision, kind revi
 
 // relatest points a session's decision_latest rows at its current
 // decisions again, and recomputes its review state and triage rank.
-func relatest(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
+func (s *Store) relatest(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
 	hist, err := queryDecisions(ctx, tx, historySQL, k.WorkItemID, k.FileName)
 	if err != nil {
 		return fmt.Errorf("import decisions %s: %w", k, err)
@@ -205,5 +201,5 @@ func relatest(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
 			return fmt.Errorf("import decisions %s: %w", k, err)
 		}
 	}
-	return rankSession(ctx, tx, k)
+	return s.rankSession(ctx, tx, k)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -162,7 +161,7 @@ func TestDecisionSurvivesKill(t *testing.T) {
 		decideChild(db)
 		return
 	}
-	db := filepath.Join(t.TempDir(), "sift.db")
+	db := testDB(t)
 	s, err := Open(db)
 	if err != nil {
 		t.Fatal(err)

@@ -37,6 +37,9 @@ func wrapError(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
+	if m := wrapPgError(err); m != nil {
+		return m
+	}
 	var se *sqlite.Error
 	if errors.As(err, &se) {
 		switch se.Code() & 0xff {

@@ -15,10 +15,12 @@ import (
 // fixtures is the repository's folder of real agent streams.
 const fixtures = "../testdata/streams"
 
-// newTestStore opens a fresh store in a temporary folder.
+// newTestStore opens a fresh store: a file in a temporary folder, or a
+// fresh PostgreSQL database when the suite runs against PostgreSQL
+// (suite_pg_test.go).
 func newTestStore(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(filepath.Join(t.TempDir(), "sift.db"))
+	s, err := Open(testDB(t))
 	if err != nil {
 		t.Fatal(err)
 	}

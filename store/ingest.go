@@ -44,7 +44,7 @@ const importCacheKiB = 2 * ingest.MaxBatchBytes >> 10
 // closing the writer gives the cache back to SQLite's default and frees
 // its memory.
 func (s *Store) ImportWriter(ctx context.Context) (ingest.Writer, error) {
-	if _, err := s.w.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", -importCacheKiB)); err != nil {
+	if _, err := s.sqliteExec(ctx, s.w, fmt.Sprintf("PRAGMA cache_size = %d", -importCacheKiB)); err != nil {
 		return nil, fmt.Errorf("import: %w", wrapError(err))
 	}
 	return &importWriter{s: s, costs: costFiles{}}, nil
@@ -78,6 +78,11 @@ func (w *importWriter) Write(ctx context.Context, rows []ingest.Row) error {
 		}
 		w.rows = append(w.rows, sr)
 	}
+	// What a batch learnt of the cost rows holds for its transaction
+	// only: another process (another machine on PostgreSQL) may write
+	// cost rows of the same work items between two batches, and a stale
+	// "no cost row" would insert a second one.
+	clear(w.costs)
 	err := w.s.writeRows(ctx, w.rows, w.costs)
 	clear(w.rows)
 	return err
@@ -85,6 +90,6 @@ func (w *importWriter) Write(ctx context.Context, rows []ingest.Row) error {
 
 // Close implements ingest.Writer.
 func (w *importWriter) Close() error {
-	_, err := w.s.w.ExecContext(context.Background(), "PRAGMA cache_size = -2000; PRAGMA shrink_memory")
+	_, err := w.s.sqliteExec(context.Background(), w.s.w, "PRAGMA cache_size = -2000; PRAGMA shrink_memory")
 	return wrapError(err)
 }

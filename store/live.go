@@ -64,7 +64,7 @@ func (s *Store) WriteLive(ctx context.Context, lr LiveRun) error {
 	if _, err := tx.ExecContext(ctx, liveSQL, lr.Tool, string(lr.Wait), sum.WorkItemID, sum.FileName); err != nil {
 		return fmt.Errorf("write live run: %w", wrapError(err))
 	}
-	if err := indexSessions(ctx, tx, []*sessionRow{row}); err != nil {
+	if err := s.indexSessions(ctx, tx, []*sessionRow{row}); err != nil {
 		return fmt.Errorf("write live run: %w", err)
 	}
 	return wrapError(tx.Commit())

@@ -23,9 +23,13 @@ type migration struct {
 	sql     string
 }
 
-// migrations lists the embedded migrations in version order.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFS, "migrations")
+// migrations lists the embedded SQLite migrations in version order.
+func migrations() ([]migration, error) { return readMigrations(migrationFS, "migrations") }
+
+// readMigrations lists the NNNN_name.sql files of a folder of fsys in
+// version order.
+func readMigrations(fsys fs.FS, dir string) ([]migration, error) {
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +40,7 @@ func migrations() ([]migration, error) {
 		if !ok || err != nil {
 			return nil, fmt.Errorf("migration %s: name is not NNNN_name.sql", e.Name())
 		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
+		b, err := fs.ReadFile(fsys, dir+"/"+e.Name())
 		if err != nil {
 			return nil, err
 		}

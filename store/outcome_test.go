@@ -98,11 +98,7 @@ func TestMigration0013MapsStatuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFakes(t, s, []fake{
-		{wi: "w", file: "success"}, {wi: "w", file: "error"}, {wi: "w", file: "signal"},
-		{wi: "w", file: "dead"}, {wi: "w", file: "cut"}, {wi: "w", file: "incomplete"},
-		{wi: "w", file: "unknown"}, {wi: "w", file: "flagged", flagged: true},
-	})
+	writeFakes(t, s, outcomeFakes)
 	unmigrate0013(t, s)
 	for _, q := range []string{
 		`UPDATE agent_stream_summaries SET status = 'success' WHERE file_name IN ('success', 'flagged')`,
@@ -123,6 +119,22 @@ func TestMigration0013MapsStatuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	checkMappedOutcomes(t, s)
+}
+
+// outcomeFakes are the sessions whose stored statuses the outcome
+// migration maps, on either backend.
+var outcomeFakes = []fake{
+	{wi: "w", file: "success"}, {wi: "w", file: "error"}, {wi: "w", file: "signal"},
+	{wi: "w", file: "dead"}, {wi: "w", file: "cut"}, {wi: "w", file: "incomplete"},
+	{wi: "w", file: "unknown"}, {wi: "w", file: "flagged", flagged: true},
+}
+
+// checkMappedOutcomes checks the outcomes, ranks, summary JSON and
+// re-read marks of outcomeFakes after the migration mapped their
+// statuses.
+func checkMappedOutcomes(t *testing.T, s *Store) {
+	t.Helper()
 	want := map[string]summary.Outcome{
 		"success": summary.OutcomeCompleted, "flagged": summary.OutcomeCompleted, "error": summary.OutcomeFailed,
 		"signal": summary.OutcomeInterrupted, "dead": summary.OutcomeDiedBeforeStart, "cut": summary.OutcomeInterrupted,

@@ -20,21 +20,9 @@ import (
 func rowsOf(t *testing.T, s *Store, key review.SessionKey) map[string]int {
 	t.Helper()
 	ctx := context.Background()
-	rows, err := s.r.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tables []string
-	for rows.Next() {
-		var n string
-		rows.Scan(&n)
-		tables = append(tables, n)
-	}
-	rows.Close()
 	out := map[string]int{}
-	for _, tbl := range tables {
-		var has int
-		s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info(?) WHERE name IN ('work_item_id', 'file_name')`, tbl).Scan(&has)
+	for _, tbl := range tableNames(t, s) {
+		has := columnCount(t, s, tbl, "work_item_id", "file_name")
 		if has != 2 || tbl == "purged_files" {
 			continue
 		}

@@ -8,6 +8,10 @@ import (
 	"github.com/agentsift/sift/core/search"
 )
 
+// noLimit is LIMIT's "no limit" that both backends take (SQLite's -1 is
+// an error on PostgreSQL).
+const noLimit = 1<<63 - 1
+
 // sortColumn returns the indexed column a sort key orders by. SortTriage
 // orders by triage_rank, then cost (sortOrder).
 func sortColumn(k review.SortKey) (string, bool) {

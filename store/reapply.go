@@ -82,19 +82,19 @@ func (s *Store) ReapplyRedaction(ctx context.Context) ([]RedactCount, error) {
 		return nil, fmt.Errorf("reapply redaction: %w", wrapError(err))
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
+	if _, err := s.sqliteExec(ctx, conn, "PRAGMA secure_delete = ON"); err != nil {
 		return nil, fmt.Errorf("reapply redaction: %w", wrapError(err))
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA secure_delete = OFF")
+	defer s.sqliteExec(context.WithoutCancel(ctx), conn, "PRAGMA secure_delete = OFF")
 	var out []RedactCount
 	for _, t := range redactTables() {
-		c, err := reapplyTable(ctx, conn, t)
+		c, err := reapplyTable(ctx, conn, t, s.pg)
 		if err != nil {
 			return out, fmt.Errorf("reapply redaction to %s: %w", t.name, err)
 		}
 		out = append(out, c)
 	}
-	if _, err := conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+	if _, err := s.sqliteExec(ctx, conn, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		return out, fmt.Errorf("reapply redaction: checkpoint: %w", wrapError(err))
 	}
 	return out, nil
@@ -102,7 +102,7 @@ func (s *Store) ReapplyRedaction(ctx context.Context) ([]RedactCount, error) {
 
 // reapplyTable redacts one table's columns, in batches by rowid; an
 // append-only table in one transaction.
-func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable) (RedactCount, error) {
+func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable, pg bool) (RedactCount, error) {
 	c := RedactCount{Table: t.name}
 	var tx *sql.Tx
 	var trigger string
@@ -113,6 +113,13 @@ func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable) (RedactCou
 		}
 		if t.appendOnly == "" {
 			return nil
+		}
+		if pg {
+			// PostgreSQL's trigger is switched off and on in the
+			// transaction: no other writer sees it off.
+			trigger = `ALTER TABLE ` + t.name + ` ENABLE TRIGGER ` + t.appendOnly
+			_, err = tx.ExecContext(ctx, `ALTER TABLE `+t.name+` DISABLE TRIGGER `+t.appendOnly)
+			return wrapError(err)
 		}
 		if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`,
 			t.appendOnly).Scan(&trigger); err != nil {
@@ -130,6 +137,9 @@ func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable) (RedactCou
 		return wrapError(tx.Commit())
 	}
 	if err := begin(); err != nil {
+		if tx != nil {
+			tx.Rollback()
+		}
 		return c, err
 	}
 	defer func() { tx.Rollback() }()

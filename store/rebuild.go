@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -55,10 +56,10 @@ func (s *Store) beginRebuild(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, metaRebuilding, s.now().UnixMilli()); err != nil {
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, metaRebuilding, strconv.FormatInt(s.now().UnixMilli(), 10)); err != nil {
 		return fmt.Errorf("rebuild: %w", wrapError(err))
 	}
-	if err := resetSearchIndex(ctx, tx); err != nil {
+	if err := resetSearchIndex(ctx, tx, s.pg); err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
 	for _, q := range []string{

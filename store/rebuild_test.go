@@ -17,7 +17,7 @@ import (
 func twoRoots(t *testing.T) (db, rootA string, sessions int, decided []review.SessionKey) {
 	t.Helper()
 	dir := t.TempDir()
-	db, rootA = filepath.Join(dir, "sift.db"), filepath.Join(dir, "a")
+	db, rootA = testDB(t), filepath.Join(dir, "a")
 	rootB := filepath.Join(dir, "b")
 	s, err := Open(db)
 	if err != nil {

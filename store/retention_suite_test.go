@@ -326,6 +326,7 @@ func TestImportBuildsAnOpenFollowupsEvents(t *testing.T) {
 // old session per batch.
 func TestSweepCandidatesPlan(t *testing.T) {
 	t.Parallel()
+	sqliteOnly(t, "it reads SQLite's EXPLAIN QUERY PLAN")
 	s := newTestStore(t)
 	rows, err := s.r.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+summaryCandidatesSQL, 1, 0, "", "", "h", 10)
 	if err != nil {

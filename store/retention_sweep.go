@@ -65,10 +65,10 @@ func (s *Store) sweepData(ctx context.Context, r Retention, now time.Time, res *
 	}
 	// Give the freed pages back: the file shrinks at the next
 	// checkpoint rather than staying at its largest size.
-	if _, err := s.w.ExecContext(ctx, `PRAGMA incremental_vacuum`); err != nil {
+	if _, err := s.sqliteExec(ctx, s.w, `PRAGMA incremental_vacuum`); err != nil {
 		return fmt.Errorf("sweep: vacuum: %w", wrapError(err))
 	}
-	if _, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+	if _, err := s.sqliteExec(ctx, s.w, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return fmt.Errorf("sweep: checkpoint: %w", wrapError(err))
 	}
 	return nil

@@ -185,6 +185,7 @@ func TestSweepWorkItems(t *testing.T) {
 // to the file system.
 func TestSweepShrinksTheFile(t *testing.T) {
 	t.Parallel()
+	sqliteOnly(t, "the file and its freed pages are SQLite's")
 	s := newTestStore(t)
 	ctx := context.Background()
 	now := time.Now()

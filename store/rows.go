@@ -117,7 +117,10 @@ var summaryCols = []string{
 // goes (WriteLive sets it again after its own write); an interrupted
 // run's stays.
 func upsertSummarySQL() string {
-	set := []string{"live = CASE live WHEN 'running' THEN '' ELSE live END", "live_tool = ''", "live_wait = ''"}
+	// The row's own live is named by its table: PostgreSQL would find
+	// excluded's as well.
+	set := []string{"live = CASE agent_stream_summaries.live WHEN 'running' THEN '' ELSE agent_stream_summaries.live END",
+		"live_tool = ''", "live_wait = ''"}
 	for _, c := range summaryCols[2:] {
 		set = append(set, c+" = excluded."+c)
 	}
@@ -275,6 +278,9 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 		return fmt.Errorf("write batch: %w", wrapError(err))
 	}
 	defer tx.Rollback()
+	if err := s.lockWrites(ctx, tx); err != nil {
+		return fmt.Errorf("write batch: %w", err)
+	}
 	done := ctx
 	ctx = context.WithoutCancel(ctx)
 	var st batchStmts
@@ -351,7 +357,7 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 			}
 		}
 	}
-	if err := indexSessions(ctx, tx, rows); err != nil {
+	if err := s.indexSessions(ctx, tx, rows); err != nil {
 		return err
 	}
 	if err := indexSearch(ctx, tx, rows); err != nil {

@@ -177,7 +177,10 @@ func purgeSearchIndex(ctx context.Context, tx *sql.Tx, k review.SessionKey) erro
 // A full-text table of its own content can only be emptied row by row,
 // each row's words taken out of the index; dropping it and creating it
 // again, from its own stored definition, is immediate.
-func resetSearchIndex(ctx context.Context, tx *sql.Tx) error {
+func resetSearchIndex(ctx context.Context, tx *sql.Tx, pg bool) error {
+	if pg {
+		return pgResetSearchIndex(ctx, tx)
+	}
 	var create string
 	if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'search_fts'`).Scan(&create); err != nil {
 		return fmt.Errorf("search index: %w", wrapError(err))

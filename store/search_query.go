@@ -64,7 +64,7 @@ func searchConds(sq *search.Query) ([]string, []any) {
 	for _, f := range sq.Filters {
 		c, a := filterCond(f)
 		if f.Not {
-			c = "NOT COALESCE((" + c + "), 0)"
+			c = "NOT COALESCE((" + c + "), FALSE)"
 		}
 		conds = append(conds, c)
 		args = append(args, a...)
@@ -128,10 +128,16 @@ func (s *Store) Matches(ctx context.Context, k review.SessionKey, q review.Query
 	var hl string
 	var parts []byte
 	// Any of the words: highlight() marks each phrase wherever it is.
-	err = s.r.QueryRowContext(ctx, `SELECT highlight(search_fts, 0, char(1), char(2)), search_fts.parts
+	read := `SELECT highlight(search_fts, 0, char(1), char(2)), search_fts.parts
 		FROM search_docs d JOIN search_fts ON search_fts.rowid = d.id
-		WHERE d.work_item_id = ? AND d.file_name = ? AND search_fts MATCH ?`,
-		k.WorkItemID, k.FileName, ftsJoin(sq.Positive(), "OR")).Scan(&hl, &parts)
+		WHERE d.work_item_id = ? AND d.file_name = ? AND search_fts MATCH ?`
+	if s.pg {
+		read = pgMatchesSQL
+	}
+	err = s.r.QueryRowContext(ctx, read, k.WorkItemID, k.FileName, ftsJoin(sq.Positive(), "OR")).Scan(&hl, &parts)
+	if err == nil && s.pg {
+		hl = pgHighlight(hl, sq)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

@@ -165,7 +165,7 @@ func (s *Store) searchPage(ctx context.Context, r *searchRead, cols string) (str
 	if r.q.Limit > 0 || r.q.Offset > 0 {
 		lim := r.q.Limit
 		if lim <= 0 {
-			lim = -1
+			lim = noLimit
 		}
 		keys += " LIMIT ? OFFSET ?"
 		args = append(args, lim, r.q.Offset)

@@ -365,6 +365,7 @@ func TestSearchAsTheDocSays(t *testing.T) {
 // prompts its review events hold, once.
 func TestSearchIndexesAnUpgradedStore(t *testing.T) {
 	t.Parallel()
+	sqliteOnly(t, "it re-creates a SQLite store from before migration 0008")
 	e := newSearchEnv(t)
 	e.write(t, "ENG-1", "work-1-aaaaaa.jsonl", run{prompt: "migrate the quokka table", command: "make migrate", final: "done"})
 	e.importAll(t)
@@ -462,6 +463,7 @@ func TestSearchPlansAgree(t *testing.T) {
 // made a page of 6,000 matches take 25 s).
 func TestSearchPlanShapes(t *testing.T) {
 	t.Parallel()
+	sqliteOnly(t, "it reads SQLite's EXPLAIN QUERY PLAN")
 	s := newTestStore(t)
 	sq, err := search.Parse("npm test agent:claude", search.Options{})
 	if err != nil {

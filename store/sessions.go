@@ -51,7 +51,7 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		if q.Limit > 0 || q.Offset > 0 {
 			lim := q.Limit
 			if lim <= 0 {
-				lim = -1
+				lim = noLimit
 			}
 			query += " LIMIT ? OFFSET ?"
 			args = append(args, lim, q.Offset)

@@ -96,6 +96,7 @@ func TestListSessionsSortAndFilter(t *testing.T) {
 // rather than by sorting the table.
 func TestListSessionsUsesIndexes(t *testing.T) {
 	t.Parallel()
+	sqliteOnly(t, "it reads SQLite's EXPLAIN QUERY PLAN")
 	s := newTestStore(t)
 	for _, k := range review.SortKeys() {
 		for _, asc := range []bool{true, false} {

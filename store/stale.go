@@ -97,11 +97,15 @@ func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
 		}
 		// The guard on ended_at leaves a run another sift ended meanwhile
 		// alone; started_at bounds the end from below.
-		if _, err := s.w.ExecContext(ctx, `UPDATE work_item_costs SET ended_at = MAX(COALESCE(started_at, ?1), ?1),
+		q := `UPDATE work_item_costs SET ended_at = MAX(COALESCE(started_at, ?1), ?1),
 			raw_metadata_json = json_set(raw_metadata_json, '$.stale', json('true'),
 				'$.staleReason', 'process ' || ?2 || ' is gone: sift run was killed before it recorded the end',
 				'$.staleAt', ?3)
-			WHERE id = ?4 AND ended_at IS NULL`, end.UnixMilli(), r.PID, s.now().UnixMilli(), r.ID); err != nil {
+			WHERE id = ?4 AND ended_at IS NULL`
+		if s.pg {
+			q = pgMarkStaleSQL
+		}
+		if _, err := s.w.ExecContext(ctx, q, end.UnixMilli(), strconv.Itoa(r.PID), s.now().UnixMilli(), r.ID); err != nil {
 			return nil, fmt.Errorf("mark run %d stale: %w", r.ID, wrapError(err))
 		}
 		if err := s.interrupt(ctx, r.File); err != nil {

@@ -67,7 +67,7 @@ func staleFixture(t *testing.T, dbPath, root, wi string, o Owner) string {
 func TestStaleRunOfKilledProcessIsEnded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	db, root := filepath.Join(dir, "sift.db"), filepath.Join(dir, "logs")
+	db, root := testDB(t), filepath.Join(dir, "logs")
 	cmd, owner := startSleeper(t)
 	file := staleFixture(t, db, root, "wi-killed", owner)
 	killHard(t, cmd)
@@ -134,7 +134,7 @@ func TestStaleRunJudgement(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			db := filepath.Join(dir, "sift.db")
+			db := testDB(t)
 			staleFixture(t, db, filepath.Join(dir, "logs"), "wi-1", tc.owner)
 			s, err := Open(db)
 			if err != nil {

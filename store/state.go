@@ -80,6 +80,17 @@ func reviewStateFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Val
 	if err := json.Unmarshal(bytesOf(args[2]), &cur); err != nil {
 		return nil, fmt.Errorf("review state: decisions: %w", err)
 	}
+	st, err := reviewState(bytesOf(args[0]), bytesOf(args[1]), cur)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// reviewState is a session's review state (review.State) from its stored
+// turns and tool calls and its current decisions, each [turn, tool call,
+// kind].
+func reviewState(turnsJSON, callsJSON []byte, cur [][3]string) (string, error) {
 	ds := make([]review.Decision, len(cur))
 	needCalls := false
 	for i, c := range cur {
@@ -89,14 +100,14 @@ func reviewStateFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Val
 		}
 		needCalls = needCalls || ds[i].TurnID == ""
 	}
-	raw, err := unpackJSON(bytesOf(args[0]))
+	raw, err := unpackJSON(turnsJSON)
 	if err != nil {
-		return nil, fmt.Errorf("review state: turns: %w", err)
+		return "", fmt.Errorf("review state: turns: %w", err)
 	}
 	var st []stateTurn
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &st); err != nil {
-			return nil, fmt.Errorf("review state: turns: %w", err)
+			return "", fmt.Errorf("review state: turns: %w", err)
 		}
 	}
 	turns := make([]summary.Turn, len(st))
@@ -108,9 +119,9 @@ func reviewStateFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Val
 		// Only a decision on a tool call without its turn needs the
 		// calls, to find the turn.
 		var sc []stateCall
-		if b := bytesOf(args[1]); len(b) > 0 {
+		if b := callsJSON; len(b) > 0 {
 			if err := json.Unmarshal(b, &sc); err != nil {
-				return nil, fmt.Errorf("review state: tool calls: %w", err)
+				return "", fmt.Errorf("review state: tool calls: %w", err)
 			}
 		}
 		calls = make([]summary.ToolCall, len(sc))

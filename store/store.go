@@ -8,6 +8,10 @@
 // decisions can be rebuilt from them (ingest.Rebuild). Decisions are append-only
 // events and are never lost: a decision acknowledged by Decide is on disk.
 //
+// The same Store runs on a PostgreSQL database that a team shares when
+// Open is given a postgres:// URL (pg_open.go): one SQL, translated by the
+// connection, a schema of its own (pgmigrations), one pool.
+//
 // A Store holds two connection pools on the same file: one writer
 // connection (SQLite allows one writer at a time; serialising writers in the
 // process avoids "database is locked" between them) and a pool of readers,
@@ -46,6 +50,10 @@ type Store struct {
 	// host names this machine (Owner.Host): the rows it writes say so,
 	// and retention judges the files of those rows only.
 	host string
+	// pg is set on a PostgreSQL store (pg_open.go): w and r are then one
+	// pool, and the few statements whose dialects differ beyond what the
+	// connection translates take their PostgreSQL form.
+	pg bool
 	// forcePlan makes every search with words read by one plan
 	// (search_read.go); tests set it, the zero value lets the store
 	// choose.
@@ -197,9 +205,15 @@ func createPrivate(path string) error {
 // WAL, and applies the pending migrations in one transaction. A file that is
 // not a sift database, or is corrupt, is one error naming the file and what
 // to do about it.
+//
+// A postgres:// or postgresql:// URL opens a PostgreSQL database instead
+// (pg_open.go).
 func Open(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("open store: empty path")
+	}
+	if IsPostgres(path) {
+		return openPostgres(path)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -270,13 +284,14 @@ func openError(path string, err error) error {
 	return fmt.Errorf("open store %s: %w", path, err)
 }
 
-// Path returns the database file's absolute path.
+// Path returns the database file's absolute path; for PostgreSQL, its URL
+// without the password.
 func (s *Store) Path() string { return s.path }
 
 // Close closes both pools and the connection Changed pinned.
 func (s *Store) Close() error {
 	var errR error
-	if s.r != nil {
+	if s.r != nil && s.r != s.w {
 		errR = s.r.Close()
 	}
 	return errors.Join(s.closeVersion(), s.w.Close(), errR)

@@ -38,7 +38,10 @@ const rankSQL = `UPDATE agent_stream_summaries AS s SET triage_rank = ` + triage
 // rewritten summary may flag other turns), the triage rank and the
 // search's tool names (toolnames.go). The import calls it in its
 // transaction, after the summaries' rows.
-func indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
+func (s *Store) indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
+	if s.pg {
+		return pgIndexSessions(ctx, tx, rows)
+	}
 	var sts [4]*sql.Stmt
 	for i, q := range []string{stateSQL, newSinceSQL, rankSQL, filterRowSQL} {
 		st, err := tx.PrepareContext(ctx, q)
@@ -60,7 +63,10 @@ func indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 
 // rankSession recomputes one session's review state and triage rank in a
 // transaction that changed its decisions.
-func rankSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
+func (s *Store) rankSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
+	if s.pg {
+		return pgRankSession(ctx, tx, k)
+	}
 	for _, q := range []string{stateSQL, newSinceSQL, rankSQL} {
 		if _, err := tx.ExecContext(ctx, q, k.WorkItemID, k.FileName); err != nil {
 			return fmt.Errorf("rank %s: %w", k, wrapError(err))

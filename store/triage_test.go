@@ -130,6 +130,7 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 // first page in the triage order read an index, not the table.
 func TestCountsReadOneIndex(t *testing.T) {
 	t.Parallel()
+	sqliteOnly(t, "it reads SQLite's EXPLAIN QUERY PLAN")
 	s := newTestStore(t)
 	order, err := orderBy(review.Query{Sort: review.SortTriage})
 	if err != nil {

@@ -107,17 +107,13 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 	if file != "" {
 		name = filepath.Base(file)
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO work_item_costs (work_item_id, phase, iteration, agent_kind, file_name,
+	var id int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO work_item_costs (work_item_id, phase, iteration, agent_kind, file_name,
 		started_at, ended_at, exit_code, raw_metadata_json, cwd, model, model_source)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		inv.WorkItemID, inv.Phase, iter, inv.AgentKind, emptyNull(name),
-		ms(inv.Start), ms(inv.End), exit, string(meta), cwd, emptyNull(inv.Model), emptyNull(inv.ModelSource))
-	if err != nil {
+		ms(inv.Start), ms(inv.End), exit, string(meta), cwd, emptyNull(inv.Model), emptyNull(inv.ModelSource)).Scan(&id); err != nil {
 		return 0, fmt.Errorf("record invocation: %w", wrapError(err))
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return 0, err
 	}
 	return id, wrapError(tx.Commit())
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentsift/sift/core/textsafe"
+	"github.com/agentsift/sift/store"
 
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
@@ -40,6 +41,8 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	d.config(sf.cfg)
 	if db, err := sf.dbPath(); err != nil {
 		d.problem("database: %v", err)
+	} else if store.IsPostgres(db) {
+		d.line("database: %s (PostgreSQL)", store.RedactDSN(db))
 	} else {
 		d.path("database", db, false)
 	}

@@ -388,8 +388,8 @@ Agents:
 	return b.String()
 }
 
-// e2eFileName is <phase>-<iteration>-<hex6>.jsonl for a work phase.
-var e2eFileName = regexp.MustCompile(`^work-1-[0-9a-f]{6}\.jsonl$`)
+// e2eFileName is <phase>-<iteration>-<hex12>.jsonl for a work phase.
+var e2eFileName = regexp.MustCompile(`^work-1-[0-9a-f]{12}\.jsonl$`)
 
 // e2eStreamFile checks that exactly one stream file landed under
 // <logs>/<workItem>/ with the right name, and returns it.
@@ -405,7 +405,7 @@ func e2eStreamFile(t *testing.T, logs, workItem string) string {
 		files = append(files, e.Name())
 	}
 	if len(files) != 1 || !e2eFileName.MatchString(files[0]) {
-		t.Fatalf("%s holds %q, want one work-1-<hex6>.jsonl", dir, files)
+		t.Fatalf("%s holds %q, want one work-1-<hex12>.jsonl", dir, files)
 	}
 	return filepath.Join(dir, files[0])
 }

@@ -35,7 +35,7 @@ type storeFlags struct {
 // set.
 func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 	f := &storeFlags{logs: config.Default().Path, cfg: config.Default()}
-	fs.StringVar(&f.db, "db", "", "database file (default $XDG_DATA_HOME/sift/sift.db)")
+	fs.StringVar(&f.db, "db", "", "database: a file, or a postgres:// URL (default $SIFT_DB, the configuration's Database, else $XDG_DATA_HOME/sift/sift.db)")
 	fs.Func("logs", "folder of captured stream files (default: the configuration's Path, "+f.logs+")", func(v string) error {
 		if strings.TrimSpace(v) == "" {
 			return errors.New("must not be empty")
@@ -82,10 +82,19 @@ func (f *storeFlags) open() (*store.Store, error) {
 	return store.Open(path)
 }
 
-// dbPath is the database file the flags name: --db, else the default.
+// dbPath is the database the flags name: --db, else $SIFT_DB, else the
+// configuration's Database, else the default file. A postgres:// URL
+// names a PostgreSQL database; it may hold a password, so it is printed
+// only through store.RedactDSN.
 func (f *storeFlags) dbPath() (string, error) {
 	if f.db != "" {
 		return f.db, nil
+	}
+	if v := os.Getenv("SIFT_DB"); v != "" {
+		return v, nil
+	}
+	if f.cfg.Database != "" {
+		return f.cfg.Database, nil
 	}
 	return store.DefaultPath()
 }

@@ -62,6 +62,7 @@ func commands() []command {
 		{"doctor", doctorUsage, runDoctor},
 		{"rebuild", "rebuild [PATH…]   re-import everything from the stream files, keeping decisions", runRebuild},
 		{"purge", purgeUsage, runPurge},
+		{"migrate", migrateUsage, runMigrate},
 		{"redact", redactUsage, runRedact},
 		{"workitem", "workitem retry|done ID   invalidate or complete a work item's summaries", runWorkItem},
 		{"prices", pricesUsage, runPrices},

@@ -73,7 +73,7 @@ exit 3
 		t.Errorf("agent argv %q", got)
 	}
 	files, _ := filepath.Glob(filepath.Join(e.logs, "wi-7", "*"))
-	if len(files) != 1 || !regexp.MustCompile(`/wi-7/work-1-[0-9a-f]{6}\.jsonl$`).MatchString(files[0]) {
+	if len(files) != 1 || !regexp.MustCompile(`/wi-7/work-1-[0-9a-f]{12}\.jsonl$`).MatchString(files[0]) {
 		t.Fatalf("files %q", files)
 	}
 	data, _ := os.ReadFile(files[0])

@@ -1,6 +1,6 @@
 // Package capture runs an agent CLI with its streaming flags and records
 // what it prints: stdout line by line as it arrives, each line redacted
-// (JSON lines stay JSON), into <Path>/<workItem>/<phase>-<iteration>-<hex6>.jsonl,
+// (JSON lines stay JSON), into <Path>/<workItem>/<phase>-<iteration>-<hex12>.jsonl,
 // up to a size cap; stderr teed into the same file (verbatim for plaintext
 // agents, as sift.stderr envelopes for structured ones). The agent's own
 // output still reaches sift's stdout and stderr at once: the readers of

@@ -36,8 +36,10 @@ func CheckName(what, s string) error {
 }
 
 // CreateFile creates the stream file of one invocation,
-// <root>/<workItem>/<phase>-<iteration>-<hex6>.jsonl, with six random
-// lowercase hex digits so a retry never overwrites an earlier attempt. The
+// <root>/<workItem>/<phase>-<iteration>-<hex12>.jsonl, with twelve random
+// lowercase hex digits so that a retry never overwrites an earlier attempt
+// and two machines writing into one store never name two runs alike (the
+// store keys a session by work item and file name). The
 // file is created 0600 and the folders it needs 0700 (before the umask):
 // a stream holds prompts, outputs and any secret redaction missed.
 func CreateFile(root, workItem, phase string, iteration int) (*os.File, error) {
@@ -56,7 +58,7 @@ func CreateFile(root, workItem, phase string, iteration int) (*os.File, error) {
 		return nil, err
 	}
 	for range 16 {
-		var b [3]byte
+		var b [6]byte
 		if _, err := rand.Read(b[:]); err != nil {
 			return nil, err
 		}

@@ -57,7 +57,7 @@ func readLines(t *testing.T, path string) []string {
 }
 
 // fileName is the shape of a stream file's name.
-var fileName = regexp.MustCompile(`^(.+)-([0-9]+)-[0-9a-f]{6}\.jsonl$`)
+var fileName = regexp.MustCompile(`^(.+)-([0-9]+)-[0-9a-f]{12}\.jsonl$`)
 
 // spec returns a Spec for a fake agent with capture under a temp root.
 func spec(t *testing.T, cli CLI, bin string, args ...string) (Spec, *syncBuffer, *syncBuffer) {

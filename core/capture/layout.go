@@ -25,8 +25,8 @@ in this folder, and nothing else. Delete this file to stop the sweep here.
 `
 
 // nameHexMin is the fewest hex digits a stream file's name ends with. The
-// names CreateFile writes carry six; longer ones are accepted so that a
-// later, longer suffix stays in the layout.
+// names CreateFile writes carry twelve; those of earlier versions six,
+// which still read.
 const nameHexMin = 6
 
 // ParseStreamName splits a stream file's name,

@@ -85,6 +85,10 @@ type Config struct {
 	// Reviewer is the reviewer id recorded on decisions (the inbox,
 	// sift decide, the API); empty means $USER.
 	Reviewer string `yaml:"Reviewer"`
+	// Database is the store: a SQLite file, or a postgres:// URL naming a
+	// PostgreSQL database that several machines and reviewers share. The
+	// --db flag and $SIFT_DB come first; empty is the default file.
+	Database string `yaml:"Database"`
 	// Review holds the retention tiers of review data in the store.
 	Review ReviewRetention `yaml:"Review"`
 	// Agents overrides, per agent kind (claude, codex, gemini, cursor,

@@ -109,6 +109,7 @@ func TestLoopbackReadsNeedNoToken(t *testing.T) {
 // checks that the database holds exactly what it held before, on a
 // loopback server and on a server with a token.
 func TestGetNeverWrites(t *testing.T) {
+	sqliteOnly(t, "it digests the database file")
 	for _, opt := range []Options{{Loopback: true}, {Token: "s3cret-token"}} {
 		t.Run(fmt.Sprintf("loopback=%v", opt.Loopback), func(t *testing.T) {
 			e := newEnv(t, opt)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/store/pgtest"
 )
 
 // fixtures is the repository's recorded streams, relative to this package.
@@ -50,7 +51,11 @@ func newEnv(t *testing.T, opt Options) *env {
 	if err := os.WriteFile(filepath.Join(e.outside, "secret.jsonl"), []byte(`{"secret":"TOP-SECRET"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(filepath.Join(dir, "sift.db"))
+	db := filepath.Join(dir, "sift.db")
+	if pgtest.OnPostgres() {
+		db = pgtest.New(t)
+	}
+	st, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}

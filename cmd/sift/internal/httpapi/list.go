@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -119,28 +119,15 @@ func (s *Server) handleListStreams(w http.ResponseWriter, r *http.Request) {
 }
 
 // phaseOf reads the phase and iteration from a capture's file name,
-// `<phase>-<iteration>-<hex6>.<ext>`; other names are phase work with no
+// `<phase>-<iteration>-<hex>.jsonl` (capture.ParseStreamName: twelve hex
+// digits, six in older names); other names are phase work with no
 // iteration, as the store's importer reads them.
 func phaseOf(name string) (string, *int) {
-	base, isStream := strings.CutSuffix(name, ".jsonl")
-	rest, hex, ok := cutLast(base)
-	if !isStream || !ok || len(hex) != 6 || strings.Trim(hex, "0123456789abcdef") != "" {
-		return "work", nil
-	}
-	phase, iter, ok := cutLast(rest)
-	n, err := strconv.Atoi(iter)
-	if !ok || phase == "" || err != nil || n < 0 || iter[0] == '+' {
+	phase, n, ok := capture.ParseStreamName(name)
+	if !ok {
 		return "work", nil
 	}
 	return phase, &n
-}
-
-func cutLast(s string) (before, after string, ok bool) {
-	i := strings.LastIndexByte(s, '-')
-	if i < 0 {
-		return s, "", false
-	}
-	return s[:i], s[i+1:], true
 }
 
 // sniffBytes is how much of a file the agent sniffer reads.

@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// The PostgreSQL backend is the same Store on a pgx connection pool: its
+// SQL is the store's, translated (pg_sql.go), its schema is its own
+// (pgmigrations), and where the dialects differ beyond translation the
+// store asks s.pg. The driver is pgx through database/sql (pgx/v5/stdlib)
+// rather than pgx's native interface: every query of the store is written
+// against database/sql, so one implementation serves both backends, and
+// the native interface's speed (binary rows without database/sql's
+// conversions) matters less than not keeping two copies of every query.
+
+// pgMigrationFS holds the PostgreSQL schema, NNNN_name.sql, applied in
+// order.
+//
+//go:embed pgmigrations/*.sql
+var pgMigrationFS embed.FS
+
+// migrationLock is the advisory lock key that serialises the migration of
+// a database by several processes opening it at once ("sift" in ASCII).
+const migrationLock = 0x73696674
+
+// IsPostgres reports whether a --db value names a PostgreSQL database (a
+// postgres:// or postgresql:// URL) rather than a SQLite file.
+func IsPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// RedactDSN returns a connection string without its password, for
+// messages: a URL's password becomes "xxxxx", a password= key too.
+func RedactDSN(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.Scheme != "" {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		q := u.Query()
+		if q.Has("password") {
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	return "(a connection string that is not a URL)"
+}
+
+// openPostgres opens the PostgreSQL database dsn names and migrates it.
+// pgx reads the URL and the libpq environment as psql does: sslmode,
+// PGPASSWORD, PGPASSFILE (else ~/.pgpass), PGSSLROOTCERT and the rest.
+func openPostgres(dsn string) (*Store, error) {
+	name := RedactDSN(dsn)
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		// pgx's parse errors may quote the connection string.
+		return nil, fmt.Errorf("open store %s: the connection string does not parse", name)
+	}
+	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
+		// The server names each connection's machine: in
+		// pg_stat_activity, and on every decision it writes.
+		host, _ := os.Hostname()
+		cfg.RuntimeParams["application_name"] = "sift@" + host
+	}
+	c := &pgConnector{inner: stdlib.GetConnector(*cfg), cache: map[string]translated{}}
+	db := sql.OpenDB(c)
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	s := &Store{path: name, pg: true, w: db, r: db, now: time.Now, remove: (*os.Root).Remove, host: hostID()}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := retryConnect(ctx, func() error { return pgMigrate(ctx, db) }); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", name, oneLine{err})
+	}
+	// The rows stored before hosts were recorded are the first host's
+	// to open the database since (pgmigrations/0006), as on SQLite.
+	if _, err := db.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'legacy_host' AND value = ''`, s.host); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", name, wrapError(err))
+	}
+	if _, err := s.ReapStaleRuns(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", name, err)
+	}
+	return s, nil
+}
+
+// pgMigrations lists the PostgreSQL migrations in version order.
+func pgMigrations() ([]migration, error) { return readMigrations(pgMigrationFS, "pgmigrations") }
+
+// pgMigrate applies the pending PostgreSQL migrations in one transaction
+// that holds an advisory lock: a second process opening the database at
+// the same time waits, then finds the schema current.
+func pgMigrate(ctx context.Context, db *sql.DB) error {
+	ms, err := pgMigrations()
+	if err != nil {
+		return err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", int64(migrationLock)); err != nil {
+		return fmt.Errorf("migration lock: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
+		return err
+	}
+	var cur int
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur); err != nil {
+		return err
+	}
+	if n := len(ms); n > 0 && cur > ms[n-1].version {
+		return fmt.Errorf("database schema version %d is newer than this sift (%d): upgrade sift", cur, ms[n-1].version)
+	}
+	for _, m := range ms {
+		if m.version <= cur {
+			continue
+		}
+		// The migration's text is PostgreSQL's own: it goes through the
+		// connection's translation, which leaves it as it is (it has no
+		// placeholders and no LIKE).
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return fmt.Errorf("migration %04d_%s: %w", m.version, m.name, err)
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+			m.version, m.name, time.Now().UnixMilli()); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// execer is what runs a statement: a pool, a connection or a
+// transaction.
+type execer interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+}
+
+// sqliteExec runs a statement only SQLite has (a PRAGMA tuning its cache,
+// its sync or its file); on PostgreSQL, where the server owns those, it
+// does nothing.
+func (s *Store) sqliteExec(ctx context.Context, ex execer, q string) (sql.Result, error) {
+	if s.pg {
+		return driver.RowsAffected(0), nil
+	}
+	return ex.ExecContext(ctx, q)
+}
+
+// connectTries is how many times Open tries to reach the server, waiting
+// twice as long after each failure: a server restarting, or a network
+// that is back a moment later, is waited for (0.5 + 1 + 2 s); a server
+// that stays away is one error.
+const connectTries = 4
+
+// retryConnect runs fn again while it fails to reach the server.
+func retryConnect(ctx context.Context, fn func() error) error {
+	wait := 500 * time.Millisecond
+	for try := 1; ; try++ {
+		err := fn()
+		var ce *pgconn.ConnectError
+		if err == nil || try == connectTries || !errors.As(err, &ce) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+}
+
+// oneLine is an error whose message is one line: pgx lists each address
+// it tried on a line of its own.
+type oneLine struct{ err error }
+
+// Error returns the message's lines joined by "; ".
+func (e oneLine) Error() string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(e.err.Error(), "\n", " ; ")), " ")
+}
+
+// Unwrap returns the error.
+func (e oneLine) Unwrap() error { return e.err }
