@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // migrationFS holds the schema as NNNN_name.sql files, applied in order.
@@ -62,32 +63,42 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
+	applied, err := applyPending(ctx, tx, ms, "INTEGER")
+	if err != nil || !applied {
 		return err
+	}
+	return tx.Commit()
+}
+
+// applyPending applies, in tx, the migrations of ms newer than the
+// database's version, recording each in schema_migrations (made with
+// versions of the type intType when missing). It refuses a database whose
+// version is newer than every migration. Both backends migrate so, each
+// with its own migrations.
+func applyPending(ctx context.Context, tx *sql.Tx, ms []migration, intType string) (applied bool, err error) {
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version `+intType+` PRIMARY KEY, name TEXT NOT NULL, applied_at `+intType+` NOT NULL)`); err != nil {
+		return false, err
 	}
 	var cur int
 	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur); err != nil {
-		return err
+		return false, err
 	}
 	if n := len(ms); n > 0 && cur > ms[n-1].version {
-		return fmt.Errorf("database schema version %d is newer than this sift (%d): upgrade sift", cur, ms[n-1].version)
+		return false, fmt.Errorf("database schema version %d is newer than this sift (%d): upgrade sift", cur, ms[n-1].version)
 	}
-	applied := false
 	for _, m := range ms {
 		if m.version <= cur {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			return fmt.Errorf("migration %04d_%s: %w", m.version, m.name, err)
+			return false, fmt.Errorf("migration %04d_%s: %w", m.version, m.name, err)
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s','now')*1000)", m.version, m.name); err != nil {
-			return err
+		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+			m.version, m.name, time.Now().UnixMilli()); err != nil {
+			return false, err
 		}
 		applied = true
 	}
-	if !applied {
-		return nil
-	}
-	return tx.Commit()
+	return applied, nil
 }

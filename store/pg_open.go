@@ -119,31 +119,11 @@ func pgMigrate(ctx context.Context, db *sql.DB) error {
 	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", int64(migrationLock)); err != nil {
 		return fmt.Errorf("migration lock: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
+	// The migrations' text is PostgreSQL's own: it goes through the
+	// connection's translation, which leaves it as it is (it has no
+	// placeholders and no LIKE).
+	if _, err := applyPending(ctx, tx, ms, "BIGINT"); err != nil {
 		return err
-	}
-	var cur int
-	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur); err != nil {
-		return err
-	}
-	if n := len(ms); n > 0 && cur > ms[n-1].version {
-		return fmt.Errorf("database schema version %d is newer than this sift (%d): upgrade sift", cur, ms[n-1].version)
-	}
-	for _, m := range ms {
-		if m.version <= cur {
-			continue
-		}
-		// The migration's text is PostgreSQL's own: it goes through the
-		// connection's translation, which leaves it as it is (it has no
-		// placeholders and no LIKE).
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			return fmt.Errorf("migration %04d_%s: %w", m.version, m.name, err)
-		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-			m.version, m.name, time.Now().UnixMilli()); err != nil {
-			return err
-		}
 	}
 	return tx.Commit()
 }
