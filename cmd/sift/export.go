@@ -86,8 +86,15 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fail(stderr, "export", err)
 	}
+	// Files are written inside the folder only: a name there that is a
+	// link to elsewhere is refused, not followed and truncated.
+	root, err := os.OpenRoot(*out)
+	if err != nil {
+		return fail(stderr, "export", err)
+	}
+	defer root.Close()
 	for _, k := range keys {
-		if err := exportToFile(ctx, st, k, *format, *out); err != nil {
+		if err := exportToFile(ctx, st, k, *format, root); err != nil {
 			return fail(stderr, "export", err)
 		}
 	}
@@ -95,16 +102,16 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// exportToFile writes one session's export into dir, under a name made
-// of its key.
-func exportToFile(ctx context.Context, st *store.Store, k review.SessionKey, format, dir string) error {
+// exportToFile writes one session's export into the folder dir, under a
+// name made of its key.
+func exportToFile(ctx context.Context, st *store.Store, k review.SessionKey, format string, dir *os.Root) error {
 	ext := ".atif.json"
 	if format == "acp" {
 		ext = ".acp.jsonl"
 	}
 	name := safeName(k.WorkItemID) + "__" + safeName(strings.TrimSuffix(k.FileName, filepath.Ext(k.FileName))) + ext
-	path := filepath.Join(dir, name)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	path := filepath.Join(dir.Name(), name)
+	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,5 +205,38 @@ func TestExportAllWritesOneFilePerSession(t *testing.T) {
 	}
 	if code := run([]string{"export", "--db", st.Path(), "--all"}, nil, &stdout, &stderr); code == 0 {
 		t.Fatal("--all without --out succeeded")
+	}
+}
+
+// TestExportAllRefusesALinkOut: a name in the output folder that is a link
+// to a file elsewhere is refused, and that file stays as it was: export
+// --all never follows a link out of its folder to truncate a user's file.
+func TestExportAllRefusesALinkOut(t *testing.T) {
+	st := demoStore(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if code := run([]string{"export", "--db", st.Path(), "--all", "--since", "100000d", "--out", out}, nil, io.Discard, io.Discard); code != 0 {
+		t.Fatal("first export failed")
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.atif.json"))
+	if len(files) == 0 {
+		t.Fatal("no files exported")
+	}
+	victim := filepath.Join(dir, "bashrc")
+	if err := os.WriteFile(victim, []byte("keep me\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(files[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, files[0]); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if code := run([]string{"export", "--db", st.Path(), "--all", "--since", "100000d", "--out", out}, nil, io.Discard, &stderr); code == 0 {
+		t.Error("export through a link out of its folder succeeded")
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
+		t.Errorf("the linked file became %.80q", b)
 	}
 }
