@@ -42,8 +42,12 @@ type Recorder interface {
 }
 
 // recordTimeout bounds the recording of a run whose import was
-// cancelled (the inbox quitting).
-const recordTimeout = 5 * time.Second
+// cancelled (the inbox quitting). It is longer than a store's own wait for
+// a busy database (10 s for SQLite): with other importers and reviewers
+// writing at once, the record waits its turn like the import's own writes
+// did, rather than failing an import whose sessions are all stored (at
+// 5 s, TestManyWriters' importers failed so under load).
+const recordTimeout = 30 * time.Second
 
 // record hands the run of an import to its store when the store keeps
 // them; the error is the recording's.
