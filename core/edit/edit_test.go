@@ -1,8 +1,11 @@
 package edit
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -166,6 +169,89 @@ func TestStatCountsAsTheDiff(t *testing.T) {
 		}
 		if ok != sok || add != wa || del != wd {
 			t.Errorf("%s: stat +%d -%d (%v), the diff's +%d -%d (%v)\n%s", raw, add, del, sok, wa, wd, ok, d)
+		}
+	}
+}
+
+// TestMayWriteHidesNoWrite: the prefilter ShellFiles asks first says no
+// only of commands its full reading finds no file in: the table's, tricky
+// spellings, and every shell command of the recorded streams.
+func TestMayWriteHidesNoWrite(t *testing.T) {
+	t.Parallel()
+	cmds := []string{
+		`'r'm x`, `r\m x`, `"tee" f`, `echo a 1> f`, `echo a &> f`, `x >| f`, `echo a>>f`,
+		`bash -c "echo a > f"`, "r\\\nm x", `/bin/rm a`, `(rm x)`, `a;rm x`, `a|tee f`,
+		`echo >/dev/null; echo > f`, `ls 2>/dev/null >out`, `echo 2>&1 >f`, `s"e"d -i 's/a/b/' f.go`,
+	}
+	files, _ := filepath.Glob("../../testdata/streams/*/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no recorded streams in testdata/streams")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var v any
+			if json.Unmarshal(line, &v) == nil {
+				cmds = commandsIn(v, cmds)
+			}
+		}
+	}
+	found := 0
+	for _, c := range cmds {
+		if len(shellFiles(c)) == 0 {
+			continue
+		}
+		found++
+		if !mayWrite(c) {
+			t.Errorf("mayWrite(%q) = false, but it writes %s", c, show(shellFiles(c)))
+		}
+	}
+	if found < 20 {
+		t.Fatalf("only %d of %d commands write a file: the test reads too few", found, len(cmds))
+	}
+}
+
+// commandsIn appends the shell commands of a decoded JSON value: the
+// strings, or argv lists, under a "command" or "cmd" key at any depth.
+func commandsIn(v any, out []string) []string {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			switch c := x.(type) {
+			case string:
+				if k == "command" || k == "cmd" {
+					out = append(out, c)
+				}
+			case []any:
+				if k == "command" || k == "cmd" {
+					var argv []string
+					for _, a := range c {
+						if s, ok := a.(string); ok {
+							argv = append(argv, s)
+						}
+					}
+					out = append(out, strings.Join(quoteAll(argv), " "))
+				}
+			}
+			out = commandsIn(x, out)
+		}
+	case []any:
+		for _, x := range v {
+			out = commandsIn(x, out)
+		}
+	}
+	return out
+}
+
+// TestCountLines: countLines counts the lines lines splits.
+func TestCountLines(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "\n", "a", "a\n", "a\n\n", "\n\na", "a\nb", "a\nb\n", "a\r\nb"} {
+		if got, want := countLines(s), len(lines(s)); got != want {
+			t.Errorf("countLines(%q) = %d, want %d", s, got, want)
 		}
 	}
 }

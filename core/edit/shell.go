@@ -17,6 +17,11 @@ func ShellFiles(cmd string) []Touch {
 	if !mayWrite(cmd) {
 		return nil
 	}
+	return shellFiles(cmd)
+}
+
+// shellFiles is ShellFiles without its prefilter.
+func shellFiles(cmd string) []Touch {
 	var out []Touch
 	dir := ""
 	for _, sc := range simpleCommands(tokenize(stripHeredocs(cmd))) {
@@ -182,7 +187,7 @@ func isSeparator(op string) bool {
 }
 
 // nullFiles are the files a redirection to which writes nothing.
-func nullFiles() []string { return []string{"/dev/null", "nul", "NUL", "/dev/stdout", "/dev/stderr"} }
+var nullFiles = [...]string{"/dev/null", "nul", "NUL", "/dev/stdout", "/dev/stderr"}
 
 // commandFiles reads one simple command: its output redirections and the
 // files its program writes.
@@ -280,7 +285,7 @@ func isPath(w token) bool {
 	if w.op || w.unsure || w.text == "" || strings.HasSuffix(w.text, "/") {
 		return false
 	}
-	for _, n := range nullFiles() {
+	for _, n := range nullFiles {
 		if w.text == n {
 			return false
 		}
@@ -315,18 +320,83 @@ func joinDir(dir, d string) string {
 
 // mayWrite reports whether a command may name a file it writes: an import
 // asks it of every shell call, most of which (tests, builds, searches)
-// name none. A command with quotes or backslashes, which can spell a word
-// apart ("r”m"), is always read.
+// name none. It answers yes for a command ShellFiles could read a file
+// from: one holding a redirection that may write (not 2> or >&, not to
+// /dev/null) or the name of a program it knows as a word of its own,
+// read with the quotes and backslashes, which can spell a word apart
+// ("r”m"), left out.
 func mayWrite(cmd string) bool {
 	if strings.ContainsAny(cmd, `'"\`) {
-		return true
+		cmd = unquoted(cmd)
 	}
-	// The words one of which a command that writes a file, as ShellFiles
-	// reads it, holds: a redirection, or a program it knows.
-	for _, w := range [...]string{">", "tee", "touch", "rm", "mv", "cp", "sed"} {
-		if strings.Contains(cmd, w) {
+	for i := strings.IndexByte(cmd, '>'); i >= 0; {
+		if redirectsOut(cmd, i) {
+			return true
+		}
+		j := strings.IndexByte(cmd[i+1:], '>')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	for _, w := range [...]string{"tee", "touch", "rm", "mv", "cp", "sed"} {
+		if hasWord(cmd, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// unquoted is a command without its quotes, its backslashes and the
+// newlines a backslash continues.
+func unquoted(cmd string) string {
+	var b strings.Builder
+	b.Grow(len(cmd))
+	for i := 0; i < len(cmd); i++ {
+		switch c := cmd[i]; c {
+		case '\\':
+			if i+1 < len(cmd) && cmd[i+1] == '\n' {
+				i++
+			}
+		case '\'', '"':
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// redirectsOut reports whether the > at i may start a redirection that
+// writes a file as ShellFiles reads one: not a descriptor other than 1
+// (2>), not a duplication (>&2, 2>&1), not to a null file.
+func redirectsOut(cmd string, i int) bool {
+	if i > 0 && cmd[i-1] >= '0' && cmd[i-1] <= '9' && cmd[i-1] != '1' {
+		return false
+	}
+	rest := cmd[i+1:]
+	if strings.HasPrefix(rest, "&") {
+		return false
+	}
+	rest = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(rest, ">"), "|"), " \t")
+	return !strings.HasPrefix(rest, "/dev/null")
+}
+
+// hasWord reports whether w occurs in s as a word of its own: neither
+// letter, digit nor one of _ - . next to it.
+func hasWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(w)
+		if (at == 0 || !wordByte(s[at-1])) && (end == len(s) || !wordByte(s[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
 }

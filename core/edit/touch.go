@@ -140,7 +140,7 @@ func (in *input) stat() (added, removed int, ok bool) {
 			added, removed = added+a, removed+r
 		}
 	case in.Content != nil:
-		added = len(lines(*in.Content))
+		added = countLines(*in.Content)
 	default:
 		return 0, 0, false
 	}
@@ -170,6 +170,14 @@ func lines(s string) []string {
 		return nil
 	}
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// countLines is len(lines(s)), without splitting s.
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
 }
 
 // located lists an edit call's locations, uncounted.

@@ -369,9 +369,12 @@ func (b *batcher) add(r Row, end bool) {
 	switch {
 	case len(b.batch) >= b.size || b.bytes >= limit:
 		b.flush()
-	case b.bytes >= MaxBatchBytes/2:
+	case b.bytes >= MaxBatchBytes/2 || len(b.batch) >= b.size/16:
 		// A free writer takes a smaller batch at once: the writer, not
-		// the readers, would otherwise set the pace. (Half a batch:
+		// the readers, would otherwise set the pace, and rows of light
+		// sessions (a history's) would wait for a thousand more while
+		// it idles, to be written after the last file is read. (Not
+		// less than half a batch's bytes or a sixteenth of its rows:
 		// each commit rewrites the pages its rows touch, so a smaller
 		// one writes more in all.)
 		select {
