@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,9 @@ const ccusageCodexBin = "../../testdata/ccusage/node_modules/.bin/ccusage-codex"
 type codexDay struct {
 	Input, Cached, Output, Total int64
 }
+
+// codexCosts are each day's cost in USD, as either tool prints it.
+type codexCosts map[string]float64
 
 // codexHome lays Codex rollouts out as $CODEX_HOME/sessions/YYYY/MM/DD and
 // returns the home.
@@ -37,7 +41,7 @@ func codexHome(t *testing.T, files map[string][]byte) string {
 
 // ccusageCodexDaily runs `ccusage-codex daily --json --offline` (TZ=UTC)
 // on a Codex home; it skips when the pinned package is not installed.
-func ccusageCodexDaily(t *testing.T, home string) map[string]codexDay {
+func ccusageCodexDaily(t *testing.T, home string) (map[string]codexDay, codexCosts) {
 	t.Helper()
 	bin, err := filepath.Abs(ccusageCodexBin)
 	if err != nil {
@@ -49,17 +53,19 @@ func ccusageCodexDaily(t *testing.T, home string) map[string]codexDay {
 	out := runTool(t, append(os.Environ(), "TZ=UTC", "CODEX_HOME="+home), bin, "daily", "--json", "--offline")
 	var rep struct {
 		Daily []struct {
-			Date              string `json:"date"`
-			InputTokens       int64  `json:"inputTokens"`
-			CachedInputTokens int64  `json:"cachedInputTokens"`
-			OutputTokens      int64  `json:"outputTokens"`
-			TotalTokens       int64  `json:"totalTokens"`
+			Date              string  `json:"date"`
+			InputTokens       int64   `json:"inputTokens"`
+			CachedInputTokens int64   `json:"cachedInputTokens"`
+			OutputTokens      int64   `json:"outputTokens"`
+			TotalTokens       int64   `json:"totalTokens"`
+			CostUSD           float64 `json:"costUSD"`
 		} `json:"daily"`
 	}
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatalf("ccusage-codex output: %v\n%.500s", err, out)
 	}
 	days := map[string]codexDay{}
+	costs := codexCosts{}
 	for _, d := range rep.Daily {
 		// @ccusage/codex prints dates as "Nov 29, 2026".
 		at, err := time.Parse("Jan 2, 2006", d.Date)
@@ -67,13 +73,14 @@ func ccusageCodexDaily(t *testing.T, home string) map[string]codexDay {
 			t.Fatalf("ccusage-codex date %q: %v", d.Date, err)
 		}
 		days[at.Format("2006-01-02")] = codexDay{d.InputTokens, d.CachedInputTokens, d.OutputTokens, d.TotalTokens}
+		costs[at.Format("2006-01-02")] = d.CostUSD
 	}
-	return days
+	return days, costs
 }
 
 // siftCodexDaily imports a Codex home's history and returns `sift usage
 // --agent codex --by day --json --timezone UTC` per day.
-func siftCodexDaily(t *testing.T, home string) map[string]codexDay {
+func siftCodexDaily(t *testing.T, home string) (map[string]codexDay, codexCosts) {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("CODEX_HOME", home)
@@ -89,22 +96,25 @@ func siftCodexDaily(t *testing.T, home string) map[string]codexDay {
 	}
 	var rep struct {
 		Rows []struct {
-			Key                 string `json:"key"`
-			InputTokens         int64  `json:"inputTokens"`
-			OutputTokens        int64  `json:"outputTokens"`
-			CacheCreationTokens int64  `json:"cacheCreationTokens"`
-			CacheReadTokens     int64  `json:"cacheReadTokens"`
-			TotalTokens         int64  `json:"totalTokens"`
+			Key                 string  `json:"key"`
+			InputTokens         int64   `json:"inputTokens"`
+			OutputTokens        int64   `json:"outputTokens"`
+			CacheCreationTokens int64   `json:"cacheCreationTokens"`
+			CacheReadTokens     int64   `json:"cacheReadTokens"`
+			TotalTokens         int64   `json:"totalTokens"`
+			CostUSD             float64 `json:"costUsd"`
 		} `json:"rows"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
 	days := map[string]codexDay{}
+	costs := codexCosts{}
 	for _, r := range rep.Rows {
 		days[r.Key] = codexDay{r.InputTokens + r.CacheReadTokens + r.CacheCreationTokens, r.CacheReadTokens, r.OutputTokens, r.TotalTokens}
+		costs[r.Key] = r.CostUSD
 	}
-	return days
+	return days, costs
 }
 
 // codexRollout is the real rollout Codex 0.171.0 wrote (testdata/history).
@@ -123,8 +133,8 @@ func codexRollout(t *testing.T) []byte {
 func TestCodexUsageMatchesCcusage(t *testing.T) {
 	home := codexHome(t, map[string][]byte{
 		"rollout-2026-11-29T19-31-24-01a228ca-6c23-7b71-9824-63b909c09da0.jsonl": codexRollout(t)})
-	want := ccusageCodexDaily(t, home)
-	got := siftCodexDaily(t, home)
+	want, _ := ccusageCodexDaily(t, home)
+	got, _ := siftCodexDaily(t, home)
 	if len(want) == 0 {
 		t.Fatal("ccusage-codex reports no day")
 	}
@@ -166,8 +176,8 @@ func TestCodexUsageForkDiffersFromCcusage(t *testing.T) {
 		"rollout-2026-11-29T19-31-24-01a228ca-6c23-7b71-9824-63b909c09da0.jsonl": parent,
 		"rollout-2026-11-30T08-00-00-" + forkID + ".jsonl":                       []byte(strings.Join(fork, "\n") + "\n"),
 	})
-	cc := ccusageCodexDaily(t, home)
-	got := siftCodexDaily(t, home)
+	cc, _ := ccusageCodexDaily(t, home)
+	got, _ := siftCodexDaily(t, home)
 	own := codexDay{1500, 1200, 50, 1550}
 	parentDay := codexDay{4500, 2200, 120, 4620}
 	if got["2026-11-29"] != parentDay || got["2026-11-30"] != own {
@@ -178,4 +188,34 @@ func TestCodexUsageForkDiffersFromCcusage(t *testing.T) {
 		t.Errorf("@ccusage/codex: %+v, want the copy counted again on 2026-11-30 (%+v)", cc, copied)
 	}
 	t.Logf("2026-11-30 input tokens: sift %d, @ccusage/codex 18.0.11 %d", got["2026-11-30"].Input, cc["2026-11-30"].Input)
+}
+
+// TestCodexCostDiffersFromCcusage is a deliberate difference in price,
+// not in tokens: the recorded rollout's model is gpt-5.5, which sift
+// charges at its catalog's rates (@pydantic/genai-prices: $5 input, $0.50
+// cached input, $30 output per million tokens, OpenAI's list price), and
+// @ccusage/codex 18.0.11 at gpt-5's ($1.25, $0.125, $10). The tokens are
+// the same (TestCodexUsageMatchesCcusage).
+func TestCodexCostDiffersFromCcusage(t *testing.T) {
+	home := codexHome(t, map[string][]byte{
+		"rollout-2026-11-29T19-31-24-01a228ca-6c23-7b71-9824-63b909c09da0.jsonl": codexRollout(t)})
+	ccDays, ccCost := ccusageCodexDaily(t, home)
+	days, cost := siftCodexDaily(t, home)
+	const day = "2026-11-29"
+	d := days[day]
+	if d != ccDays[day] || d.Input == 0 {
+		t.Fatalf("tokens differ (%+v vs %+v): this test is about price only", d, ccDays[day])
+	}
+	// Per million tokens: uncached input, cached input, output.
+	at := func(in, cached, out float64) float64 {
+		return (float64(d.Input-d.Cached)*in + float64(d.Cached)*cached + float64(d.Output)*out) / 1e6
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if want := at(5, 0.5, 30); !near(cost[day], want) {
+		t.Errorf("sift charges $%.6f for %s, want $%.6f (gpt-5.5 at its catalog price)", cost[day], day, want)
+	}
+	if want := at(1.25, 0.125, 10); !near(ccCost[day], want) {
+		t.Errorf("@ccusage/codex charges $%.6f, want $%.6f (gpt-5.5 at gpt-5's price)", ccCost[day], want)
+	}
+	t.Logf("%s, gpt-5.5: sift $%.5f, @ccusage/codex 18.0.11 $%.5f", day, cost[day], ccCost[day])
 }
