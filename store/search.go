@@ -87,15 +87,12 @@ func (w *docWriter) addNotes(ctx context.Context, k review.SessionKey, d *search
 	return wrapError(rows.Err())
 }
 
-// write writes a session's document in place of the one it had.
-func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Doc) error {
+// write writes a session's document in place of the one it had, under
+// its id.
+func (w *docWriter) write(ctx context.Context, id int64, d *search.Doc) error {
 	parts, err := json.Marshal(d.Parts)
 	if err != nil {
 		return fmt.Errorf("encode search parts: %w", err)
-	}
-	var id int64
-	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id); err != nil {
-		return wrapError(err)
 	}
 	// A new id has no text to drop: the delete finds none.
 	if _, err := w.drop.ExecContext(ctx, id); err != nil {
@@ -105,16 +102,31 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 	return wrapError(err)
 }
 
+// id returns a session's document id, a new one when it has none.
+func (w *docWriter) id(ctx context.Context, k review.SessionKey) (int64, error) {
+	var id int64
+	err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id)
+	return id, wrapError(err)
+}
+
 // indexSearch writes the search documents of the sessions a write
 // transaction wrote, with their decisions' notes. The import calls it in
 // its transaction, after the summaries' rows.
+//
+// Every document's id is found before the first document is written: a
+// statement that may write several rows (the upsert of search_docs) opens
+// a savepoint, at which FTS5 flushes the text it holds in memory to a new
+// segment of its index. Interleaved, each document would be a segment of
+// its own, merged again and again; written after the last upsert, a
+// batch's documents are one.
 func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 	w, err := newDocWriter(ctx, tx)
 	if err != nil {
 		return err
 	}
 	defer w.close()
-	for _, r := range rows {
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
 		if r.doc == nil {
 			continue
 		}
@@ -122,8 +134,16 @@ func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 		if err := w.addNotes(ctx, k, r.doc); err != nil {
 			return fmt.Errorf("search index %s: %w", k, err)
 		}
-		if err := w.write(ctx, k, r.doc); err != nil {
+		if ids[i], err = w.id(ctx, k); err != nil {
 			return fmt.Errorf("search index %s: %w", k, err)
+		}
+	}
+	for i, r := range rows {
+		if r.doc == nil {
+			continue
+		}
+		if err := w.write(ctx, ids[i], r.doc); err != nil {
+			return fmt.Errorf("search index %s/%s: %w", r.sum.WorkItemID, r.sum.FileName, err)
 		}
 		r.doc = nil
 	}
@@ -159,7 +179,11 @@ func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision) error {
 		return err
 	}
 	defer w.close()
-	if err := w.write(ctx, k, doc); err != nil {
+	id, err := w.id(ctx, k)
+	if err == nil {
+		err = w.write(ctx, id, doc)
+	}
+	if err != nil {
 		return fmt.Errorf("search index %s: %w", k, err)
 	}
 	return nil

@@ -113,6 +113,8 @@ func (s *Store) writeDocs(ctx context.Context, keys []review.SessionKey, docs []
 		return err
 	}
 	defer w.close()
+	// The ids first, then the documents, as indexSearch writes them.
+	ids := make([]int64, len(keys))
 	for i, k := range keys {
 		var one int
 		err := tx.QueryRowContext(ctx, `SELECT 1 FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
@@ -126,7 +128,15 @@ func (s *Store) writeDocs(ctx context.Context, keys []review.SessionKey, docs []
 		if err := w.addNotes(ctx, k, docs[i]); err != nil {
 			return fmt.Errorf("search backfill %s: %w", k, err)
 		}
-		if err := w.write(ctx, k, docs[i]); err != nil {
+		if ids[i], err = w.id(ctx, k); err != nil {
+			return fmt.Errorf("search backfill %s: %w", k, err)
+		}
+	}
+	for i, k := range keys {
+		if ids[i] == 0 {
+			continue
+		}
+		if err := w.write(ctx, ids[i], docs[i]); err != nil {
 			return fmt.Errorf("search backfill %s: %w", k, err)
 		}
 	}
