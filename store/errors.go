@@ -80,3 +80,10 @@ func (e *mappedError) Is(target error) bool { return target == e.sentinel }
 
 // Unwrap returns the driver's error.
 func (e *mappedError) Unwrap() error { return e.err }
+
+// isBusy reports whether err is SQLite's "database is locked": another
+// connection held the write lock longer than busyTimeout.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}

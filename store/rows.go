@@ -273,7 +273,7 @@ func writeWorkItem(ctx context.Context, st *batchStmts, wi string, now int64, cf
 // the transaction (database/sql rolls it back) and stops the writing
 // before the next row.
 func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("write batch: %w", wrapError(err))
 	}

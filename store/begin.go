@@ -1,0 +1,34 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"math/rand/v2"
+	"time"
+)
+
+// writeWait is how long an import's batch waits in all for the write lock
+// before it fails: many times busyTimeout, because SQLite's busy handler
+// is not fair. With many writers at once (importers and reviewers on
+// other processes) one of them can wait out busyTimeout while the others
+// take turns.
+const writeWait = 2 * time.Minute
+
+// beginWrite begins a write transaction, trying again while another
+// connection holds the write lock, up to writeWait. The transaction takes
+// the lock as it begins (_txlock=immediate), so a batch that began holds
+// it until its commit: only the beginning waits.
+func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
+	deadline := time.Now().Add(writeWait)
+	for {
+		tx, err := s.w.BeginTx(ctx, nil)
+		if err == nil || s.pg || !isBusy(err) || time.Now().After(deadline) {
+			return tx, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(20+rand.IntN(80)) * time.Millisecond):
+		}
+	}
+}
