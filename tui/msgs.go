@@ -48,11 +48,13 @@ type (
 		ds      []review.Decision
 	}
 	// decisionSavedMsg is sent when the store has recorded the
-	// decisions (all, or up to the first error).
+	// decisions (all, or up to the first error): ds are those recorded,
+	// attempted all that were asked for, targets theirs.
 	decisionSavedMsg struct {
-		targets []decisionTarget
-		ds      []review.Decision
-		err     error
+		targets   []decisionTarget
+		ds        []review.Decision
+		attempted []review.Decision
+		err       error
 	}
 	// undoMsg asks the app to withdraw the latest decision on a session.
 	undoMsg struct{ target decisionTarget }
