@@ -243,13 +243,15 @@ func (m *inboxView) lastWordsText(s *review.Session) string {
 	return Inert(lastWords(&s.Summary))
 }
 
-// withClaim puts a session's live claim in front of a row's text:
-// "claimed by ana · …", so that the others see who reviews it.
+// withClaim puts a session's live claim in front of a row's text, so
+// that the others see who reviews it: "@ana · …", short because the
+// column is (the preview and the session screen spell it out).
 func withClaim(s *review.Session, now time.Time, text string) string {
-	c := claimText(s.Claim, now)
-	switch {
-	case c == "":
+	if !s.Claim.LiveAt(now) {
 		return text
+	}
+	c := "@" + Inert(s.Claim.Reviewer)
+	switch {
 	case text == "":
 		return c
 	}

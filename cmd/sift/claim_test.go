@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/tui"
+)
+
+// TestClaimCommand: sift claim claims a session for its reviewer, refuses
+// one another reviewer holds in one line naming them, renews and
+// releases one's own; sift search mine and unclaimed see it.
+func TestClaimCommand(t *testing.T) {
+	db, ref := decideEnv(t)
+	out, errOut, code := siftCmd(t, "claim", "--db", db, ref, "--reviewer", "ana")
+	if code != 0 || !strings.HasPrefix(out, "claimed "+ref+" by ana until ") {
+		t.Fatalf("claim: %d %q %q", code, out, errOut)
+	}
+	out, errOut, code = siftCmd(t, "claim", "--db", db, ref, "--reviewer", "bo")
+	if code == 0 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "is claimed by ana") {
+		t.Fatalf("bo's claim on ana's session: %d %q %q", code, out, errOut)
+	}
+	for _, tc := range []struct{ q, who, want string }{
+		{"mine", "ana", "1 match"},
+		{"mine", "bo", "no match"},
+		{"unclaimed", "bo", "no match"},
+		{"by:ana", "bo", "1 match"},
+	} {
+		out, errOut, code := siftCmd(t, "search", "--db", db, "--reviewer", tc.who, "--json", tc.q)
+		n := strings.Count(out, `"workItemId"`)
+		if code != 0 || (tc.want == "no match") != (n == 0) {
+			t.Errorf("search %s as %s: %d %q %q, want %s", tc.q, tc.who, code, out, errOut, tc.want)
+		}
+	}
+	if out, errOut, code = siftCmd(t, "claim", "--db", db, "--release", ref, "--reviewer", "bo"); code == 0 || !strings.Contains(errOut, "claimed by ana") {
+		t.Fatalf("bo's release of ana's claim: %d %q %q", code, out, errOut)
+	}
+	if out, errOut, code = siftCmd(t, "claim", "--db", db, "--release", ref, "--reviewer", "ana"); code != 0 || out != "released "+ref+" by ana\n" {
+		t.Fatalf("release: %d %q %q", code, out, errOut)
+	}
+	if out, errOut, code = siftCmd(t, "claim", "--db", db, "--release", ref, "--reviewer", "ana"); code == 0 || errOut != "sift claim: "+ref+" is not claimed\n" {
+		t.Fatalf("second release: %d %q %q", code, out, errOut)
+	}
+	if out, errOut, code = siftCmd(t, "claim", "--db", db, ref, "--minutes", "-3"); code == 0 || !strings.Contains(errOut, "--minutes") {
+		t.Fatalf("negative minutes: %d %q %q", code, out, errOut)
+	}
+}
+
+// inboxApp opens the inbox on a store at a fixed size and clock, as
+// reviewer.
+func inboxApp(t *testing.T, st tui.Store, reviewer string, w, h int) *tui.App {
+	t.Helper()
+	m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", Title: "sift demo", NoAnimation: true,
+		Now: func() time.Time { return demoNow }, Reviewer: reviewer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCmd(t, m, m.Init())
+	sendAll(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+// pressKey presses a binding's first key.
+func pressKey(t *testing.T, m *tui.App, b interface{ Keys() []string }) {
+	t.Helper()
+	sendAll(t, m, keyPress(b.Keys()[0]))
+}
+
+// untilRE matches when a claim ends, which the store counts from the
+// wall clock: the goldens hold a placeholder.
+var untilRE = regexp.MustCompile(`until (\w{3} \d\d )?\d\d:\d\d`)
+
+// claimView is the app's view as a golden holds it.
+func claimView(m *tui.App) string {
+	return untilRE.ReplaceAllString(ansi.Strip(m.View().Content), "until HH:MM")
+}
+
+// TestInboxClaims: c claims the selected session on the real store; the
+// row and the session screen show it (goldens); a second reviewer's
+// inbox shows it once it polls the store's change, and their c is
+// refused naming the holder; c again releases it.
+func TestInboxClaims(t *testing.T) {
+	st := demoStore(t)
+	km := tui.DefaultKeyMap()
+	ana := inboxApp(t, st, "ana", 120, 36)
+	bo := inboxApp(t, st, "bo", 120, 36)
+	pressKey(t, ana, km.Claim)
+	view := claimView(ana)
+	if !strings.Contains(view, "@ana") {
+		t.Fatalf("ana's inbox after c does not show her claim:\n%s", view)
+	}
+	t.Run("inbox", func(t *testing.T) { golden.RequireEqual(t, view) })
+
+	// Bo's inbox shows the claim once it reloads (as it does when its
+	// poll sees the store change).
+	pressKey(t, bo, km.Refresh)
+	if v := ansi.Strip(bo.View().Content); !strings.Contains(v, "@ana") || !strings.Contains(v, "claimed by ana") {
+		t.Fatalf("bo's inbox does not show ana's claim (row and preview) after a reload:\n%s", v)
+	}
+	pressKey(t, bo, km.Claim)
+	if v := ansi.Strip(bo.View().Content); !strings.Contains(v, "is claimed by ana") {
+		t.Fatalf("bo's claim on ana's session is not refused naming her:\n%s", v)
+	}
+
+	pressKey(t, ana, km.Enter)
+	t.Run("session", func(t *testing.T) { golden.RequireEqual(t, claimView(ana)) })
+	pressKey(t, ana, km.Claim)
+	if v := ansi.Strip(ana.View().Content); strings.Contains(v, "claimed by ana") || !strings.Contains(v, "released") {
+		t.Fatalf("c again does not release ana's claim:\n%s", v)
+	}
+	p, err := st.ListSessions(context.Background(), review.Query{Search: "-unclaimed"})
+	if err != nil || len(p.Sessions) != 0 {
+		t.Fatalf("claimed sessions after the release: %v, %v", p.Sessions, err)
+	}
+}
+
+// TestInboxSaysWhatWasNotRecorded: with the store closed under the inbox
+// (a lost database), a decision, an undo and a claim each say in the
+// status line that they were NOT recorded, and none is recorded: the
+// store opened again holds no decision and no claim.
+func TestInboxSaysWhatWasNotRecorded(t *testing.T) {
+	st := demoStore(t)
+	km := tui.DefaultKeyMap()
+	m := inboxApp(t, st, "ana", 120, 36)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		keys []interface{ Keys() []string }
+		want string
+	}{
+		{"decide", []interface{ Keys() []string }{km.Decide, km.Reviewed}, "reviewed on "},
+		{"undo", []interface{ Keys() []string }{km.Undo}, "undo on "},
+		{"claim", []interface{ Keys() []string }{km.Claim}, "claim on "},
+	} {
+		for _, k := range tc.keys {
+			pressKey(t, m, k)
+		}
+		if tc.name == "decide" {
+			sendAll(t, m, keyPress("enter"))
+		}
+		v := ansi.Strip(m.View().Content)
+		line := ""
+		for l := range strings.SplitSeq(v, "\n") {
+			if strings.Contains(l, "NOT recorded") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, tc.want) || !strings.Contains(line, "database is closed") {
+			t.Errorf("%s on a closed store: status %q, want %q … NOT recorded: database is closed\n%s", tc.name, line, tc.want, v)
+		}
+	}
+	again, err := store.Open(st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	p, err := again.ListSessions(context.Background(), review.Query{Search: "-unclaimed", Reviewer: "ana"})
+	if err != nil || len(p.Sessions) != 0 {
+		t.Fatalf("claims after the failures: %d, %v", len(p.Sessions), err)
+	}
+	if p, err = again.ListSessions(context.Background(), review.Query{Search: "by:ana"}); err != nil || len(p.Sessions) != 0 {
+		t.Fatalf("decisions by ana after the failures: %d, %v", len(p.Sessions), err)
+	}
+}
