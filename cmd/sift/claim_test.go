@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/store/pgtest"
 	"github.com/agentsift/sift/tui"
 )
 
@@ -172,4 +173,60 @@ func TestInboxSaysWhatWasNotRecorded(t *testing.T) {
 	if p, err = again.ListSessions(context.Background(), review.Query{Search: "by:ana"}); err != nil || len(p.Sessions) != 0 {
 		t.Fatalf("decisions by ana after the failures: %d, %v", len(p.Sessions), err)
 	}
+}
+
+// TestInboxOnLostPostgres: the inbox on PostgreSQL whose server stops
+// under it says a decision and a claim were NOT recorded, in one line
+// each, with the driver's reason and never the connection's password,
+// and shows nothing as recorded: the session stays undecided and
+// unclaimed on screen.
+func TestInboxOnLostPostgres(t *testing.T) {
+	c, err := pgtest.Start()
+	if err != nil {
+		t.Skipf("no PostgreSQL server could start (apt-get install postgresql): %v", err)
+	}
+	defer c.Stop()
+	dsn, _, err := pgtest.CreateDB(c.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := seedDemo(context.Background(), st, t.TempDir(), demoNow); err != nil {
+		t.Fatal(err)
+	}
+	km := tui.DefaultKeyMap()
+	m := inboxApp(t, st, "ana", 120, 36)
+	before := claimView(m)
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"decide", []string{km.Decide.Keys()[0], km.Reviewed.Keys()[0], "enter"}},
+		{"claim", []string{km.Claim.Keys()[0]}},
+	} {
+		for _, k := range tc.keys {
+			sendAll(t, m, keyPress(k))
+		}
+		v := claimView(m)
+		if strings.Count(v, "NOT recorded") != 1 || strings.Contains(v, c.Password) {
+			t.Errorf("%s on a stopped server: want one NOT recorded line and no password:\n%s", tc.name, v)
+		}
+		// Apart from the status line, the inbox is as it was.
+		if cut(v) != cut(before) {
+			t.Errorf("%s on a stopped server changed the inbox:\n%s\nwas:\n%s", tc.name, v, before)
+		}
+	}
+}
+
+// cut is a view without its status and help lines.
+func cut(v string) string {
+	lines := strings.Split(v, "\n")
+	return strings.Join(lines[:max(len(lines)-2, 0)], "\n")
 }
