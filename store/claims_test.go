@@ -33,6 +33,24 @@ func sk(file string) review.SessionKey {
 	return review.SessionKey{WorkItemID: wi, FileName: file}
 }
 
+// claim claims a session for a reviewer, failing the test on an error.
+func (f *claimFixture) claim(file, reviewer string) {
+	f.t.Helper()
+	if _, err := f.s.Claim(context.Background(), sk(file), reviewer, 0); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// decide records decisions, failing the test on an error.
+func (f *claimFixture) decide(ds ...review.Decision) {
+	f.t.Helper()
+	for _, d := range ds {
+		if err := f.s.Decide(context.Background(), d); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+}
+
 // claimOf is the claim ListSessions shows on a session: "ana", or "" for
 // none.
 func (f *claimFixture) claimOf(file string) string {
@@ -174,24 +192,17 @@ func TestDecisionReleasesClaim(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
 			f := newClaimFixture(t)
-			ctx := context.Background()
-			if _, err := f.s.Claim(ctx, sk("a.jsonl"), "ana", 0); err != nil {
-				t.Fatal(err)
-			}
+			f.claim("a.jsonl", "ana")
 			for _, d := range []review.Decision{
 				{Session: sk("a.jsonl"), Kind: kind, Reviewer: "bo"},
 				{Session: sk("a.jsonl"), Kind: kind, Reviewer: "ana", TurnID: "t1"},
 			} {
-				if err := f.s.Decide(ctx, d); err != nil {
-					t.Fatal(err)
-				}
+				f.decide(d)
 				if got := f.claimOf("a.jsonl"); got != "ana" {
 					t.Fatalf("after %s by %s on %q the claim is %q's, want ana's", d.Kind, d.Reviewer, d.TurnID, got)
 				}
 			}
-			if err := f.s.Decide(ctx, review.Decision{Session: sk("a.jsonl"), Kind: kind, Reviewer: "ana"}); err != nil {
-				t.Fatal(err)
-			}
+			f.decide(review.Decision{Session: sk("a.jsonl"), Kind: kind, Reviewer: "ana"})
 			if got := f.claimOf("a.jsonl"); got != "" {
 				t.Fatalf("after ana's %s the session is claimed by %q", kind, got)
 			}
@@ -206,19 +217,13 @@ func TestTeamFilters(t *testing.T) {
 	t.Parallel()
 	f := newClaimFixture(t)
 	ctx := context.Background()
-	if _, err := f.s.Claim(ctx, sk("a.jsonl"), "ana", 0); err != nil {
-		t.Fatal(err)
-	}
+	f.claim("a.jsonl", "ana")
 	// Bo decided c's turn; ana decided b, then bo decided b over it.
-	for _, d := range []review.Decision{
-		{Session: sk("c.jsonl"), Kind: review.NeedsFollowup, Reviewer: "bo", TurnID: "t1"},
-		{Session: sk("b.jsonl"), Kind: review.Reviewed, Reviewer: "ana"},
-		{Session: sk("b.jsonl"), Kind: review.Ignored, Reviewer: "Bo"},
-	} {
-		if err := f.s.Decide(ctx, d); err != nil {
-			t.Fatal(err)
-		}
-	}
+	f.decide(
+		review.Decision{Session: sk("c.jsonl"), Kind: review.NeedsFollowup, Reviewer: "bo", TurnID: "t1"},
+		review.Decision{Session: sk("b.jsonl"), Kind: review.Reviewed, Reviewer: "ana"},
+		review.Decision{Session: sk("b.jsonl"), Kind: review.Ignored, Reviewer: "Bo"},
+	)
 	for _, tc := range []struct {
 		q, me string
 		want  []string

@@ -41,15 +41,8 @@ const maxClaimMinutes = 365 * 24 * 60
 // /decisions; a session another reviewer holds is 409 claimed, naming
 // them.
 func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
-	if err := s.cop.Check(r); err != nil {
-		writeError(w, http.StatusForbidden, CodeForbidden, "cross-origin requests may not write")
-		return
-	}
-	if !s.authorizeWrite(w, r) {
-		return
-	}
 	var req claimRequest
-	if !decodeBody(w, r, &req) {
+	if !s.acceptWrite(w, r, &req) {
 		return
 	}
 	if req.Minutes < 0 || req.Minutes > maxClaimMinutes || (req.Release && req.Minutes != 0) {
