@@ -28,6 +28,14 @@ func (s *Server) acceptWrite(w http.ResponseWriter, r *http.Request, v any) bool
 	return s.authorizeWrite(w, r) && decodeBody(w, r, v)
 }
 
+// reviewerOr is the reviewer a write names, else the server's.
+func (s *Server) reviewerOr(id string) string {
+	if id == "" {
+		return s.reviewer
+	}
+	return id
+}
+
 // authorizeWrite applies the token rule to a write and answers when it
 // fails: with a token configured, the request must carry it as a bearer
 // token; without one, writes are allowed only on a loopback listener.

@@ -54,10 +54,7 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, "resolve session", err)
 		return
 	}
-	reviewer := req.ReviewerID
-	if reviewer == "" {
-		reviewer = s.reviewer
-	}
+	reviewer := s.reviewerOr(req.ReviewerID)
 	var c review.Claim
 	if req.Release {
 		err = s.store.Release(r.Context(), key, reviewer)

@@ -16,7 +16,9 @@ func TestClaimRoute(t *testing.T) {
 	e := newEnv(t, Options{Loopback: true, Reviewer: "server"})
 	e.importAll()
 	const path = "/sessions/wi-1/work-1-a1b2c3.jsonl/claim"
-	post := func(body string, hdr ...string) reply { return e.do(http.MethodPost, path, "application/json", body, hdr...) }
+	post := func(body string, hdr ...string) reply {
+		return e.do(http.MethodPost, path, "application/json", body, hdr...)
+	}
 
 	r := post(`{"reviewerId":"ana","minutes":45}`)
 	var c struct {

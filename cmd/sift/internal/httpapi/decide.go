@@ -54,10 +54,7 @@ func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, "resolve session", err)
 		return
 	}
-	reviewer := req.ReviewerID
-	if reviewer == "" {
-		reviewer = s.reviewer
-	}
+	reviewer := s.reviewerOr(req.ReviewerID)
 	d := review.Decision{
 		Session: key, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
 		Kind: kind, Note: req.Note, Reviewer: reviewer, CreatedAt: time.Now().UTC(),
