@@ -247,7 +247,7 @@ func (m *App) handleAppMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.openToolCall(msg.id), true
 	case detailLoadedMsg:
 		return m.handleDetail(msg), true
-	case openDecisionMsg, decisionMadeMsg, decisionSavedMsg, undoMsg, undoneMsg, decisionsLoadedMsg, todoMsg, todoFoundMsg:
+	case openDecisionMsg, decisionMadeMsg, decisionSavedMsg, undoMsg, undoneMsg, todoMsg, todoFoundMsg:
 		return m.handleDecisionMsg(msg), true
 	case claimMsg:
 		return m.claim(msg), true

@@ -78,13 +78,6 @@ func (m *App) handleDecisionMsg(msg tea.Msg) tea.Cmd {
 		return m.undo(msg.target)
 	case undoneMsg:
 		return m.handleUndone(msg)
-	case decisionsLoadedMsg:
-		if msg.err != nil {
-			return reportErr(msg.err)
-		}
-		if m.session.s != nil && m.session.s.Key() == msg.key {
-			m.session.setDecisions(msg.decisions)
-		}
 	case todoMsg:
 		return m.jumpTodo(msg.dir)
 	case todoFoundMsg:
@@ -151,16 +144,14 @@ func notSavedWhat(msg decisionSavedMsg) string {
 	return what
 }
 
-// reloadDecisions reads the open session's decisions again, when k is it.
+// reloadDecisions reads the open session again, when k is it: its
+// decisions, and what they changed on the session (its decision and
+// review state, the claim a decision ended).
 func (m *App) reloadDecisions(k review.SessionKey) tea.Cmd {
 	if m.session.s == nil || m.session.s.Key() != k {
 		return nil
 	}
-	st := m.c.Store
-	return func() tea.Msg {
-		ds, err := st.Decisions(context.Background(), k)
-		return decisionsLoadedMsg{key: k, decisions: ds, err: err}
-	}
+	return m.loadSession(k, m.session.search, 0)
 }
 
 // undo withdraws the latest decision on a session.

@@ -65,13 +65,6 @@ type (
 		d      review.Decision
 		err    error
 	}
-	// decisionsLoadedMsg is sent when an open session's decisions are
-	// read again after a decision or an undo.
-	decisionsLoadedMsg struct {
-		key       review.SessionKey
-		decisions []review.Decision
-		err       error
-	}
 	// openHistoryMsg asks the app to show a session's decisions.
 	openHistoryMsg struct{ key review.SessionKey }
 	// historyLoadedMsg is sent when a session's decisions return.

@@ -122,6 +122,19 @@ func TestInboxClaims(t *testing.T) {
 	if err != nil || len(p.Sessions) != 0 {
 		t.Fatalf("claimed sessions after the release: %v, %v", p.Sessions, err)
 	}
+
+	// Claimed again, then decided: the turn's pane and the header say
+	// who decided and when, and the session's decision ended the claim.
+	pressKey(t, ana, km.Claim)
+	for _, b := range []interface{ Keys() []string }{km.Decide, km.Reviewed, km.Enter, km.DecideSession, km.Ignored, km.Enter} {
+		pressKey(t, ana, b)
+	}
+	view = claimView(ana)
+	if !strings.Contains(view, "review  ignored by ana, 08:00") || !strings.Contains(view, "reviewed by ana, 08:00") ||
+		strings.Contains(view, "claimed by ana") {
+		t.Fatalf("after ana's decisions the session screen does not say who decided, or still shows her claim:\n%s", view)
+	}
+	t.Run("decided", func(t *testing.T) { golden.RequireEqual(t, view) })
 }
 
 // TestInboxSaysWhatWasNotRecorded: with the store closed under the inbox
