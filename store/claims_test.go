@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/store/pgtest"
 )
 
 // claimFixture is a store of three sessions and a clock the test moves.
@@ -263,5 +265,35 @@ func unmigrate0016(t *testing.T, s *Store) {
 		if _, err := s.w.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
+	}
+}
+
+// TestCopyKeepsClaims: sift migrate carries a live claim over, and a
+// second copy changes nothing.
+func TestCopyKeepsClaims(t *testing.T) {
+	t.Parallel()
+	src, err := Open(filepath.Join(t.TempDir(), "sift.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	writeFakes(t, src, []fake{{wi: "wi", file: "a.jsonl", dur: 1}})
+	ctx := context.Background()
+	if _, err := src.Claim(ctx, sk("a.jsonl"), "ana", 0); err != nil {
+		t.Fatal(err)
+	}
+	dst, err := Open(pgtest.New(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	for range 2 {
+		if _, err := src.CopyTo(ctx, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := dst.ClaimOf(ctx, sk("a.jsonl"))
+	if err != nil || c == nil || c.Reviewer != "ana" {
+		t.Fatalf("claim after the copy: %+v, %v", c, err)
 	}
 }
