@@ -15,7 +15,8 @@ import (
 // within the turn when both are given (ErrUnknownTarget, which also
 // matches ErrNotFound); nothing is written otherwise. The note is stored
 // redacted (core/redact), and the session's review state and triage rank
-// are recomputed in the same transaction. It returns only once the decision is durable: the
+// are recomputed in the same transaction; a decision on the session itself
+// ends its reviewer's claim on it (Claim). It returns only once the decision is durable: the
 // commit runs with synchronous=FULL, so a decision Decide acknowledged
 // survives kill -9 of the process and a power cut right after.
 func (s *Store) Decide(ctx context.Context, d review.Decision) error {
@@ -58,6 +59,9 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 			return fmt.Errorf("decide: %w", wrapError(err))
 		}
 		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, &d); err != nil {
+			return fmt.Errorf("decide: %w", err)
+		}
+		if err := releaseByDecision(ctx, tx, d); err != nil {
 			return fmt.Errorf("decide: %w", err)
 		}
 		if err := s.rankSession(ctx, tx, k); err != nil {

@@ -31,6 +31,10 @@ func copyTables() []copyTable {
 		{name: "review_events", key: "work_item_id, file_name"},
 		{name: "review_decisions", key: "id"},
 		{name: "decision_latest", key: "work_item_id, file_name, turn_id, tool_call_id"},
+		// Live claims move with the store, so that a team moving over
+		// keeps who reviews what; an expired one is copied as it is
+		// (no claim on either side).
+		{name: "review_claims", key: "work_item_id, file_name"},
 		{name: "meta", key: "key", where: "key != 'legacy_host'"},
 		{name: "usage_files", key: "path"},
 		{name: "purged_files", key: "path"},

@@ -19,7 +19,8 @@ func TestPostgresMigration0004MapsStatuses(t *testing.T) {
 	}
 	writeFakes(t, s, outcomeFakes)
 	for _, q := range []string{
-		// 0006 and 0005, applied after 0004.
+		// 0007, 0006 and 0005, applied after 0004.
+		`DROP TABLE review_claims`,
 		`DROP INDEX summaries_retention`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN host_id`,
 		`DROP TABLE sweep_runs`,

@@ -208,6 +208,7 @@ func (s *Store) Purge(ctx context.Context, p PurgePlan) (PurgeResult, error) {
 		`DELETE FROM work_item_costs WHERE work_item_id = ?1 AND file_name = ?2`,
 		`DELETE FROM decision_latest WHERE work_item_id = ?1 AND file_name = ?2`,
 		`DELETE FROM review_decisions WHERE work_item_id = ?1 AND file_name = ?2`,
+		`DELETE FROM review_claims WHERE work_item_id = ?1 AND file_name = ?2`,
 		`DELETE FROM usage_files WHERE work_item_id = ?1 AND file_name = ?2`,
 		// A work item with nothing left goes too.
 		`DELETE FROM work_items WHERE id = ?1 AND state = 'terminal'

@@ -213,8 +213,18 @@ func TestSweepShrinksTheFile(t *testing.T) {
 	if err != nil || res.SummariesSwept != 3000 {
 		t.Fatalf("sweep: %+v, %v", res, err)
 	}
-	if after := size(); after > before/4 {
-		t.Fatalf("database is %d bytes after sweeping nearly everything, was %d", after, before)
+	// Each table and index keeps its root page however empty: the
+	// schema's floor, which a new migration raises, is not swept space.
+	var roots, page int64
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE rootpage > 0`).Scan(&roots); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.r.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&page); err != nil {
+		t.Fatal(err)
+	}
+	if after := size(); after-roots*page > before/4 {
+		t.Fatalf("database is %d bytes after sweeping nearly everything (%d of them the schema's root pages), was %d",
+			after, roots*page, before)
 	}
 	if _, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "w", FileName: "fresh"}); err != nil {
 		t.Fatal(err)

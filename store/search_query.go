@@ -19,7 +19,7 @@ func (s *Store) parseSearch(q review.Query) (*search.Query, error) {
 	if strings.TrimSpace(q.Search) == "" {
 		return nil, nil
 	}
-	sq, err := search.Parse(q.Search, search.Options{Now: s.now(), Typing: q.Typing})
+	sq, err := search.Parse(q.Search, search.Options{Now: s.now(), Typing: q.Typing, Reviewer: q.Reviewer})
 	if err != nil || sq.IsZero() {
 		return nil, err
 	}
@@ -101,6 +101,9 @@ func filterCond(f search.Filter) (string, []any) {
 		return `s.activity_at >= ?`, []any{f.Since.UnixMilli()}
 	case search.FieldCost:
 		return `s.estimated_usd ` + string(f.Op) + ` ?`, []any{f.Cost}
+	}
+	if c, a, ok := teamCond(f); ok {
+		return c, a
 	}
 	return "1", nil
 }

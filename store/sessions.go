@@ -76,6 +76,9 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		return p, fmt.Errorf("list sessions: %w", wrapError(err))
 	}
 	rows.Close()
+	if err := s.attachClaims(ctx, p.Sessions); err != nil {
+		return p, fmt.Errorf("list sessions: %w", err)
+	}
 	if q.GroupByWorkItem {
 		var wis []string
 		for i := range p.Sessions {
@@ -199,6 +202,9 @@ func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Ses
 		return review.Session{}, err
 	}
 	if sess.GitBefore, sess.GitAfter, err = s.InvocationGitHeads(ctx, k.WorkItemID, k.FileName); err != nil {
+		return review.Session{}, err
+	}
+	if sess.Claim, err = s.ClaimOf(ctx, k); err != nil {
 		return review.Session{}, err
 	}
 	return sess, nil

@@ -247,8 +247,12 @@ func (m *App) handleAppMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.openToolCall(msg.id), true
 	case detailLoadedMsg:
 		return m.handleDetail(msg), true
-	case openDecisionMsg, decisionMadeMsg, decisionSavedMsg, undoMsg, undoneMsg, decisionsLoadedMsg, todoMsg, todoFoundMsg:
+	case openDecisionMsg, decisionMadeMsg, decisionSavedMsg, undoMsg, undoneMsg, todoMsg, todoFoundMsg:
 		return m.handleDecisionMsg(msg), true
+	case claimMsg:
+		return m.claim(msg), true
+	case claimDoneMsg:
+		return m.handleClaimed(msg), true
 	case openHistoryMsg:
 		return m.openHistory(msg.key), true
 	case historyLoadedMsg:

@@ -147,7 +147,8 @@ func changedLine(s *review.Session) string {
 }
 
 // headerNotes are the header's lines after the sparkline: what the run
-// changed, and why the turns' tokens differ from the session's.
+// changed, why the turns' tokens differ from the session's, and who
+// decided the session and who holds its claim (reviewLine).
 func (m *sessionView) headerNotes() []string {
 	if m.s == nil {
 		return nil
@@ -159,6 +160,9 @@ func (m *sessionView) headerNotes() []string {
 	}
 	if note := m.tokens.note(); note != "" {
 		out = append(out, fitWidth(" "+st.App.Subtle.Render("tokens  ")+st.Badge.Stall.Render(note), m.w))
+	}
+	if r := reviewLine(m.s, m.c.clock()); r != "" {
+		out = append(out, fitWidth(" "+st.App.Subtle.Render("review  ")+st.App.Text.Render(r), m.w))
 	}
 	return out
 }

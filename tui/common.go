@@ -50,8 +50,10 @@ type Common struct {
 	// Animate schedules spinner and status timers; tests turn it off so
 	// that commands return at once.
 	Animate bool
-	// Reviewer is recorded on decisions.
+	// Reviewer is recorded on decisions and claims.
 	Reviewer string
+	// ClaimTTL is how long a claim holds (0: review.DefaultClaimTTL).
+	ClaimTTL time.Duration
 	// lexers memoises chroma lexer lookups by name or file name.
 	lexers map[string]chroma.Lexer
 }
@@ -77,6 +79,9 @@ type Options struct {
 	Mode     Mode
 	Now      func() time.Time
 	Reviewer string
+	// ClaimTTL is how long a claim (c) holds; 0 means
+	// review.DefaultClaimTTL (config ClaimMinutes).
+	ClaimTTL time.Duration
 	// NoAnimation turns off spinners' and timers' ticking (tests).
 	NoAnimation bool
 	// Importing says a background import has started; the status line
@@ -105,6 +110,6 @@ func newCommon(o Options, p themes.Palette) *Common {
 	return &Common{
 		Styles: NewStyles(p), Keys: DefaultKeyMap(), Store: o.Store, Registry: agents.Default(),
 		Now: now, Mode: o.Mode, Animate: !o.NoAnimation, Reviewer: rev,
-		lexers: map[string]chroma.Lexer{},
+		ClaimTTL: o.ClaimTTL, lexers: map[string]chroma.Lexer{},
 	}
 }

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -47,7 +46,7 @@ func (t decisionTarget) String() string {
 
 // sessionKeys handles the keys that act on an open session as a whole,
 // on its screen and on its calls': D decides it, z undoes its latest
-// decision, h shows its history. ok is false for other keys.
+// decision, h shows its history, c claims it or releases the claim. ok is false for other keys.
 func sessionKeys(k KeyMap, s *review.Session, msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	switch {
 	case key.Matches(msg, k.DecideSession):
@@ -56,6 +55,8 @@ func sessionKeys(k KeyMap, s *review.Session, msg tea.KeyPressMsg) (cmd tea.Cmd,
 		return intent(undoMsg{target: sessionTarget(s)}), true
 	case key.Matches(msg, k.History):
 		return intent(openHistoryMsg{key: s.Key()}), true
+	case key.Matches(msg, k.Claim):
+		return claimKey(s), true
 	}
 	return nil, false
 }
@@ -77,13 +78,6 @@ func (m *App) handleDecisionMsg(msg tea.Msg) tea.Cmd {
 		return m.undo(msg.target)
 	case undoneMsg:
 		return m.handleUndone(msg)
-	case decisionsLoadedMsg:
-		if msg.err != nil {
-			return reportErr(msg.err)
-		}
-		if m.session.s != nil && m.session.s.Key() == msg.key {
-			m.session.setDecisions(msg.decisions)
-		}
 	case todoMsg:
 		return m.jumpTodo(msg.dir)
 	case todoFoundMsg:
@@ -102,10 +96,10 @@ func (m *App) saveDecisions(ts []decisionTarget, ds []review.Decision) tea.Cmd {
 	return func() tea.Msg {
 		for i, d := range ds {
 			if err := st.Decide(context.Background(), d); err != nil {
-				return decisionSavedMsg{targets: ts[:i], ds: ds[:i], err: err}
+				return decisionSavedMsg{targets: ts, ds: ds[:i], attempted: ds, err: err}
 			}
 		}
-		return decisionSavedMsg{targets: ts, ds: ds}
+		return decisionSavedMsg{targets: ts, ds: ds, attempted: ds}
 	}
 }
 
@@ -116,7 +110,10 @@ func (m *App) handleSaved(msg decisionSavedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	switch {
 	case msg.err != nil:
-		cmds = append(cmds, reportErr(fmt.Errorf("record decision: %w", msg.err)))
+		// Those before the failed one are recorded; it and the rest are
+		// not, and nothing shows them as recorded: the inbox reloads
+		// what the store holds.
+		cmds = append(cmds, notRecorded(notSavedWhat(msg), msg.err))
 	case len(msg.ds) == 1:
 		cmds = append(cmds, m.setStatus(string(msg.ds[0].Kind)+" "+msg.targets[0].String(), false))
 	case len(msg.ds) > 1:
@@ -136,16 +133,25 @@ func (m *App) handleSaved(msg decisionSavedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// reloadDecisions reads the open session's decisions again, when k is it.
+// notSavedWhat names the decisions of a save that failed: the one that
+// failed, and how many after it were not tried.
+func notSavedWhat(msg decisionSavedMsg) string {
+	d, t := msg.attempted[len(msg.ds)], msg.targets[len(msg.ds)]
+	what := string(d.Kind) + " on " + t.String()
+	if rest := len(msg.attempted) - len(msg.ds) - 1; rest > 0 {
+		what += " (and " + plural(rest, "more decision") + ")"
+	}
+	return what
+}
+
+// reloadDecisions reads the open session again, when k is it: its
+// decisions, and what they changed on the session (its decision and
+// review state, the claim a decision ended).
 func (m *App) reloadDecisions(k review.SessionKey) tea.Cmd {
 	if m.session.s == nil || m.session.s.Key() != k {
 		return nil
 	}
-	st := m.c.Store
-	return func() tea.Msg {
-		ds, err := st.Decisions(context.Background(), k)
-		return decisionsLoadedMsg{key: k, decisions: ds, err: err}
-	}
+	return m.loadSession(k, m.session.search, 0)
 }
 
 // undo withdraws the latest decision on a session.
@@ -163,7 +169,7 @@ func (m *App) handleUndone(msg undoneMsg) tea.Cmd {
 	case errors.Is(msg.err, review.ErrNothingToUndo):
 		return m.setStatus("nothing to undo on "+msg.target.String(), false)
 	case msg.err != nil:
-		return reportErr(fmt.Errorf("undo: %w", msg.err))
+		return notRecorded("undo on "+msg.target.String(), msg.err)
 	}
 	t := msg.target
 	t.turnID, t.toolCallID, t.callName = msg.d.TurnID, msg.d.ToolCallID, ""

@@ -104,7 +104,7 @@ func newInbox(c *Common) *inboxView {
 	ti.SetStyles(c.Styles.Input)
 	// The last word of a search typed in the inbox is the start of a word:
 	// the list follows the typing, and stays as it was when enter ends it.
-	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage, Typing: true}, filter: ti, marked: map[review.SessionKey]bool{}}
+	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage, Typing: true, Reviewer: c.Reviewer}, filter: ti, marked: map[review.SessionKey]bool{}}
 }
 
 // SetSize implements component.
@@ -362,6 +362,10 @@ func (m *inboxView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Mark):
 		return m.toggleMark()
+	case key.Matches(msg, k.Claim):
+		if s := m.selected(); s != nil {
+			return claimKey(s)
+		}
 	case key.Matches(msg, k.Undo):
 		if s := m.selected(); s != nil {
 			return intent(undoMsg{target: sessionTarget(s)})
@@ -529,7 +533,7 @@ func (m *inboxView) FullHelp() [][]key.Binding {
 		// column of a short terminal's help.
 		k.Sorts,
 		{k.Sort, k.Filter, k.Flagged, k.Undecided, k.Agent, k.Group, k.Preview},
-		{k.Mark, k.Decide, k.Followup, k.Undo, k.History, k.Followups},
+		{k.Mark, k.Decide, k.Followup, k.Undo, k.History, k.Followups, k.Claim},
 		{k.View, k.Refresh, k.Help, k.Quit},
 	}
 }

@@ -253,8 +253,13 @@ func (m *inboxView) previewChanged(s *review.Session, w int) []string {
 func (m *inboxView) previewDecision(w int) []string {
 	st := m.c.Styles
 	cur := review.Current(m.preview.decisions)
+	var claim []string
+	if c := claimText(m.preview.s.Claim, m.c.Now()); c != "" {
+		claim = indentLines(st, c+" until "+localClock(m.preview.s.Claim.ExpiresAt, m.c.Now()), w, 2)
+		claim[0] = st.label("claimed") + st.Badge.Stall.Render(claim[0])
+	}
 	if len(cur) == 0 {
-		return []string{st.label("decided") + st.App.Subtle.Render("— (undecided)")}
+		return append([]string{st.label("decided") + st.App.Subtle.Render("— (undecided)")}, claim...)
 	}
 	d := cur[len(cur)-1]
 	for _, c := range cur {
@@ -262,20 +267,16 @@ func (m *inboxView) previewDecision(w int) []string {
 			d = c
 		}
 	}
-	what := ansi.Strip(decisionBadge(st, d.Kind)) + " " + string(d.Kind)
+	what := ansi.Strip(decisionBadge(st, d.Kind)) + " " + decidedBy(&d, m.c.Now())
 	if !d.OnSession() {
-		what += " on " + strings.TrimSpace(d.TurnID+" "+d.ToolCallID)
+		what += " · on " + strings.TrimSpace(d.TurnID+" "+d.ToolCallID)
 	}
-	if d.Reviewer != "" {
-		what += " by " + d.Reviewer
-	}
-	what += " · " + d.CreatedAt.In(m.c.Now().Location()).Format("Jan 02 15:04")
 	if d.Note != "" {
 		what += "\n" + d.Note
 	}
 	out := indentLines(st, what, w, 4)
 	out[0] = st.label("decided") + st.App.Text.Render(out[0])
-	return out
+	return append(out, claim...)
 }
 
 // previewFinal is the final message, as much as the pane has room for.

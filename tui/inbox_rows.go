@@ -3,6 +3,7 @@ package tui
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -225,15 +226,36 @@ func (m *inboxView) cellText(col string, s *review.Session, i int) string {
 	case "flags":
 		return flagWords(s.Flags)
 	case "last words":
-		if p := livePrefix(s); p != "" {
-			if w := lastWords(&s.Summary); w != "" && s.Live != review.LiveRunning {
-				return p + " · " + Inert(w)
-			}
-			return p
-		}
-		return Inert(lastWords(&s.Summary))
+		return withClaim(s, m.c.Now(), m.lastWordsText(s))
 	}
 	return ""
+}
+
+// lastWordsText is the last words column without its claim: what a
+// running session does, else the session's last words.
+func (m *inboxView) lastWordsText(s *review.Session) string {
+	if p := livePrefix(s); p != "" {
+		if w := lastWords(&s.Summary); w != "" && s.Live != review.LiveRunning {
+			return p + " · " + Inert(w)
+		}
+		return p
+	}
+	return Inert(lastWords(&s.Summary))
+}
+
+// withClaim puts a session's live claim in front of a row's text, so
+// that the others see who reviews it: "@ana · …", short because the
+// column is (the preview and the session screen spell it out).
+func withClaim(s *review.Session, now time.Time, text string) string {
+	if !s.Claim.LiveAt(now) {
+		return text
+	}
+	c := "@" + Inert(s.Claim.Reviewer)
+	switch {
+	case text == "":
+		return c
+	}
+	return c + " · " + text
 }
 
 // flagWords names a session's flags in a few letters each: "fail appr".

@@ -45,6 +45,9 @@ type KeyMap struct {
 	// sessions.
 	Decide, DecideSession, Followup, History, Undo key.Binding
 	NextTodo, PrevTodo, Followups                  key.Binding
+	// Claim claims the session for the reviewer, or releases their own
+	// claim (claim.go).
+	Claim key.Binding
 	// The decision dialog's choices, when they have its focus.
 	Reviewed, NeedsFollowup, Ignored key.Binding
 
@@ -102,6 +105,7 @@ func DefaultKeyMap() KeyMap {
 		NextTodo:      b("J", "next undecided", "J"),
 		PrevTodo:      b("K", "prev undecided", "K"),
 		Followups:     b("F", "follow-ups", "F"),
+		Claim:         b("c", "claim / release", "c"),
 		Reviewed:      b("r", "reviewed", "r"),
 		NeedsFollowup: b("n", "needs follow-up", "n"),
 		Ignored:       b("i", "ignored", "i"),

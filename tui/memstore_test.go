@@ -162,6 +162,48 @@ func (m *MemStore) Decide(_ context.Context, d review.Decision) error {
 	d.ID = m.lastID
 	m.decisions = append(m.decisions, d)
 	m.restate(i)
+	if c := m.sessions[i].Claim; d.OnSession() && c != nil && c.Reviewer == d.Reviewer {
+		m.sessions[i].Claim = nil
+	}
+	return nil
+}
+
+// Claim implements Store, as the store does (store/claims.go), with
+// claims that never expire.
+func (m *MemStore) Claim(_ context.Context, k review.SessionKey, reviewer string, ttl time.Duration) (review.Claim, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := slices.IndexFunc(m.sessions, func(s review.Session) bool { return s.Key() == k })
+	if i < 0 {
+		return review.Claim{}, errNotFound
+	}
+	if c := m.sessions[i].Claim; c != nil && c.Reviewer != reviewer {
+		return review.Claim{}, &review.ClaimedError{Claim: *c}
+	}
+	if ttl <= 0 {
+		ttl = review.DefaultClaimTTL
+	}
+	c := review.Claim{Session: k, Reviewer: reviewer, ClaimedAt: m.now(), ExpiresAt: m.now().Add(ttl)}
+	m.sessions[i].Claim = &c
+	m.version++
+	return c, nil
+}
+
+// Release implements Store.
+func (m *MemStore) Release(_ context.Context, k review.SessionKey, reviewer string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := slices.IndexFunc(m.sessions, func(s review.Session) bool { return s.Key() == k })
+	switch {
+	case i < 0:
+		return errNotFound
+	case m.sessions[i].Claim == nil:
+		return review.ErrNotClaimed
+	case m.sessions[i].Claim.Reviewer != reviewer:
+		return &review.ClaimedError{Claim: *m.sessions[i].Claim}
+	}
+	m.sessions[i].Claim = nil
+	m.version++
 	return nil
 }
 

@@ -48,11 +48,13 @@ type (
 		ds      []review.Decision
 	}
 	// decisionSavedMsg is sent when the store has recorded the
-	// decisions (all, or up to the first error).
+	// decisions (all, or up to the first error): ds are those recorded,
+	// attempted all that were asked for, targets theirs.
 	decisionSavedMsg struct {
-		targets []decisionTarget
-		ds      []review.Decision
-		err     error
+		targets   []decisionTarget
+		ds        []review.Decision
+		attempted []review.Decision
+		err       error
 	}
 	// undoMsg asks the app to withdraw the latest decision on a session.
 	undoMsg struct{ target decisionTarget }
@@ -62,13 +64,6 @@ type (
 		target decisionTarget
 		d      review.Decision
 		err    error
-	}
-	// decisionsLoadedMsg is sent when an open session's decisions are
-	// read again after a decision or an undo.
-	decisionsLoadedMsg struct {
-		key       review.SessionKey
-		decisions []review.Decision
-		err       error
 	}
 	// openHistoryMsg asks the app to show a session's decisions.
 	openHistoryMsg struct{ key review.SessionKey }

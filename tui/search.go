@@ -74,7 +74,7 @@ func (m *inboxView) searchOf() review.Query {
 	if strings.TrimSpace(m.q.Search) == "" {
 		return review.Query{}
 	}
-	return review.Query{Search: m.q.Search, Typing: m.q.Typing}
+	return review.Query{Search: m.q.Search, Typing: m.q.Typing, Reviewer: m.q.Reviewer}
 }
 
 // setSearch runs a changed search from the top, keeping the rows shown

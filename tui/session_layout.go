@@ -45,6 +45,9 @@ func (m *sessionView) measurePane() {
 		if len(t.Flags) > 0 {
 			n += len(m.wrap(m.turnFlagsText(t), maxFlagLines))
 		}
+		if m.decided(t) != nil {
+			n++
+		}
 		if said := m.said(t); strings.TrimSpace(said) != "" {
 			n += len(m.wrap(said, saidLines))
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -27,7 +29,7 @@ func (m *sessionView) turnSections() []string {
 		return nil
 	}
 	var lines []string
-	for _, sec := range [][]string{m.flagsSection(), m.toolTimeSection(), m.saidSection(saidLines), m.thoughtLine(), m.turnErrorsSection(2)} {
+	for _, sec := range [][]string{m.flagsSection(), m.decidedSection(), m.toolTimeSection(), m.saidSection(saidLines), m.thoughtLine(), m.turnErrorsSection(2)} {
 		lines = append(lines, sec...)
 	}
 	// The calls keep at least three rows.
@@ -52,6 +54,24 @@ func (m *sessionView) section(label, text string, n int, alert bool) []string {
 	}
 	out[0] = st.label(label) + first.Render(out[0])
 	return out
+}
+
+// decidedSection says who decided the selected turn, or one of its
+// calls, and when: "reviewed by ana, 09:14".
+func (m *sessionView) decidedSection() []string {
+	d := m.decided(m.turn())
+	if d == nil {
+		return nil
+	}
+	text := decidedBy(d, m.c.Now())
+	if d.ToolCallID != "" {
+		name := d.ToolCallID
+		if tc := toolCall(m.s, d.ToolCallID); tc != nil {
+			name = tc.Name
+		}
+		text += " · on " + Inert(name)
+	}
+	return m.section(ansi.Strip(decisionBadge(m.c.Styles, d.Kind))+" "+m.turn().TurnID, text, 1, false)
 }
 
 // maxFlagLines caps the lines of a turn's flags section.

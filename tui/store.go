@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"time"
 
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/search"
@@ -48,4 +49,12 @@ type Store interface {
 	Matches(ctx context.Context, k review.SessionKey, q review.Query, snippetBytes int) ([]search.Match, error)
 	// Followups returns the open follow-ups, oldest first.
 	Followups(ctx context.Context) ([]review.Followup, error)
+	// Claim marks a session as being reviewed by reviewer for ttl (0:
+	// the default) and returns the claim; another reviewer's live claim
+	// refuses it with a *review.ClaimedError naming them.
+	Claim(ctx context.Context, k review.SessionKey, reviewer string, ttl time.Duration) (review.Claim, error)
+	// Release ends reviewer's own claim on a session:
+	// review.ErrNotClaimed when it has none, a *review.ClaimedError when
+	// another reviewer holds it.
+	Release(ctx context.Context, k review.SessionKey, reviewer string) error
 }

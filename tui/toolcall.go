@@ -371,7 +371,7 @@ func (m *toolView) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.PrevCall, k.NextCall, k.Back},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Wrap, k.Copy, k.Pager, k.Editor},
-		{k.Decide, k.DecideSession, k.Followup, k.Undo, k.History, k.NextTodo, k.Followups},
+		{k.Decide, k.DecideSession, k.Followup, k.Undo, k.History, k.NextTodo, k.Followups, k.Claim},
 		{k.View, k.Refresh, k.Help, k.Quit},
 	}
 }

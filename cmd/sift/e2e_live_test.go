@@ -120,3 +120,41 @@ func TestEndToEndLiveInbox(t *testing.T) {
 		t.Fatalf("after r:\n%s", s)
 	}
 }
+
+// TestEndToEndClaims drives the real binary: a claim by another reviewer
+// (sift claim, another process) shows in the open inbox within two
+// seconds; c on it is refused naming her; her release shows as live; c
+// then claims it for the inbox's reviewer, which sift search mine sees,
+// and c again releases it.
+func TestEndToEndClaims(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and drives the binary")
+	}
+	bin := e2eBuildSift(t)
+	db := filepath.Join(t.TempDir(), "sift.db")
+	e2eSift(t, bin, "", "import", "--db", db, e2eLogsOf(t, "ENG-1", 1))
+	const ref = "ENG-1/work-1-abcde0.jsonl"
+	tm := e2eTmuxInbox(t, bin, db)
+	tm.waitFor("inbox", "sift · 1 session · ")
+
+	e2eSift(t, bin, "", "claim", "--db", db, "--reviewer", "ana", ref)
+	tm.waitWithin(liveWithin, "a claim by another process", "@ana")
+	tm.keys("c")
+	tm.waitWithin(liveWithin, "c on ana's claim", "is claimed by ana")
+
+	e2eSift(t, bin, "", "claim", "--db", db, "--reviewer", "ana", "--release", ref)
+	s := tm.waitWithin(liveWithin, "her release", "sift · 1 session")
+	for deadline := time.Now().Add(liveWithin); strings.Contains(s, "@ana"); s = tm.screen() {
+		if time.Now().After(deadline) {
+			t.Fatalf("ana's released claim still shows:\n%s", s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tm.keys("c")
+	tm.waitWithin(liveWithin, "c", "@e2e", "claimed ENG-1")
+	if out := string(e2eSift(t, bin, "", "search", "--db", db, "--reviewer", "e2e", "--json", "mine")); !strings.Contains(out, "work-1-abcde0") {
+		t.Fatalf("sift search mine does not find the inbox's claim:\n%s", out)
+	}
+	tm.keys("c")
+	tm.waitWithin(liveWithin, "c again", "released ENG-1")
+}

@@ -71,6 +71,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	}
 	defer st.Close()
 	opts := inf.options(st, sf.cfg.Reviewer)
+	opts.ClaimTTL = sf.cfg.ClaimTTL()
 	opts.Coverage = func(ctx context.Context) ([]string, error) { return coverage(ctx, st, sf) }
 	_, statErr := os.Stat(sf.logs)
 	opts.Importing = statErr == nil

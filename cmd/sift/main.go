@@ -53,6 +53,7 @@ func commands() []command {
 		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json [--full]]   the inbox (--full: with tool calls, stalls and turns)", runList},
 		{"export", exportUsage, runExport},
 		{"report", reportUsage, runReport},
+		{"claim", "claim SESSION [--reviewer R] [--minutes N] | --release SESSION   claim a session you review (the others see it; your decision on it or --release ends it)", runClaim},
 		{"decide", "decide SESSION --decision reviewed|needs_followup|ignored [--turn T] [--tool-call C] [--note N] [--reviewer R] | --undo | --history", runDecide},
 		{"followups", followupsUsage, runFollowups},
 		{"decisions", decisionsUsage, runDecisions},

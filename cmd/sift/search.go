@@ -40,6 +40,7 @@ func runSearch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print a JSON array of matches")
 	sort := fs.String("sort", "started", "order of the sessions: "+sortNames())
 	asc := fs.Bool("asc", false, "ascending order")
+	reviewer := fs.String("reviewer", "", "who the filter mine means (default: the configuration's Reviewer, else $USER)")
 	flags, words := splitSearchArgs(fs, args)
 	if _, err := parseArgs(fs, flags, 0); err != nil {
 		return fail(stderr, "search", err)
@@ -58,6 +59,7 @@ func runSearch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "search", err)
 	}
 	defer st.Close()
+	q.Reviewer = reviewerOf(*reviewer, sf.cfg.Reviewer)
 	ctx, stop := signalContext()
 	defer stop()
 	if n, err := st.IndexMissing(ctx); err != nil {

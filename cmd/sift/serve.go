@@ -71,7 +71,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	logger := serveLogger(stderr)
 	api, err := httpapi.New(httpapi.Options{
 		Store: st, LogsDir: sf.logs, Token: token, Loopback: loopback,
-		Reviewer: reviewerOf("", sf.cfg.Reviewer), Logger: logger, Summary: sf.importOptions().Summary,
+		Reviewer: reviewerOf("", sf.cfg.Reviewer), ClaimTTL: sf.cfg.ClaimTTL(), Logger: logger, Summary: sf.importOptions().Summary,
 	})
 	if err != nil {
 		ln.Close()

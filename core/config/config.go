@@ -16,6 +16,7 @@
 //	TokenSpikeFactor: 3        # a turn using 3x the session's usual turn …
 //	TokenSpikeMin: 20000       # … and at least this many tokens is a spike
 //	Reviewer: ana              # recorded on decisions (default: $USER)
+//	ClaimMinutes: 30           # a claim on a session (c) holds this long (≤ a year); 0 is 30
 //	Review:
 //	  FullEventsHours: 48      # review events of a session
 //	  FlaggedDays: 30          # flagged sessions (an open needs_followup: always)
@@ -85,6 +86,10 @@ type Config struct {
 	// Reviewer is the reviewer id recorded on decisions (the inbox,
 	// sift decide, the API); empty means $USER.
 	Reviewer string `yaml:"Reviewer"`
+	// ClaimMinutes is how long a reviewer's claim on a session (the
+	// inbox's c, sift claim) holds unless renewed or released; 0 means
+	// the default, 30.
+	ClaimMinutes int `yaml:"ClaimMinutes"`
 	// Database is the store: a SQLite file, or a postgres:// URL naming a
 	// PostgreSQL database that several machines and reviewers share. The
 	// --db flag and $SIFT_DB come first; empty is the default file.
@@ -163,6 +168,15 @@ func (c Config) MaxFileBytes() int64 { return MiB(c.MaxFileSizeMb) }
 // MaxTotalBytes is MaxTotalSizeMb in bytes (saturating, see MiB); 0 means
 // no cap.
 func (c Config) MaxTotalBytes() int64 { return MiB(c.MaxTotalSizeMb) }
+
+// ClaimTTL is how long a claim holds: ClaimMinutes, or 30 minutes when
+// it is 0.
+func (c Config) ClaimTTL() time.Duration {
+	if c.ClaimMinutes <= 0 {
+		return 30 * time.Minute
+	}
+	return time.Duration(min(c.ClaimMinutes, ClaimMinutesMax)) * time.Minute
+}
 
 // Retention is RetainedDays as a duration (saturating, see Days); 0 means
 // keep forever.
@@ -339,6 +353,10 @@ func (c Config) Validate() error {
 		return bad("TokenSpikeFactor", "must be at least 1 (got %g)", c.TokenSpikeFactor)
 	case c.TokenSpikeMin < 0:
 		return bad("TokenSpikeMin", "must not be negative (got %d)", c.TokenSpikeMin)
+	case c.ClaimMinutes < 0:
+		return bad("ClaimMinutes", "must not be negative (got %d; 0 is the default, 30)", c.ClaimMinutes)
+	case c.ClaimMinutes > ClaimMinutesMax:
+		return bad("ClaimMinutes", "must be at most %d (a year; got %d)", ClaimMinutesMax, c.ClaimMinutes)
 	}
 	for _, t := range []struct {
 		key      string

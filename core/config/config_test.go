@@ -299,3 +299,21 @@ Agents:
 		t.Errorf("parsed %+v", c)
 	}
 }
+
+// TestClaimMinutes: ClaimMinutes defaults to 30 minutes and is bounded.
+func TestClaimMinutes(t *testing.T) {
+	c := Default()
+	if got := c.ClaimTTL(); got != 30*time.Minute {
+		t.Fatalf("default claim TTL %v, want 30m", got)
+	}
+	c.ClaimMinutes = 45
+	if got := c.ClaimTTL(); got != 45*time.Minute || c.Validate() != nil {
+		t.Fatalf("ClaimMinutes 45: %v, %v", got, c.Validate())
+	}
+	for _, n := range []int{-1, ClaimMinutesMax + 1} {
+		c.ClaimMinutes = n
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "ClaimMinutes") {
+			t.Errorf("ClaimMinutes %d: %v, want an error naming it", n, err)
+		}
+	}
+}

@@ -27,6 +27,8 @@ const (
 	FileSizeMbMax = 1 << 20
 	// StallSecondsMax bounds StallThresholdSeconds: a year.
 	StallSecondsMax = 365 * 24 * 3600
+	// ClaimMinutesMax bounds ClaimMinutes: a year.
+	ClaimMinutesMax = 365 * 24 * 60
 )
 
 // Days is n days as a duration. It saturates rather than wrapping: a

@@ -64,6 +64,9 @@ type Query struct {
 	// last word matches any word it starts, and a filter left incomplete
 	// there is ignored (search.Options.Typing).
 	Typing bool
+	// Reviewer is the reviewer searching: who the search's filter mine
+	// means (search.Options.Reviewer).
+	Reviewer string
 	// GroupByWorkItem keeps each work item's sessions together, in Sort's
 	// order, and orders the groups by their most urgent session: the one
 	// of theirs that comes first in Sort's order. Page.Groups has each

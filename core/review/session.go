@@ -47,6 +47,9 @@ type Session struct {
 	// when unknown (not a work tree, an imported file).
 	GitBefore string `json:"-"`
 	GitAfter  string `json:"-"`
+	// Claim is the session's live claim: the reviewer reviewing it now
+	// (Claim); nil when nobody is, or their claim expired.
+	Claim *Claim `json:"claim,omitempty"`
 }
 
 // LiveState is whether a session's stream is still being written.

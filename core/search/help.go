@@ -3,7 +3,7 @@ package search
 // Help is the query language, as `sift help search` prints it and the
 // inbox's help shows it: one line each.
 func Help() []string {
-	return []string{
+	return append([]string{
 		"A search finds the sessions whose text has every word: the prompt,",
 		"what the model said, tool names and inputs, errors, output lines,",
 		"the final message, flags, notes, the agent, model, work item, phase.",
@@ -25,5 +25,7 @@ func Help() []string {
 		`  reviewer:ana      a decision by this reviewer, from the id's start`,
 		`  since:24h         active within 90m, 24h, 7d, 2w, or since 2026-01-02`,
 		`  cost>0.5          in USD: cost>0.5, cost<1, cost>=2, cost<=0.1`,
-	}
+		"",
+		"Reviewing together (-unclaimed inverts one):",
+	}, teamHelp()...)
 }

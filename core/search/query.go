@@ -80,6 +80,8 @@ type Filter struct {
 	Cost float64
 	// Outcome is an outcome filter's outcome.
 	Outcome Outcome
+	// Now is, on a team filter (team.go), the search's clock.
+	Now time.Time
 }
 
 // Query is a parsed search. The zero Query matches every session.
@@ -127,6 +129,8 @@ type Options struct {
 	// incomplete there (since:3, agent:) is left out
 	// rather than an error.
 	Typing bool
+	// Reviewer is who the team filter mine means (team.go).
+	Reviewer string
 }
 
 // ParseError is a query that cannot be read: a filter's value, or an
@@ -161,7 +165,11 @@ func Parse(s string, o Options) (Query, error) {
 	var q Query
 	for _, t := range lex(s) {
 		typing := o.Typing && t.last
-		if f, ok, err := parseFilter(t, o.Now); ok {
+		f, ok, err := parseTeam(t, o)
+		if !ok {
+			f, ok, err = parseFilter(t, o.Now)
+		}
+		if ok {
 			if err != nil {
 				if typing {
 					continue

@@ -15,6 +15,27 @@ import (
 // bodyReadTimeout bounds reading one request body.
 const bodyReadTimeout = 30 * time.Second
 
+// acceptWrite checks a write request and reads its body into v, answering
+// when it cannot: a cross-origin browser request may not write (a
+// tokenless loopback server must not write for a web page:
+// Sec-Fetch-Site, Origin), then the token rule (authorizeWrite), then
+// the body (decodeBody).
+func (s *Server) acceptWrite(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := s.cop.Check(r); err != nil {
+		writeError(w, http.StatusForbidden, CodeForbidden, "cross-origin requests may not write")
+		return false
+	}
+	return s.authorizeWrite(w, r) && decodeBody(w, r, v)
+}
+
+// reviewerOr is the reviewer a write names, else the server's.
+func (s *Server) reviewerOr(id string) string {
+	if id == "" {
+		return s.reviewer
+	}
+	return id
+}
+
 // authorizeWrite applies the token rule to a write and answers when it
 // fails: with a token configured, the request must carry it as a bearer
 // token; without one, writes are allowed only on a loopback listener.

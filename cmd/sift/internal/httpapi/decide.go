@@ -25,17 +25,8 @@ type decideRequest struct {
 // handleDecide serves POST /decisions: it appends a decision and answers
 // 201 with it once it is durable.
 func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request) {
-	// A browser page must not write through a tokenless loopback server:
-	// refuse cross-origin browser requests (Sec-Fetch-Site, Origin).
-	if err := s.cop.Check(r); err != nil {
-		writeError(w, http.StatusForbidden, CodeForbidden, "cross-origin requests may not write")
-		return
-	}
-	if !s.authorizeWrite(w, r) {
-		return
-	}
 	var req decideRequest
-	if !decodeBody(w, r, &req) {
+	if !s.acceptWrite(w, r, &req) {
 		return
 	}
 	kind := review.DecisionKind(req.Decision)
@@ -63,10 +54,7 @@ func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, "resolve session", err)
 		return
 	}
-	reviewer := req.ReviewerID
-	if reviewer == "" {
-		reviewer = s.reviewer
-	}
+	reviewer := s.reviewerOr(req.ReviewerID)
 	d := review.Decision{
 		Session: key, TurnID: req.TurnID, ToolCallID: req.ToolCallID,
 		Kind: kind, Note: req.Note, Reviewer: reviewer, CreatedAt: time.Now().UTC(),

@@ -24,6 +24,11 @@
 //	     {"session" | "workItemId"+"fileName", "turnId", "toolCallId",
 //	     "decision", "note", "reviewerId"}: the fields of `sift decide`;
 //	     201 with the decision once it is durable.
+//	POST /sessions/{workItemId}/{fileName}/claim
+//	     {"reviewerId", "minutes"}: the reviewer claims the session, as
+//	     `sift claim` (201 with the claim); {"reviewerId", "release": true}
+//	     ends their claim (204). Another reviewer's live claim is 409
+//	     claimed, naming them; nothing to release is 409 not_claimed.
 //
 // Lists take limit (default 100, 1 to 500) and offset, and say nextOffset
 // when another page may follow. A bad limit is 400 invalid_limit.
@@ -33,7 +38,7 @@
 // invalid_path, invalid_limit, invalid_parameter, invalid_body,
 // unknown_field, body_too_large (over 64 KiB), unsupported_media_type,
 // unauthorized, writes_disabled, forbidden, not_found, ambiguous_session,
-// method_not_allowed, unavailable, internal.
+// method_not_allowed, unavailable, internal, claimed, not_claimed.
 //
 // Safety: request paths with dot segments, encoded dots, slashes or
 // backslashes, raw backslashes, NUL or empty segments are refused before

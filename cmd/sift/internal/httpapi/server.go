@@ -51,6 +51,9 @@ type Options struct {
 	// Reviewer is the reviewer of a decision posted without one, as `sift
 	// decide` defaults to the OS user.
 	Reviewer string
+	// ClaimTTL is how long a claim posted without minutes holds; 0 is
+	// review.DefaultClaimTTL.
+	ClaimTTL time.Duration
 	// Summary is the base of on-demand analyses (stall threshold, token
 	// spike thresholds, prices).
 	Summary summary.Options
@@ -68,6 +71,7 @@ type Server struct {
 	loopback     bool
 	writeTimeout time.Duration
 	reviewer     string
+	claimTTL     time.Duration
 	summaryOpts  atomic.Pointer[summary.Options]
 	log          *slog.Logger
 	reg          *agents.Registry
@@ -99,6 +103,7 @@ func New(opt Options) (*Server, error) {
 		loopback:     opt.Loopback,
 		writeTimeout: opt.WriteTimeout,
 		reviewer:     opt.Reviewer,
+		claimTTL:     opt.ClaimTTL,
 		log:          opt.Logger,
 		reg:          agents.Default(),
 		cop:          http.NewCrossOriginProtection(),
@@ -141,6 +146,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /sessions/{id}/decisions", s.handleDecisions)
 	m.HandleFunc("GET /sessions/{workItemId}/{fileName}/decisions", s.handleDecisions)
 	m.HandleFunc("POST /decisions", s.handleDecide)
+	m.HandleFunc("POST /sessions/{workItemId}/{fileName}/claim", s.handleClaim)
 	s.mux = m
 }
 
