@@ -68,9 +68,12 @@ func TestEditorAndPagerThroughTheRealProgram(t *testing.T) {
 	if len(pr) != 3 || pr[0] != "--pager" || pr[1] != "--" || !strings.HasPrefix(filepath.Base(pr[2]), "sift-call-") {
 		t.Fatalf("pager argv %q", pr)
 	}
-	if data, err := os.ReadFile(shown); err != nil || !strings.Contains(string(data), readCallID) {
-		t.Errorf("the pager was not shown the call's raw lines (%v): %q", err, data)
-	}
+	// The program records its argv before it reads the file: wait for
+	// what it was shown.
+	waitUntil(t, "the pager is shown the call's raw lines", func() bool {
+		data, err := os.ReadFile(shown)
+		return err == nil && strings.Contains(string(data), readCallID)
+	})
 	waitUntil(t, "the pager's file is removed", func() bool {
 		_, err := os.Stat(pr[2])
 		return os.IsNotExist(err)
