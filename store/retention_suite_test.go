@@ -268,6 +268,7 @@ func TestSweepRuns(t *testing.T) {
 // of an earlier sift was.
 func unmigrate0015(t *testing.T, s *Store) {
 	t.Helper()
+	unmigrate0017(t, s)
 	for _, q := range []string{
 		`DROP INDEX summaries_retention`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN host_id`,

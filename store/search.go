@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 
 	json "github.com/goccy/go-json"
 
@@ -35,12 +36,22 @@ func searchDoc(sum *summary.Summary, pieces []search.Piece) *search.Doc {
 
 // docWriter writes search documents in one transaction.
 type docWriter struct {
-	notes, upsert, drop, insert *sql.Stmt
+	pg                  bool
+	notes, upsert, text *sql.Stmt
+	// drop is PostgreSQL's delete of a document's old text.
+	drop *sql.Stmt
+	// raw is the room of a document's uncompressed form.
+	raw []byte
 }
 
-func newDocWriter(ctx context.Context, tx *sql.Tx) (*docWriter, error) {
-	w := &docWriter{}
-	for _, p := range []struct {
+func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) {
+	w := &docWriter{pg: pg}
+	text := `INSERT INTO search_text (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`
+	if pg {
+		// PostgreSQL's search_fts holds the text and its words.
+		text = `INSERT INTO search_fts (rowid, body, parts) VALUES (?, ?, ?)`
+	}
+	stmts := []struct {
 		dst **sql.Stmt
 		sql string
 	}{
@@ -48,9 +59,17 @@ func newDocWriter(ctx context.Context, tx *sql.Tx) (*docWriter, error) {
 			WHERE work_item_id = ? AND file_name = ? AND note != '' ORDER BY id`},
 		{&w.upsert, `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
 			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`},
-		{&w.drop, `DELETE FROM search_fts WHERE rowid = ?`},
-		{&w.insert, `INSERT INTO search_fts (rowid, body, parts) VALUES (?, ?, ?)`},
-	} {
+		// search_text's triggers index the new text and take the old
+		// one's words out (migration 0017).
+		{&w.text, text},
+	}
+	if pg {
+		stmts = append(stmts, struct {
+			dst **sql.Stmt
+			sql string
+		}{&w.drop, `DELETE FROM search_fts WHERE rowid = ?`})
+	}
+	for _, p := range stmts {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
 			w.close()
@@ -62,7 +81,7 @@ func newDocWriter(ctx context.Context, tx *sql.Tx) (*docWriter, error) {
 }
 
 func (w *docWriter) close() {
-	for _, st := range []*sql.Stmt{w.notes, w.upsert, w.drop, w.insert} {
+	for _, st := range []*sql.Stmt{w.notes, w.upsert, w.text, w.drop} {
 		if st != nil {
 			st.Close()
 		}
@@ -97,19 +116,25 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id); err != nil {
 		return wrapError(err)
 	}
-	// A new id has no text to drop: the delete finds none.
-	if _, err := w.drop.ExecContext(ctx, id); err != nil {
+	if w.pg {
+		// A new id has no text to drop: the delete finds none.
+		if _, err := w.drop.ExecContext(ctx, id); err != nil {
+			return wrapError(err)
+		}
+		_, err = w.text.ExecContext(ctx, id, d.Body(), parts)
 		return wrapError(err)
 	}
-	_, err = w.insert.ExecContext(ctx, id, d.Body(), parts)
+	var doc []byte
+	doc, w.raw = packSearchText(d.Body(), parts, w.raw)
+	_, err = w.text.ExecContext(ctx, id, doc)
 	return wrapError(err)
 }
 
 // indexSearch writes the search documents of the sessions a write
 // transaction wrote, with their decisions' notes. The import calls it in
 // its transaction, after the summaries' rows.
-func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
-	w, err := newDocWriter(ctx, tx)
+func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow, pg bool) error {
+	w, err := newDocWriter(ctx, tx, pg)
 	if err != nil {
 		return err
 	}
@@ -133,33 +158,26 @@ func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 // indexNote adds a decision's note to its session's document, in the
 // decision's transaction. A session not indexed yet gets its notes when
 // it is (IndexMissing, or its next import).
-func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision) error {
+func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision, pg bool) error {
 	if d.Note == "" {
 		return nil
 	}
 	k := d.Session
-	var body string
-	var parts []byte
-	err := tx.QueryRowContext(ctx, `SELECT f.body, f.parts FROM search_docs d JOIN search_fts f ON f.rowid = d.id
-		WHERE d.work_item_id = ? AND d.file_name = ?`, k.WorkItemID, k.FileName).Scan(&body, &parts)
+	body, ps, err := readSearchText(ctx, tx, k, pg)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("search index %s: %w", k, wrapError(err))
 	}
-	var ps []search.Part
-	if err := json.Unmarshal(parts, &ps); err != nil {
-		return fmt.Errorf("search index %s: decode parts: %w", k, err)
-	}
-	doc := search.LoadDoc(body, ps)
-	doc.Add(search.InNote, d.Note, search.Location{TurnID: d.TurnID, CallID: d.ToolCallID})
-	w, err := newDocWriter(ctx, tx)
+	sd := search.LoadDoc(body, ps)
+	sd.Add(search.InNote, d.Note, search.Location{TurnID: d.TurnID, CallID: d.ToolCallID})
+	w, err := newDocWriter(ctx, tx, pg)
 	if err != nil {
 		return err
 	}
 	defer w.close()
-	if err := w.write(ctx, k, doc); err != nil {
+	if err := w.write(ctx, k, sd); err != nil {
 		return fmt.Errorf("search index %s: %w", k, err)
 	}
 	return nil
@@ -174,27 +192,100 @@ func purgeSearchIndex(ctx context.Context, tx *sql.Tx, k review.SessionKey) erro
 }
 
 // resetSearchIndex empties the search index in a rebuild's transaction.
-// A full-text table of its own content can only be emptied row by row,
-// each row's words taken out of the index; dropping it and creating it
-// again, from its own stored definition, is immediate.
+// Its documents can only be deleted row by row, each one's words taken
+// out of the index by a trigger; dropping the index and the documents
+// and creating them again, from their own stored definitions (the
+// documents' triggers with them), is immediate.
 func resetSearchIndex(ctx context.Context, tx *sql.Tx, pg bool) error {
 	if pg {
 		return pgResetSearchIndex(ctx, tx)
 	}
-	var create string
-	if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'search_fts'`).Scan(&create); err != nil {
+	rows, err := tx.QueryContext(ctx, `SELECT sql FROM sqlite_master WHERE (type = 'table' AND name IN ('search_fts', 'search_text'))
+		OR (type = 'trigger' AND tbl_name = 'search_text') ORDER BY type = 'trigger', name`)
+	if err != nil {
 		return fmt.Errorf("search index: %w", wrapError(err))
 	}
-	for _, q := range []string{
-		`DROP TABLE search_fts`,
-		create,
+	var create []string
+	for rows.Next() {
+		var q string
+		if err := rows.Scan(&q); err != nil {
+			rows.Close()
+			return fmt.Errorf("search index: %w", wrapError(err))
+		}
+		create = append(create, q)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("search index: %w", wrapError(err))
+	}
+	qs := append([]string{`DROP TABLE search_text`, `DROP TABLE search_fts`}, create...)
+	for _, q := range append(qs,
 		`INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1)`,
 		`DELETE FROM search_docs`,
-		`DELETE FROM meta WHERE key = '` + metaSearchBackfill + `'`,
-	} {
+		`DELETE FROM meta WHERE key = '`+metaSearchBackfill+`'`,
+	) {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("search index: %w", wrapError(err))
 		}
+	}
+	return nil
+}
+
+// rowQuerier reads one row: a database or a transaction.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// readSearchText reads a session's stored document, its body and parts;
+// sql.ErrNoRows, unwrapped, when it has none.
+func readSearchText(ctx context.Context, q rowQuerier, k review.SessionKey, pg bool) (string, []search.Part, error) {
+	if pg {
+		var body string
+		var parts []byte
+		err := q.QueryRowContext(ctx, `SELECT f.body, f.parts FROM search_docs d JOIN search_fts f ON f.rowid = d.id
+			WHERE d.work_item_id = ? AND d.file_name = ?`, k.WorkItemID, k.FileName).Scan(&body, &parts)
+		if err != nil {
+			return "", nil, err
+		}
+		var ps []search.Part
+		if err := json.Unmarshal(parts, &ps); err != nil {
+			return "", nil, fmt.Errorf("decode search parts: %w", err)
+		}
+		return body, ps, nil
+	}
+	var doc []byte
+	err := q.QueryRowContext(ctx, `SELECT t.doc FROM search_docs d JOIN search_text t ON t.id = d.id
+		WHERE d.work_item_id = ? AND d.file_name = ?`, k.WorkItemID, k.FileName).Scan(&doc)
+	if err != nil {
+		return "", nil, err
+	}
+	return loadSearchText(doc)
+}
+
+// loadSearchText reads a stored document's body and parts.
+func loadSearchText(doc []byte) (string, []search.Part, error) {
+	body, parts, err := unpackSearchText(doc)
+	if err != nil {
+		return "", nil, err
+	}
+	var ps []search.Part
+	if err := json.Unmarshal(parts, &ps); err != nil {
+		return "", nil, fmt.Errorf("decode search parts: %w", err)
+	}
+	return body, ps, nil
+}
+
+// tidyMergePages bounds the work of one tidySearchIndex, in pages.
+const tidyMergePages = 256
+
+// tidySearchIndex merges the full-text index's segments a little after a
+// sweep: the segments whose every document was deleted (their words are
+// taken out at once, but their pages stay) are dropped, and their pages
+// given back with the rest.
+func (s *Store) tidySearchIndex(ctx context.Context) error {
+	_, err := s.sqliteExec(ctx, s.w, `INSERT INTO search_fts (search_fts, rank) VALUES ('merge', `+strconv.Itoa(tidyMergePages)+`)`)
+	if err != nil {
+		return fmt.Errorf("search index: %w", wrapError(err))
 	}
 	return nil
 }

@@ -1,0 +1,42 @@
+-- The search index keeps no copy of the text it indexes (store/search_text.go):
+-- the full-text table of 0008 stored each document whole, with its parts,
+-- beside its index (twice the indexed text in all). A document is now
+-- stored once, compressed, in search_text, and search_fts is contentless.
+--
+-- search_text is the document of a search_docs row (same id). Its triggers
+-- keep the index in step: a document written is indexed, one replaced or
+-- deleted has its old words taken out, at once (secure-delete, as in 0008:
+-- a redacted secret or a purged session's words do not stay in the file).
+CREATE TABLE search_text (
+  id  INTEGER PRIMARY KEY,
+  doc BLOB NOT NULL
+);
+
+INSERT INTO search_text (id, doc) SELECT rowid, sift_search_pack(body, parts) FROM search_fts;
+
+DROP TRIGGER search_docs_gone;
+DROP TABLE search_fts;
+
+-- Words are runs of letters and digits, case folded, accents kept, as in
+-- 0008; the phrase queries need their positions (detail=full).
+CREATE VIRTUAL TABLE search_fts USING fts5(body, content = '', tokenize = 'unicode61 remove_diacritics 0');
+INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1);
+INSERT INTO search_fts (rowid, body) SELECT id, sift_search_body(doc) FROM search_text;
+
+CREATE TRIGGER search_text_added AFTER INSERT ON search_text BEGIN
+  INSERT INTO search_fts (rowid, body) VALUES (new.id, sift_search_body(new.doc));
+END;
+
+CREATE TRIGGER search_text_changed AFTER UPDATE OF doc ON search_text BEGIN
+  INSERT INTO search_fts (search_fts, rowid, body) VALUES ('delete', old.id, sift_search_body(old.doc));
+  INSERT INTO search_fts (rowid, body) VALUES (new.id, sift_search_body(new.doc));
+END;
+
+CREATE TRIGGER search_text_gone AFTER DELETE ON search_text BEGIN
+  INSERT INTO search_fts (search_fts, rowid, body) VALUES ('delete', old.id, sift_search_body(old.doc));
+END;
+
+-- A session that goes (a sweep, a purge) takes its document with it.
+CREATE TRIGGER search_docs_gone AFTER DELETE ON search_docs BEGIN
+  DELETE FROM search_text WHERE id = old.id;
+END;
