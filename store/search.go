@@ -47,7 +47,12 @@ type docWriter struct {
 func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) {
 	w := &docWriter{pg: pg}
 	text := `INSERT INTO search_text (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`
+	upsert := `INSERT INTO search_docs (work_item_id, file_name, ` + docFilterCols + `)
+		SELECT work_item_id, file_name, ` + docFilterCols + ` FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?
+		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id`
 	if pg {
+		upsert = `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
+			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`
 		// PostgreSQL's search_fts holds the text and its words.
 		text = `INSERT INTO search_fts (rowid, body, parts) VALUES (?, ?, ?)`
 	}
@@ -57,8 +62,7 @@ func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) 
 	}{
 		{&w.notes, `SELECT note, turn_id, tool_call_id FROM review_decisions
 			WHERE work_item_id = ? AND file_name = ? AND note != '' ORDER BY id`},
-		{&w.upsert, `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
-			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`},
+		{&w.upsert, upsert},
 		// search_text's triggers index the new text and take the old
 		// one's words out (migration 0017).
 		{&w.text, text},

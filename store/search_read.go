@@ -46,7 +46,8 @@ const (
 type searchRead struct {
 	q review.Query
 	// expr is the FTS5 expression of the search's words (and exclusions),
-	// "" when it has none; n is how many documents it matches.
+	// "" when it has none; n is how many documents it matches that pass
+	// the doc conditions.
 	expr string
 	n    int
 	// conds are the query's conditions on a summary s (read from
@@ -54,6 +55,13 @@ type searchRead struct {
 	// search's.
 	conds []string
 	args  []any
+	// split is set when the conditions are also split in two (SQLite):
+	// docConds, the static filters on the session's document sd (its copy
+	// of the summary's columns, migration 0017), and restConds, the
+	// others on s and l. Together they select what conds do.
+	split               bool
+	docConds, restConds []string
+	docArgs, restArgs   []any
 }
 
 // readSearch prepares a query's search (sq, not nil) for reading: its
@@ -61,16 +69,99 @@ type searchRead struct {
 func (s *Store) readSearch(ctx context.Context, q review.Query, sq *search.Query) (*searchRead, error) {
 	r := &searchRead{q: q}
 	r.conds, r.args = whereConds(q, sq)
+	if !s.pg {
+		r.splitConds(sq)
+	}
 	if pos := sq.Positive(); len(pos) > 0 {
 		r.expr = ftsJoin(pos, "AND")
 		for _, t := range sq.Negative() {
 			r.expr += " NOT " + ftsPhrase(t)
 		}
-		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH ?`, r.expr).Scan(&r.n); err != nil {
+		count, args := `SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH ?`, []any{r.expr}
+		if len(r.docConds) > 0 {
+			// The static filters are read from the documents' rows,
+			// looked up by id: a common word and a selective filter
+			// (flag:stall) are counted without a summary.
+			count = `SELECT COUNT(*) FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid
+				WHERE search_fts MATCH ? AND ` + strings.Join(r.docConds, " AND ")
+			args = append(args, r.docArgs...)
+		}
+		if err := s.r.QueryRowContext(ctx, count, args...).Scan(&r.n); err != nil {
 			return nil, fmt.Errorf("search: %w", wrapError(err))
 		}
 	}
 	return r, nil
+}
+
+// The columns of its summary a search document's row copies (migration
+// 0017), and their update from the summary in an upsert.
+const (
+	docFilterCols = "agent_kind, flags, outcome, activity_at, estimated_usd"
+	docFilterSet  = "agent_kind = excluded.agent_kind, flags = excluded.flags, outcome = excluded.outcome, " +
+		"activity_at = excluded.activity_at, estimated_usd = excluded.estimated_usd"
+)
+
+// docFilterColumn is the column of search_docs a filter reads, "" for a
+// filter that reads none (its value is not a copy: decisions, tools,
+// models).
+func docFilterColumn(f search.Field) string {
+	switch f {
+	case search.FieldAgent:
+		return "agent_kind"
+	case search.FieldFlag:
+		return "flags"
+	case search.FieldOutcome:
+		return "outcome"
+	case search.FieldSince:
+		return "activity_at"
+	case search.FieldCost:
+		return "estimated_usd"
+	}
+	return ""
+}
+
+// splitConds splits the query's conditions into those on the document's
+// row (the static filters, each the condition filterCond gives, read from
+// sd) and the rest.
+func (r *searchRead) splitConds(sq *search.Query) {
+	rest := *sq
+	rest.Filters = nil
+	for _, f := range sq.Filters {
+		col := docFilterColumn(f.Field)
+		c, a := filterCond(f)
+		if col == "" || strings.Count(c, "s."+col) != 1 {
+			rest.Filters = append(rest.Filters, f)
+			continue
+		}
+		c = strings.Replace(c, "s."+col, "sd."+col, 1)
+		if f.Not {
+			c = "NOT COALESCE((" + c + "), FALSE)"
+		}
+		r.docConds = append(r.docConds, c)
+		r.docArgs = append(r.docArgs, a...)
+	}
+	r.restConds, r.restArgs = whereConds(r.q, &rest)
+	r.split = true
+}
+
+// matchConds are the conditions of a read from the matches, with their
+// arguments: the doc conditions first, checked before a summary is
+// looked up.
+func (r *searchRead) matchConds() ([]string, []any) {
+	if !r.split {
+		return r.conds, r.args
+	}
+	return append(r.docConds[:len(r.docConds):len(r.docConds)], r.restConds...),
+		append(r.docArgs[:len(r.docArgs):len(r.docArgs)], r.restArgs...)
+}
+
+// summaryConds are the conditions that a summary, not a document's row,
+// must pass, beyond those r.n counts.
+func (r *searchRead) summaryConds() []string {
+	if !r.split || r.expr == "" {
+		return r.conds
+	}
+	return r.restConds
 }
 
 // plan chooses how to read a page.
@@ -116,6 +207,7 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 	switch {
 	case p == fromMatches:
 		b.WriteString(" FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid" + coveringJoin("sd"))
+		conds, args = r.matchConds()
 		conds = append([]string{"search_fts MATCH ?"}, conds...)
 		args = append([]any{r.expr}, args...)
 		order = "s"
@@ -177,7 +269,7 @@ func (s *Store) searchPage(ctx context.Context, r *searchRead, cols string) (str
 // count counts the sessions of a query with a search: the matches of its
 // words when it has nothing else to check.
 func (s *Store) searchCount(ctx context.Context, r *searchRead) (int, error) {
-	if r.expr != "" && (len(r.conds) == 0 || r.n == 0) {
+	if r.expr != "" && (len(r.summaryConds()) == 0 || r.n == 0) {
 		return r.n, nil
 	}
 	var n int
@@ -193,7 +285,7 @@ func (s *Store) searchCount(ctx context.Context, r *searchRead) (int, error) {
 func (r *searchRead) countFrom() (string, []any) {
 	plan := along
 	switch {
-	case r.expr != "" && (len(r.conds) == 0 || r.n <= fewMatches):
+	case r.expr != "" && (len(r.summaryConds()) == 0 || r.n <= fewMatches):
 		from, args, _ := r.from(fromMatches)
 		return from, args
 	case r.expr != "":

@@ -557,6 +557,11 @@ func unmigrate0017(t *testing.T, s *Store) {
 		`INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1)`,
 		`INSERT INTO search_fts (rowid, body, parts) SELECT id, sift_search_body(doc), sift_search_parts(doc) FROM search_text`,
 		`DROP TABLE search_text`,
+		`ALTER TABLE search_docs DROP COLUMN agent_kind`,
+		`ALTER TABLE search_docs DROP COLUMN flags`,
+		`ALTER TABLE search_docs DROP COLUMN outcome`,
+		`ALTER TABLE search_docs DROP COLUMN activity_at`,
+		`ALTER TABLE search_docs DROP COLUMN estimated_usd`,
 		`CREATE TRIGGER search_docs_gone AFTER DELETE ON search_docs BEGIN
 			DELETE FROM search_fts WHERE rowid = old.id;
 		END`,

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -33,7 +34,7 @@ func searchCorpus(now time.Time) corpus.StreamSpec {
 // the stream files are removed once imported.
 func searchBenchStore(b testing.TB) (*store.Store, corpus.StreamSpec) {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), "sift-search-bench-100k-v2")
+	dir := filepath.Join(os.TempDir(), "sift-search-bench-100k-v3")
 	db := filepath.Join(dir, "sift.db")
 	stamp := filepath.Join(dir, "generated")
 	spec := searchCorpus(time.Now().Truncate(24 * time.Hour))
@@ -139,19 +140,30 @@ func reportLatency(b *testing.B, took []time.Duration) {
 
 // TestSearchBenchQueries lists the benchmark's queries with how many
 // sessions each selects and its first page's time, when asked for
-// (SIFT_SEARCH_BENCH=1): the selectivity the benchmark covers.
+// (SIFT_SEARCH_BENCH=1): the selectivity the benchmark covers. With
+// SIFT_SEARCH_BENCH=N (N > 1) each query runs N times, and its median,
+// p99 and maximum are listed.
 func TestSearchBenchQueries(t *testing.T) {
-	if os.Getenv("SIFT_SEARCH_BENCH") == "" {
+	rounds, _ := strconv.Atoi(os.Getenv("SIFT_SEARCH_BENCH"))
+	if rounds < 1 {
 		t.Skip("SIFT_SEARCH_BENCH=1 lists the search benchmark's queries")
 	}
 	st, spec := searchBenchStore(t)
 	defer st.Close()
 	for _, q := range benchQueries(spec) {
-		start := time.Now()
-		p, err := st.ListSessions(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
+		var took []time.Duration
+		total := 0
+		for range rounds {
+			start := time.Now()
+			p, err := st.ListSessions(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			took = append(took, time.Since(start))
+			total = p.Total
 		}
-		t.Logf("%-40q %6d sessions  %s", q.Search, p.Total, time.Since(start).Round(time.Microsecond))
+		slices.Sort(took)
+		at := func(p float64) time.Duration { return took[min(int(p*float64(len(took))), len(took)-1)].Round(10 * time.Microsecond) }
+		t.Logf("%-40q %6d sessions  p50 %9s  p99 %9s  max %9s", q.Search, total, at(0.5), at(0.99), took[len(took)-1].Round(10*time.Microsecond))
 	}
 }

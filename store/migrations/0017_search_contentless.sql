@@ -40,3 +40,16 @@ END;
 CREATE TRIGGER search_docs_gone AFTER DELETE ON search_docs BEGIN
   DELETE FROM search_text WHERE id = old.id;
 END;
+
+-- search_docs keeps a copy of the columns of its summary that the static
+-- filters read (agent:, flag:, outcome:, since:, cost>), written with the
+-- document in the import's transaction (nothing else changes them): a
+-- search's count and its few matches are filtered on the document's row,
+-- a lookup by id, before any summary is looked up by its key.
+ALTER TABLE search_docs ADD COLUMN agent_kind TEXT;
+ALTER TABLE search_docs ADD COLUMN flags TEXT;
+ALTER TABLE search_docs ADD COLUMN outcome TEXT;
+ALTER TABLE search_docs ADD COLUMN activity_at INTEGER;
+ALTER TABLE search_docs ADD COLUMN estimated_usd REAL;
+UPDATE search_docs SET (agent_kind, flags, outcome, activity_at, estimated_usd) = (SELECT s.agent_kind, s.flags, s.outcome,
+  s.activity_at, s.estimated_usd FROM agent_stream_summaries s WHERE s.work_item_id = search_docs.work_item_id AND s.file_name = search_docs.file_name);
