@@ -267,15 +267,17 @@ func redactValue(v any, kind valueKind) (any, bool, error) {
 		}
 		nb = packRaw(r)
 	case searchTextValue:
-		body, parts, err := unpackSearchText(b)
+		t, err := unpackSearchText(b)
 		if err != nil {
 			return nil, false, err
 		}
-		rb, rp := redact.String(body), redact.JSONLine(parts)
-		if rb == body && bytes.Equal(rp, parts) {
+		// The tags are of an agent, flags and an outcome: names, never
+		// a stream's text.
+		rb, rp := redact.String(t.body), redact.JSONLine(t.parts)
+		if rb == t.body && bytes.Equal(rp, t.parts) {
 			return v, false, nil
 		}
-		nb, _ = packSearchText(rb, rp, nil)
+		nb, _ = packSearchText(searchText{body: rb, tags: t.tags, parts: rp}, nil)
 	}
 	if bytes.Equal(nb, b) {
 		return v, false, nil

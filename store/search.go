@@ -49,7 +49,7 @@ func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) 
 	text := `INSERT INTO search_text (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`
 	upsert := `INSERT INTO search_docs (work_item_id, file_name, ` + docFilterCols + `)
 		SELECT work_item_id, file_name, ` + docFilterCols + ` FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?
-		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id`
+		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id, agent_kind, flags, outcome`
 	if pg {
 		upsert = `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
 			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`
@@ -117,10 +117,10 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 		return fmt.Errorf("encode search parts: %w", err)
 	}
 	var id int64
-	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id); err != nil {
-		return wrapError(err)
-	}
 	if w.pg {
+		if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id); err != nil {
+			return wrapError(err)
+		}
 		// A new id has no text to drop: the delete finds none.
 		if _, err := w.drop.ExecContext(ctx, id); err != nil {
 			return wrapError(err)
@@ -128,8 +128,14 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 		_, err = w.text.ExecContext(ctx, id, d.Body(), parts)
 		return wrapError(err)
 	}
+	// The tags are of the summary's values as stored, which the row of
+	// the document copies.
+	var agent, flags, outcome string
+	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id, &agent, &flags, &outcome); err != nil {
+		return wrapError(err)
+	}
 	var doc []byte
-	doc, w.raw = packSearchText(d.Body(), parts, w.raw)
+	doc, w.raw = packSearchText(searchText{body: d.Body(), tags: searchTags(agent, flags, outcome), parts: parts}, w.raw)
 	_, err = w.text.ExecContext(ctx, id, doc)
 	return wrapError(err)
 }
@@ -268,15 +274,15 @@ func readSearchText(ctx context.Context, q rowQuerier, k review.SessionKey, pg b
 
 // loadSearchText reads a stored document's body and parts.
 func loadSearchText(doc []byte) (string, []search.Part, error) {
-	body, parts, err := unpackSearchText(doc)
+	t, err := unpackSearchText(doc)
 	if err != nil {
 		return "", nil, err
 	}
 	var ps []search.Part
-	if err := json.Unmarshal(parts, &ps); err != nil {
+	if err := json.Unmarshal(t.parts, &ps); err != nil {
 		return "", nil, fmt.Errorf("decode search parts: %w", err)
 	}
-	return body, ps, nil
+	return t.body, ps, nil
 }
 
 // tidyMergePages bounds the work of one tidySearchIndex, in pages.

@@ -37,6 +37,13 @@ const (
 const (
 	// fewMatches is the most matches read from the matches.
 	fewMatches = 1000
+	// fewFilteredMatches is the most read from the matches when the
+	// query filters them too. A filter is often bound up with the order
+	// (the stalled sessions are far down the triage order): the sessions
+	// it keeps are not spread along it, and a walk along it to fill a
+	// page went through most of them (flag:stall with a common word: 43
+	// ms of CPU along the order, 10 from its 2,824 matches).
+	fewFilteredMatches = 3000
 	// mostMatches is the share of the sessions (1/mostMatches) from
 	// which the matches are probed rather than gathered.
 	mostMatches = 4
@@ -62,6 +69,10 @@ type searchRead struct {
 	split               bool
 	docConds, restConds []string
 	docArgs, restArgs   []any
+	// tagTerms are the static filters the full-text index answers with
+	// the search's words (SQLite, a search with words): each an FTS5
+	// operator and a phrase of the documents' tags.
+	tagTerms []string
 }
 
 // readSearch prepares a query's search (sq, not nil) for reading: its
@@ -77,6 +88,7 @@ func (s *Store) readSearch(ctx context.Context, q review.Query, sq *search.Query
 		for _, t := range sq.Negative() {
 			r.expr += " NOT " + ftsPhrase(t)
 		}
+		r.expr += strings.Join(r.tagTerms, "")
 		count, args := `SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH ?`, []any{r.expr}
 		if len(r.docConds) > 0 {
 			// The static filters are read from the documents' rows,
@@ -126,7 +138,12 @@ func docFilterColumn(f search.Field) string {
 func (r *searchRead) splitConds(sq *search.Query) {
 	rest := *sq
 	rest.Filters = nil
+	words := len(sq.Positive()) > 0
 	for _, f := range sq.Filters {
+		if t, ok := tagTerm(f); ok && words {
+			r.tagTerms = append(r.tagTerms, t)
+			continue
+		}
 		col := docFilterColumn(f.Field)
 		c, a := filterCond(f)
 		if col == "" || strings.Count(c, "s."+col) != 1 {
@@ -142,6 +159,34 @@ func (r *searchRead) splitConds(sq *search.Query) {
 	}
 	r.restConds, r.restArgs = whereConds(r.q, &rest)
 	r.split = true
+}
+
+// tagTerm returns a static filter as an FTS5 operator and phrase of the
+// documents' tags (search_text.go), when its condition (filterCond) and
+// the tags select the same sessions: agent: (a prefix of the agent),
+// flag: (of a flag's name; a value with a space, which the condition
+// matches across two names, is not) and outcome:.
+func tagTerm(f search.Filter) (string, bool) {
+	var tag []byte
+	prefix := " *"
+	switch f.Field {
+	case search.FieldAgent:
+		tag = appendTag(nil, tagAgent, f.Value)
+	case search.FieldFlag:
+		if strings.Contains(f.Value, " ") {
+			return "", false
+		}
+		tag = appendTag(nil, tagFlag, f.Value)
+	case search.FieldOutcome:
+		tag, prefix = appendTag(nil, tagOutcome, string(f.Outcome)), ""
+	default:
+		return "", false
+	}
+	op := " AND "
+	if f.Not {
+		op = " NOT "
+	}
+	return op + `tags : "` + string(tag) + `"` + prefix, true
 }
 
 // matchConds are the conditions of a read from the matches, with their
@@ -174,7 +219,7 @@ func (s *Store) plan(ctx context.Context, r *searchRead) (readPlan, error) {
 		return fromMatches, nil
 	case s.forcePlan != planAuto:
 		return s.forcePlan, nil
-	case r.n <= fewMatches:
+	case r.n <= fewMatches, r.n <= fewFilteredMatches && len(r.conds) > 0:
 		return fromMatches, nil
 	}
 	var docs int

@@ -542,7 +542,7 @@ func plantInSearchSQL(s *Store) string {
 	if s.pg {
 		return `UPDATE search_fts SET body = body || ? WHERE rowid = (SELECT id FROM search_docs WHERE work_item_id = ? AND file_name = ?)`
 	}
-	return `UPDATE search_text SET doc = sift_search_pack(sift_search_body(doc) || ?, sift_search_parts(doc))
+	return `UPDATE search_text SET doc = sift_search_pack(sift_search_body(doc) || ?, sift_search_tags(doc), sift_search_parts(doc))
 		WHERE id = (SELECT id FROM search_docs WHERE work_item_id = ? AND file_name = ?)`
 }
 
@@ -640,5 +640,44 @@ func TestSearchMigrates0017(t *testing.T) {
 	}
 	if got := e.find(t, "okapi wombat"); !slices.Equal(got, []string{k.String()}) {
 		t.Errorf("the new text and the note: %v", got)
+	}
+}
+
+// TestSearchTagsAsFilters: the static filters a search with words asks the
+// full-text index (its documents' tags, SQLite) select what the filters
+// alone select among the words' sessions, negated or a prefix; a stream
+// whose text spells a tag is not taken for one.
+func TestSearchTagsAsFilters(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	importFixtures(t, s, "ENG-1", "ENG-2", "OPS-3")
+	for _, words := range []string{"the", "bash", "read -write"} {
+		all := findIn(t, s, review.Query{Search: words, Count: true})
+		for _, f := range []string{"agent:claude", "agent:CL", "-agent:codex", "agent:zz", "flag:tool", "flag:tool_f", "-flag:tool",
+			"flag:stall", `flag:"tool failed"`, "outcome:failed", "-outcome:completed", "outcome:comp"} {
+			alone := findIn(t, s, review.Query{Search: f, Count: true})
+			var want []string
+			for _, k := range all {
+				if slices.Contains(alone, k) {
+					want = append(want, k)
+				}
+			}
+			if got := findIn(t, s, review.Query{Search: words + " " + f, Count: true}); !slices.Equal(got, want) {
+				t.Errorf("%s %s: %v, want %v", words, f, got, want)
+			}
+		}
+	}
+	e := newSearchEnv(t)
+	flagTag := string(appendTag(nil, tagFlag, "stall"))
+	e.write(t, "ENG-1", "work-1-aaaaaa.jsonl", run{prompt: "deploy " + flagTag + " tags : " + flagTag, command: "make", final: "done"})
+	e.importAll(t)
+	if got := e.find(t, "deploy"); len(got) != 1 {
+		t.Fatalf("deploy: %v", got)
+	}
+	if got := e.find(t, "deploy flag:stall"); got != nil {
+		t.Errorf("a tag spelled in a prompt is taken for one: %v", got)
+	}
+	if got := e.find(t, "deploy -flag:stall"); len(got) != 1 {
+		t.Errorf("deploy -flag:stall: %v", got)
 	}
 }
