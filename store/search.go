@@ -34,27 +34,45 @@ func searchDoc(sum *summary.Summary, pieces []search.Piece) *search.Doc {
 	return search.NewDoc(sum, pieces)
 }
 
-// docWriter writes search documents in one transaction.
+// docWriter writes search documents in one transaction. On SQLite a new
+// document's text is indexed by flush, all of them in one statement: FTS5
+// writes what it holds to the file at every statement that may roll back
+// on its own, so that indexing each document by its own statement wrote
+// each as a segment of its own, and merged them again and again (half
+// the time of writing the documents). A replaced document is indexed
+// again at once, by its triggers (migration 0017).
 type docWriter struct {
-	pg                  bool
-	notes, upsert, text *sql.Stmt
-	// drop is PostgreSQL's delete of a document's old text.
-	drop *sql.Stmt
+	pg                           bool
+	tx                           *sql.Tx
+	notes, upsert, text, replace *sql.Stmt
+	// added are the new documents that flush indexes.
+	added map[int64]bool
 	// raw is the room of a document's uncompressed form.
 	raw []byte
 }
 
+// indexAddedSQL indexes the documents of search_text whose ids are its
+// argument, a JSON array.
+const indexAddedSQL = `INSERT INTO search_fts (rowid, body, tags)
+	SELECT id, sift_search_body(doc), sift_search_tags(doc) FROM search_text WHERE id IN (SELECT value FROM json_each(?))`
+
 func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) {
-	w := &docWriter{pg: pg}
-	text := `INSERT INTO search_text (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`
+	w := &docWriter{pg: pg, tx: tx, added: map[int64]bool{}}
+	text := `INSERT INTO search_text (id, doc) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`
+	replace := `UPDATE search_text SET doc = ? WHERE id = ?`
+	// The summary's values are read from its covering index: its row
+	// holds its lists, and the columns past them are read through its
+	// overflow pages (half the cost of writing a document).
 	upsert := `INSERT INTO search_docs (work_item_id, file_name, ` + docFilterCols + `)
-		SELECT work_item_id, file_name, ` + docFilterCols + ` FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?
+		SELECT work_item_id, file_name, ` + docFilterCols + ` FROM agent_stream_summaries INDEXED BY summaries_search
+		WHERE work_item_id = ? AND file_name = ?
 		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id, agent_kind, flags, outcome`
 	if pg {
 		upsert = `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
 			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`
 		// PostgreSQL's search_fts holds the text and its words.
 		text = `INSERT INTO search_fts (rowid, body, parts) VALUES (?, ?, ?)`
+		replace = `DELETE FROM search_fts WHERE rowid = ?`
 	}
 	stmts := []struct {
 		dst **sql.Stmt
@@ -63,15 +81,10 @@ func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) 
 		{&w.notes, `SELECT note, turn_id, tool_call_id FROM review_decisions
 			WHERE work_item_id = ? AND file_name = ? AND note != '' ORDER BY id`},
 		{&w.upsert, upsert},
-		// search_text's triggers index the new text and take the old
-		// one's words out (migration 0017).
 		{&w.text, text},
-	}
-	if pg {
-		stmts = append(stmts, struct {
-			dst **sql.Stmt
-			sql string
-		}{&w.drop, `DELETE FROM search_fts WHERE rowid = ?`})
+		// search_text's triggers take the old text's words out and index
+		// the new one's.
+		{&w.replace, replace},
 	}
 	for _, p := range stmts {
 		st, err := tx.PrepareContext(ctx, p.sql)
@@ -85,7 +98,7 @@ func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) 
 }
 
 func (w *docWriter) close() {
-	for _, st := range []*sql.Stmt{w.notes, w.upsert, w.text, w.drop} {
+	for _, st := range []*sql.Stmt{w.notes, w.upsert, w.text, w.replace} {
 		if st != nil {
 			st.Close()
 		}
@@ -122,7 +135,7 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 			return wrapError(err)
 		}
 		// A new id has no text to drop: the delete finds none.
-		if _, err := w.drop.ExecContext(ctx, id); err != nil {
+		if _, err := w.replace.ExecContext(ctx, id); err != nil {
 			return wrapError(err)
 		}
 		_, err = w.text.ExecContext(ctx, id, d.Body(), parts)
@@ -136,8 +149,43 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 	}
 	var doc []byte
 	doc, w.raw = packSearchText(searchText{body: d.Body(), tags: searchTags(agent, flags, outcome), parts: parts}, w.raw)
-	_, err = w.text.ExecContext(ctx, id, doc)
+	res, err := w.text.ExecContext(ctx, id, doc)
+	if err != nil {
+		return wrapError(err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		w.added[id] = true
+		return wrapError(err)
+	}
+	// A document that is replaced is in the index: one added in this
+	// transaction is put there first.
+	if w.added[id] {
+		if err := w.flush(ctx); err != nil {
+			return err
+		}
+	}
+	_, err = w.replace.ExecContext(ctx, doc, id)
 	return wrapError(err)
+}
+
+// flush indexes the documents added since the last flush.
+func (w *docWriter) flush(ctx context.Context) error {
+	if len(w.added) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(w.added))
+	for id := range w.added {
+		ids = append(ids, id)
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	if _, err := w.tx.ExecContext(ctx, indexAddedSQL, string(list)); err != nil {
+		return fmt.Errorf("search index: %w", wrapError(err))
+	}
+	clear(w.added)
+	return nil
 }
 
 // indexSearch writes the search documents of the sessions a write
@@ -162,7 +210,7 @@ func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow, pg bool) e
 		}
 		r.doc = nil
 	}
-	return nil
+	return w.flush(ctx)
 }
 
 // indexNote adds a decision's note to its session's document, in the
@@ -190,7 +238,7 @@ func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision, pg bool) erro
 	if err := w.write(ctx, k, sd); err != nil {
 		return fmt.Errorf("search index %s: %w", k, err)
 	}
-	return nil
+	return w.flush(ctx)
 }
 
 // purgeSearchIndex removes a purged session from the search index, inside

@@ -130,5 +130,8 @@ func (s *Store) writeDocs(ctx context.Context, keys []review.SessionKey, docs []
 			return fmt.Errorf("search backfill %s: %w", k, err)
 		}
 	}
+	if err := w.flush(ctx); err != nil {
+		return err
+	}
 	return wrapError(tx.Commit())
 }

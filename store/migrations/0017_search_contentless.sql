@@ -18,10 +18,11 @@ UPDATE search_docs SET (agent_kind, flags, outcome, activity_at, estimated_usd) 
 
 -- search_text is the document of a search_docs row (same id): its text,
 -- its tags (words standing for its agent, flags and outcome, which the
--- index answers with its words) and its parts, compressed. Its triggers
--- keep the index in step: a document written is indexed, one replaced or
--- deleted has its old words taken out, at once (secure-delete, as in 0008:
--- a redacted secret or a purged session's words do not stay in the file).
+-- index answers with its words) and its parts, compressed. A document
+-- added is indexed by its writer, many in one statement (store/search.go);
+-- its triggers keep the index in step after: one replaced or deleted has
+-- its old words taken out at once (secure-delete, as in 0008: a redacted
+-- secret or a purged session's words do not stay in the file).
 CREATE TABLE search_text (
   id  INTEGER PRIMARY KEY,
   doc BLOB NOT NULL
@@ -38,10 +39,6 @@ DROP TABLE search_fts;
 CREATE VIRTUAL TABLE search_fts USING fts5(body, tags, content = '', tokenize = 'unicode61 remove_diacritics 0');
 INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1);
 INSERT INTO search_fts (rowid, body, tags) SELECT id, sift_search_body(doc), sift_search_tags(doc) FROM search_text;
-
-CREATE TRIGGER search_text_added AFTER INSERT ON search_text BEGIN
-  INSERT INTO search_fts (rowid, body, tags) VALUES (new.id, sift_search_body(new.doc), sift_search_tags(new.doc));
-END;
 
 CREATE TRIGGER search_text_changed AFTER UPDATE OF doc ON search_text BEGIN
   INSERT INTO search_fts (search_fts, rowid, body, tags) VALUES ('delete', old.id, sift_search_body(old.doc), sift_search_tags(old.doc));
