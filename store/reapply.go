@@ -277,7 +277,7 @@ func redactValue(v any, kind valueKind) (any, bool, error) {
 		if rb == t.body && bytes.Equal(rp, t.parts) {
 			return v, false, nil
 		}
-		nb, _ = packSearchText(searchText{body: rb, tags: t.tags, parts: rp}, nil)
+		nb = packSearchText(searchText{body: rb, tags: t.tags, parts: rp})
 	}
 	if bytes.Equal(nb, b) {
 		return v, false, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	json "github.com/goccy/go-json"
 
@@ -35,7 +36,7 @@ func searchDoc(sum *summary.Summary, pieces []search.Piece) *search.Doc {
 }
 
 // docWriter writes search documents in one transaction. On SQLite a new
-// document's text is indexed by flush, all of them in one statement: FTS5
+// document's text is indexed by flush, many in one statement: FTS5
 // writes what it holds to the file at every statement that may roll back
 // on its own, so that indexing each document by its own statement wrote
 // each as a segment of its own, and merged them again and again (half
@@ -45,19 +46,18 @@ type docWriter struct {
 	pg                           bool
 	tx                           *sql.Tx
 	notes, upsert, text, replace *sql.Stmt
-	// added are the new documents that flush indexes.
-	added map[int64]bool
-	// raw is the room of a document's uncompressed form.
-	raw []byte
+	// added are the new documents that flush indexes, by id.
+	added map[int64]searchText
+	// raw and packed are the room of a document's uncompressed and
+	// compressed forms.
+	raw, packed []byte
 }
 
-// indexAddedSQL indexes the documents of search_text whose ids are its
-// argument, a JSON array.
-const indexAddedSQL = `INSERT INTO search_fts (rowid, body, tags)
-	SELECT id, sift_search_body(doc), sift_search_tags(doc) FROM search_text WHERE id IN (SELECT value FROM json_each(?))`
+// indexRows is how many documents one statement of flush indexes.
+const indexRows = 128
 
 func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) {
-	w := &docWriter{pg: pg, tx: tx, added: map[int64]bool{}}
+	w := &docWriter{pg: pg, tx: tx, added: map[int64]searchText{}}
 	text := `INSERT INTO search_text (id, doc) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`
 	replace := `UPDATE search_text SET doc = ? WHERE id = ?`
 	// The summary's values are read from its covering index: its row
@@ -147,19 +147,21 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id, &agent, &flags, &outcome); err != nil {
 		return wrapError(err)
 	}
+	t := searchText{body: d.Body(), tags: searchTags(agent, flags, outcome), parts: parts}
 	var doc []byte
-	doc, w.raw = packSearchText(searchText{body: d.Body(), tags: searchTags(agent, flags, outcome), parts: parts}, w.raw)
+	doc, w.raw, w.packed = packSearchTextInto(t, w.raw, w.packed)
 	res, err := w.text.ExecContext(ctx, id, doc)
 	if err != nil {
 		return wrapError(err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 1 {
-		w.added[id] = true
+		t.parts = nil
+		w.added[id] = t
 		return wrapError(err)
 	}
 	// A document that is replaced is in the index: one added in this
 	// transaction is put there first.
-	if w.added[id] {
+	if _, ok := w.added[id]; ok {
 		if err := w.flush(ctx); err != nil {
 			return err
 		}
@@ -173,16 +175,25 @@ func (w *docWriter) flush(ctx context.Context) error {
 	if len(w.added) == 0 {
 		return nil
 	}
-	ids := make([]int64, 0, len(w.added))
-	for id := range w.added {
-		ids = append(ids, id)
+	args := make([]any, 0, 3*min(len(w.added), indexRows))
+	run := func() error {
+		q := `INSERT INTO search_fts (rowid, body, tags) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(args)/3), ", ")
+		_, err := w.tx.ExecContext(ctx, q, args...)
+		args = args[:0]
+		return wrapError(err)
 	}
-	list, err := json.Marshal(ids)
-	if err != nil {
-		return err
+	for id, t := range w.added {
+		args = append(args, id, t.body, t.tags)
+		if len(args) == 3*indexRows {
+			if err := run(); err != nil {
+				return fmt.Errorf("search index: %w", err)
+			}
+		}
 	}
-	if _, err := w.tx.ExecContext(ctx, indexAddedSQL, string(list)); err != nil {
-		return fmt.Errorf("search index: %w", wrapError(err))
+	if len(args) > 0 {
+		if err := run(); err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
 	}
 	clear(w.added)
 	return nil
@@ -339,9 +350,11 @@ const tidyMergePages = 256
 // tidySearchIndex merges the full-text index's segments a little after a
 // sweep: the segments whose every document was deleted (their words are
 // taken out at once, but their pages stay) are dropped, and their pages
-// given back with the rest.
+// given back with the rest. The count is negative so that a level of
+// fewer segments than FTS5 waits for (usermerge) is merged too: a store
+// indexes many documents per segment, and has few.
 func (s *Store) tidySearchIndex(ctx context.Context) error {
-	_, err := s.sqliteExec(ctx, s.w, `INSERT INTO search_fts (search_fts, rank) VALUES ('merge', `+strconv.Itoa(tidyMergePages)+`)`)
+	_, err := s.sqliteExec(ctx, s.w, `INSERT INTO search_fts (search_fts, rank) VALUES ('merge', -`+strconv.Itoa(tidyMergePages)+`)`)
 	if err != nil {
 		return fmt.Errorf("search index: %w", wrapError(err))
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"database/sql/driver"
 	"encoding/binary"
 	"errors"
@@ -53,22 +54,32 @@ type searchText struct {
 	parts      []byte
 }
 
-// packSearchText returns the stored form of a document. buf, when large
-// enough, holds the uncompressed form while it is made; it is returned for
-// reuse.
-func packSearchText(t searchText, buf []byte) (doc, scratch []byte) {
+// packSearchText returns the stored form of a document.
+func packSearchText(t searchText) []byte {
+	doc, _, _ := packSearchTextInto(t, nil, nil)
+	return doc
+}
+
+// packSearchTextInto is packSearchText with room for the uncompressed and
+// the compressed forms while they are made (raw, packed: reused when large
+// enough, and returned for reuse): only the stored form is allocated.
+func packSearchTextInto(t searchText, raw, packed []byte) (doc, rawOut, packedOut []byte) {
 	n := 2*binary.MaxVarintLen64 + len(t.body) + len(t.tags) + len(t.parts)
-	if cap(buf) < n {
-		buf = make([]byte, 0, n)
+	if cap(raw) < n {
+		raw = make([]byte, 0, n)
 	}
-	raw := binary.AppendUvarint(buf[:0], uint64(len(t.body)))
+	raw = binary.AppendUvarint(raw[:0], uint64(len(t.body)))
 	raw = append(raw, t.body...)
 	raw = binary.AppendUvarint(raw, uint64(len(t.tags)))
 	raw = append(raw, t.tags...)
 	raw = append(raw, t.parts...)
-	doc = make([]byte, 1+s2.MaxEncodedLen(len(raw)))
-	doc = doc[:1+len(s2.Encode(doc[1:], raw))]
-	return doc, raw
+	if m := 1 + s2.MaxEncodedLen(len(raw)); cap(packed) < m {
+		packed = make([]byte, m)
+	}
+	packed = packed[:cap(packed)]
+	packed[0] = 0
+	enc := s2.Encode(packed[1:], raw)
+	return bytes.Clone(packed[:1+len(enc)]), raw, packed
 }
 
 // unpackSearchText returns a stored document.
@@ -114,8 +125,7 @@ func searchTextFunc(field int) func(*sqlite.FunctionContext, []driver.Value) (dr
 
 // searchPackFunc implements sift_search_pack.
 func searchPackFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-	doc, _ := packSearchText(searchText{string(bytesOf(args[0])), string(bytesOf(args[1])), bytesOf(args[2])}, nil)
-	return doc, nil
+	return packSearchText(searchText{string(bytesOf(args[0])), string(bytesOf(args[1])), bytesOf(args[2])}), nil
 }
 
 // searchTagsFunc implements sift_search_tags_of.
