@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -182,7 +184,10 @@ func (w *docWriter) flush(ctx context.Context) error {
 		args = args[:0]
 		return wrapError(err)
 	}
-	for id, t := range w.added {
+	// In the order of their ids: FTS5 writes what it holds to the file
+	// before a row whose id is below the last one's.
+	for _, id := range slices.Sorted(maps.Keys(w.added)) {
+		t := w.added[id]
 		args = append(args, id, t.body, t.tags)
 		if len(args) == 3*indexRows {
 			if err := run(); err != nil {
