@@ -249,6 +249,19 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 	conds, args := r.conds, r.args
 	var b strings.Builder
 	order := "o"
+	// key is the alias the session's document is joined on.
+	key := "s"
+	walk := p == alongSet || p == alongProbe
+	needS := len(conds) > 0
+	if walk && r.split {
+		// Along the order the tags are in the set of matches, and the
+		// doc conditions are read from the document's row, joined for
+		// the set anyway: the summary's covering index is read only for
+		// the other conditions, if any.
+		conds = append(r.restConds[:len(r.restConds):len(r.restConds)], r.docConds...)
+		args = append(r.restArgs[:len(r.restArgs):len(r.restArgs)], r.docArgs...)
+		needS = len(r.restConds) > 0
+	}
 	switch {
 	case p == fromMatches:
 		b.WriteString(" FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid" + coveringJoin("sd"))
@@ -260,12 +273,16 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 		// No index holds the order: every session is sorted.
 		b.WriteString(" FROM agent_stream_summaries s INDEXED BY summaries_search")
 		order = "s"
+	case walk && !needS:
+		b.WriteString(" FROM agent_stream_summaries o INDEXED BY " + sortIndex(r.q.Sort))
+		key = "o"
 	default:
 		b.WriteString(" FROM agent_stream_summaries o INDEXED BY " + sortIndex(r.q.Sort) + coveringJoin("o"))
 	}
+	docJoin := " CROSS JOIN search_docs sd ON sd.work_item_id = " + key + ".work_item_id AND sd.file_name = " + key + ".file_name"
 	switch p {
 	case alongSet:
-		b.WriteString(" CROSS JOIN search_docs sd ON sd.work_item_id = s.work_item_id AND sd.file_name = s.file_name")
+		b.WriteString(docJoin)
 		// The + keeps the set from driving the lookup of sd: each
 		// session would be looked up once per match.
 		// The match is checked after the filters, which read the row
@@ -273,7 +290,7 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 		conds = append(conds[:len(conds):len(conds)], "+sd.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)")
 		args = append(args[:len(args):len(args)], r.expr)
 	case alongProbe:
-		b.WriteString(" CROSS JOIN search_docs sd ON sd.work_item_id = s.work_item_id AND sd.file_name = s.file_name")
+		b.WriteString(docJoin)
 		// Probed after the filters: a probe costs the expression's run.
 		conds = append(conds[:len(conds):len(conds)], "EXISTS (SELECT 1 FROM search_fts WHERE search_fts MATCH ? AND search_fts.rowid = sd.id)")
 		args = append(args[:len(args):len(args)], r.expr)
