@@ -258,6 +258,7 @@ func TestTeamFilters(t *testing.T) {
 // unmigrate0016 takes a store back to before migration 0016: no claims.
 func unmigrate0016(t *testing.T, s *Store) {
 	t.Helper()
+	unmigrate0017(t, s)
 	for _, q := range []string{
 		`DROP TABLE review_claims`,
 		`DELETE FROM schema_migrations WHERE version >= 16`,

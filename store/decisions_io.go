@@ -97,7 +97,7 @@ func (s *Store) ImportDecisions(ctx context.Context, ds []ExportedDecision) (add
 	touched := map[review.SessionKey]bool{}
 	err = s.durable(ctx, "import decisions", func(tx *sql.Tx) error {
 		for i, d := range ds {
-			ok, err := importDecision(ctx, tx, d)
+			ok, err := importDecision(ctx, tx, d, s.pg)
 			if err != nil {
 				return &DecisionImportError{Index: i, Err: err}
 			}
@@ -123,7 +123,7 @@ func (s *Store) ImportDecisions(ctx context.Context, ds []ExportedDecision) (add
 
 // importDecision appends one exported decision unless it is stored;
 // added is false when it was.
-func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision) (added bool, err error) {
+func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision, pg bool) (added bool, err error) {
 	if d.WorkItemID == "" || d.FileName == "" {
 		return false, errors.New("no workItemId or fileName")
 	}
@@ -163,7 +163,7 @@ func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision) (added 
 	if note != "" {
 		rd := review.Decision{ID: newID, Session: review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName},
 			Kind: kind, Note: note, TurnID: d.TurnID, ToolCallID: d.ToolCallID}
-		if err := indexNote(ctx, tx, rd); err != nil {
+		if err := indexNote(ctx, tx, rd, pg); err != nil {
 			return false, err
 		}
 	}

@@ -9,11 +9,11 @@ import (
 )
 
 // copyTable is a table CopyTo copies and its key; where, when set,
-// selects the rows copied, and expr reads a column by an expression of
-// its own.
+// selects the rows copied, expr reads a column by an expression of its
+// own, and from, when set, is the SQLite table the rows are read from.
 type copyTable struct {
-	name, key, where string
-	expr             map[string]string
+	name, key, where, from string
+	expr                   map[string]string
 }
 
 // copyTables lists the tables CopyTo copies, parents before children: all
@@ -40,7 +40,10 @@ func copyTables() []copyTable {
 		{name: "purged_files", key: "path"},
 		{name: "session_filter", key: "work_item_id, file_name"},
 		{name: "search_docs", key: "id"},
-		{name: "search_fts", key: "rowid"},
+		// SQLite's index keeps no text: its documents are read from
+		// search_text (migration 0017).
+		{name: "search_fts", key: "rowid", from: "search_text", expr: map[string]string{
+			"rowid": "id", "body": "sift_search_body(doc)", "parts": "sift_search_parts(doc)"}},
 		{name: "sweep_runs", key: "id"},
 		{name: "import_runs", key: "id"},
 	}
@@ -108,7 +111,11 @@ func (s *Store) copyTable(ctx context.Context, dst *Store, t copyTable) (CopyCou
 			sel[i] = e
 		}
 	}
-	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + table
+	from := table
+	if t.from != "" {
+		from = t.from
+	}
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + from
 	if t.where != "" {
 		q += " WHERE " + t.where
 	}

@@ -25,15 +25,16 @@ func pgResetSearchIndex(ctx context.Context, tx *sql.Tx) error {
 }
 
 // pgMatchesSQL is Matches's read on PostgreSQL: the document's text,
-// which pgHighlight marks, as SQLite's highlight() does.
+// which markMatches marks.
 const pgMatchesSQL = `SELECT search_fts.body, search_fts.parts
 	FROM search_docs d JOIN search_fts ON search_fts.rowid = d.id
 	WHERE d.work_item_id = ? AND d.file_name = ? AND search_fts MATCH ?`
 
-// pgHighlight marks the places of a document's text that a search's words
-// and phrases match, each between \x01 and \x02, line by line: the text
-// SQLite's highlight(search_fts, 0, char(1), char(2)) returns.
-func pgHighlight(body string, sq *search.Query) string {
+// markMatches marks the places of a document's text that a search's words
+// and phrases match, each between \x01 and \x02, line by line, as
+// SQLite's highlight() would: on both backends the index keeps no text to
+// highlight (SQLite's is contentless, migration 0017).
+func markMatches(body string, sq *search.Query) string {
 	var b strings.Builder
 	b.Grow(len(body) + 64)
 	for i, line := range strings.Split(body, "\n") {

@@ -21,6 +21,9 @@ const (
 	// packedValue is JSON stored packed or plain (pack.go): unpacked,
 	// redacted as JSON and packed again.
 	packedValue
+	// searchTextValue is a stored search document (search_text.go): its
+	// body redacted as text, its parts as JSON, and packed again.
+	searchTextValue
 )
 
 // redactTable names the columns of one table that hold text from the
@@ -40,8 +43,14 @@ type redactTable struct {
 // review events, the sessions' tool names, the usage rows' model names and
 // session ids, the decisions' notes, and the search index's text (its
 // lines stay lines: a replacement never spans one). The index deletes a
-// replaced text's words at once (secure-delete, migration 0008).
-func redactTables() []redactTable {
+// replaced text's words at once (secure-delete, migration 0008); on
+// SQLite it keeps no text of its own, and its documents' triggers index a
+// rewritten one (search_text, migration 0017).
+func redactTables(pg bool) []redactTable {
+	search := redactTable{name: "search_text", cols: []string{"doc"}, kind: []valueKind{searchTextValue}}
+	if pg {
+		search = redactTable{name: "search_fts", cols: []string{"body", "parts"}, kind: []valueKind{textValue, jsonValue}}
+	}
 	return []redactTable{
 		{name: "agent_stream_summaries",
 			cols: []string{"final_assistant_message", "brief_json", "tool_calls_json", "stalls_json", "turns_json", "model", "session_id"},
@@ -50,7 +59,7 @@ func redactTables() []redactTable {
 		{name: "session_filter", cols: []string{"tool_names"}, kind: []valueKind{jsonValue}},
 		{name: "usage_files", cols: []string{"models", "session_id"}, kind: []valueKind{textValue, textValue}},
 		{name: "review_decisions", cols: []string{"note"}, kind: []valueKind{textValue}, appendOnly: "review_decisions_no_update"},
-		{name: "search_fts", cols: []string{"body", "parts"}, kind: []valueKind{textValue, jsonValue}},
+		search,
 	}
 }
 
@@ -87,7 +96,7 @@ func (s *Store) ReapplyRedaction(ctx context.Context) ([]RedactCount, error) {
 	}
 	defer s.sqliteExec(context.WithoutCancel(ctx), conn, "PRAGMA secure_delete = OFF")
 	var out []RedactCount
-	for _, t := range redactTables() {
+	for _, t := range redactTables(s.pg) {
 		c, err := reapplyTable(ctx, conn, t, s.pg)
 		if err != nil {
 			return out, fmt.Errorf("reapply redaction to %s: %w", t.name, err)
@@ -257,6 +266,18 @@ func redactValue(v any, kind valueKind) (any, bool, error) {
 			return v, false, nil
 		}
 		nb = packRaw(r)
+	case searchTextValue:
+		t, err := unpackSearchText(b)
+		if err != nil {
+			return nil, false, err
+		}
+		// The tags are of an agent, flags and an outcome: names, never
+		// a stream's text.
+		rb, rp := redact.String(t.body), redact.JSONLine(t.parts)
+		if rb == t.body && bytes.Equal(rp, t.parts) {
+			return v, false, nil
+		}
+		nb = packSearchText(searchText{body: rb, tags: t.tags, parts: rp})
 	}
 	if bytes.Equal(nb, b) {
 		return v, false, nil

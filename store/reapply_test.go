@@ -139,8 +139,7 @@ func plant(t *testing.T, s *Store, key review.SessionKey) {
 			VALUES ('/h/x.jsonl', 'p', 'x.jsonl', 'claude', 'sess', ?, 0, x'')`, []any{"claude-opus\n" + missedSecret}},
 		{`INSERT INTO review_decisions (work_item_id, file_name, decision, note, created_at) VALUES (?, ?, 'needs_followup', ?, 1)`,
 			[]any{key.WorkItemID, key.FileName, "pasted " + missedSecret + " by mistake"}},
-		{`UPDATE search_fts SET body = body || ? WHERE rowid = (SELECT id FROM search_docs WHERE work_item_id = ? AND file_name = ?)`,
-			[]any{" token " + missedSecret, key.WorkItemID, key.FileName}},
+		{plantInSearchSQL(s), []any{" token " + missedSecret, key.WorkItemID, key.FileName}},
 	} {
 		if _, err := s.w.ExecContext(ctx, q.sql, q.args...); err != nil {
 			t.Fatalf("%s: %v", q.sql, err)
@@ -186,7 +185,7 @@ func TestReapplyRedaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int{"agent_stream_summaries": 6, "review_events": 1, "session_filter": 1, "usage_files": 1, "review_decisions": 1,
-		"search_fts": 1}
+		"search_fts": 1, "search_text": 1}
 	for _, c := range counts {
 		if c.Values != want[c.Table] {
 			t.Errorf("%s: %d values changed, want %d", c.Table, c.Values, want[c.Table])

@@ -63,6 +63,11 @@ func (s *Store) sweepData(ctx context.Context, r Retention, now time.Time, res *
 	if r.DryRun || res.EventsDeleted+res.SummariesSwept+res.WorkItemsSwept == 0 {
 		return nil
 	}
+	if res.SummariesSwept > 0 {
+		if err := s.tidySearchIndex(ctx); err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+	}
 	// Give the freed pages back: the file shrinks at the next
 	// checkpoint rather than staying at its largest size.
 	if _, err := s.sqliteExec(ctx, s.w, `PRAGMA incremental_vacuum`); err != nil {

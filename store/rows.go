@@ -360,7 +360,7 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 	if err := s.indexSessions(ctx, tx, rows); err != nil {
 		return err
 	}
-	if err := indexSearch(ctx, tx, rows); err != nil {
+	if err := indexSearch(ctx, tx, rows, s.pg); err != nil {
 		return err
 	}
 	if err := writeUsage(ctx, tx, rows); err != nil {

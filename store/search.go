@@ -5,6 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 
 	json "github.com/goccy/go-json"
 
@@ -33,24 +37,58 @@ func searchDoc(sum *summary.Summary, pieces []search.Piece) *search.Doc {
 	return search.NewDoc(sum, pieces)
 }
 
-// docWriter writes search documents in one transaction.
+// docWriter writes search documents in one transaction. On SQLite a new
+// document's text is indexed by flush, many in one statement: FTS5
+// writes what it holds to the file at every statement that may roll back
+// on its own, so that indexing each document by its own statement wrote
+// each as a segment of its own, and merged them again and again (half
+// the time of writing the documents). A replaced document is indexed
+// again at once, by its triggers (migration 0017).
 type docWriter struct {
-	notes, upsert, drop, insert *sql.Stmt
+	pg                           bool
+	tx                           *sql.Tx
+	notes, upsert, text, replace *sql.Stmt
+	// added are the new documents that flush indexes, by id.
+	added map[int64]searchText
+	// raw and packed are the room of a document's uncompressed and
+	// compressed forms.
+	raw, packed []byte
 }
 
-func newDocWriter(ctx context.Context, tx *sql.Tx) (*docWriter, error) {
-	w := &docWriter{}
-	for _, p := range []struct {
+// indexRows is how many documents one statement of flush indexes.
+const indexRows = 128
+
+func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) {
+	w := &docWriter{pg: pg, tx: tx, added: map[int64]searchText{}}
+	text := `INSERT INTO search_text (id, doc) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`
+	replace := `UPDATE search_text SET doc = ? WHERE id = ?`
+	// The summary's values are read from its covering index: its row
+	// holds its lists, and the columns past them are read through its
+	// overflow pages (half the cost of writing a document).
+	upsert := `INSERT INTO search_docs (work_item_id, file_name, ` + docFilterCols + `)
+		SELECT work_item_id, file_name, ` + docFilterCols + ` FROM agent_stream_summaries INDEXED BY summaries_search
+		WHERE work_item_id = ? AND file_name = ?
+		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id, agent_kind, flags, outcome`
+	if pg {
+		upsert = `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
+			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`
+		// PostgreSQL's search_fts holds the text and its words.
+		text = `INSERT INTO search_fts (rowid, body, parts) VALUES (?, ?, ?)`
+		replace = `DELETE FROM search_fts WHERE rowid = ?`
+	}
+	stmts := []struct {
 		dst **sql.Stmt
 		sql string
 	}{
 		{&w.notes, `SELECT note, turn_id, tool_call_id FROM review_decisions
 			WHERE work_item_id = ? AND file_name = ? AND note != '' ORDER BY id`},
-		{&w.upsert, `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
-			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`},
-		{&w.drop, `DELETE FROM search_fts WHERE rowid = ?`},
-		{&w.insert, `INSERT INTO search_fts (rowid, body, parts) VALUES (?, ?, ?)`},
-	} {
+		{&w.upsert, upsert},
+		{&w.text, text},
+		// search_text's triggers take the old text's words out and index
+		// the new one's.
+		{&w.replace, replace},
+	}
+	for _, p := range stmts {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
 			w.close()
@@ -62,7 +100,7 @@ func newDocWriter(ctx context.Context, tx *sql.Tx) (*docWriter, error) {
 }
 
 func (w *docWriter) close() {
-	for _, st := range []*sql.Stmt{w.notes, w.upsert, w.drop, w.insert} {
+	for _, st := range []*sql.Stmt{w.notes, w.upsert, w.text, w.replace} {
 		if st != nil {
 			st.Close()
 		}
@@ -87,46 +125,95 @@ func (w *docWriter) addNotes(ctx context.Context, k review.SessionKey, d *search
 	return wrapError(rows.Err())
 }
 
-// write writes a session's document in place of the one it had, under
-// its id.
-func (w *docWriter) write(ctx context.Context, id int64, d *search.Doc) error {
+// write writes a session's document in place of the one it had.
+func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Doc) error {
 	parts, err := json.Marshal(d.Parts)
 	if err != nil {
 		return fmt.Errorf("encode search parts: %w", err)
 	}
-	// A new id has no text to drop: the delete finds none.
-	if _, err := w.drop.ExecContext(ctx, id); err != nil {
+	var id int64
+	if w.pg {
+		if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id); err != nil {
+			return wrapError(err)
+		}
+		// A new id has no text to drop: the delete finds none.
+		if _, err := w.replace.ExecContext(ctx, id); err != nil {
+			return wrapError(err)
+		}
+		_, err = w.text.ExecContext(ctx, id, d.Body(), parts)
 		return wrapError(err)
 	}
-	_, err = w.insert.ExecContext(ctx, id, d.Body(), parts)
+	// The tags are of the summary's values as stored, which the row of
+	// the document copies.
+	var agent, flags, outcome string
+	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id, &agent, &flags, &outcome); err != nil {
+		return wrapError(err)
+	}
+	t := searchText{body: d.Body(), tags: searchTags(agent, flags, outcome), parts: parts}
+	var doc []byte
+	doc, w.raw, w.packed = packSearchTextInto(t, w.raw, w.packed)
+	res, err := w.text.ExecContext(ctx, id, doc)
+	if err != nil {
+		return wrapError(err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		t.parts = nil
+		w.added[id] = t
+		return wrapError(err)
+	}
+	// A document that is replaced is in the index: one added in this
+	// transaction is put there first.
+	if _, ok := w.added[id]; ok {
+		if err := w.flush(ctx); err != nil {
+			return err
+		}
+	}
+	_, err = w.replace.ExecContext(ctx, doc, id)
 	return wrapError(err)
 }
 
-// id returns a session's document id, a new one when it has none.
-func (w *docWriter) id(ctx context.Context, k review.SessionKey) (int64, error) {
-	var id int64
-	err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id)
-	return id, wrapError(err)
+// flush indexes the documents added since the last flush.
+func (w *docWriter) flush(ctx context.Context) error {
+	if len(w.added) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 3*min(len(w.added), indexRows))
+	run := func() error {
+		q := `INSERT INTO search_fts (rowid, body, tags) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(args)/3), ", ")
+		_, err := w.tx.ExecContext(ctx, q, args...)
+		args = args[:0]
+		return wrapError(err)
+	}
+	// In the order of their ids: FTS5 writes what it holds to the file
+	// before a row whose id is below the last one's.
+	for _, id := range slices.Sorted(maps.Keys(w.added)) {
+		t := w.added[id]
+		args = append(args, id, t.body, t.tags)
+		if len(args) == 3*indexRows {
+			if err := run(); err != nil {
+				return fmt.Errorf("search index: %w", err)
+			}
+		}
+	}
+	if len(args) > 0 {
+		if err := run(); err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
+	}
+	clear(w.added)
+	return nil
 }
 
 // indexSearch writes the search documents of the sessions a write
 // transaction wrote, with their decisions' notes. The import calls it in
 // its transaction, after the summaries' rows.
-//
-// Every document's id is found before the first document is written: a
-// statement that may write several rows (the upsert of search_docs) opens
-// a savepoint, at which FTS5 flushes the text it holds in memory to a new
-// segment of its index. Interleaved, each document would be a segment of
-// its own, merged again and again; written after the last upsert, a
-// batch's documents are one.
-func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
-	w, err := newDocWriter(ctx, tx)
+func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow, pg bool) error {
+	w, err := newDocWriter(ctx, tx, pg)
 	if err != nil {
 		return err
 	}
 	defer w.close()
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
+	for _, r := range rows {
 		if r.doc == nil {
 			continue
 		}
@@ -134,59 +221,40 @@ func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 		if err := w.addNotes(ctx, k, r.doc); err != nil {
 			return fmt.Errorf("search index %s: %w", k, err)
 		}
-		if ids[i], err = w.id(ctx, k); err != nil {
+		if err := w.write(ctx, k, r.doc); err != nil {
 			return fmt.Errorf("search index %s: %w", k, err)
-		}
-	}
-	for i, r := range rows {
-		if r.doc == nil {
-			continue
-		}
-		if err := w.write(ctx, ids[i], r.doc); err != nil {
-			return fmt.Errorf("search index %s/%s: %w", r.sum.WorkItemID, r.sum.FileName, err)
 		}
 		r.doc = nil
 	}
-	return nil
+	return w.flush(ctx)
 }
 
 // indexNote adds a decision's note to its session's document, in the
 // decision's transaction. A session not indexed yet gets its notes when
 // it is (IndexMissing, or its next import).
-func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision) error {
+func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision, pg bool) error {
 	if d.Note == "" {
 		return nil
 	}
 	k := d.Session
-	var body string
-	var parts []byte
-	err := tx.QueryRowContext(ctx, `SELECT f.body, f.parts FROM search_docs d JOIN search_fts f ON f.rowid = d.id
-		WHERE d.work_item_id = ? AND d.file_name = ?`, k.WorkItemID, k.FileName).Scan(&body, &parts)
+	body, ps, err := readSearchText(ctx, tx, k, pg)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("search index %s: %w", k, wrapError(err))
 	}
-	var ps []search.Part
-	if err := json.Unmarshal(parts, &ps); err != nil {
-		return fmt.Errorf("search index %s: decode parts: %w", k, err)
-	}
-	doc := search.LoadDoc(body, ps)
-	doc.Add(search.InNote, d.Note, search.Location{TurnID: d.TurnID, CallID: d.ToolCallID})
-	w, err := newDocWriter(ctx, tx)
+	sd := search.LoadDoc(body, ps)
+	sd.Add(search.InNote, d.Note, search.Location{TurnID: d.TurnID, CallID: d.ToolCallID})
+	w, err := newDocWriter(ctx, tx, pg)
 	if err != nil {
 		return err
 	}
 	defer w.close()
-	id, err := w.id(ctx, k)
-	if err == nil {
-		err = w.write(ctx, id, doc)
-	}
-	if err != nil {
+	if err := w.write(ctx, k, sd); err != nil {
 		return fmt.Errorf("search index %s: %w", k, err)
 	}
-	return nil
+	return w.flush(ctx)
 }
 
 // purgeSearchIndex removes a purged session from the search index, inside
@@ -198,27 +266,102 @@ func purgeSearchIndex(ctx context.Context, tx *sql.Tx, k review.SessionKey) erro
 }
 
 // resetSearchIndex empties the search index in a rebuild's transaction.
-// A full-text table of its own content can only be emptied row by row,
-// each row's words taken out of the index; dropping it and creating it
-// again, from its own stored definition, is immediate.
+// Its documents can only be deleted row by row, each one's words taken
+// out of the index by a trigger; dropping the index and the documents
+// and creating them again, from their own stored definitions (the
+// documents' triggers with them), is immediate.
 func resetSearchIndex(ctx context.Context, tx *sql.Tx, pg bool) error {
 	if pg {
 		return pgResetSearchIndex(ctx, tx)
 	}
-	var create string
-	if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'search_fts'`).Scan(&create); err != nil {
+	rows, err := tx.QueryContext(ctx, `SELECT sql FROM sqlite_master WHERE (type = 'table' AND name IN ('search_fts', 'search_text'))
+		OR (type = 'trigger' AND tbl_name = 'search_text') ORDER BY type = 'trigger', name`)
+	if err != nil {
 		return fmt.Errorf("search index: %w", wrapError(err))
 	}
-	for _, q := range []string{
-		`DROP TABLE search_fts`,
-		create,
+	var create []string
+	for rows.Next() {
+		var q string
+		if err := rows.Scan(&q); err != nil {
+			rows.Close()
+			return fmt.Errorf("search index: %w", wrapError(err))
+		}
+		create = append(create, q)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("search index: %w", wrapError(err))
+	}
+	qs := append([]string{`DROP TABLE search_text`, `DROP TABLE search_fts`}, create...)
+	for _, q := range append(qs,
 		`INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1)`,
 		`DELETE FROM search_docs`,
-		`DELETE FROM meta WHERE key = '` + metaSearchBackfill + `'`,
-	} {
+		`DELETE FROM meta WHERE key = '`+metaSearchBackfill+`'`,
+	) {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("search index: %w", wrapError(err))
 		}
+	}
+	return nil
+}
+
+// rowQuerier reads one row: a database or a transaction.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// readSearchText reads a session's stored document, its body and parts;
+// sql.ErrNoRows, unwrapped, when it has none.
+func readSearchText(ctx context.Context, q rowQuerier, k review.SessionKey, pg bool) (string, []search.Part, error) {
+	if pg {
+		var body string
+		var parts []byte
+		err := q.QueryRowContext(ctx, `SELECT f.body, f.parts FROM search_docs d JOIN search_fts f ON f.rowid = d.id
+			WHERE d.work_item_id = ? AND d.file_name = ?`, k.WorkItemID, k.FileName).Scan(&body, &parts)
+		if err != nil {
+			return "", nil, err
+		}
+		var ps []search.Part
+		if err := json.Unmarshal(parts, &ps); err != nil {
+			return "", nil, fmt.Errorf("decode search parts: %w", err)
+		}
+		return body, ps, nil
+	}
+	var doc []byte
+	err := q.QueryRowContext(ctx, `SELECT t.doc FROM search_docs d JOIN search_text t ON t.id = d.id
+		WHERE d.work_item_id = ? AND d.file_name = ?`, k.WorkItemID, k.FileName).Scan(&doc)
+	if err != nil {
+		return "", nil, err
+	}
+	return loadSearchText(doc)
+}
+
+// loadSearchText reads a stored document's body and parts.
+func loadSearchText(doc []byte) (string, []search.Part, error) {
+	t, err := unpackSearchText(doc)
+	if err != nil {
+		return "", nil, err
+	}
+	var ps []search.Part
+	if err := json.Unmarshal(t.parts, &ps); err != nil {
+		return "", nil, fmt.Errorf("decode search parts: %w", err)
+	}
+	return t.body, ps, nil
+}
+
+// tidyMergePages bounds the work of one tidySearchIndex, in pages.
+const tidyMergePages = 256
+
+// tidySearchIndex merges the full-text index's segments a little after a
+// sweep: the segments whose every document was deleted (their words are
+// taken out at once, but their pages stay) are dropped, and their pages
+// given back with the rest. The count is negative so that a level of
+// fewer segments than FTS5 waits for (usermerge) is merged too: a store
+// indexes many documents per segment, and has few.
+func (s *Store) tidySearchIndex(ctx context.Context) error {
+	_, err := s.sqliteExec(ctx, s.w, `INSERT INTO search_fts (search_fts, rank) VALUES ('merge', -`+strconv.Itoa(tidyMergePages)+`)`)
+	if err != nil {
+		return fmt.Errorf("search index: %w", wrapError(err))
 	}
 	return nil
 }

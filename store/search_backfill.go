@@ -108,13 +108,11 @@ func (s *Store) writeDocs(ctx context.Context, keys []review.SessionKey, docs []
 		return fmt.Errorf("search backfill: %w", wrapError(err))
 	}
 	defer tx.Rollback()
-	w, err := newDocWriter(ctx, tx)
+	w, err := newDocWriter(ctx, tx, s.pg)
 	if err != nil {
 		return err
 	}
 	defer w.close()
-	// The ids first, then the documents, as indexSearch writes them.
-	ids := make([]int64, len(keys))
 	for i, k := range keys {
 		var one int
 		err := tx.QueryRowContext(ctx, `SELECT 1 FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
@@ -128,17 +126,12 @@ func (s *Store) writeDocs(ctx context.Context, keys []review.SessionKey, docs []
 		if err := w.addNotes(ctx, k, docs[i]); err != nil {
 			return fmt.Errorf("search backfill %s: %w", k, err)
 		}
-		if ids[i], err = w.id(ctx, k); err != nil {
+		if err := w.write(ctx, k, docs[i]); err != nil {
 			return fmt.Errorf("search backfill %s: %w", k, err)
 		}
 	}
-	for i, k := range keys {
-		if ids[i] == 0 {
-			continue
-		}
-		if err := w.write(ctx, ids[i], docs[i]); err != nil {
-			return fmt.Errorf("search backfill %s: %w", k, err)
-		}
+	if err := w.flush(ctx); err != nil {
+		return err
 	}
 	return wrapError(tx.Commit())
 }

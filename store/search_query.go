@@ -128,18 +128,18 @@ func (s *Store) Matches(ctx context.Context, k review.SessionKey, q review.Query
 	if err != nil || sq == nil || len(sq.Positive()) == 0 {
 		return nil, err
 	}
-	var hl string
-	var parts []byte
-	// Any of the words: highlight() marks each phrase wherever it is.
-	read := `SELECT highlight(search_fts, 0, char(1), char(2)), search_fts.parts
-		FROM search_docs d JOIN search_fts ON search_fts.rowid = d.id
-		WHERE d.work_item_id = ? AND d.file_name = ? AND search_fts MATCH ?`
+	var body string
+	var ps []search.Part
 	if s.pg {
-		read = pgMatchesSQL
-	}
-	err = s.r.QueryRowContext(ctx, read, k.WorkItemID, k.FileName, ftsJoin(sq.Positive(), "OR")).Scan(&hl, &parts)
-	if err == nil && s.pg {
-		hl = pgHighlight(hl, sq)
+		var parts []byte
+		err = s.r.QueryRowContext(ctx, pgMatchesSQL, k.WorkItemID, k.FileName, ftsJoin(sq.Positive(), "OR")).Scan(&body, &parts)
+		if err == nil {
+			err = json.Unmarshal(parts, &ps)
+		}
+	} else {
+		// The index keeps no text (migration 0017): the document is read
+		// from search_text, and its matches marked here.
+		body, ps, err = readSearchText(ctx, s.r, k, false)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -147,10 +147,7 @@ func (s *Store) Matches(ctx context.Context, k review.SessionKey, q review.Query
 	if err != nil {
 		return nil, fmt.Errorf("matches %s: %w", k, wrapError(err))
 	}
-	var ps []search.Part
-	if err := json.Unmarshal(parts, &ps); err != nil {
-		return nil, fmt.Errorf("matches %s: decode parts: %w", k, err)
-	}
+	hl := markMatches(body, sq)
 	return highlighted(hl, ps, snippetBytes), nil
 }
 

@@ -37,6 +37,13 @@ const (
 const (
 	// fewMatches is the most matches read from the matches.
 	fewMatches = 1000
+	// fewFilteredMatches is the most read from the matches when the
+	// query filters them too. A filter is often bound up with the order
+	// (the stalled sessions are far down the triage order): the sessions
+	// it keeps are not spread along it, and a walk along it to fill a
+	// page went through most of them (flag:stall with a common word: 43
+	// ms of CPU along the order, 10 from its 2,824 matches).
+	fewFilteredMatches = 3000
 	// mostMatches is the share of the sessions (1/mostMatches) from
 	// which the matches are probed rather than gathered.
 	mostMatches = 4
@@ -46,7 +53,8 @@ const (
 type searchRead struct {
 	q review.Query
 	// expr is the FTS5 expression of the search's words (and exclusions),
-	// "" when it has none; n is how many documents it matches.
+	// "" when it has none; n is how many documents it matches that pass
+	// the doc conditions.
 	expr string
 	n    int
 	// conds are the query's conditions on a summary s (read from
@@ -54,6 +62,17 @@ type searchRead struct {
 	// search's.
 	conds []string
 	args  []any
+	// split is set when the conditions are also split in two (SQLite):
+	// docConds, the static filters on the session's document sd (its copy
+	// of the summary's columns, migration 0017), and restConds, the
+	// others on s and l. Together they select what conds do.
+	split               bool
+	docConds, restConds []string
+	docArgs, restArgs   []any
+	// tagTerms are the static filters the full-text index answers with
+	// the search's words (SQLite, a search with words): each an FTS5
+	// operator and a phrase of the documents' tags.
+	tagTerms []string
 }
 
 // readSearch prepares a query's search (sq, not nil) for reading: its
@@ -61,16 +80,133 @@ type searchRead struct {
 func (s *Store) readSearch(ctx context.Context, q review.Query, sq *search.Query) (*searchRead, error) {
 	r := &searchRead{q: q}
 	r.conds, r.args = whereConds(q, sq)
+	if !s.pg {
+		r.splitConds(sq)
+	}
 	if pos := sq.Positive(); len(pos) > 0 {
 		r.expr = ftsJoin(pos, "AND")
 		for _, t := range sq.Negative() {
 			r.expr += " NOT " + ftsPhrase(t)
 		}
-		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH ?`, r.expr).Scan(&r.n); err != nil {
+		r.expr += strings.Join(r.tagTerms, "")
+		count, args := `SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH ?`, []any{r.expr}
+		if len(r.docConds) > 0 {
+			// The static filters are read from the documents' rows,
+			// looked up by id: a common word and a selective filter
+			// (flag:stall) are counted without a summary.
+			count = `SELECT COUNT(*) FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid
+				WHERE search_fts MATCH ? AND ` + strings.Join(r.docConds, " AND ")
+			args = append(args, r.docArgs...)
+		}
+		if err := s.r.QueryRowContext(ctx, count, args...).Scan(&r.n); err != nil {
 			return nil, fmt.Errorf("search: %w", wrapError(err))
 		}
 	}
 	return r, nil
+}
+
+// The columns of its summary a search document's row copies (migration
+// 0017), and their update from the summary in an upsert.
+const (
+	docFilterCols = "agent_kind, flags, outcome, activity_at, estimated_usd"
+	docFilterSet  = "agent_kind = excluded.agent_kind, flags = excluded.flags, outcome = excluded.outcome, " +
+		"activity_at = excluded.activity_at, estimated_usd = excluded.estimated_usd"
+)
+
+// docFilterColumn is the column of search_docs a filter reads, "" for a
+// filter that reads none (its value is not a copy: decisions, tools,
+// models).
+func docFilterColumn(f search.Field) string {
+	switch f {
+	case search.FieldAgent:
+		return "agent_kind"
+	case search.FieldFlag:
+		return "flags"
+	case search.FieldOutcome:
+		return "outcome"
+	case search.FieldSince:
+		return "activity_at"
+	case search.FieldCost:
+		return "estimated_usd"
+	}
+	return ""
+}
+
+// splitConds splits the query's conditions into those on the document's
+// row (the static filters, each the condition filterCond gives, read from
+// sd) and the rest.
+func (r *searchRead) splitConds(sq *search.Query) {
+	rest := *sq
+	rest.Filters = nil
+	words := len(sq.Positive()) > 0
+	for _, f := range sq.Filters {
+		if t, ok := tagTerm(f); ok && words {
+			r.tagTerms = append(r.tagTerms, t)
+			continue
+		}
+		col := docFilterColumn(f.Field)
+		c, a := filterCond(f)
+		if col == "" || strings.Count(c, "s."+col) != 1 {
+			rest.Filters = append(rest.Filters, f)
+			continue
+		}
+		c = strings.Replace(c, "s."+col, "sd."+col, 1)
+		if f.Not {
+			c = "NOT COALESCE((" + c + "), FALSE)"
+		}
+		r.docConds = append(r.docConds, c)
+		r.docArgs = append(r.docArgs, a...)
+	}
+	r.restConds, r.restArgs = whereConds(r.q, &rest)
+	r.split = true
+}
+
+// tagTerm returns a static filter as an FTS5 operator and phrase of the
+// documents' tags (search_text.go), when its condition (filterCond) and
+// the tags select the same sessions: agent: (a prefix of the agent),
+// flag: (of a flag's name; a value with a space, which the condition
+// matches across two names, is not) and outcome:.
+func tagTerm(f search.Filter) (string, bool) {
+	var tag []byte
+	prefix := " *"
+	switch f.Field {
+	case search.FieldAgent:
+		tag = appendTag(nil, tagAgent, f.Value)
+	case search.FieldFlag:
+		if strings.Contains(f.Value, " ") {
+			return "", false
+		}
+		tag = appendTag(nil, tagFlag, f.Value)
+	case search.FieldOutcome:
+		tag, prefix = appendTag(nil, tagOutcome, string(f.Outcome)), ""
+	default:
+		return "", false
+	}
+	op := " AND "
+	if f.Not {
+		op = " NOT "
+	}
+	return op + `tags : "` + string(tag) + `"` + prefix, true
+}
+
+// matchConds are the conditions of a read from the matches, with their
+// arguments: the doc conditions first, checked before a summary is
+// looked up.
+func (r *searchRead) matchConds() ([]string, []any) {
+	if !r.split {
+		return r.conds, r.args
+	}
+	return append(r.docConds[:len(r.docConds):len(r.docConds)], r.restConds...),
+		append(r.docArgs[:len(r.docArgs):len(r.docArgs)], r.restArgs...)
+}
+
+// summaryConds are the conditions that a summary, not a document's row,
+// must pass, beyond those r.n counts.
+func (r *searchRead) summaryConds() []string {
+	if !r.split || r.expr == "" {
+		return r.conds
+	}
+	return r.restConds
 }
 
 // plan chooses how to read a page.
@@ -83,7 +219,7 @@ func (s *Store) plan(ctx context.Context, r *searchRead) (readPlan, error) {
 		return fromMatches, nil
 	case s.forcePlan != planAuto:
 		return s.forcePlan, nil
-	case r.n <= fewMatches:
+	case r.n <= fewMatches, r.n <= fewFilteredMatches && len(r.conds) > 0:
 		return fromMatches, nil
 	}
 	var docs int
@@ -113,9 +249,23 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 	conds, args := r.conds, r.args
 	var b strings.Builder
 	order := "o"
+	// key is the alias the session's document is joined on.
+	key := "s"
+	walk := p == alongSet || p == alongProbe
+	needS := len(conds) > 0
+	if walk && r.split {
+		// Along the order the tags are in the set of matches, and the
+		// doc conditions are read from the document's row, joined for
+		// the set anyway: the summary's covering index is read only for
+		// the other conditions, if any.
+		conds = append(r.restConds[:len(r.restConds):len(r.restConds)], r.docConds...)
+		args = append(r.restArgs[:len(r.restArgs):len(r.restArgs)], r.docArgs...)
+		needS = len(r.restConds) > 0
+	}
 	switch {
 	case p == fromMatches:
 		b.WriteString(" FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid" + coveringJoin("sd"))
+		conds, args = r.matchConds()
 		conds = append([]string{"search_fts MATCH ?"}, conds...)
 		args = append([]any{r.expr}, args...)
 		order = "s"
@@ -123,12 +273,16 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 		// No index holds the order: every session is sorted.
 		b.WriteString(" FROM agent_stream_summaries s INDEXED BY summaries_search")
 		order = "s"
+	case walk && !needS:
+		b.WriteString(" FROM agent_stream_summaries o INDEXED BY " + sortIndex(r.q.Sort))
+		key = "o"
 	default:
 		b.WriteString(" FROM agent_stream_summaries o INDEXED BY " + sortIndex(r.q.Sort) + coveringJoin("o"))
 	}
+	docJoin := " CROSS JOIN search_docs sd ON sd.work_item_id = " + key + ".work_item_id AND sd.file_name = " + key + ".file_name"
 	switch p {
 	case alongSet:
-		b.WriteString(" CROSS JOIN search_docs sd ON sd.work_item_id = s.work_item_id AND sd.file_name = s.file_name")
+		b.WriteString(docJoin)
 		// The + keeps the set from driving the lookup of sd: each
 		// session would be looked up once per match.
 		// The match is checked after the filters, which read the row
@@ -136,7 +290,7 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 		conds = append(conds[:len(conds):len(conds)], "+sd.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)")
 		args = append(args[:len(args):len(args)], r.expr)
 	case alongProbe:
-		b.WriteString(" CROSS JOIN search_docs sd ON sd.work_item_id = s.work_item_id AND sd.file_name = s.file_name")
+		b.WriteString(docJoin)
 		// Probed after the filters: a probe costs the expression's run.
 		conds = append(conds[:len(conds):len(conds)], "EXISTS (SELECT 1 FROM search_fts WHERE search_fts MATCH ? AND search_fts.rowid = sd.id)")
 		args = append(args[:len(args):len(args)], r.expr)
@@ -177,7 +331,7 @@ func (s *Store) searchPage(ctx context.Context, r *searchRead, cols string) (str
 // count counts the sessions of a query with a search: the matches of its
 // words when it has nothing else to check.
 func (s *Store) searchCount(ctx context.Context, r *searchRead) (int, error) {
-	if r.expr != "" && (len(r.conds) == 0 || r.n == 0) {
+	if r.expr != "" && (len(r.summaryConds()) == 0 || r.n == 0) {
 		return r.n, nil
 	}
 	var n int
@@ -193,7 +347,7 @@ func (s *Store) searchCount(ctx context.Context, r *searchRead) (int, error) {
 func (r *searchRead) countFrom() (string, []any) {
 	plan := along
 	switch {
-	case r.expr != "" && (len(r.conds) == 0 || r.n <= fewMatches):
+	case r.expr != "" && (len(r.summaryConds()) == 0 || r.n <= fewMatches):
 		from, args, _ := r.from(fromMatches)
 		return from, args
 	case r.expr != "":

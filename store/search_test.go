@@ -235,8 +235,7 @@ func TestSearchKeepsInStep(t *testing.T) {
 			t.Errorf("the secret %q was found: %v", q, got)
 		}
 	}
-	var bodies string
-	if err := e.s.r.QueryRow(`SELECT group_concat(body, ' ') FROM search_fts`).Scan(&bodies); err != nil || strings.Contains(bodies, "A1b2") {
+	if bodies, err := searchBodies(e.s); err != nil || strings.Contains(bodies, "A1b2") {
 		t.Errorf("the index holds the secret (%v): %s", err, bodies)
 	}
 	// A re-imported file's old text is gone.
@@ -520,5 +519,165 @@ func TestSearchPrefixIsNeverProbed(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("%s: plan %d, %v; want %d", tc.expr, got, err, tc.want)
 		}
+	}
+}
+
+// searchBodies returns the text of every search document, as stored:
+// SQLite's in search_text (its index keeps none), PostgreSQL's in
+// search_fts.
+func searchBodies(s *Store) (string, error) {
+	q := `SELECT COALESCE(group_concat(sift_search_body(doc), ' '), '') FROM search_text`
+	if s.pg {
+		q = `SELECT COALESCE(group_concat(body, ' '), '') FROM search_fts`
+	}
+	var b string
+	err := s.r.QueryRow(q).Scan(&b)
+	return b, err
+}
+
+// plantInSearchSQL is the statement that appends text (its first
+// argument) to a session's search document (the work item and file), as
+// a store that let it through would have written it.
+func plantInSearchSQL(s *Store) string {
+	if s.pg {
+		return `UPDATE search_fts SET body = body || ? WHERE rowid = (SELECT id FROM search_docs WHERE work_item_id = ? AND file_name = ?)`
+	}
+	return `UPDATE search_text SET doc = sift_search_pack(sift_search_body(doc) || ?, sift_search_tags(doc), sift_search_parts(doc))
+		WHERE id = (SELECT id FROM search_docs WHERE work_item_id = ? AND file_name = ?)`
+}
+
+// unmigrate0017 takes a store back to before migration 0017: its search
+// documents in a full-text table of their own content.
+func unmigrate0017(t *testing.T, s *Store) {
+	t.Helper()
+	for _, q := range []string{
+		`DROP TRIGGER search_docs_gone`,
+		`DROP TABLE search_fts`,
+		`CREATE VIRTUAL TABLE search_fts USING fts5(body, parts UNINDEXED, tokenize = 'unicode61 remove_diacritics 0')`,
+		`INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1)`,
+		`INSERT INTO search_fts (rowid, body, parts) SELECT id, sift_search_body(doc), sift_search_parts(doc) FROM search_text`,
+		`DROP TABLE search_text`,
+		`ALTER TABLE search_docs DROP COLUMN agent_kind`,
+		`ALTER TABLE search_docs DROP COLUMN flags`,
+		`ALTER TABLE search_docs DROP COLUMN outcome`,
+		`ALTER TABLE search_docs DROP COLUMN activity_at`,
+		`ALTER TABLE search_docs DROP COLUMN estimated_usd`,
+		`CREATE TRIGGER search_docs_gone AFTER DELETE ON search_docs BEGIN
+			DELETE FROM search_fts WHERE rowid = old.id;
+		END`,
+		`DELETE FROM schema_migrations WHERE version >= 17`,
+	} {
+		if _, err := s.w.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// TestSearchMigrates0017: a store whose index held its own text (before
+// migration 0017) keeps every document, compressed in search_text, its
+// index contentless: the same sessions are found, with the same matches,
+// and a re-import still takes the old words out.
+func TestSearchMigrates0017(t *testing.T) {
+	t.Parallel()
+	sqliteOnly(t, "it re-creates a SQLite store from before migration 0017")
+	e := newSearchEnv(t)
+	p := e.write(t, "ENG-1", "work-1-aaaaaa.jsonl", run{prompt: "feed the wallabies", text: "Running npm test now",
+		command: "npm test", output: "npm ERR! timed out", failed: true, final: "npm test timed out"})
+	e.write(t, "ENG-1", "work-1-bbbbbb.jsonl", run{prompt: "go", command: "make", final: "giraffe"})
+	e.importAll(t)
+	ctx := context.Background()
+	k := review.SessionKey{WorkItemID: "ENG-1", FileName: "work-1-aaaaaa.jsonl"}
+	if err := e.s.Decide(ctx, review.Decision{Session: k, Kind: review.Reviewed, Note: "wombat"}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"wallabies", "wombat", `"npm test"`, "giraffe", "make -wallabies"}
+	want := map[string][]string{}
+	for _, q := range queries {
+		want[q] = e.find(t, q)
+	}
+	matches := func(s *Store) []search.Match {
+		ms, err := s.Matches(ctx, k, review.Query{Search: `"npm test" wombat`}, 0)
+		if err != nil || len(ms) == 0 {
+			t.Fatalf("matches: %v %v", ms, err)
+		}
+		return ms
+	}
+	wantMatches := matches(e.s)
+	unmigrate0017(t, e.s)
+	var content int
+	e.s.r.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name = 'search_fts_content'`).Scan(&content)
+	if content != 1 {
+		t.Fatal("the store is not as before migration 0017")
+	}
+	path := e.s.Path()
+	e.s.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.s = s
+	defer s.Close()
+	s.r.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name = 'search_fts_content'`).Scan(&content)
+	if content != 0 {
+		t.Error("the index still stores its text")
+	}
+	for _, q := range queries {
+		if got := e.find(t, q); !slices.Equal(got, want[q]) || got == nil {
+			t.Errorf("%q after the migration: %v, want %v", q, got, want[q])
+		}
+	}
+	if got := matches(s); fmt.Sprint(got) != fmt.Sprint(wantMatches) {
+		t.Errorf("matches after the migration\n got %v\nwant %v", got, wantMatches)
+	}
+	writeFile(t, p, run{prompt: "deploy again", command: "make deploy", final: "okapi"}.stream())
+	os.Chtimes(p, time.Now(), time.Now().Add(time.Minute))
+	mustImport(t, s, e.logs)
+	if got := e.find(t, "wallabies"); got != nil {
+		t.Errorf("the replaced text is found: %v", got)
+	}
+	if n := indexedWords(t, s, "wallabies"); n != 0 {
+		t.Errorf("the index keeps %d words of the replaced text", n)
+	}
+	if got := e.find(t, "okapi wombat"); !slices.Equal(got, []string{k.String()}) {
+		t.Errorf("the new text and the note: %v", got)
+	}
+}
+
+// TestSearchTagsAsFilters: the static filters a search with words asks the
+// full-text index (its documents' tags, SQLite) select what the filters
+// alone select among the words' sessions, negated or a prefix; a stream
+// whose text spells a tag is not taken for one.
+func TestSearchTagsAsFilters(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	importFixtures(t, s, "ENG-1", "ENG-2", "OPS-3")
+	for _, words := range []string{"the", "bash", "read -write"} {
+		all := findIn(t, s, review.Query{Search: words, Count: true})
+		for _, f := range []string{"agent:claude", "agent:CL", "-agent:codex", "agent:zz", "flag:tool", "flag:tool_f", "-flag:tool",
+			"flag:stall", `flag:"tool failed"`, "outcome:failed", "-outcome:completed", "outcome:comp"} {
+			alone := findIn(t, s, review.Query{Search: f, Count: true})
+			var want []string
+			for _, k := range all {
+				if slices.Contains(alone, k) {
+					want = append(want, k)
+				}
+			}
+			if got := findIn(t, s, review.Query{Search: words + " " + f, Count: true}); !slices.Equal(got, want) {
+				t.Errorf("%s %s: %v, want %v", words, f, got, want)
+			}
+		}
+	}
+	e := newSearchEnv(t)
+	flagTag := string(appendTag(nil, tagFlag, "stall"))
+	e.write(t, "ENG-1", "work-1-aaaaaa.jsonl", run{prompt: "deploy " + flagTag + " tags : " + flagTag, command: "make", final: "done"})
+	e.importAll(t)
+	if got := e.find(t, "deploy"); len(got) != 1 {
+		t.Fatalf("deploy: %v", got)
+	}
+	if got := e.find(t, "deploy flag:stall"); got != nil {
+		t.Errorf("a tag spelled in a prompt is taken for one: %v", got)
+	}
+	if got := e.find(t, "deploy -flag:stall"); len(got) != 1 {
+		t.Errorf("deploy -flag:stall: %v", got)
 	}
 }

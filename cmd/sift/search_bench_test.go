@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -33,7 +34,7 @@ func searchCorpus(now time.Time) corpus.StreamSpec {
 // the stream files are removed once imported.
 func searchBenchStore(b testing.TB) (*store.Store, corpus.StreamSpec) {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), "sift-search-bench-100k-v2")
+	dir := filepath.Join(os.TempDir(), "sift-search-bench-100k-v3")
 	db := filepath.Join(dir, "sift.db")
 	stamp := filepath.Join(dir, "generated")
 	spec := searchCorpus(time.Now().Truncate(24 * time.Hour))
@@ -129,29 +130,43 @@ func BenchmarkSearch(b *testing.B) {
 // reportLatency reports the median, p99 and maximum of latencies in ms.
 func reportLatency(b *testing.B, took []time.Duration) {
 	slices.Sort(took)
-	at := func(p float64) float64 {
-		return float64(took[min(int(p*float64(len(took))), len(took)-1)].Microseconds()) / 1000
-	}
+	at := func(p float64) float64 { return float64(percentile(took, p).Microseconds()) / 1000 }
 	b.ReportMetric(at(0.5), "p50-ms")
 	b.ReportMetric(at(0.99), "p99-ms")
 	b.ReportMetric(float64(took[len(took)-1].Microseconds())/1000, "max-ms")
 }
 
+// percentile returns the latency at p (0.5 the median) of sorted ones.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	return sorted[min(int(p*float64(len(sorted))), len(sorted)-1)]
+}
+
 // TestSearchBenchQueries lists the benchmark's queries with how many
 // sessions each selects and its first page's time, when asked for
-// (SIFT_SEARCH_BENCH=1): the selectivity the benchmark covers.
+// (SIFT_SEARCH_BENCH=1): the selectivity the benchmark covers. With
+// SIFT_SEARCH_BENCH=N (N > 1) each query runs N times, and its median,
+// p99 and maximum are listed.
 func TestSearchBenchQueries(t *testing.T) {
-	if os.Getenv("SIFT_SEARCH_BENCH") == "" {
+	rounds, _ := strconv.Atoi(os.Getenv("SIFT_SEARCH_BENCH"))
+	if rounds < 1 {
 		t.Skip("SIFT_SEARCH_BENCH=1 lists the search benchmark's queries")
 	}
 	st, spec := searchBenchStore(t)
 	defer st.Close()
 	for _, q := range benchQueries(spec) {
-		start := time.Now()
-		p, err := st.ListSessions(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
+		var took []time.Duration
+		total := 0
+		for range rounds {
+			start := time.Now()
+			p, err := st.ListSessions(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			took = append(took, time.Since(start))
+			total = p.Total
 		}
-		t.Logf("%-40q %6d sessions  %s", q.Search, p.Total, time.Since(start).Round(time.Microsecond))
+		slices.Sort(took)
+		at := func(p float64) time.Duration { return percentile(took, p).Round(10 * time.Microsecond) }
+		t.Logf("%-40q %6d sessions  p50 %9s  p99 %9s  max %9s", q.Search, total, at(0.5), at(0.99), at(1))
 	}
 }

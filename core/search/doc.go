@@ -333,23 +333,35 @@ func oneLine(s string, n int) string {
 	var b strings.Builder
 	b.Grow(min(len(s), n))
 	space := false
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == ' ' || r == utf8.RuneError || (r >= 0x80 && r < 0xa0) || r == sepRune {
+	for i := 0; i < len(s); {
+		// A character is copied as its bytes: an ASCII byte as it is,
+		// another decoded only to be judged (an invalid byte is
+		// utf8.RuneError, dropped like U+FFFD).
+		c, w := s[i], 1
+		drop := c < 0x20 || c == 0x7f || c == ' '
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, w = utf8.DecodeRuneInString(s[i:])
+			drop = r == utf8.RuneError || r < 0xa0 || r == sepRune
+		}
+		if drop {
 			space = b.Len() > 0
+			i += w
 			continue
 		}
-		w := utf8.RuneLen(r)
+		need := w
 		if space {
-			w++
+			need++
 		}
-		if b.Len()+w > n {
+		if b.Len()+need > n {
 			break
 		}
 		if space {
 			b.WriteByte(' ')
 			space = false
 		}
-		b.WriteRune(r)
+		b.WriteString(s[i : i+w])
+		i += w
 	}
 	return b.String()
 }

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentsift/sift/core/summary"
 )
@@ -190,5 +192,59 @@ func TestLoadDoc(t *testing.T) {
 	}
 	if !strings.HasSuffix(back.Body(), "\n"+PartSep+"flaky") {
 		t.Errorf("the note is not the last line: %q", back.Body())
+	}
+}
+
+// oneLineByRunes is oneLine as it was first written, its slow path rune
+// by rune: the reference the byte-wise one keeps to.
+func oneLineByRunes(s string, n int) string {
+	clean := true
+	for i := 0; i < len(s) && i < n; i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c == 0xee || (c == ' ' && (i == 0 || s[i-1] == ' ')) {
+			clean = false
+			break
+		}
+	}
+	if clean && len(s) <= n && utf8.ValidString(s) && !strings.HasSuffix(s, " ") {
+		return s
+	}
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == ' ' || r == utf8.RuneError || (r >= 0x80 && r < 0xa0) || r == sepRune {
+			space = b.Len() > 0
+			continue
+		}
+		w := utf8.RuneLen(r)
+		if space {
+			w++
+		}
+		if b.Len()+w > n {
+			break
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// TestOneLineAsByRunes: oneLine gives what the rune-by-rune reference
+// does, for text with controls, invalid bytes, C1 controls, U+FFFD, the
+// part separator and characters cut at the cap.
+func TestOneLineAsByRunes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "Zé", " ", "  ", "\n", "\t", "\x7f", "\xc2\x85", "\xff", "\xe2\x82", "\uFFFD", "\uE000", "日本", "😀", "x y", "\r\n"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s, n := b.String(), 1+rng.IntN(24)
+		if got, want := oneLine(s, n), oneLineByRunes(s, n); got != want {
+			t.Fatalf("oneLine(%q, %d) = %q, want %q", s, n, got, want)
+		}
 	}
 }
