@@ -19,7 +19,9 @@ func TestPostgresMigration0004MapsStatuses(t *testing.T) {
 	}
 	writeFakes(t, s, outcomeFakes)
 	for _, q := range []string{
-		// 0006 and 0005, applied after 0004.
+		// 0008, 0006 and 0005, applied after 0004 (0008's triggers go
+		// with their function).
+		`DROP FUNCTION sift_changed CASCADE`,
 		`DROP INDEX summaries_retention`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN host_id`,
 		`DROP TABLE sweep_runs`,
