@@ -22,6 +22,7 @@ func TestPostgresMigration0004MapsStatuses(t *testing.T) {
 		// 0008, 0006 and 0005, applied after 0004 (0008's triggers go
 		// with their function).
 		`DROP FUNCTION sift_changed CASCADE`,
+		`DROP FUNCTION search_fts_words CASCADE`,
 		`DROP INDEX summaries_retention`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN host_id`,
 		`DROP TABLE sweep_runs`,

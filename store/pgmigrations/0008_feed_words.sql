@@ -24,3 +24,22 @@ BEGIN
     END IF;
   END LOOP;
 END $$;
+
+-- A search document's words: written by the store with the document
+-- (store/pg_words.go) when it can make them as the expression below does,
+-- else computed here, as the generated column of 0001 computed them. A
+-- write that changes the body and not the words recomputes them.
+ALTER TABLE search_fts DROP COLUMN words;
+ALTER TABLE search_fts ADD COLUMN words tsvector;
+CREATE FUNCTION search_fts_words() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.words IS NULL OR (TG_OP = 'UPDATE' AND NEW.body IS DISTINCT FROM OLD.body
+      AND NEW.words IS NOT DISTINCT FROM OLD.words) THEN
+    NEW.words := to_tsvector('simple', regexp_replace(lower(NEW.body), '[^[:alnum:]]+', ' ', 'g'));
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER search_fts_words BEFORE INSERT OR UPDATE ON search_fts
+  FOR EACH ROW EXECUTE FUNCTION search_fts_words();
+UPDATE search_fts SET words = NULL;
+CREATE INDEX search_fts_words ON search_fts USING gin (words);

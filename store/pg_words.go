@@ -1,0 +1,116 @@
+package store
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// On PostgreSQL a search document's words are a tsvector: the body's runs
+// of letters and digits, lower-cased, each with its positions, as
+// to_tsvector('simple', regexp_replace(lower(body), '[^[:alnum:]]+', ' ',
+// 'g')) makes them (pgmigrations/0001), the words FTS5's unicode61
+// tokenizer makes on SQLite. Computing that on the server was a third of
+// its time in an import: the regular expression and the parser run over
+// every byte of every document, in the one connection the import writes
+// on. The store therefore writes the words itself, as a tsvector literal
+// the server only has to read, for a body that is ASCII, where the words
+// are simply the runs of [a-z0-9] (TestPostgresWordsMatchServer checks
+// it against the server, quirks of its parser included); any other
+// body's words the server computes as before (its trigger,
+// pgmigrations/0008).
+
+// The limits of a tsvector (PostgreSQL's ts_type.h): a word's positions
+// stop at pgMaxPos, a word keeps at most pgMaxPositions of them, and the
+// parser skips a word of pgMaxWordLen bytes or more without counting it.
+const (
+	pgMaxPos       = 1<<14 - 1
+	pgMaxPositions = 255
+	pgMaxWordLen   = 2047
+)
+
+// pgWords returns the tsvector literal of an ASCII body's words, and
+// false for a body that is not ASCII.
+func pgWords(body string) (string, bool) {
+	pos := map[string][]int{}
+	var order []string
+	n := 0
+	for i := 0; i < len(body); {
+		c := body[i]
+		if c >= 0x80 {
+			return "", false
+		}
+		if !isAlnum(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(body) && isAlnum(body[j]) {
+			j++
+		}
+		// Any byte past the word may be the start of a non-ASCII letter
+		// that belongs to it: the loop above stops there and the next
+		// turn refuses the body.
+		for _, w := range pgTokens(strings.ToLower(body[i:j])) {
+			if len(w) >= pgMaxWordLen {
+				continue
+			}
+			n++
+			ps, ok := pos[w]
+			if !ok {
+				order = append(order, w)
+			}
+			p := min(n, pgMaxPos)
+			if len(ps) < pgMaxPositions && (len(ps) == 0 || ps[len(ps)-1] != p) {
+				pos[w] = append(ps, p)
+			}
+		}
+		i = j
+	}
+	slices.Sort(order)
+	var b strings.Builder
+	b.Grow(len(body) / 2)
+	for k, w := range order {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+		for x, p := range pos[w] {
+			if x == 0 {
+				b.WriteByte(':')
+			} else {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(p))
+		}
+	}
+	return b.String(), true
+}
+
+// pgTokens splits a run of letters and digits as PostgreSQL's parser
+// does: whole, but for a run that starts as a number with an exponent
+// (571e5d16), which is that number and then the rest.
+func pgTokens(run string) []string {
+	var out []string
+	for run != "" {
+		d := 0
+		for d < len(run) && run[d] >= '0' && run[d] <= '9' {
+			d++
+		}
+		if d == 0 || d+1 >= len(run) || run[d] != 'e' || run[d+1] < '0' || run[d+1] > '9' {
+			return append(out, run)
+		}
+		e := d + 1
+		for e < len(run) && run[e] >= '0' && run[e] <= '9' {
+			e++
+		}
+		out = append(out, run[:e])
+		run = run[e:]
+	}
+	return out
+}
+
+// isAlnum reports whether an ASCII byte is a letter or a digit.
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
