@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // On PostgreSQL a search document's words are a tsvector: the body's runs
@@ -14,8 +16,9 @@ import (
 // its time in an import: the regular expression and the parser run over
 // every byte of every document, in the one connection the import writes
 // on. The store therefore writes the words itself, as a tsvector literal
-// the server only has to read, for a body that is ASCII, where the words
-// are simply the runs of [a-z0-9] (TestPostgresWordsMatchServer checks
+// the server only has to read, for a body whose letters and digits are
+// ASCII (its other characters punctuation, symbols and spaces), where the
+// words are the runs of [a-z0-9] (TestPostgresWordsMatchServer checks
 // it against the server, quirks of its parser included); any other
 // body's words the server computes as before (its trigger,
 // pgmigrations/0008).
@@ -29,8 +32,8 @@ const (
 	pgMaxWordLen   = 2047
 )
 
-// pgWords returns the tsvector literal of an ASCII body's words, and
-// false for a body that is not ASCII.
+// pgWords returns the tsvector literal of a body's words, and false for
+// a body with a letter or digit that is not ASCII, or that is not UTF-8.
 func pgWords(body string) (string, bool) {
 	pos := map[string][]int{}
 	var order []string
@@ -38,7 +41,18 @@ func pgWords(body string) (string, bool) {
 	for i := 0; i < len(body); {
 		c := body[i]
 		if c >= 0x80 {
-			return "", false
+			// A punctuation mark, symbol or space (a curly quote, an
+			// arrow, an emoji) parts words as ASCII punctuation does;
+			// a letter or digit of another script is the server's to
+			// read, and so is a symbol that is a letter too (the
+			// circled letters, which the C library calls alphabetic).
+			r, size := utf8.DecodeRuneInString(body[i:])
+			if r == utf8.RuneError && size <= 1 || !unicode.In(r, unicode.P, unicode.S, unicode.Z) ||
+				unicode.Is(unicode.Other_Alphabetic, r) {
+				return "", false
+			}
+			i += size
+			continue
 		}
 		if !isAlnum(c) {
 			i++
@@ -48,9 +62,8 @@ func pgWords(body string) (string, bool) {
 		for j < len(body) && isAlnum(body[j]) {
 			j++
 		}
-		// Any byte past the word may be the start of a non-ASCII letter
-		// that belongs to it: the loop above stops there and the next
-		// turn refuses the body.
+		// A byte past the word may start a letter of another script
+		// that belongs to it: the next turn refuses the body.
 		for _, w := range pgTokens(strings.ToLower(body[i:j])) {
 			if len(w) >= pgMaxWordLen {
 				continue

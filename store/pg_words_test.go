@@ -33,6 +33,7 @@ func TestPostgresWordsMatchServer(t *testing.T) {
 		strings.Repeat("same other ", 300),
 		"CamelCase UPPER lower MiXeD 12345678901234567890123",
 		"571e5d16 8e0ef9ad 1e5e5 12e5abc 1e 1ea e5 0e0 1e05x 9E9Z 00e00e00",
+		"it’s “quoted” — done ✅ → next… ▸ 🎨 a·b x‑y ❌ • ✓ 1°C ©2026 ½",
 	}
 	rng := rand.New(rand.NewPCG(1, 8))
 	for _, alphabet := range []string{"abcXYZ0189 ._-/:@eE+\n\t", "0123e9E x"} {
@@ -70,7 +71,49 @@ func TestPostgresWordsMatchServer(t *testing.T) {
 	if checked < 40 {
 		t.Fatalf("only %d bodies were ASCII", checked)
 	}
-	if _, ok := pgWords("naïve café"); ok {
-		t.Error("a body that is not ASCII got words of the store's making")
+	for _, body := range []string{"naïve café", "x\xffy", "٣ digits"} {
+		if _, ok := pgWords(body); ok {
+			t.Errorf("%q, with a letter or digit that is not ASCII, got words of the store's making", body)
+		}
+	}
+	if _, ok := pgWords("it’s done ✅ → next…"); !ok {
+		t.Error("a body whose only other characters are punctuation and symbols was left to the server")
+	}
+}
+
+// TestPostgresSeparatorsMatchServer: every character outside ASCII that
+// pgWords takes for a separator (punctuation, symbols, spaces, up to the
+// emoji) is one to the server's expression too.
+func TestPostgresSeparatorsMatchServer(t *testing.T) {
+	t.Parallel()
+	db, err := sql.Open("pgx", pgtest.New(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var runes []string
+	for r := rune(0x80); r <= 0x1FAFF; r++ {
+		if _, ok := pgWords(string(r)); ok {
+			runes = append(runes, string(r))
+		}
+	}
+	rows, err := db.QueryContext(context.Background(), `SELECT r FROM unnest($1::text[]) AS r
+		WHERE to_tsvector('simple', regexp_replace(lower('a' || r || 'b'), '[^[:alnum:]]+', ' ', 'g'))::text != '''a'':1 ''b'':2'`, runes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("%q (%U) is no separator to the server", r, []rune(r)[0])
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(runes) < 1000 {
+		t.Fatalf("only %d separators", len(runes))
 	}
 }
