@@ -42,12 +42,14 @@ func pgWords(body string) (string, bool) {
 		c := body[i]
 		if c >= 0x80 {
 			// A punctuation mark, symbol or space (a curly quote, an
-			// arrow, an emoji) parts words as ASCII punctuation does;
+			// arrow, an emoji) parts words as ASCII punctuation does,
+			// and so does a private-use character (the search
+			// document's own separator between its parts);
 			// a letter or digit of another script is the server's to
 			// read, and so is a symbol that is a letter too (the
 			// circled letters, which the C library calls alphabetic).
 			r, size := utf8.DecodeRuneInString(body[i:])
-			if r == utf8.RuneError && size <= 1 || !unicode.In(r, unicode.P, unicode.S, unicode.Z) ||
+			if r == utf8.RuneError && size <= 1 || !unicode.In(r, unicode.P, unicode.S, unicode.Z, unicode.Co) ||
 				unicode.Is(unicode.Other_Alphabetic, r) {
 				return "", false
 			}

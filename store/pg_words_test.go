@@ -76,14 +76,15 @@ func TestPostgresWordsMatchServer(t *testing.T) {
 			t.Errorf("%q, with a letter or digit that is not ASCII, got words of the store's making", body)
 		}
 	}
-	if _, ok := pgWords("it’s done ✅ → next…"); !ok {
+	if _, ok := pgWords("it’s done ✅ → next…\ue000part"); !ok {
 		t.Error("a body whose only other characters are punctuation and symbols was left to the server")
 	}
 }
 
 // TestPostgresSeparatorsMatchServer: every character outside ASCII that
 // pgWords takes for a separator (punctuation, symbols, spaces, up to the
-// emoji) is one to the server's expression too.
+// emoji, the private-use characters) is one to the server's expression
+// too.
 func TestPostgresSeparatorsMatchServer(t *testing.T) {
 	t.Parallel()
 	db, err := sql.Open("pgx", pgtest.New(t))
