@@ -55,8 +55,11 @@ func (s *Store) closeVersion() error {
 	defer s.verMu.Unlock()
 	if s.feed != nil {
 		s.feed.close()
-		s.feed = nil
+	} else if s.pg {
+		s.feed = stoppedFeed()
 	}
+	// The stopped feed stays, down: a Changed or WaitChanged after
+	// Close falls back to the closed pool and returns its error.
 	if s.ver == nil {
 		return nil
 	}

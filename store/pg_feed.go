@@ -62,6 +62,14 @@ func startFeed(cfg *pgx.ConnConfig) *pgFeed {
 	return f
 }
 
+// stoppedFeed returns a feed that is down and stopped: a closed store's,
+// when it never started one.
+func stoppedFeed() *pgFeed {
+	f := &pgFeed{cancel: func() {}, done: make(chan struct{}), wake: make(chan struct{})}
+	close(f.done)
+	return f
+}
+
 // run keeps the feed listening until the store closes.
 func (f *pgFeed) run(ctx context.Context) {
 	defer close(f.done)
@@ -133,7 +141,8 @@ func (f *pgFeed) close() {
 }
 
 // pgFeedOf returns the store's feed, starting it at the first call and
-// waiting up to feedStartWait (or ctx) for it to listen.
+// waiting up to feedStartWait (or ctx) for it to listen. A closed store's
+// feed is stopped and stays so: it is never started again.
 func (s *Store) pgFeedOf(ctx context.Context) *pgFeed {
 	s.verMu.Lock()
 	f := s.feed
@@ -152,6 +161,8 @@ func (s *Store) pgFeedOf(ctx context.Context) *pgFeed {
 	case <-wake:
 	case <-t.C:
 	case <-ctx.Done():
+	case <-f.done:
+		// The store is closed: its feed stays down.
 	}
 	return f
 }

@@ -142,3 +142,33 @@ func TestPostgresFeedReconnects(t *testing.T) {
 	}
 	waitNotice(t, b, v2, n)
 }
+
+// TestPostgresFeedStopsWithTheStore: after Close, Changed and WaitChanged
+// return an error at once and start no feed again.
+func TestPostgresFeedStopsWithTheStore(t *testing.T) {
+	t.Parallel()
+	for _, listened := range []bool{true, false} {
+		s, err := Open(pgtest.New(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		if listened {
+			listening(t, s)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.WaitChanged(ctx, 0); err == nil {
+			t.Errorf("listened %v: WaitChanged after Close returned no error", listened)
+		}
+		if _, up, _ := s.feed.state(); up {
+			t.Errorf("listened %v: the feed listens after Close", listened)
+		}
+		select {
+		case <-s.feed.done:
+		default:
+			t.Errorf("listened %v: a feed runs after Close", listened)
+		}
+	}
+}
