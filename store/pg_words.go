@@ -2,10 +2,11 @@ package store
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // On PostgreSQL a search document's words are a tsvector: the body's runs
@@ -15,8 +16,8 @@ import (
 // tokenizer makes on SQLite. Computing that on the server was a third of
 // its time in an import: the regular expression and the parser run over
 // every byte of every document, in the one connection the import writes
-// on. The store therefore writes the words itself, as a tsvector literal
-// the server only has to read, for a body whose letters and digits are
+// on. The store therefore writes the words itself, as a tsvector the
+// server only has to read, for a body whose letters and digits are
 // ASCII (its other characters punctuation, symbols and spaces), where the
 // words are the runs of [a-z0-9] (TestPostgresWordsMatchServer checks
 // it against the server, quirks of its parser included); any other
@@ -32,10 +33,11 @@ const (
 	pgMaxWordLen   = 2047
 )
 
-// pgWords returns the tsvector literal of a body's words, and false for
-// a body with a letter or digit that is not ASCII, or that is not UTF-8.
-func pgWords(body string) (string, bool) {
-	pos := map[string][]int{}
+// pgWords returns the tsvector of a body's words, and false for a body
+// with a letter or digit that is not ASCII, or that is not UTF-8. pgx
+// sends it in the binary form, which the server reads without parsing.
+func pgWords(body string) (pgtype.TSVector, bool) {
+	pos := map[string][]pgtype.TSVectorPosition{}
 	var order []string
 	n := 0
 	for i := 0; i < len(body); {
@@ -51,7 +53,7 @@ func pgWords(body string) (string, bool) {
 			r, size := utf8.DecodeRuneInString(body[i:])
 			if r == utf8.RuneError && size <= 1 || !unicode.In(r, unicode.P, unicode.S, unicode.Z, unicode.Co) ||
 				unicode.Is(unicode.Other_Alphabetic, r) {
-				return "", false
+				return pgtype.TSVector{}, false
 			}
 			i += size
 			continue
@@ -75,31 +77,19 @@ func pgWords(body string) (string, bool) {
 			if !ok {
 				order = append(order, w)
 			}
-			p := min(n, pgMaxPos)
-			if len(ps) < pgMaxPositions && (len(ps) == 0 || ps[len(ps)-1] != p) {
-				pos[w] = append(ps, p)
+			p := uint16(min(n, pgMaxPos))
+			if len(ps) < pgMaxPositions && (len(ps) == 0 || ps[len(ps)-1].Position != p) {
+				pos[w] = append(ps, pgtype.TSVectorPosition{Position: p})
 			}
 		}
 		i = j
 	}
 	slices.Sort(order)
-	var b strings.Builder
-	b.Grow(len(body) / 2)
+	tv := pgtype.TSVector{Lexemes: make([]pgtype.TSVectorLexeme, len(order)), Valid: true}
 	for k, w := range order {
-		if k > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(w)
-		for x, p := range pos[w] {
-			if x == 0 {
-				b.WriteByte(':')
-			} else {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.Itoa(p))
-		}
+		tv.Lexemes[k] = pgtype.TSVectorLexeme{Word: w, Positions: pos[w]}
 	}
-	return b.String(), true
+	return tv, true
 }
 
 // pgTokens splits a run of letters and digits as PostgreSQL's parser

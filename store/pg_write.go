@@ -258,7 +258,7 @@ func queueCost(p *pgPipe, r *sessionRow, id int64) {
 // words (pgWords; NULL lets the server's trigger compute them).
 const pgSearchDocSQL = `WITH d AS (INSERT INTO search_docs (work_item_id, file_name) VALUES (?1, ?2)
 	ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id)
-	INSERT INTO search_fts (rowid, body, parts, words) SELECT id, ?3, ?4, ?5::text::tsvector FROM d
+	INSERT INTO search_fts (rowid, body, parts, words) SELECT id, ?3, ?4, ?5::tsvector FROM d
 	ON CONFLICT (rowid) DO UPDATE SET body = excluded.body, parts = excluded.parts, words = excluded.words`
 
 // pgNotesSQL reads the notes of a batch's sessions' decisions, in the
@@ -296,8 +296,7 @@ func pgIndexSearch(ctx context.Context, conn *sql.Conn, tx *sql.Tx, rows []*sess
 			}
 			k := review.SessionKey{WorkItemID: r.sum.WorkItemID, FileName: r.sum.FileName}
 			body := r.doc.Body()
-			var words sql.NullString
-			words.String, words.Valid = pgWords(body)
+			words, _ := pgWords(body)
 			p.exec(fmt.Sprintf("search index %s", k), pgSearchDocSQL, k.WorkItemID, k.FileName, body, parts, words)
 			r.doc = nil
 		}
