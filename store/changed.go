@@ -15,17 +15,16 @@ import (
 // first call; the value means nothing across connections, only its
 // changes do.
 //
-// On PostgreSQL it is the server's WAL insert position, which a commit
-// always moves past: it changes with every write to the database, and
-// also with writes to the server's other databases and its own upkeep,
-// which cost a reload that finds nothing new, never a change missed.
+// On PostgreSQL it is the count of the change feed's notices, pushed by
+// the writers' transactions, and while the feed is down the server's WAL
+// position (pg_feed.go).
 func (s *Store) Changed(ctx context.Context) (uint64, error) {
 	if s.pg {
-		var v int64
-		if err := s.r.QueryRowContext(ctx, `SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint`).Scan(&v); err != nil {
-			return 0, fmt.Errorf("data version: %w", wrapError(err))
+		v, err := s.pgChanged(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("data version: %w", err)
 		}
-		return uint64(v), nil
+		return v, nil
 	}
 	s.verMu.Lock()
 	defer s.verMu.Unlock()
@@ -49,10 +48,18 @@ func (s *Store) Changed(ctx context.Context) (uint64, error) {
 	return v, nil
 }
 
-// closeVersion closes the connection Changed pinned.
+// closeVersion closes the connection Changed pinned, and the change
+// feed.
 func (s *Store) closeVersion() error {
 	s.verMu.Lock()
 	defer s.verMu.Unlock()
+	if s.feed != nil {
+		s.feed.close()
+	} else if s.pg {
+		s.feed = stoppedFeed()
+	}
+	// The stopped feed stays, down: a Changed or WaitChanged after
+	// Close falls back to the closed pool and returns its error.
 	if s.ver == nil {
 		return nil
 	}

@@ -3,13 +3,15 @@ package store
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/agentsift/sift/core/review"
 )
 
 // TestChangedSeesOtherWriters: the data version one store reads changes
 // when another store on the same database (another process) commits a
-// decision, and stays while nobody writes.
+// decision, and stays while nobody writes; WaitChanged returns the new
+// version.
 func TestChangedSeesOtherWriters(t *testing.T) {
 	t.Parallel()
 	db := testDB(t)
@@ -40,7 +42,12 @@ func TestChangedSeesOtherWriters(t *testing.T) {
 		Kind: review.Reviewed, Reviewer: "ana"}); err != nil {
 		t.Fatal(err)
 	}
-	v2, err := a.Changed(ctx)
+	// On PostgreSQL the change is pushed (pg_feed.go): it reaches the
+	// other store a moment after the commit, and WaitChanged waits for
+	// it; on SQLite it is there at once.
+	wctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	v2, err := a.WaitChanged(wctx, v1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,9 @@ const (
 	builtHistory    = "../core/agents/testdata/history-built"
 	spotterSession  = "55604662-cf2a-4331-851a-ec234028f8ca"
 	subagentSession = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+	// geminiSession is the Gemini chat's key: its recorded session id
+	// (its file is session-2026-03-03T09-00-5f0c2a9e.jsonl).
+	geminiSession = "session-5f0c2a9e-1b3d-4c5e-8f70-a1b2c3d4e5f6.jsonl"
 )
 
 // historyHome lays out the three CLIs' folders as they keep them, filled
@@ -87,7 +90,7 @@ func TestImportHistoryLayout(t *testing.T) {
 		{"-home-USER-projects-spotter-worktrees-spotter-4te", subagentSession + ".jsonl", "claude-history"},
 		{"-home-USER-projects-spotter-worktrees-spotter-4te", subagentSession + ".agent-aac57f5.jsonl", "claude-history"},
 		{"-home-user-projects-demo", "rollout-2026-03-02T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl", "codex-history"},
-		{"-home-user-projects-demo", "session-2026-03-03T09-00-5f0c2a9e.jsonl", "gemini-history"},
+		{"-home-user-projects-demo", geminiSession, "gemini-history"},
 	}
 	for _, w := range want {
 		sum, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: w.workItem, FileName: w.file})
@@ -378,7 +381,7 @@ func TestPlainImportOfHistoryFolders(t *testing.T) {
 		{"-home-USER-projects-spotter-worktrees-spotter-4te", subagentSession + ".agent-aac57f5.jsonl"},
 		{"-home-user-projects-demo", "rollout-2026-03-02T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl"},
 		// Gemini's projects.json is read here too.
-		{"-home-user-projects-demo", "session-2026-03-03T09-00-5f0c2a9e.jsonl"},
+		{"-home-user-projects-demo", geminiSession},
 	} {
 		sum, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: k.workItem, FileName: k.file})
 		if err != nil {
@@ -416,7 +419,7 @@ func TestImportGeminiLegacyDocument(t *testing.T) {
 }
 `))
 	importHistory(t, s, []ingest.HistoryRoot{{Agent: agents.GeminiHistory, Dir: filepath.Join(dir, "tmp")}})
-	sum, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: "0a1b2c", FileName: "session-2025-09-01T10-00-s1.json"})
+	sum, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: "0a1b2c", FileName: "session-s-legacy.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,5 +477,48 @@ func TestHistoryFixtureSummaries(t *testing.T) {
 				t.Errorf("differs from %s (run with -update-history and review):\n%s", golden, b)
 			}
 		})
+	}
+}
+
+// TestHistorySessionsKeyedBySessionID: two machines' Gemini CLI histories
+// with the same relative paths, whose chats bear the same file name
+// (the same minute, the same first digits of the id) but different
+// session ids, import as two sessions into one store; the same session
+// copied to two places imports once.
+func TestHistorySessionsKeyedBySessionID(t *testing.T) {
+	s := newTestStore(t)
+	chat := func(machine, id string) ingest.HistoryRoot {
+		tmp := filepath.Join(t.TempDir(), machine, ".gemini", "tmp")
+		writeFile(t, filepath.Join(tmp, "..", "projects.json"), []byte(`{"projects":{"/work/demo":"demo"}}`))
+		writeFile(t, filepath.Join(tmp, "demo", "chats", "session-2026-03-03T09-00-5f0c2a9e.jsonl"), []byte(
+			`{"sessionId":"`+id+`","projectHash":"9a8b","startTime":"2026-03-03T09:00:00.000Z","lastUpdated":"2026-03-03T09:00:00.000Z","kind":"main"}`+"\n"+
+				`{"id":"u1","timestamp":"2026-03-03T09:00:01.000Z","type":"user","content":[{"text":"hello from `+machine+`"}]}`+"\n"))
+		return ingest.HistoryRoot{Agent: agents.GeminiHistory, Dir: tmp}
+	}
+	a := chat("a", "5f0c2a9e-0000-4000-8000-00000000000a")
+	b := chat("b", "5f0c2a9e-0000-4000-8000-00000000000b")
+	copyOfA := chat("a-backup", "5f0c2a9e-0000-4000-8000-00000000000a")
+	for _, r := range []ingest.HistoryRoot{a, b, copyOfA} {
+		importHistory(t, s, []ingest.HistoryRoot{r})
+	}
+	rows, err := s.r.Query(`SELECT work_item_id, file_name FROM agent_stream_summaries ORDER BY file_name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var wi, f string
+		if err := rows.Scan(&wi, &f); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, wi+"/"+f)
+	}
+	want := []string{
+		"-work-demo/session-5f0c2a9e-0000-4000-8000-00000000000a.jsonl",
+		"-work-demo/session-5f0c2a9e-0000-4000-8000-00000000000b.jsonl",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("sessions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

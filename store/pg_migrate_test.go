@@ -19,7 +19,10 @@ func TestPostgresMigration0004MapsStatuses(t *testing.T) {
 	}
 	writeFakes(t, s, outcomeFakes)
 	for _, q := range []string{
-		// 0007, 0006 and 0005, applied after 0004.
+		// 0008, 0007, 0006 and 0005, applied after 0004 (0008's
+		// triggers go with their function).
+		`DROP FUNCTION sift_changed CASCADE`,
+		`DROP FUNCTION search_fts_words CASCADE`,
 		`DROP TABLE review_claims`,
 		`DROP INDEX summaries_retention`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN host_id`,

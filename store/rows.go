@@ -266,6 +266,16 @@ func writeWorkItem(ctx context.Context, st *batchStmts, wi string, now int64, cf
 	return err
 }
 
+// eventsUpsertSQL writes a session's review events.
+const eventsUpsertSQL = `INSERT INTO review_events (work_item_id, file_name, events_json, event_count) VALUES (?, ?, ?, ?)
+	ON CONFLICT (work_item_id, file_name) DO UPDATE SET events_json = excluded.events_json, event_count = excluded.event_count`
+
+// fileUpsertSQL records a stream file in the ingest index.
+const fileUpsertSQL = `INSERT INTO stream_files (path, work_item_id, file_name, phase, iteration, agent_kind, size, mtime, imported_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET work_item_id = excluded.work_item_id,
+	file_name = excluded.file_name, phase = excluded.phase, iteration = excluded.iteration,
+	agent_kind = excluded.agent_kind, size = excluded.size, mtime = excluded.mtime, imported_at = excluded.imported_at`
+
 // writeRows is writeBatch with the writer's cost knowledge, when kept.
 //
 // Its statements run without ctx's cancellation, which the driver would
@@ -273,6 +283,9 @@ func writeWorkItem(ctx context.Context, st *batchStmts, wi string, now int64, cf
 // the transaction (database/sql rolls it back) and stops the writing
 // before the next row.
 func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles) error {
+	if s.pg {
+		return s.pgWriteRows(ctx, rows, cf)
+	}
 	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("write batch: %w", wrapError(err))
@@ -292,13 +305,9 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 			ON CONFLICT (id) DO NOTHING`},
 		{&st.touchWorkItem, `UPDATE work_items SET updated_at = ? WHERE id = ?`},
 		{&st.summary, upsertSummarySQL()},
-		{&st.events, `INSERT INTO review_events (work_item_id, file_name, events_json, event_count) VALUES (?, ?, ?, ?)
-			ON CONFLICT (work_item_id, file_name) DO UPDATE SET events_json = excluded.events_json, event_count = excluded.event_count`},
+		{&st.events, eventsUpsertSQL},
 		{&st.noEvents, `DELETE FROM review_events WHERE work_item_id = ? AND file_name = ?`},
-		{&st.file, `INSERT INTO stream_files (path, work_item_id, file_name, phase, iteration, agent_kind, size, mtime, imported_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET work_item_id = excluded.work_item_id,
-			file_name = excluded.file_name, phase = excluded.phase, iteration = excluded.iteration,
-			agent_kind = excluded.agent_kind, size = excluded.size, mtime = excluded.mtime, imported_at = excluded.imported_at`},
+		{&st.file, fileUpsertSQL},
 		{&st.costFind, costFindSQL},
 		{&st.costUpdate, costUpdateSQL},
 		{&st.costInsert, costInsertSQL},

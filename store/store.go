@@ -32,6 +32,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -64,6 +65,11 @@ type Store struct {
 	verMu sync.Mutex
 	ver   *sql.Conn
 	verDB *sql.DB
+	// pgCfg is a PostgreSQL store's connection configuration, which its
+	// change feed connects with; feed is the feed, nil until the first
+	// Changed (pg_feed.go). verMu guards feed.
+	pgCfg *pgx.ConnConfig
+	feed  *pgFeed
 }
 
 // busyTimeout is how long a connection waits for another process's lock.

@@ -295,7 +295,8 @@ func (s *Store) runningWorkItems(ctx context.Context) (map[string]bool, error) {
 
 // indexed loads the ingest index.
 func (s *Store) indexed(ctx context.Context) (map[string]ingest.FileStat, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT path, size, mtime FROM stream_files`)
+	rows, err := s.r.QueryContext(ctx, `SELECT f.path, f.size, f.mtime, f.file_name, COALESCE(s.session_id, '')
+		FROM stream_files f LEFT JOIN agent_stream_summaries s ON s.work_item_id = f.work_item_id AND s.file_name = f.file_name`)
 	if err != nil {
 		return nil, fmt.Errorf("ingest index: %w", wrapError(err))
 	}
@@ -304,7 +305,7 @@ func (s *Store) indexed(ctx context.Context) (map[string]ingest.FileStat, error)
 	for rows.Next() {
 		var p string
 		var st ingest.FileStat
-		if err := rows.Scan(&p, &st.Size, &st.MTime); err != nil {
+		if err := rows.Scan(&p, &st.Size, &st.MTime, &st.Name, &st.SessionID); err != nil {
 			return nil, err
 		}
 		out[p] = st

@@ -33,6 +33,33 @@ func (m *App) poll() tea.Cmd {
 	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{} })
 }
 
+// changeWaiter is a store that can wait for its version to change:
+// PostgreSQL's store is told of other machines' writes as they commit
+// (LISTEN/NOTIFY), so the inbox shows them at once rather than at the
+// next poll.
+type changeWaiter interface {
+	WaitChanged(ctx context.Context, since uint64) (uint64, error)
+}
+
+// waitFor bounds one wait for a change; the app then waits again.
+const waitFor = time.Minute
+
+// next waits for the store's next change where it can (changeWaiter),
+// and otherwise schedules the next poll.
+func (m *App) next() tea.Cmd {
+	w, ok := m.c.Store.(changeWaiter)
+	if !m.c.Animate || !ok || !m.versionKnown {
+		return m.poll()
+	}
+	since := m.version
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+		defer cancel()
+		v, err := w.WaitChanged(ctx, since)
+		return changedMsg{v: v, err: err}
+	}
+}
+
 // askVersion asks the store for its version.
 func (m *App) askVersion() tea.Cmd {
 	st := m.c.Store
@@ -45,24 +72,25 @@ func (m *App) askVersion() tea.Cmd {
 }
 
 // handleChanged reloads what the app shows when the store changed since
-// the last poll, and schedules the next poll. The inbox reloads in place,
+// the last poll, and waits for the next change or schedules the next
+// poll (next). The inbox reloads in place,
 // keeping its selection, when it is in front and the reviewer is not
 // typing or in a dialog; otherwise the reload waits (pendingReload) until
 // they are back. An open session that is still running is read again.
 func (m *App) handleChanged(msg changedMsg) tea.Cmd {
-	next := m.poll()
 	if msg.err != nil {
-		return tea.Batch(next, reportErr(msg.err))
+		// A failing store is asked again after a poll's pause.
+		return tea.Batch(m.poll(), reportErr(msg.err))
 	}
 	if !m.versionKnown {
 		m.version, m.versionKnown = msg.v, true
-		return next
+		return m.next()
 	}
 	if msg.v == m.version {
-		return next
+		return m.next()
 	}
 	m.version = msg.v
-	cmds := []tea.Cmd{next}
+	cmds := []tea.Cmd{m.next()}
 	if m.screen != screenInbox && m.session.s != nil && m.session.s.Live == review.LiveRunning {
 		cmds = append(cmds, m.loadSession(m.session.s.Key(), m.session.search, 0))
 	}

@@ -31,6 +31,8 @@ type File struct {
 	// pinned is set for the file of a session with an open follow-up
 	// (State.Pinned): its review events are built whatever its age.
 	pinned bool
+	// prev is what the ingest index held of the file, when it did.
+	prev FileStat
 }
 
 // Failure is a file that could not be imported, and why.

@@ -268,3 +268,44 @@ func sniffHistory(reg *agents.Registry, sc *agents.Scratch, head []byte) agents.
 	}
 	return ""
 }
+
+// historySessionName is the file name a Gemini CLI session is stored
+// under: keyed by the session id the CLI recorded, so that the sessions
+// of several machines sharing a database never collide, and two copies
+// of one session are one session. Gemini CLI names a chat
+// session-<minute>-<first 8 hex digits of its id>.json: two machines' chats
+// of the same project can bear the same name with different ids (the
+// same path, the same minute), so the stored name is
+// session-<id>.json(l). A session the store already holds under the name
+// of its file keeps it (its decisions are filed under it): the ingest
+// index says so when it recorded the same session id for the file. A
+// chat without an id (or with one that is not a plain name), and a
+// subagent's (named under its parent's folder), keep the layout's name.
+func historySessionName(f *File, name, id string) string {
+	switch {
+	case !safeID(id) || !strings.HasPrefix(name, "session-") || name != filepath.Base(f.Path):
+		return name
+	case f.prev.Name != "" && f.prev.SessionID == id:
+		return f.prev.Name
+	}
+	ext := ".jsonl"
+	if strings.HasSuffix(name, ".json") {
+		ext = ".json"
+	}
+	return "session-" + id + ext
+}
+
+// safeID reports whether a recorded session id can name a session: a
+// plain run of letters, digits, dashes and underscores (a UUID), never a
+// path.
+func safeID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, c := range []byte(id) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}

@@ -31,3 +31,32 @@ func TestClaudeHistoryLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestHistorySessionName pins the stored name of a Gemini CLI chat: its
+// recorded session id, unless the store holds the same session under
+// its file's name already (kept, with its decisions), or the id cannot
+// name a file.
+func TestHistorySessionName(t *testing.T) {
+	t.Parallel()
+	const name, id = "session-2026-03-03T09-00-5f0c2a9e.json", "5f0c2a9e-1b3d-4c5e-8f70-a1b2c3d4e5f6"
+	path := "/h/.gemini/tmp/demo/chats/" + name
+	for _, tc := range []struct {
+		quirk, name, path, id string
+		prev                  FileStat
+		want                  string
+	}{
+		{"new chat", name, path, id, FileStat{}, "session-" + id + ".json"},
+		{"jsonl chat", "session-x.jsonl", "/c/session-x.jsonl", id, FileStat{}, "session-" + id + ".jsonl"},
+		{"stored under its file name", name, path, id, FileStat{Name: name, SessionID: id}, name},
+		{"another machine's session at the same path", name, path, id,
+			FileStat{Name: name, SessionID: "5f0c2a9e-other"}, "session-" + id + ".json"},
+		{"no id", name, path, "", FileStat{}, name},
+		{"id that is a path", name, path, "../../etc", FileStat{}, name},
+		{"subagent's chat", "parent.session-x.jsonl", "/c/parent/session-x.jsonl", id, FileStat{}, "parent.session-x.jsonl"},
+	} {
+		f := &File{Path: tc.path, prev: tc.prev}
+		if got := historySessionName(f, tc.name, tc.id); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.quirk, got, tc.want)
+		}
+	}
+}

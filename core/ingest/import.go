@@ -211,7 +211,7 @@ func (im *importer) run(ctx context.Context, found *Found) (Result, error) {
 		case ok && !im.opt.Force && st.Size == f.Size && st.MTime == f.MTime:
 			res.Skipped++
 		default:
-			f.pinned = state.Pinned[f.Path]
+			f.pinned, f.prev = state.Pinned[f.Path], st
 			todo = append(todo, f)
 			p.BytesTotal += f.Size
 		}

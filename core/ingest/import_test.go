@@ -201,7 +201,7 @@ func TestImportSkipsDefersAndForgets(t *testing.T) {
 	for _, f := range found.Files {
 		switch f.Layout.FileName {
 		case "work-1-a1b2c3.jsonl":
-			st.Indexed[f.Path] = FileStat{f.Size, f.MTime}
+			st.Indexed[f.Path] = FileStat{Size: f.Size, MTime: f.MTime}
 		case "rework-2-d4e5f6.jsonl":
 			st.Purged[f.Path] = true
 		}

@@ -140,6 +140,9 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 		lay = sniffedLayout(kind, f.Path, lay)
 	}
 	sum.WorkItemID, sum.FileName, sum.Phase, sum.Iteration = lay.WorkItemID, lay.FileName, lay.Phase, lay.Iteration
+	if kind == agents.GeminiHistory {
+		sum.FileName = historySessionName(f, lay.FileName, sum.SessionID)
+	}
 	if l.cwdSeen != "" {
 		// A Codex rollout records its cwd: that is its project. Gemini
 		// CLI records none: its project is its folder.

@@ -40,7 +40,13 @@ func activity(sum *summary.Summary, mtime int64) int64 {
 }
 
 // FileStat is a file's size and mtime (unix ms) as last imported.
-type FileStat struct{ Size, MTime int64 }
+type FileStat struct {
+	Size, MTime int64
+	// Name and SessionID are the file name the file's session is stored
+	// under and the session id it recorded: a history session keeps the
+	// key it has (historySessionName).
+	Name, SessionID string
+}
 
 // State is what the store knows that decides which files an import
 // reads.
