@@ -7,8 +7,9 @@ import (
 	"time"
 )
 
-// writeWait is how long an import's batch waits in all for the write lock
-// before it fails: many times busyTimeout, because SQLite's busy handler
+// writeWait is how long a write transaction (an import's batch, a live
+// run's row, a sweep, a purge) waits in all for the write lock before it
+// fails: many times busyTimeout, because SQLite's busy handler
 // is not fair. With many writers at once (importers and reviewers on
 // other processes) one of them can wait out busyTimeout while the others
 // take turns.

@@ -81,7 +81,7 @@ func (s *Store) claimTx(ctx context.Context, what string, k review.SessionKey, f
 	if k.WorkItemID == "" || k.FileName == "" {
 		return fmt.Errorf("%s: session not given", what)
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", what, k, wrapError(err))
 	}

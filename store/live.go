@@ -45,7 +45,7 @@ func (s *Store) WriteLive(ctx context.Context, lr LiveRun) error {
 	if err != nil {
 		return fmt.Errorf("write live run: %w", err)
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("write live run: %w", wrapError(err))
 	}

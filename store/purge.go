@@ -183,7 +183,7 @@ func (s *Store) Purge(ctx context.Context, p PurgePlan) (PurgeResult, error) {
 	res := PurgeResult{PurgePlan: p}
 	key := p.Session
 	wrap := func(err error) error { return fmt.Errorf("purge %s: %w", key, wrapError(err)) }
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return res, wrap(err)
 	}

@@ -50,7 +50,7 @@ func (s *Store) FinishRebuild(ctx context.Context) error {
 // beginRebuild sets the rebuilding mark, drops the derived rows and marks
 // every file of the ingest index unread.
 func (s *Store) beginRebuild(ctx context.Context) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("rebuild: %w", wrapError(err))
 	}

@@ -239,7 +239,7 @@ func (s *Store) ForgetFiles(ctx context.Context, paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("forget files: %w", wrapError(err))
 	}

@@ -189,7 +189,7 @@ func (s *Store) summaryCandidates(ctx context.Context, r Retention, cut int64, a
 // deleteSummaries deletes the summaries of sessions whose files are gone,
 // in one transaction, and forgets their files.
 func (s *Store) deleteSummaries(ctx context.Context, gone []SweptSession, cut int64) (int, error) {
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return 0, wrapError(err)
 	}

@@ -103,7 +103,7 @@ func (s *Store) storedDoc(ctx context.Context, k review.SessionKey) (*search.Doc
 // writeDocs writes sessions' documents, with their notes, in one
 // transaction. A session gone since it was read is skipped.
 func (s *Store) writeDocs(ctx context.Context, keys []review.SessionKey, docs []*search.Doc) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("search backfill: %w", wrapError(err))
 	}

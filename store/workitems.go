@@ -85,7 +85,7 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 	if err != nil {
 		return 0, err
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("record invocation: %w", wrapError(err))
 	}
@@ -175,7 +175,7 @@ func (s *Store) FinishInvocation(ctx context.Context, id int64, end time.Time, e
 	if end.IsZero() {
 		end = s.now()
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return false, fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
 	}
@@ -243,7 +243,7 @@ func (s *Store) workItemFiles(ctx context.Context, id string) ([]string, error) 
 // has them read afresh. Decisions are kept. An unknown work item is
 // ErrNotFound.
 func (s *Store) RetryWorkItem(ctx context.Context, id string) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("retry work item %s: %w", id, wrapError(err))
 	}
