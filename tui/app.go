@@ -139,6 +139,7 @@ func NewApp(o Options) (*App, error) {
 	m.inbox.spin = m.spinner.View()
 	m.session = newSessionView(c)
 	m.tool = newToolView(c)
+	m.tool.decided = m.session.callDecision
 	if o.Importing {
 		m.importing = "importing new streams…"
 		m.inbox.importing = m.importing

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/review"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // lastLine is the frame's last line: the footer.
@@ -188,5 +189,31 @@ func TestEveryFrameEndsWithHelpAndTitleKeepsItsRight(t *testing.T) {
 				t.Errorf("%d columns: title %q lacks %q", w, title, want)
 			}
 		}
+	}
+}
+
+// TestCallScreenSaysWhoDecidedIt: a decision made on a tool call shows in
+// the call's own header, with who made it and when, and goes with its
+// undo.
+func TestCallScreenSaysWhoDecidedIt(t *testing.T) {
+	st := NewMemStore(fixtureSessions(t))
+	m := newTestApp(t, 160, 36, st)
+	k := m.c.Keys
+	press(t, m, k.Enter, k.Enter, k.Enter)
+	if m.screen != screenToolCall {
+		t.Fatalf("screen %d, want the tool call", m.screen)
+	}
+	header := func() string { return ansi.Strip(m.tool.header()) }
+	if strings.Contains(header(), "by tester") {
+		t.Fatalf("an undecided call's header names a decision: %q", header())
+	}
+	press(t, m, k.Decide, k.Reviewed, k.Enter)
+	want := "reviewed by tester, " + testNow.Local().Format("15:04")
+	if m.screen != screenToolCall || !strings.Contains(header(), want) {
+		t.Fatalf("the call's header after reviewing it: %q, want %q", header(), want)
+	}
+	press(t, m, k.Undo)
+	if strings.Contains(header(), "by tester") {
+		t.Errorf("the header still names the undone decision: %q", header())
 	}
 }

@@ -143,6 +143,17 @@ func (m *sessionView) setDecisions(ds []review.Decision) {
 	}
 }
 
+// callDecision is the current decision on one of the session's calls, nil
+// for none.
+func (m *sessionView) callDecision(id string) *review.Decision {
+	for _, d := range m.current {
+		if d.ToolCallID == id {
+			return &d
+		}
+	}
+	return nil
+}
+
 func hasFlaggedTurn(s *review.Session) bool {
 	return slices.ContainsFunc(s.Turns, func(t summary.Turn) bool { return len(t.Flags) > 0 })
 }

@@ -25,6 +25,9 @@ type toolView struct {
 
 	s       *review.Session
 	call    *summary.ToolCall
+	// decided returns the current decision on a call of the open
+	// session, nil for none (the session screen keeps them).
+	decided func(callID string) *review.Decision
 	detail  *callDetail
 	raw     []string // the call's raw lines, when the parser gave no detail
 	loading bool
@@ -329,6 +332,9 @@ func (m *toolView) header() string {
 		parts = append(parts, "exit "+strconv.Itoa(*exit))
 	}
 	parts = append(parts, fmtMs(tc.DurationMs))
+	if d := m.decision(); d != nil {
+		parts = append(parts, ansi.Strip(decisionBadge(st, d.Kind))+" "+decidedBy(d, m.c.Now()))
+	}
 	if m.c.Mode == Developer {
 		parts = append(parts, Inert(tc.ID))
 	}
@@ -344,6 +350,14 @@ func (m *toolView) header() string {
 	left = fitWidth(left, max(room, 0))
 	gap := max(m.w-ansi.StringWidth(left)-ansi.StringWidth(right)-1, 1)
 	return left + strings.Repeat(" ", gap) + st.App.Subtle.Render(right)
+}
+
+// decision is the current decision on the call, nil for none.
+func (m *toolView) decision() *review.Decision {
+	if m.decided == nil || m.call == nil {
+		return nil
+	}
+	return m.decided(m.call.ID)
 }
 
 // View implements component.
