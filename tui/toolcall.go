@@ -23,8 +23,8 @@ type toolView struct {
 	c    *Common
 	w, h int
 
-	s       *review.Session
-	call    *summary.ToolCall
+	s    *review.Session
+	call *summary.ToolCall
 	// decided returns the current decision on a call of the open
 	// session, nil for none (the session screen keeps them).
 	decided func(callID string) *review.Decision
