@@ -19,6 +19,10 @@ import (
 //   - most (or no words): along that index, each session's document looked
 //     up in the full-text index, which is cheaper than making the set.
 //
+// On SQLite the set is gathered in Go as the matches are counted
+// (search_set.go), so a search with many matches is always read along
+// the order, each session looked up in the set: the index is read once.
+//
 // Every plan reads a session's sort and filter columns from the covering
 // index summaries_search (migration 0008), never the summary's row, which
 // is large; only the page's rows are read whole. The thresholds were
@@ -73,6 +77,17 @@ type searchRead struct {
 	// the search's words (SQLite, a search with words): each an FTS5
 	// operator and a phrase of the documents' tags.
 	tagTerms []string
+	// set is the handle of the set of the documents n counts (SQLite, a
+	// search with words; search_set.go), 0 when there is none. They
+	// pass the doc conditions.
+	set int64
+}
+
+// release lets go of what reading the search held.
+func (r *searchRead) release() {
+	if r != nil && r.set != 0 {
+		releaseMatchSet(r.set)
+	}
 }
 
 // readSearch prepares a query's search (sq, not nil) for reading: its
@@ -89,16 +104,27 @@ func (s *Store) readSearch(ctx context.Context, q review.Query, sq *search.Query
 			r.expr += " NOT " + ftsPhrase(t)
 		}
 		r.expr += strings.Join(r.tagTerms, "")
-		count, args := `SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH ?`, []any{r.expr}
+		// SQLite gathers the matches' set as it counts them (search_set.go).
+		count := "COUNT(*)"
+		if !s.pg {
+			count = "COALESCE(sift_match_set(?, search_fts.rowid), 0)"
+		}
+		query, args := `SELECT `+count+` FROM search_fts WHERE search_fts MATCH ?`, []any{r.expr}
 		if len(r.docConds) > 0 {
 			// The static filters are read from the documents' rows,
 			// looked up by id: a common word and a selective filter
 			// (flag:stall) are counted without a summary.
-			count = `SELECT COUNT(*) FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid
+			query = `SELECT ` + count + ` FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid
 				WHERE search_fts MATCH ? AND ` + strings.Join(r.docConds, " AND ")
 			args = append(args, r.docArgs...)
 		}
-		if err := s.r.QueryRowContext(ctx, count, args...).Scan(&r.n); err != nil {
+		var err error
+		if s.pg {
+			err = s.r.QueryRowContext(ctx, query, args...).Scan(&r.n)
+		} else {
+			r.set, r.n, err = gatherMatchSet(ctx, s.r, query, args...)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("search: %w", wrapError(err))
 		}
 	}
@@ -226,6 +252,11 @@ func (s *Store) plan(ctx context.Context, r *searchRead) (readPlan, error) {
 	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM search_docs`).Scan(&docs); err != nil {
 		return 0, fmt.Errorf("search: %w", wrapError(err))
 	}
+	if r.set != 0 {
+		// The set is at hand: looking a session up in it costs less
+		// than a probe.
+		return alongSet, nil
+	}
 	// A probe runs the expression once per session it looks at: a prefix
 	// (the word being typed) expands to every word it starts each time,
 	// which took minutes for "tes" on 100,000 sessions. The set of its
@@ -256,10 +287,15 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 	if walk && r.split {
 		// Along the order the tags are in the set of matches, and the
 		// doc conditions are read from the document's row, joined for
-		// the set anyway: the summary's covering index is read only for
-		// the other conditions, if any.
-		conds = append(r.restConds[:len(r.restConds):len(r.restConds)], r.docConds...)
-		args = append(r.restArgs[:len(r.restArgs):len(r.restArgs)], r.docArgs...)
+		// the set anyway (or were, when the set was gathered): the
+		// summary's covering index is read only for the other
+		// conditions, if any.
+		conds = r.restConds[:len(r.restConds):len(r.restConds)]
+		args = r.restArgs[:len(r.restArgs):len(r.restArgs)]
+		if !(p == alongSet && r.set != 0) {
+			conds = append(conds, r.docConds...)
+			args = append(args, r.docArgs...)
+		}
 		needS = len(r.restConds) > 0
 	}
 	switch {
@@ -283,6 +319,12 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 	switch p {
 	case alongSet:
 		b.WriteString(docJoin)
+		if r.set != 0 {
+			// The doc conditions were checked as the set was gathered.
+			conds = append(conds[:len(conds):len(conds)], "sift_in_match_set(?, sd.id)")
+			args = append(args[:len(args):len(args)], r.set)
+			break
+		}
 		// The + keeps the set from driving the lookup of sd: each
 		// session would be looked up once per match.
 		// The match is checked after the filters, which read the row

@@ -41,6 +41,7 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, 
 		if rd, err = s.readSearch(ctx, q, sq); err != nil {
 			return p, err
 		}
+		defer rd.release()
 		if query, args, err = s.searchPage(ctx, rd, cols+decisionCols); err != nil {
 			return p, fmt.Errorf("list sessions: %w", err)
 		}
@@ -145,6 +146,7 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) 
 		if err != nil {
 			return 0, err
 		}
+		defer rd.release()
 		return s.searchCount(ctx, rd)
 	}
 	where, args := where(q, nil)
@@ -174,6 +176,7 @@ func (s *Store) Counts(ctx context.Context, q review.Query) (review.Counts, erro
 		if err != nil {
 			return review.Counts{}, err
 		}
+		defer rd.release()
 		return s.searchCounts(ctx, rd)
 	}
 	where, args := where(q, nil)

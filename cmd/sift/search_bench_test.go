@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,7 +146,8 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 // sessions each selects and its first page's time, when asked for
 // (SIFT_SEARCH_BENCH=1): the selectivity the benchmark covers. With
 // SIFT_SEARCH_BENCH=N (N > 1) each query runs N times, and its median,
-// p99 and maximum are listed.
+// p99 and maximum are listed; SIFT_SEARCH_ONLY=TEXT runs only the
+// queries that contain TEXT.
 func TestSearchBenchQueries(t *testing.T) {
 	rounds, _ := strconv.Atoi(os.Getenv("SIFT_SEARCH_BENCH"))
 	if rounds < 1 {
@@ -153,7 +155,11 @@ func TestSearchBenchQueries(t *testing.T) {
 	}
 	st, spec := searchBenchStore(t)
 	defer st.Close()
+	only := os.Getenv("SIFT_SEARCH_ONLY")
 	for _, q := range benchQueries(spec) {
+		if only != "" && !strings.Contains(q.Search, only) {
+			continue
+		}
 		var took []time.Duration
 		total := 0
 		for range rounds {
