@@ -41,6 +41,11 @@ func TestOpenMigratesFromZero(t *testing.T) {
 	if err := s.w.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
 		t.Fatalf("foreign_keys = %d, %v", fk, err)
 	}
+	// The writer's statement journals stay in memory.
+	var temp int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA temp_store").Scan(&temp); err != nil || temp != 2 {
+		t.Fatalf("writer temp_store = %d, %v; want 2 (memory)", temp, err)
+	}
 	ms, err := migrations()
 	if err != nil {
 		t.Fatal(err)
