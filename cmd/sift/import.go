@@ -15,6 +15,7 @@ import (
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/pricing"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
@@ -143,6 +144,8 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *history && len(paths) > 0 {
 		return fail(stderr, "import", errHistoryPaths)
 	}
+	// The price catalog is parsed (13 ms) while the store opens.
+	go pricing.Default()
 	var found chan *ingest.Found
 	if *history {
 		// The history folders are listed while the store opens.
