@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/summary"
 )
 
 // The store's side of an import (core/ingest): the questions an
@@ -62,10 +63,23 @@ type importWriter struct {
 // review events as the store writes them (newSessionRow). It is safe for
 // concurrent use.
 func (w *importWriter) Encode(sess *ingest.Session) (ingest.Row, error) {
-	if sess.Events == nil {
-		return newSessionRow(sess, nil)
+	var evs list[summary.ReviewEvent]
+	if sess.Events != nil {
+		evs = sess.Events
 	}
-	return newSessionRow(sess, sess.Events)
+	r, err := newSessionRow(sess, evs)
+	if err != nil {
+		return nil, err
+	}
+	// The readers prepare the search document: the writer, which they
+	// all wait for, writes it.
+	if w.s.unprepared {
+		return r, nil
+	}
+	if err := r.prepareDoc(!w.s.pg); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // Write implements ingest.Writer: one transaction per batch (writeRows).

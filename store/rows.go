@@ -36,14 +36,16 @@ type sessionRow struct {
 	// noRun is set when no recorded invocation (sift run) matches the
 	// file: its cost row can then only be one a summary of it wrote.
 	noRun bool
-	// doc is the session's search document (search.go).
-	doc *search.Doc
+	// doc is the session's search document (search.go), and preDoc the
+	// document as the import's reader prepared it, or nil.
+	doc    *search.Doc
+	preDoc *preparedDoc
 }
 
 // Weight implements ingest.Row: the row's size in memory, which bounds a
 // batch.
 func (r *sessionRow) Weight() int {
-	return len(r.brief) + len(r.calls) + len(r.stalls) + len(r.turns) + len(r.events)
+	return len(r.brief) + len(r.calls) + len(r.stalls) + len(r.turns) + len(r.events) + r.preDoc.weight()
 }
 
 // newSessionRow encodes a session and its review events for the store;
@@ -172,10 +174,6 @@ func (r *sessionRow) args(now int64) []any {
 			total.Int64 += *s.OutputTokens
 		}
 	}
-	flags := make([]string, len(s.Flags))
-	for i, f := range s.Flags {
-		flags[i] = string(f)
-	}
 	costSource := string(s.CostSource)
 	if costSource == "" {
 		costSource = string(summary.CostUnknown)
@@ -184,10 +182,7 @@ func (r *sessionRow) args(now int64) []any {
 	if s.StartedAt != nil && !s.StartedAt.IsZero() {
 		sortStarted = s.StartedAt.UnixMilli()
 	}
-	outcome := s.Outcome
-	if outcome == "" {
-		outcome = summary.OutcomeUnknown
-	}
+	outcome := r.outcome()
 	return []any{
 		s.WorkItemID, s.FileName, s.Phase, nullIntp(s.Iteration), s.AgentKind,
 		nullInt(s.TotalDurationMs), nullInt(s.TimeToFirstTokenMs), nullInt(s.InputTokens), nullInt(s.OutputTokens),
@@ -195,9 +190,39 @@ func (r *sessionRow) args(now int64) []any {
 		nullStr(s.FinalAssistantMessage), now, emptyNull(s.SessionID), emptyNull(s.Model), costSource,
 		string(outcome), msPtr(s.StartedAt), msPtr(s.EndedAt), r.activity, nullInt(s.ThinkingMs), nullInt(s.ExecutingMs),
 		total, s.ToolCallCount, s.StallCount, s.ErrorCount, s.ApprovalCount,
-		strings.Join(flags, " "), s.Flagged, s.LineCount, s.ByteCount, r.file.Path, r.brief, r.turns,
+		r.flags(), s.Flagged, s.LineCount, s.ByteCount, r.file.Path, r.brief, r.turns,
 		sortStarted, outcome.Rank(),
 	}
+}
+
+// flags is the summary's flags column: their names separated by single
+// spaces.
+func (r *sessionRow) flags() string {
+	names := make([]string, len(r.sum.Flags))
+	for i, f := range r.sum.Flags {
+		names[i] = string(f)
+	}
+	return strings.Join(names, " ")
+}
+
+// outcome is the summary's outcome column.
+func (r *sessionRow) outcome() summary.Outcome {
+	if r.sum.Outcome == "" {
+		return summary.OutcomeUnknown
+	}
+	return r.sum.Outcome
+}
+
+// prepareDoc prepares the row's search document for the writer (pack: in
+// its stored form too, as SQLite stores it), with the tags of the
+// summary's columns as the row writes them.
+func (r *sessionRow) prepareDoc(pack bool) error {
+	if r.doc == nil {
+		return nil
+	}
+	var err error
+	r.preDoc, err = prepareDoc(r.doc, searchTags(r.sum.AgentKind, r.flags(), string(r.outcome())), pack)
+	return err
 }
 
 // batchStmts are the statements of one write batch.

@@ -107,30 +107,69 @@ func (w *docWriter) close() {
 	}
 }
 
-// addNotes adds the notes of a session's decisions to its document.
-func (w *docWriter) addNotes(ctx context.Context, k review.SessionKey, d *search.Doc) error {
+// addNotes adds the notes of a session's decisions to its document and
+// returns how many it added.
+func (w *docWriter) addNotes(ctx context.Context, k review.SessionKey, d *search.Doc) (int, error) {
 	rows, err := w.notes.QueryContext(ctx, k.WorkItemID, k.FileName)
 	if err != nil {
-		return wrapError(err)
+		return 0, wrapError(err)
 	}
 	defer rows.Close()
+	n := 0
 	for rows.Next() {
 		var note string
 		var at search.Location
 		if err := rows.Scan(&note, &at.TurnID, &at.CallID); err != nil {
-			return err
+			return n, err
 		}
 		d.Add(search.InNote, note, at)
+		n++
 	}
-	return wrapError(rows.Err())
+	return n, wrapError(rows.Err())
 }
 
-// write writes a session's document in place of the one it had.
-func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Doc) error {
+// preparedDoc is a document made ready to store by an import's reader,
+// so that the writer, which every reader waits for, does not: its body,
+// its parts' JSON, the tags of the summary the reader encoded and, on
+// SQLite, its stored form. It stands for the document only while no note
+// is added to it and its summary is stored with those tags.
+type preparedDoc struct {
+	text   searchText
+	packed []byte
+}
+
+// prepareDoc prepares a document with the tags of its summary (pack: its
+// stored form too).
+func prepareDoc(d *search.Doc, tags string, pack bool) (*preparedDoc, error) {
 	parts, err := json.Marshal(d.Parts)
 	if err != nil {
-		return fmt.Errorf("encode search parts: %w", err)
+		return nil, fmt.Errorf("encode search parts: %w", err)
 	}
+	p := &preparedDoc{text: searchText{body: d.Body(), tags: tags, parts: parts}}
+	if pack {
+		p.packed = packSearchText(p.text)
+	}
+	return p, nil
+}
+
+// weight is the prepared document's size in memory.
+func (p *preparedDoc) weight() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.text.body) + len(p.text.parts) + len(p.packed)
+}
+
+// write writes a session's document in place of the one it had; pre is
+// the document prepared, or nil.
+func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Doc, pre *preparedDoc) error {
+	if pre == nil {
+		var err error
+		if pre, err = prepareDoc(d, "", false); err != nil {
+			return err
+		}
+	}
+	parts := pre.text.parts
 	var id int64
 	if w.pg {
 		if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id); err != nil {
@@ -140,7 +179,7 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 		if _, err := w.replace.ExecContext(ctx, id); err != nil {
 			return wrapError(err)
 		}
-		_, err = w.text.ExecContext(ctx, id, d.Body(), parts)
+		_, err := w.text.ExecContext(ctx, id, pre.text.body, parts)
 		return wrapError(err)
 	}
 	// The tags are of the summary's values as stored, which the row of
@@ -149,9 +188,11 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id, &agent, &flags, &outcome); err != nil {
 		return wrapError(err)
 	}
-	t := searchText{body: d.Body(), tags: searchTags(agent, flags, outcome), parts: parts}
-	var doc []byte
-	doc, w.raw, w.packed = packSearchTextInto(t, w.raw, w.packed)
+	t := searchText{body: pre.text.body, tags: searchTags(agent, flags, outcome), parts: parts}
+	doc := pre.packed
+	if doc == nil || t.tags != pre.text.tags {
+		doc, w.raw, w.packed = packSearchTextInto(t, w.raw, w.packed)
+	}
 	res, err := w.text.ExecContext(ctx, id, doc)
 	if err != nil {
 		return wrapError(err)
@@ -218,13 +259,18 @@ func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow, pg bool) e
 			continue
 		}
 		k := review.SessionKey{WorkItemID: r.sum.WorkItemID, FileName: r.sum.FileName}
-		if err := w.addNotes(ctx, k, r.doc); err != nil {
+		notes, err := w.addNotes(ctx, k, r.doc)
+		if err != nil {
 			return fmt.Errorf("search index %s: %w", k, err)
 		}
-		if err := w.write(ctx, k, r.doc); err != nil {
+		pre := r.preDoc
+		if notes > 0 {
+			pre = nil
+		}
+		if err := w.write(ctx, k, r.doc, pre); err != nil {
 			return fmt.Errorf("search index %s: %w", k, err)
 		}
-		r.doc = nil
+		r.doc, r.preDoc = nil, nil
 	}
 	return w.flush(ctx)
 }
@@ -251,7 +297,7 @@ func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision, pg bool) erro
 		return err
 	}
 	defer w.close()
-	if err := w.write(ctx, k, sd); err != nil {
+	if err := w.write(ctx, k, sd, nil); err != nil {
 		return fmt.Errorf("search index %s: %w", k, err)
 	}
 	return w.flush(ctx)

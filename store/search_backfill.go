@@ -123,10 +123,10 @@ func (s *Store) writeDocs(ctx context.Context, keys []review.SessionKey, docs []
 		if err != nil {
 			return fmt.Errorf("search backfill: %w", wrapError(err))
 		}
-		if err := w.addNotes(ctx, k, docs[i]); err != nil {
+		if _, err := w.addNotes(ctx, k, docs[i]); err != nil {
 			return fmt.Errorf("search backfill %s: %w", k, err)
 		}
-		if err := w.write(ctx, k, docs[i]); err != nil {
+		if err := w.write(ctx, k, docs[i], nil); err != nil {
 			return fmt.Errorf("search backfill %s: %w", k, err)
 		}
 	}

@@ -59,6 +59,9 @@ type Store struct {
 	// (search_read.go); tests set it, the zero value lets the store
 	// choose.
 	forcePlan readPlan
+	// unprepared makes the import's writer make each search document
+	// itself, as it does one with notes (tests: TestPreparedDocs).
+	unprepared bool
 	// ver is the connection Changed reads the data version on, pinned
 	// because the version is per connection; verDB its pool. Both are nil
 	// until the first Changed; verMu guards them.

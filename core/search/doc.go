@@ -88,6 +88,8 @@ type Doc struct {
 	Parts []Part
 	size  int
 	seen  map[partKey]int
+	// ids holds the document's own copies of its places' ids (own).
+	ids map[string]string
 }
 
 type partKey struct {
@@ -153,7 +155,7 @@ func (d *Doc) add(where Where, text string, limit int, at Location) {
 	if i, ok := d.seen[k]; ok {
 		p := &d.Parts[i]
 		if len(p.At) < MaxLocations && at != (Location{}) && (len(p.At) == 0 || p.At[len(p.At)-1] != at) {
-			p.At = append(p.At, at)
+			p.At = append(p.At, d.own(at))
 		}
 		return
 	}
@@ -167,10 +169,34 @@ func (d *Doc) add(where Where, text string, limit int, at Location) {
 	d.size += len(text) + 1
 	p := Part{Where: where, Text: text}
 	if at != (Location{}) {
-		p.At = []Location{at}
+		p.At = []Location{d.own(at)}
 	}
 	d.seen[k] = len(d.Parts)
 	d.Parts = append(d.Parts, p)
+}
+
+// own returns a place with the document's own copies of its ids: like
+// the text, a summary's ids may live in a summarizer's blocks that the
+// next file rewrites, and the store writes the document later (a call
+// id in a stored document was once the text of another file's line).
+// A call's id recurs in its tool, input and error parts: it is copied
+// once.
+func (d *Doc) own(at Location) Location {
+	id := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		if c, ok := d.ids[s]; ok {
+			return c
+		}
+		if d.ids == nil {
+			d.ids = map[string]string{}
+		}
+		c := strings.Clone(s)
+		d.ids[c] = c
+		return c
+	}
+	return Location{TurnID: id(at.TurnID), CallID: id(at.CallID)}
 }
 
 // NewDoc builds the indexed text of a session: its names, prompts, what
