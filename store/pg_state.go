@@ -7,8 +7,6 @@ import (
 	stdjson "encoding/json"
 	"fmt"
 
-	json "github.com/goccy/go-json"
-
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -85,16 +83,7 @@ func pgIndexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error 
 	files := make([]string, len(rows))
 	names := make([]string, len(rows))
 	for i, r := range rows {
-		wis[i], files[i] = r.sum.WorkItemID, r.sum.FileName
-		tn, err := toolNames(r.calls)
-		if err != nil {
-			return fmt.Errorf("index %s/%s: %w", wis[i], files[i], err)
-		}
-		b, err := json.Marshal(tn)
-		if err != nil {
-			return err
-		}
-		names[i] = string(b)
+		wis[i], files[i], names[i] = r.sum.WorkItemID, r.sum.FileName, r.toolNames
 	}
 	const batch = `unnest(?::text[], ?::text[]) AS k(w, f)`
 	decided, err := tx.QueryContext(ctx, `SELECT DISTINCT l.work_item_id, l.file_name FROM decision_latest l

@@ -40,6 +40,8 @@ type sessionRow struct {
 	// document as the import's reader prepared it, or nil.
 	doc    *search.Doc
 	preDoc *preparedDoc
+	// toolNames is the session's tool_names (toolnames.go).
+	toolNames string
 }
 
 // Weight implements ingest.Row: the row's size in memory, which bounds a
@@ -87,6 +89,9 @@ func newSessionRow(sess *ingest.Session, evs list[summary.ReviewEvent]) (*sessio
 	}
 	if err == nil {
 		r.stalls, err = encodeList(sum.Stalls)
+	}
+	if err == nil {
+		r.toolNames, err = toolNamesJSON(r.calls)
 	}
 	brief := *sum
 	brief.ToolCalls, brief.Stalls, brief.Turns = nil, nil, nil

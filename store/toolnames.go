@@ -23,10 +23,9 @@ func init() {
 	})
 }
 
-// filterRowSQL writes the tool names row of one written summary.
-const filterRowSQL = `INSERT INTO session_filter (work_item_id, file_name, tool_names)
-	SELECT work_item_id, file_name, sift_tool_names(tool_calls_json) FROM agent_stream_summaries
-	WHERE work_item_id = ? AND file_name = ?
+// filterRowSQL writes the tool names row of one written summary: its key
+// and its tool names, which the import's reader cut out of its calls.
+const filterRowSQL = `INSERT INTO session_filter (work_item_id, file_name, tool_names) VALUES (?, ?, ?)
 	ON CONFLICT (work_item_id, file_name) DO UPDATE SET tool_names = excluded.tool_names`
 
 // appendNew appends a name the list does not hold yet.
@@ -46,15 +45,21 @@ func toolNamesFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value
 	case []byte:
 		raw = v
 	}
-	names, err := toolNames(raw)
+	names, err := toolNamesJSON(raw)
 	if err != nil {
 		return nil, err
+	}
+	return names, nil
+}
+
+// toolNamesJSON is the tool_names of a tool_calls_json value.
+func toolNamesJSON(calls []byte) (string, error) {
+	names, err := toolNames(calls)
+	if err != nil {
+		return "", err
 	}
 	b, err := json.Marshal(names)
-	if err != nil {
-		return nil, err
-	}
-	return string(b), nil
+	return string(b), err
 }
 
 // nameKey starts a tool call's name in tool_calls_json. The calls are

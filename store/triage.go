@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/agentsift/sift/core/review"
 )
@@ -35,15 +36,15 @@ const rankSQL = `UPDATE agent_stream_summaries AS s SET triage_rank = ` + triage
 
 // indexSessions recomputes what the inbox reads of the summaries a write
 // transaction wrote besides their own columns: the review state (a
-// rewritten summary may flag other turns), the triage rank and the
-// search's tool names (toolnames.go). The import calls it in its
+// rewritten summary may flag other turns), new_since, the triage rank and
+// the search's tool names (toolnames.go). The import calls it in its
 // transaction, after the summaries' rows.
 func (s *Store) indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 	if s.pg {
 		return pgIndexSessions(ctx, tx, rows)
 	}
-	var sts [4]*sql.Stmt
-	for i, q := range []string{stateSQL, newSinceSQL, rankSQL, filterRowSQL} {
+	var sts [2]*sql.Stmt
+	for i, q := range []string{indexRowSQL, filterRowSQL} {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
 			return fmt.Errorf("index sessions: %w", wrapError(err))
@@ -52,14 +53,28 @@ func (s *Store) indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRo
 		sts[i] = st
 	}
 	for _, r := range rows {
-		for _, st := range sts {
-			if _, err := st.ExecContext(ctx, r.sum.WorkItemID, r.sum.FileName); err != nil {
-				return fmt.Errorf("index %s/%s: %w", r.sum.WorkItemID, r.sum.FileName, wrapError(err))
-			}
+		k := r.sum
+		if _, err := sts[0].ExecContext(ctx, k.WorkItemID, k.FileName); err != nil {
+			return fmt.Errorf("index %s/%s: %w", k.WorkItemID, k.FileName, wrapError(err))
+		}
+		if _, err := sts[1].ExecContext(ctx, k.WorkItemID, k.FileName, r.toolNames); err != nil {
+			return fmt.Errorf("index %s/%s: %w", k.WorkItemID, k.FileName, wrapError(err))
 		}
 	}
 	return nil
 }
+
+// indexRowSQL is stateSQL, newSinceSQL and rankSQL in one write of the
+// row (an import writes each summary's once): the rank is of the new
+// review state, which the row does not hold yet while the statement
+// reads it. A row none of whose three changes is not written.
+var indexRowSQL = `UPDATE agent_stream_summaries AS s SET review_state = ` + reviewStateSQL +
+	`, new_since = ` + newSinceExpr + `, triage_rank = ` + rankOfStateSQL +
+	` WHERE s.work_item_id = ? AND s.file_name = ? AND (s.review_state != ` + reviewStateSQL +
+	` OR s.new_since != ` + newSinceExpr + ` OR s.triage_rank != ` + rankOfStateSQL + `)`
+
+// rankOfStateSQL is triageRankSQL of the review state reviewStateSQL.
+var rankOfStateSQL = strings.Replace(triageRankSQL, "s.review_state = ''", "("+reviewStateSQL+") = ''", 1)
 
 // rankSession recomputes one session's review state and triage rank in a
 // transaction that changed its decisions.

@@ -1,7 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -143,5 +146,39 @@ func TestCountsReadOneIndex(t *testing.T) {
 		if plan := queryPlan(t, s, tc.query); !strings.Contains(plan, tc.want) || strings.Contains(plan, "TEMP B-TREE") {
 			t.Errorf("plan %s, want %s", plan, tc.want)
 		}
+	}
+}
+
+// TestGrownSessionRanksAgain: a flagged session decided before it grew is
+// undecided again once its new lines are imported, and ranks with the
+// sessions to review in the same write: the rank is of the review state
+// the import makes, not of the one the row held.
+func TestGrownSessionRanksAgain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := newTestStore(t)
+	full, err := os.ReadFile(filepath.Join(fixtures, "claude", "claude-orchestrator-task-subagent-reserialized.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(full, []byte("\n"))
+	root := t.TempDir()
+	path := filepath.Join(root, "ENG-7", "work-1-a1b2c3.jsonl")
+	writeFile(t, path, bytes.Join(lines[:8], nil))
+	mustImport(t, s, root)
+	k := review.SessionKey{WorkItemID: "ENG-7", FileName: "work-1-a1b2c3.jsonl"}
+	if err := s.Decide(ctx, review.Decision{Session: k, Kind: review.Reviewed, Reviewer: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, full)
+	mustImport(t, s, root)
+	got := getSession(t, s, k)
+	var rank int
+	if err := s.r.QueryRowContext(ctx, `SELECT triage_rank FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
+		k.WorkItemID, k.FileName).Scan(&rank); err != nil {
+		t.Fatal(err)
+	}
+	if got.State != "" || !got.Flagged || rank != 1 {
+		t.Errorf("after the session grew: state %q, flagged %v, triage rank %d; want undecided, flagged, 1", got.State, got.Flagged, rank)
 	}
 }
