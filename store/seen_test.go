@@ -19,27 +19,15 @@ import (
 func TestSessionGrownAfterDecisionReopens(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
-	full, err := os.ReadFile(filepath.Join(fixtures, "claude", "evolve-2.1.19-daytona-x01-prefixed.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.SplitAfter(full, []byte("\n"))
-	root := t.TempDir()
-	path := filepath.Join(root, "ENG-7", "work-1-a1b2c3.jsonl")
-	writeFile(t, path, bytes.Join(lines[:8], nil))
-	mustImport(t, s, root)
-	k := review.SessionKey{WorkItemID: "ENG-7", FileName: "work-1-a1b2c3.jsonl"}
-	if err := s.Decide(ctx, review.Decision{Session: k, Kind: review.Reviewed, Reviewer: "r"}); err != nil {
-		t.Fatal(err)
-	}
+	g := decideThenGrow(t, s, filepath.Join(fixtures, "claude", "evolve-2.1.19-daytona-x01-prefixed.jsonl"))
+	k, path, root, full, lines := g.k, g.path, g.root, g.full, g.lines
 	got := getSession(t, s, k)
 	if got.State != review.Reviewed || got.NewSince != 0 || got.Decision == nil || got.Decision.SeenLine != 8 {
 		t.Fatalf("after the decision: state %q, new since %d, decision %+v; want reviewed, 0, seen line 8",
 			got.State, got.NewSince, got.Decision)
 	}
 
-	writeFile(t, path, full)
-	mustImport(t, s, root)
+	g.grow()
 	got = getSession(t, s, k)
 	if got.State != "" || got.NewSince != 8 || got.LineCount <= 8 {
 		t.Fatalf("after the session grew to %d lines: state %q, new since %d; want undecided, new since 8",
@@ -91,4 +79,38 @@ func getSession(t *testing.T, s *Store, k review.SessionKey) review.Session {
 		t.Fatal(err)
 	}
 	return got
+}
+
+// grownSession is a session whose stream was imported with its first 8
+// lines, decided reviewed, and can then grow to the whole stream.
+type grownSession struct {
+	k          review.SessionKey
+	path, root string
+	full       []byte
+	lines      [][]byte
+	grow       func()
+}
+
+// decideThenGrow imports the first 8 lines of a recorded stream as a
+// session, decides it reviewed, and returns it, with grow, which writes
+// the whole stream and imports it again.
+func decideThenGrow(t *testing.T, s *Store, fixture string) grownSession {
+	t.Helper()
+	full, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grownSession{k: review.SessionKey{WorkItemID: "ENG-7", FileName: "work-1-a1b2c3.jsonl"}, root: t.TempDir(),
+		full: full, lines: bytes.SplitAfter(full, []byte("\n"))}
+	g.path = filepath.Join(g.root, "ENG-7", "work-1-a1b2c3.jsonl")
+	writeFile(t, g.path, bytes.Join(g.lines[:8], nil))
+	mustImport(t, s, g.root)
+	if err := s.Decide(context.Background(), review.Decision{Session: g.k, Kind: review.Reviewed, Reviewer: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	g.grow = func() {
+		writeFile(t, g.path, full)
+		mustImport(t, s, g.root)
+	}
+	return g
 }

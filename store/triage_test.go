@@ -1,9 +1,7 @@
 package store
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -157,21 +155,9 @@ func TestGrownSessionRanksAgain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := newTestStore(t)
-	full, err := os.ReadFile(filepath.Join(fixtures, "claude", "claude-orchestrator-task-subagent-reserialized.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.SplitAfter(full, []byte("\n"))
-	root := t.TempDir()
-	path := filepath.Join(root, "ENG-7", "work-1-a1b2c3.jsonl")
-	writeFile(t, path, bytes.Join(lines[:8], nil))
-	mustImport(t, s, root)
-	k := review.SessionKey{WorkItemID: "ENG-7", FileName: "work-1-a1b2c3.jsonl"}
-	if err := s.Decide(ctx, review.Decision{Session: k, Kind: review.Reviewed, Reviewer: "r"}); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, path, full)
-	mustImport(t, s, root)
+	g := decideThenGrow(t, s, filepath.Join(fixtures, "claude", "claude-orchestrator-task-subagent-reserialized.jsonl"))
+	g.grow()
+	k := g.k
 	got := getSession(t, s, k)
 	var rank int
 	if err := s.r.QueryRowContext(ctx, `SELECT triage_rank FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
