@@ -254,14 +254,20 @@ func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow, pg bool) e
 		return err
 	}
 	defer w.close()
+	noted, err := notedSessions(ctx, tx, rows)
+	if err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
 	for _, r := range rows {
 		if r.doc == nil {
 			continue
 		}
 		k := review.SessionKey{WorkItemID: r.sum.WorkItemID, FileName: r.sum.FileName}
-		notes, err := w.addNotes(ctx, k, r.doc)
-		if err != nil {
-			return fmt.Errorf("search index %s: %w", k, err)
+		notes := 0
+		if noted[k] {
+			if notes, err = w.addNotes(ctx, k, r.doc); err != nil {
+				return fmt.Errorf("search index %s: %w", k, err)
+			}
 		}
 		pre := r.preDoc
 		if notes > 0 {
@@ -273,6 +279,38 @@ func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow, pg bool) e
 		r.doc, r.preDoc = nil, nil
 	}
 	return w.flush(ctx)
+}
+
+// notedSessions returns which sessions of rows have decisions with a
+// note, in one read: most have none (every session of a first import),
+// and their notes are not looked for one by one.
+func notedSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) (map[review.SessionKey]bool, error) {
+	var wis []any
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if wi := r.sum.WorkItemID; !seen[wi] {
+			seen[wi] = true
+			wis = append(wis, wi)
+		}
+	}
+	noted := map[review.SessionKey]bool{}
+	if len(wis) == 0 {
+		return noted, nil
+	}
+	q, err := tx.QueryContext(ctx, `SELECT DISTINCT work_item_id, file_name FROM review_decisions
+		WHERE note != '' AND work_item_id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(wis)), ", ")+`)`, wis...)
+	if err != nil {
+		return nil, wrapError(err)
+	}
+	defer q.Close()
+	for q.Next() {
+		var k review.SessionKey
+		if err := q.Scan(&k.WorkItemID, &k.FileName); err != nil {
+			return nil, wrapError(err)
+		}
+		noted[k] = true
+	}
+	return noted, wrapError(q.Err())
 }
 
 // indexNote adds a decision's note to its session's document, in the
