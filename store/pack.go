@@ -48,6 +48,9 @@ func encodePacked(v any, empty string) ([]byte, error) {
 type packScratch struct {
 	json bytes.Buffer
 	out  []byte
+	// raw is the room of a search document before it is compressed
+	// (prepareDoc).
+	raw []byte
 }
 
 var scratch = sync.Pool{New: func() any { return new(packScratch) }}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -130,25 +131,37 @@ func (w *docWriter) addNotes(ctx context.Context, k review.SessionKey, d *search
 
 // preparedDoc is a document made ready to store by an import's reader,
 // so that the writer, which every reader waits for, does not: its body,
-// its parts' JSON, the tags of the summary the reader encoded and, on
-// SQLite, its stored form. It stands for the document only while no note
-// is added to it and its summary is stored with those tags.
+// the tags of the summary the reader encoded, and its stored form
+// (SQLite) or its parts' JSON (PostgreSQL). It stands for the document
+// only while no note is added to it and its summary is stored with those
+// tags.
 type preparedDoc struct {
 	text   searchText
 	packed []byte
 }
 
-// prepareDoc prepares a document with the tags of its summary (pack: its
-// stored form too).
+// prepareDoc prepares a document with the tags of its summary: in its
+// stored form when pack is set (the parts' JSON made in scratch room,
+// kept only packed), else with its parts' JSON.
 func prepareDoc(d *search.Doc, tags string, pack bool) (*preparedDoc, error) {
-	parts, err := json.Marshal(d.Parts)
-	if err != nil {
+	p := &preparedDoc{text: searchText{body: d.Body(), tags: tags}}
+	if !pack {
+		parts, err := json.Marshal(d.Parts)
+		if err != nil {
+			return nil, fmt.Errorf("encode search parts: %w", err)
+		}
+		p.text.parts = parts
+		return p, nil
+	}
+	sc := scratch.Get().(*packScratch)
+	defer scratch.Put(sc)
+	sc.json.Reset()
+	if err := json.NewEncoder(&sc.json).Encode(d.Parts); err != nil {
 		return nil, fmt.Errorf("encode search parts: %w", err)
 	}
-	p := &preparedDoc{text: searchText{body: d.Body(), tags: tags, parts: parts}}
-	if pack {
-		p.packed = packSearchText(p.text)
-	}
+	t := p.text
+	t.parts = bytes.TrimSuffix(sc.json.Bytes(), []byte("\n"))
+	p.packed, sc.raw, sc.out = packSearchTextInto(t, sc.raw, sc.out)
 	return p, nil
 }
 
@@ -163,15 +176,14 @@ func (p *preparedDoc) weight() int {
 // write writes a session's document in place of the one it had; pre is
 // the document prepared, or nil.
 func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Doc, pre *preparedDoc) error {
-	if pre == nil {
-		var err error
-		if pre, err = prepareDoc(d, "", false); err != nil {
-			return err
-		}
-	}
-	parts := pre.text.parts
 	var id int64
 	if w.pg {
+		if pre == nil || pre.text.parts == nil {
+			var err error
+			if pre, err = prepareDoc(d, "", false); err != nil {
+				return err
+			}
+		}
 		if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id); err != nil {
 			return wrapError(err)
 		}
@@ -179,7 +191,7 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 		if _, err := w.replace.ExecContext(ctx, id); err != nil {
 			return wrapError(err)
 		}
-		_, err := w.text.ExecContext(ctx, id, pre.text.body, parts)
+		_, err := w.text.ExecContext(ctx, id, pre.text.body, pre.text.parts)
 		return wrapError(err)
 	}
 	// The tags are of the summary's values as stored, which the row of
@@ -188,9 +200,17 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id, &agent, &flags, &outcome); err != nil {
 		return wrapError(err)
 	}
-	t := searchText{body: pre.text.body, tags: searchTags(agent, flags, outcome), parts: parts}
-	doc := pre.packed
-	if doc == nil || t.tags != pre.text.tags {
+	tags := searchTags(agent, flags, outcome)
+	var doc []byte
+	var t searchText
+	if pre != nil && pre.packed != nil && pre.text.tags == tags {
+		doc, t = pre.packed, pre.text
+	} else {
+		made, err := prepareDoc(d, tags, false)
+		if err != nil {
+			return err
+		}
+		t = made.text
 		doc, w.raw, w.packed = packSearchTextInto(t, w.raw, w.packed)
 	}
 	res, err := w.text.ExecContext(ctx, id, doc)

@@ -88,8 +88,9 @@ type Doc struct {
 	Parts []Part
 	size  int
 	seen  map[partKey]int
-	// ids holds the document's own copies of its places' ids (own).
-	ids map[string]string
+	// turn and call are the document's own copies of the last turn and
+	// call ids it placed a part at (own).
+	turn, call string
 }
 
 type partKey struct {
@@ -179,24 +180,16 @@ func (d *Doc) add(where Where, text string, limit int, at Location) {
 // the text, a summary's ids may live in a summarizer's blocks that the
 // next file rewrites, and the store writes the document later (a call
 // id in a stored document was once the text of another file's line).
-// A call's id recurs in its tool, input and error parts: it is copied
-// once.
+// A call's parts (its tool, input and error) come one after the other:
+// the copy of the last id is used again while the id is the same.
 func (d *Doc) own(at Location) Location {
-	id := func(s string) string {
-		if s == "" {
-			return ""
+	id := func(s string, last *string) string {
+		if s != *last {
+			*last = strings.Clone(s)
 		}
-		if c, ok := d.ids[s]; ok {
-			return c
-		}
-		if d.ids == nil {
-			d.ids = map[string]string{}
-		}
-		c := strings.Clone(s)
-		d.ids[c] = c
-		return c
+		return *last
 	}
-	return Location{TurnID: id(at.TurnID), CallID: id(at.CallID)}
+	return Location{TurnID: id(at.TurnID, &d.turn), CallID: id(at.CallID, &d.call)}
 }
 
 // NewDoc builds the indexed text of a session: its names, prompts, what
