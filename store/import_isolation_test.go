@@ -45,17 +45,21 @@ func TestImportRowsDoNotDependOnOtherFiles(t *testing.T) {
 			t.Fatalf("import %s: %v %v", r, err, res.Failed)
 		}
 	}
+	searchDocsSQL := `SELECT d.work_item_id, d.file_name, d.agent_kind, d.flags, d.outcome, t.doc
+		FROM search_docs d JOIN search_text t ON t.id = d.id ORDER BY 1, 2`
+	if onPostgres() {
+		searchDocsSQL = `SELECT d.work_item_id, d.file_name, f.body, f.parts FROM search_docs d JOIN search_fts f ON f.rowid = d.id ORDER BY 1, 2`
+	}
 	for _, q := range []string{
 		`SELECT work_item_id, file_name, agent_kind, phase, iteration, total_duration_ms, time_to_first_token_ms,
 			input_tokens, output_tokens, cached_input_tokens, estimated_usd, tool_calls_json, stalls_json,
 			final_assistant_message, session_id, model, cost_source, outcome, started_at, ended_at, thinking_ms,
 			executing_ms, total_tokens, tool_call_count, stall_count, error_count, approval_count, flags, flagged,
-			line_count, byte_count, hex(brief_json), hex(turns_json), review_state, triage_rank, new_since
+			line_count, byte_count, brief_json, turns_json, review_state, triage_rank, new_since
 			FROM agent_stream_summaries ORDER BY 1, 2`,
-		`SELECT work_item_id, file_name, event_count, hex(events_json) FROM review_events ORDER BY 1, 2`,
+		`SELECT work_item_id, file_name, event_count, events_json FROM review_events ORDER BY 1, 2`,
 		`SELECT work_item_id, file_name, tool_names FROM session_filter ORDER BY 1, 2`,
-		`SELECT d.work_item_id, d.file_name, d.agent_kind, d.flags, d.outcome, hex(t.doc)
-			FROM search_docs d JOIN search_text t ON t.id = d.id ORDER BY 1, 2`,
+		searchDocsSQL,
 	} {
 		a, b := dumpRows(t, together, q), dumpRows(t, alone, q)
 		if len(a) < len(files)/2 && !strings.Contains(q, "review_events") {
@@ -94,7 +98,7 @@ func dumpRows(t *testing.T, s *Store, q string) []string {
 		if err := rows.Scan(ptrs...); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, fmt.Sprint(vals...))
+		out = append(out, fmt.Sprintf("%q", vals))
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)

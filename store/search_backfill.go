@@ -22,7 +22,13 @@ const backfillBatch = 256
 // transaction, and is safe to stop: the next call goes on. Once every
 // session is indexed it clears the mark, and later calls cost one read.
 // It returns how many sessions it indexed.
+//
+// First it repairs the documents an earlier sift stored with wrong call
+// ids (repairSearchDocs), once.
 func (s *Store) IndexMissing(ctx context.Context) (int, error) {
+	if _, err := s.repairSearchDocs(ctx); err != nil {
+		return 0, err
+	}
 	var mark int
 	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM meta WHERE key = ?`, metaSearchBackfill).Scan(&mark); err != nil {
 		return 0, fmt.Errorf("search backfill: %w", wrapError(err))
@@ -67,6 +73,12 @@ func (s *Store) unindexed(ctx context.Context, after int64) ([]review.SessionKey
 	if err != nil {
 		return nil, 0, fmt.Errorf("search backfill: %w", wrapError(err))
 	}
+	return scanKeysAfter(rows)
+}
+
+// scanKeysAfter reads rows of (a position, a session's key) and returns
+// the keys and the last position.
+func scanKeysAfter(rows *sql.Rows) ([]review.SessionKey, int64, error) {
 	defer rows.Close()
 	var keys []review.SessionKey
 	var last int64

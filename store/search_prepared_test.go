@@ -22,33 +22,12 @@ func TestPreparedDocs(t *testing.T) {
 	t.Parallel()
 	sqliteOnly(t, "PostgreSQL stores the prepared body and parts as they are")
 	ctx := context.Background()
-	root := t.TempDir()
-	for i, f := range fixtureFiles(t) {
-		copyFile(t, f, filepath.Join(root, []string{"ENG-1", "OPS-2"}[i%2], filepath.Base(filepath.Dir(f))+"-"+filepath.Base(f)))
-	}
+	root := fixtureRoot(t)
 	prepared, made := newTestStore(t), newTestStore(t)
 	made.unprepared = true
 	mustImport(t, prepared, root)
 	mustImport(t, made, root)
-	docs := func(s *Store) map[string][]byte {
-		rows, err := s.r.QueryContext(ctx, `SELECT d.work_item_id || '/' || d.file_name, t.doc
-			FROM search_docs d JOIN search_text t ON t.id = d.id`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		out := map[string][]byte{}
-		for rows.Next() {
-			var k string
-			var doc []byte
-			if err := rows.Scan(&k, &doc); err != nil {
-				t.Fatal(err)
-			}
-			out[k] = doc
-		}
-		return out
-	}
-	a, b := docs(prepared), docs(made)
+	a, b := storedDocs(t, prepared), storedDocs(t, made)
 	if len(a) == 0 || len(a) != len(b) {
 		t.Fatalf("%d documents prepared, %d made", len(a), len(b))
 	}
@@ -109,4 +88,39 @@ func TestPreparedDocs(t *testing.T) {
 	if err != nil || len(ms) != 1 || ms[0].Where != search.InNote {
 		t.Errorf("the note's match after a re-import: %+v, %v", ms, err)
 	}
+}
+
+// fixtureRoot returns a folder of the recorded streams, in two work items.
+func fixtureRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for i, f := range fixtureFiles(t) {
+		copyFile(t, f, filepath.Join(root, []string{"ENG-1", "OPS-2"}[i%2], filepath.Base(filepath.Dir(f))+"-"+filepath.Base(f)))
+	}
+	return root
+}
+
+// storedDocs returns the stored search documents of a SQLite store, by
+// session.
+func storedDocs(t *testing.T, s *Store) map[string][]byte {
+	t.Helper()
+	rows, err := s.r.QueryContext(context.Background(), `SELECT d.work_item_id || '/' || d.file_name, t.doc
+		FROM search_docs d JOIN search_text t ON t.id = d.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string][]byte{}
+	for rows.Next() {
+		var k string
+		var doc []byte
+		if err := rows.Scan(&k, &doc); err != nil {
+			t.Fatal(err)
+		}
+		out[k] = doc
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -76,10 +76,20 @@ type Part struct {
 type Piece struct {
 	Where Where
 	// Line is the stream line it was read from; it places the piece in a
-	// turn.
+	// turn. TurnID places it instead when set (a stored document's
+	// pieces, whose lines are not kept).
 	Line   int
+	TurnID string
 	CallID string
 	Text   string
+}
+
+// turnOfPiece is the turn of a piece: its TurnID, else its line's.
+func turnOfPiece(p Piece, turnOf func(line int, prompt bool) string) string {
+	if p.TurnID != "" {
+		return p.TurnID
+	}
+	return turnOf(p.Line, p.Where == InPrompt)
 }
 
 // Doc is the text of a session a store indexes, one part per line, each
@@ -135,6 +145,26 @@ func LoadDoc(body string, parts []Part) *Doc {
 		d.Parts = append(d.Parts, p)
 	}
 	return d
+}
+
+// Pieces returns the pieces of a stored document that its session's
+// summary does not hold (its prompts and harness errors: NewDoc's
+// pieces), each at the turns it was found at: with the stored summary,
+// what NewDoc needs to build the document again.
+func (d *Doc) Pieces() []Piece {
+	var out []Piece
+	for _, p := range d.Parts {
+		if p.Where != InPrompt && p.Where != InHarness {
+			continue
+		}
+		if len(p.At) == 0 {
+			out = append(out, Piece{Where: p.Where, Text: p.Text})
+		}
+		for _, at := range p.At {
+			out = append(out, Piece{Where: p.Where, TurnID: at.TurnID, Text: p.Text})
+		}
+	}
+	return out
 }
 
 // Add adds a part of text found at a place. The text must be redacted
@@ -209,7 +239,7 @@ func NewDoc(s *summary.Summary, pieces []Piece) *Doc {
 		if p.Where != InPrompt {
 			continue
 		}
-		d.Add(InPrompt, redacted(p.Text), Location{TurnID: turnOf(p.Line, true)})
+		d.Add(InPrompt, redacted(p.Text), Location{TurnID: turnOfPiece(p, turnOf)})
 	}
 	for i := range s.Turns {
 		t := &s.Turns[i]
@@ -233,7 +263,7 @@ func NewDoc(s *summary.Summary, pieces []Piece) *Doc {
 		if p.Where == InPrompt {
 			continue
 		}
-		at := Location{TurnID: turnOf(p.Line, false), CallID: p.CallID}
+		at := Location{TurnID: turnOfPiece(p, turnOf), CallID: p.CallID}
 		d.Add(p.Where, redacted(p.Text), at)
 	}
 	if s.FinalAssistantMessage != nil {
