@@ -23,20 +23,20 @@ const backfillBatch = 256
 // session is indexed it clears the mark, and later calls cost one read.
 // It returns how many sessions it indexed.
 //
-// First it repairs the documents an earlier sift stored with wrong call
-// ids (repairSearchDocs), once.
+// First it builds again, once, the documents an earlier sift stored with
+// wrong call ids (repairSearchDocs); they count with those it indexed.
 func (s *Store) IndexMissing(ctx context.Context) (int, error) {
-	if _, err := s.repairSearchDocs(ctx); err != nil {
-		return 0, err
+	done, err := s.repairSearchDocs(ctx)
+	if err != nil {
+		return done, err
 	}
 	var mark int
 	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM meta WHERE key = ?`, metaSearchBackfill).Scan(&mark); err != nil {
 		return 0, fmt.Errorf("search backfill: %w", wrapError(err))
 	}
 	if mark == 0 {
-		return 0, nil
+		return done, nil
 	}
-	done := 0
 	var after int64
 	for {
 		keys, last, err := s.unindexed(ctx, after)

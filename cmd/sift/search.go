@@ -65,7 +65,9 @@ func runSearch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if n, err := st.IndexMissing(ctx); err != nil {
 		return fail(stderr, "search", err)
 	} else if n > 0 {
-		fmt.Fprintf(stderr, "sift search: indexed %s stored before search\n", plural(n, "session"))
+		// Once after an upgrade: sessions stored before the index, or
+		// with documents an earlier sift placed at wrong calls.
+		fmt.Fprintf(stderr, "sift search: indexed %s stored by an earlier sift\n", plural(n, "session"))
 	}
 	lines, err := searchLines(ctx, st, q)
 	if err != nil {
@@ -206,8 +208,9 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 }
 
 // indexMissing indexes, in the background of a long-lived process, the
-// sessions a database held before it had a search index
-// (store.IndexMissing), and logs what it did.
+// sessions a database held before it had a search index, or with
+// documents an earlier sift placed at wrong calls (store.IndexMissing),
+// and logs what it did.
 func indexMissing(ctx context.Context, st interface {
 	IndexMissing(context.Context) (int, error)
 }, logger *slog.Logger) {
@@ -216,6 +219,6 @@ func indexMissing(ctx context.Context, st interface {
 	case err != nil && ctx.Err() == nil:
 		logger.Error("Search index backfill failed", "err", err)
 	case n > 0:
-		logger.Info("Indexed the sessions stored before search", "sessions", n)
+		logger.Info("Indexed the sessions stored by an earlier sift", "sessions", n)
 	}
 }
