@@ -20,15 +20,28 @@ const writeWait = 2 * time.Minute
 // the lock as it begins (_txlock=immediate), so a batch that began holds
 // it until its commit: only the beginning waits.
 func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
+	var tx *sql.Tx
+	err := whileBusy(ctx, func() (err error) {
+		tx, err = s.w.BeginTx(ctx, nil)
+		return err
+	})
+	return tx, err
+}
+
+// whileBusy runs f, and again while it fails because another connection
+// holds SQLite's write lock, up to writeWait in all. f must be safe to
+// run again after such a failure (a transaction that did not begin, or
+// rolled back whole).
+func whileBusy(ctx context.Context, f func() error) error {
 	deadline := time.Now().Add(writeWait)
 	for {
-		tx, err := s.w.BeginTx(ctx, nil)
-		if err == nil || s.pg || !isBusy(err) || time.Now().After(deadline) {
-			return tx, err
+		err := f()
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return ctx.Err()
 		case <-time.After(time.Duration(20+rand.IntN(80)) * time.Millisecond):
 		}
 	}

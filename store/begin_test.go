@@ -63,3 +63,52 @@ func TestWriteWaitsOutALongLock(t *testing.T) {
 		t.Fatalf("%d sessions (%v), want the batch's 1", n, err)
 	}
 }
+
+// TestOpenDoesNotWaitForTheWriteLock: another process holds the write
+// lock (an importer, batch after batch); opening an up-to-date store and
+// reading it write nothing, so they do not wait for it. TestManyWriters
+// once failed to open a reviewer's store with "database is locked": every
+// new connection set auto_vacuum, which takes the write lock, and every
+// open began a migration transaction.
+func TestOpenDoesNotWaitForTheWriteLock(t *testing.T) {
+	sqliteOnly(t, "SQLite's write lock")
+	t.Parallel()
+	db := testDB(t)
+	s, err := Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	ctx := context.Background()
+	other, err := sql.Open("sqlite", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(ctx, "ROLLBACK")
+	opened := make(chan error, 1)
+	go func() {
+		s, err := Open(db)
+		if err == nil {
+			_, err = s.CountSessions(ctx, review.Query{})
+			s.Close()
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatalf("open while another process holds the write lock: %v", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("open waits for the write lock")
+	}
+}

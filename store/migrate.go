@@ -52,22 +52,32 @@ func readMigrations(fsys fs.FS, dir string) ([]migration, error) {
 }
 
 // migrate applies every migration newer than the database's version in one
-// transaction: the schema is either fully upgraded or untouched.
+// transaction: the schema is either fully upgraded or untouched. An
+// up-to-date database is only read: opening the store does not wait for
+// the write lock, which importers on other processes may hold batch
+// after batch. A migration to apply waits for it (whileBusy).
 func migrate(ctx context.Context, db *sql.DB) error {
 	ms, err := migrations()
 	if err != nil {
 		return err
 	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
+	var cur int
+	if err := db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur); err == nil &&
+		len(ms) > 0 && cur == ms[len(ms)-1].version {
+		return nil
 	}
-	defer tx.Rollback()
-	applied, err := applyPending(ctx, tx, ms, "INTEGER")
-	if err != nil || !applied {
-		return err
-	}
-	return tx.Commit()
+	return whileBusy(ctx, func() error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		applied, err := applyPending(ctx, tx, ms, "INTEGER")
+		if err != nil || !applied {
+			return err
+		}
+		return tx.Commit()
+	})
 }
 
 // applyPending applies, in tx, the migrations of ms newer than the

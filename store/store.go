@@ -103,10 +103,10 @@ func dsnWAL(path string, readOnly bool, walPages int) string {
 	q := url.Values{}
 	pragmas := []string{
 		fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
-		// Incremental auto-vacuum lets a sweep give freed pages back to
-		// the file system. It takes effect only on a new database, so it
-		// comes before anything creates a table.
-		"auto_vacuum(INCREMENTAL)",
+		// Incremental auto-vacuum (a sweep gives freed pages back to the
+		// file system) is set by create, on a new database only: here,
+		// on every connection, it took the write lock, so that a reader
+		// or a store opened while an importer wrote waited for it.
 		"journal_mode(WAL)",
 		"foreign_keys(1)",
 		"synchronous(NORMAL)",
@@ -149,8 +149,9 @@ const pageSize = 65536
 
 // create gives a database file that is missing or empty its page size.
 // The size must be set before anything else touches the file: auto_vacuum
-// and journal_mode, which the DSN sets on every connection, fix it at the
-// default, and a database in WAL mode cannot change it afterwards. An
+// and journal_mode fix it at the default (the DSN sets journal_mode on
+// every connection), and a database in WAL mode cannot change it
+// afterwards. An
 // existing database keeps the page size it was created with.
 func create(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
@@ -292,9 +293,16 @@ func (s *Store) init() error {
 		return err
 	}
 	// The rows stored before hosts were recorded are the first host's
-	// to open the database since (migration 0015).
-	_, err := s.w.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'legacy_host' AND value = ''`, s.host)
-	return err
+	// to open the database since (migration 0015). Read first: once that
+	// is settled, opening the store writes nothing.
+	var unset int
+	if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*) FROM meta WHERE key = 'legacy_host' AND value = ''`).Scan(&unset); err != nil || unset == 0 {
+		return err
+	}
+	return whileBusy(ctx, func() error {
+		_, err := s.w.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'legacy_host' AND value = ''`, s.host)
+		return err
+	})
 }
 
 // openError turns a driver error at open time into one line a user can act
