@@ -27,18 +27,7 @@ func TestWriteWaitsOutALongLock(t *testing.T) {
 	if _, err := s.w.ExecContext(ctx, "PRAGMA busy_timeout = 50"); err != nil {
 		t.Fatal(err)
 	}
-	other, err := sql.Open("sqlite", "file:"+db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
+	conn := holdWriteLock(t, db)
 	// The lock holds: the writer alone cannot begin.
 	if tx, err := s.w.BeginTx(ctx, nil); !isBusy(err) {
 		if tx != nil {
@@ -80,19 +69,7 @@ func TestOpenDoesNotWaitForTheWriteLock(t *testing.T) {
 	}
 	s.Close()
 	ctx := context.Background()
-	other, err := sql.Open("sqlite", "file:"+db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
+	conn := holdWriteLock(t, db)
 	defer conn.ExecContext(ctx, "ROLLBACK")
 	opened := make(chan error, 1)
 	go func() {
@@ -111,4 +88,25 @@ func TestOpenDoesNotWaitForTheWriteLock(t *testing.T) {
 	case <-time.After(3 * time.Second):
 		t.Fatal("open waits for the write lock")
 	}
+}
+
+// holdWriteLock takes the write lock of the database at db on a
+// connection of its own, as another process would (BEGIN IMMEDIATE), and
+// returns the connection, closed with the test.
+func holdWriteLock(t *testing.T, db string) *sql.Conn {
+	t.Helper()
+	other, err := sql.Open("sqlite", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	return conn
 }
