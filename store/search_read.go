@@ -248,14 +248,14 @@ func (s *Store) plan(ctx context.Context, r *searchRead) (readPlan, error) {
 	case r.n <= fewMatches, r.n <= fewFilteredMatches && len(r.conds) > 0:
 		return fromMatches, nil
 	}
-	var docs int
-	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM search_docs`).Scan(&docs); err != nil {
-		return 0, fmt.Errorf("search: %w", wrapError(err))
-	}
 	if r.set != 0 {
 		// The set is at hand: looking a session up in it costs less
 		// than a probe.
 		return alongSet, nil
+	}
+	var docs int
+	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM search_docs`).Scan(&docs); err != nil {
+		return 0, fmt.Errorf("search: %w", wrapError(err))
 	}
 	// A probe runs the expression once per session it looks at: a prefix
 	// (the word being typed) expands to every word it starts each time,
