@@ -427,7 +427,7 @@ func readSearchText(ctx context.Context, q rowQuerier, k review.SessionKey, pg b
 		}
 		var ps []search.Part
 		if err := json.Unmarshal(parts, &ps); err != nil {
-			return "", nil, fmt.Errorf("decode search parts: %w", err)
+			return "", nil, fmt.Errorf("%w: its parts: %v", errSearchText, err)
 		}
 		return body, ps, nil
 	}
@@ -448,7 +448,7 @@ func loadSearchText(doc []byte) (string, []search.Part, error) {
 	}
 	var ps []search.Part
 	if err := json.Unmarshal(t.parts, &ps); err != nil {
-		return "", nil, fmt.Errorf("decode search parts: %w", err)
+		return "", nil, fmt.Errorf("%w: its parts: %v", errSearchText, err)
 	}
 	return t.body, ps, nil
 }

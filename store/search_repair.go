@@ -76,13 +76,15 @@ func (s *Store) docsAfter(ctx context.Context, after int64) ([]review.SessionKey
 
 // repairedDoc returns a session's search document built again, or nil
 // when the stored one places every part at a call the session has (or
-// the session is gone).
+// the session is gone). A stored document that cannot be read is left
+// as it is (its index triggers cannot read it either, to replace it): it
+// must not stop the repair, nor every search after it.
 func (s *Store) repairedDoc(ctx context.Context, k review.SessionKey) (*search.Doc, error) {
 	body, parts, err := readSearchText(ctx, s.r, k, s.pg)
-	if errors.Is(err, sql.ErrNoRows) {
+	switch {
+	case errors.Is(err, sql.ErrNoRows), errors.Is(err, errSearchText):
 		return nil, nil
-	}
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("search repair %s: %w", k, wrapError(err))
 	}
 	names := false

@@ -109,3 +109,37 @@ func TestRepairSearchDocs(t *testing.T) {
 		t.Errorf("a second repair built %d documents again (%v)", n, err)
 	}
 }
+
+// TestRepairPassesAMalformedDocument: a stored document that cannot be
+// read (a damaged file) is left as it is, and the repair goes on and
+// ends, rather than failing every search after it.
+func TestRepairPassesAMalformedDocument(t *testing.T) {
+	t.Parallel()
+	sqliteOnly(t, "it writes SQLite's stored documents by hand")
+	ctx := context.Background()
+	s := newTestStore(t)
+	mustImport(t, s, fixtureRoot(t))
+	// Not a document: its triggers cannot read the old one's words, so
+	// it is written past them, as a damaged file would hold it.
+	for _, q := range []string{
+		`DROP TRIGGER search_text_changed`,
+		`UPDATE search_text SET doc = x'00ff00' WHERE id = (SELECT MIN(id) FROM search_text)`,
+	} {
+		if _, err := s.w.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, '1')`, metaSearchRepair); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.IndexMissing(ctx); err != nil || n != 0 {
+		t.Fatalf("IndexMissing: %d, %v; want 0 and no error", n, err)
+	}
+	var mark int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM meta WHERE key = ?`, metaSearchRepair).Scan(&mark); err != nil || mark != 0 {
+		t.Errorf("the repair's mark after it ran: %d (%v)", mark, err)
+	}
+	if got := findIn(t, s, review.Query{Search: "claude", Count: true}); len(got) == 0 {
+		t.Error("search finds nothing after the repair")
+	}
+}
