@@ -17,6 +17,16 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
+// schemaSQL is the schema the migrations make, as one script for a new
+// database (schema.sql, written by TestSchemaSnapshot -update from a
+// database migrated from zero, which the test compares it with): 8 ms
+// where the 18 migrations take 25-35, in every first import and every
+// test's store. Its first line names the last migration it holds; a
+// newer one is applied after it as to any database.
+//
+//go:embed schema.sql
+var schemaSQL string
+
 // migration is one schema step.
 type migration struct {
 	version int
@@ -72,12 +82,45 @@ func migrate(ctx context.Context, db *sql.DB) error {
 			return err
 		}
 		defer tx.Rollback()
+		fresh, err := applySnapshot(ctx, tx, ms)
+		if err != nil {
+			return err
+		}
 		applied, err := applyPending(ctx, tx, ms, "INTEGER")
-		if err != nil || !applied {
+		if err != nil || !applied && !fresh {
 			return err
 		}
 		return tx.Commit()
 	})
+}
+
+// applySnapshot makes, in tx, the schema of a new database (one that has
+// no table yet) from schemaSQL, recording the migrations it holds, and
+// reports whether it did.
+func applySnapshot(ctx context.Context, tx *sql.Tx, ms []migration) (bool, error) {
+	var objects int
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&objects); err != nil || objects > 0 {
+		return false, err
+	}
+	head, _, _ := strings.Cut(schemaSQL, "\n")
+	upTo, err := strconv.Atoi(strings.TrimPrefix(head, "-- schema of migration "))
+	if err != nil {
+		return false, fmt.Errorf("schema.sql: its first line %q names no migration", head)
+	}
+	if _, err := tx.ExecContext(ctx, schemaSQL); err != nil {
+		return false, fmt.Errorf("schema.sql: %w", err)
+	}
+	now := time.Now().UnixMilli()
+	for _, m := range ms {
+		if m.version > upTo {
+			break
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+			m.version, m.name, now); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // applyPending applies, in tx, the migrations of ms newer than the
