@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentsift/sift/core/ingest"
 )
@@ -25,15 +27,24 @@ func TestImportRowsDoNotDependOnOtherFiles(t *testing.T) {
 	files := fixtureFiles(t)
 	together, alone := newTestStore(t), newTestStore(t)
 	// The writer makes the search documents, as it does those with
-	// notes: what it reads of a session is read the latest.
+	// notes: what it reads of a session is read the latest (and the
+	// copies of the summary's columns are read back from it, where
+	// the readers give them to the other store's writer).
 	together.unprepared = true
 	root := t.TempDir()
 	var roots []string
+	mtime := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	for i, f := range files {
 		rel := filepath.Join([]string{"ENG-1", "OPS-2", "ENG-3"}[i%3], filepath.Base(filepath.Dir(f))+"-"+filepath.Base(f))
-		copyFile(t, f, filepath.Join(root, rel))
 		own := t.TempDir()
-		copyFile(t, f, filepath.Join(own, rel))
+		for _, dst := range []string{filepath.Join(root, rel), filepath.Join(own, rel)} {
+			copyFile(t, f, dst)
+			// The same time on both copies: a session's activity is
+			// its file's when its stream has none.
+			if err := os.Chtimes(dst, mtime, mtime); err != nil {
+				t.Fatal(err)
+			}
+		}
 		roots = append(roots, own)
 	}
 	opt := tiered(ingest.Options{Workers: 2, BatchSize: 4})
@@ -45,7 +56,7 @@ func TestImportRowsDoNotDependOnOtherFiles(t *testing.T) {
 			t.Fatalf("import %s: %v %v", r, err, res.Failed)
 		}
 	}
-	searchDocsSQL := `SELECT d.work_item_id, d.file_name, d.agent_kind, d.flags, d.outcome, t.doc
+	searchDocsSQL := `SELECT d.work_item_id, d.file_name, d.agent_kind, d.flags, d.outcome, d.activity_at, d.estimated_usd, t.doc
 		FROM search_docs d JOIN search_text t ON t.id = d.id ORDER BY 1, 2`
 	if onPostgres() {
 		searchDocsSQL = `SELECT d.work_item_id, d.file_name, f.body, f.parts FROM search_docs d JOIN search_fts f ON f.rowid = d.id ORDER BY 1, 2`
@@ -98,7 +109,18 @@ func dumpRows(t *testing.T, s *Store, q string) []string {
 		if err := rows.Scan(ptrs...); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, fmt.Sprintf("%q", vals))
+		line := make([]string, len(vals))
+		for i, v := range vals {
+			switch v := v.(type) {
+			case []byte:
+				line[i] = fmt.Sprintf("%q", v)
+			case string:
+				line[i] = fmt.Sprintf("%q", v)
+			default:
+				line[i] = fmt.Sprint(v)
+			}
+		}
+		out = append(out, strings.Join(line, " "))
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
