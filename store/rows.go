@@ -226,7 +226,12 @@ func (r *sessionRow) prepareDoc(pack bool) error {
 		return nil
 	}
 	var err error
-	r.preDoc, err = prepareDoc(r.doc, searchTags(r.sum.AgentKind, r.flags(), string(r.outcome())), pack)
+	flags, outcome := r.flags(), string(r.outcome())
+	r.preDoc, err = prepareDoc(r.doc, searchTags(r.sum.AgentKind, flags, outcome), pack)
+	if err == nil && pack {
+		// docFilterCols, as args gives them to the summary's row.
+		r.preDoc.cols = []any{r.sum.AgentKind, flags, outcome, r.activity, nullFloat(r.sum.EstimatedUSD)}
+	}
 	return err
 }
 

@@ -49,6 +49,9 @@ type docWriter struct {
 	pg                           bool
 	tx                           *sql.Tx
 	notes, upsert, text, replace *sql.Stmt
+	// upsertValues is upsert of a prepared document, whose row's
+	// copies of its summary's columns the reader gave (SQLite).
+	upsertValues *sql.Stmt
 	// added are the new documents that flush indexes, by id.
 	added map[int64]searchText
 	// raw and packed are the room of a document's uncompressed and
@@ -70,7 +73,11 @@ func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) 
 		SELECT work_item_id, file_name, ` + docFilterCols + ` FROM agent_stream_summaries INDEXED BY summaries_search
 		WHERE work_item_id = ? AND file_name = ?
 		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id, agent_kind, flags, outcome`
+	upsertValues := `INSERT INTO search_docs (work_item_id, file_name, ` + docFilterCols + `) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id`
 	if pg {
+		// PostgreSQL's search_docs has no copies of the summary's columns.
+		upsertValues = ""
 		upsert = `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
 			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`
 		// PostgreSQL's search_fts holds the text and its words.
@@ -84,12 +91,16 @@ func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) 
 		{&w.notes, `SELECT note, turn_id, tool_call_id FROM review_decisions
 			WHERE work_item_id = ? AND file_name = ? AND note != '' ORDER BY id`},
 		{&w.upsert, upsert},
+		{&w.upsertValues, upsertValues},
 		{&w.text, text},
 		// search_text's triggers take the old text's words out and index
 		// the new one's.
 		{&w.replace, replace},
 	}
 	for _, p := range stmts {
+		if p.sql == "" {
+			continue
+		}
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
 			w.close()
@@ -101,7 +112,7 @@ func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) 
 }
 
 func (w *docWriter) close() {
-	for _, st := range []*sql.Stmt{w.notes, w.upsert, w.text, w.replace} {
+	for _, st := range []*sql.Stmt{w.notes, w.upsert, w.upsertValues, w.text, w.replace} {
 		if st != nil {
 			st.Close()
 		}
@@ -138,6 +149,10 @@ func (w *docWriter) addNotes(ctx context.Context, k review.SessionKey, d *search
 type preparedDoc struct {
 	text   searchText
 	packed []byte
+	// cols are the values of the summary's columns its document's row
+	// copies (docFilterCols) as the import writes them, from which the
+	// tags were made (SQLite; nil elsewhere).
+	cols []any
 }
 
 // prepareDoc prepares a document with the tags of its summary: in its
@@ -195,12 +210,21 @@ func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Do
 		return wrapError(err)
 	}
 	// The tags are of the summary's values as stored, which the row of
-	// the document copies.
-	var agent, flags, outcome string
-	if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id, &agent, &flags, &outcome); err != nil {
-		return wrapError(err)
+	// the document copies: those the import's reader gave with the
+	// document, which the import's writer stored, else read back.
+	var tags string
+	if pre != nil && pre.cols != nil {
+		if err := w.upsertValues.QueryRowContext(ctx, append([]any{k.WorkItemID, k.FileName}, pre.cols...)...).Scan(&id); err != nil {
+			return wrapError(err)
+		}
+		tags = pre.text.tags
+	} else {
+		var agent, flags, outcome string
+		if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id, &agent, &flags, &outcome); err != nil {
+			return wrapError(err)
+		}
+		tags = searchTags(agent, flags, outcome)
 	}
-	tags := searchTags(agent, flags, outcome)
 	var doc []byte
 	var t searchText
 	if pre != nil && pre.packed != nil && pre.text.tags == tags {
