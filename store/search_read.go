@@ -123,6 +123,11 @@ func (s *Store) readSearch(ctx context.Context, q review.Query, sq *search.Query
 			err = s.r.QueryRowContext(ctx, query, args...).Scan(&r.n)
 		} else {
 			r.set, r.n, err = gatherMatchSet(ctx, s.r, query, args...)
+			if err == nil && r.n < 0 {
+				// Ids past a set's bound: counted, and read by the
+				// plans that need no set.
+				err = s.r.QueryRowContext(ctx, strings.Replace(query, count, "COUNT(*)", 1), args...).Scan(&r.n)
+			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", wrapError(err))

@@ -58,11 +58,19 @@ func releaseMatchSet(h int64) { matchSets.Delete(h) }
 
 var errMatchSetArgs = errors.New("sift_match_set: want (handle, id) integers")
 
-// matchSetAgg gathers one set.
+// maxMatchSetWords bounds a set's bits (2^30 ids in 128 MB): a store
+// whose ids pass it (none that sift made: its ids count its documents)
+// is searched without sets rather than made to allocate for them. A
+// variable for TestSearchWithoutASet.
+var maxMatchSetWords = 1 << 24
+
+// matchSetAgg gathers one set; past maxMatchSetWords it gathers nothing
+// more and is -1 (too large).
 type matchSetAgg struct {
-	handle int64
-	set    matchSet
-	n      int64
+	handle   int64
+	set      matchSet
+	n        int64
+	tooLarge bool
 }
 
 func (a *matchSetAgg) Step(_ *sqlite.FunctionContext, args []driver.Value) error {
@@ -72,6 +80,10 @@ func (a *matchSetAgg) Step(_ *sqlite.FunctionContext, args []driver.Value) error
 		return errMatchSetArgs
 	}
 	a.handle = h
+	if a.tooLarge || id>>6 >= int64(maxMatchSetWords) {
+		a.tooLarge, a.set = true, nil
+		return nil
+	}
 	w := int(id >> 6)
 	if w >= len(a.set) {
 		// Ids come in ascending order from the full-text index: the
@@ -89,10 +101,15 @@ func (a *matchSetAgg) WindowInverse(*sqlite.FunctionContext, []driver.Value) err
 	return errors.New("sift_match_set is not a window function")
 }
 
-func (a *matchSetAgg) WindowValue(*sqlite.FunctionContext) (driver.Value, error) { return a.n, nil }
+func (a *matchSetAgg) WindowValue(*sqlite.FunctionContext) (driver.Value, error) {
+	if a.tooLarge {
+		return int64(-1), nil
+	}
+	return a.n, nil
+}
 
 func (a *matchSetAgg) Final(*sqlite.FunctionContext) {
-	if a.handle != 0 {
+	if a.handle != 0 && !a.tooLarge {
 		matchSets.Store(a.handle, a.set)
 	}
 }
@@ -108,14 +125,19 @@ func inMatchSetFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Valu
 }
 
 // gatherMatchSet runs a query whose one column is
-// COALESCE(sift_match_set(?, id), 0) (the handle its first argument) and returns the set's handle and its
-// count. The caller releases the handle.
+// COALESCE(sift_match_set(?, id), 0) (the handle its first argument) and
+// returns the set's handle and its count, -1 for a set too large to
+// gather (then no handle). The caller releases the handle.
 func gatherMatchSet(ctx context.Context, q rowQuerier, query string, args ...any) (int64, int, error) {
 	h := newMatchSet()
 	var n int64
 	if err := q.QueryRowContext(ctx, query, append([]any{h}, args...)...).Scan(&n); err != nil {
 		releaseMatchSet(h)
 		return 0, 0, err
+	}
+	if n < 0 {
+		releaseMatchSet(h)
+		return 0, -1, nil
 	}
 	return h, int(n), nil
 }

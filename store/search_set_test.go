@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql/driver"
+	"slices"
 	"testing"
 
 	"github.com/agentsift/sift/core/review"
@@ -55,5 +56,55 @@ func TestMatchSet(t *testing.T) {
 	}
 	if err := a.Step(nil, []driver.Value{int64(7), int64(-3)}); err == nil {
 		t.Error("a negative id was gathered")
+	}
+}
+
+// TestSearchWithoutASet: a store whose document ids pass a set's bound is
+// searched without sets, and finds, orders and counts as with them. It
+// is not parallel: it lowers the bound for the process.
+func TestSearchWithoutASet(t *testing.T) {
+	sqliteOnly(t, "the sets are SQLite's")
+	s := newTestStore(t)
+	importFixtures(t, s, "ENG-1", "ENG-2", "OPS-3")
+	ctx := context.Background()
+	s.forcePlan = alongSet
+	q := review.Query{Search: "the agent:claude", Sort: review.SortTriage, Count: true, Limit: 3}
+	with, err := s.ListSessions(ctx, q)
+	if err != nil || with.Total < 3 {
+		t.Fatalf("with sets: %d sessions (%v): a weak test", with.Total, err)
+	}
+	defer func(words int) { maxMatchSetWords = words }(maxMatchSetWords)
+	maxMatchSetWords = 0 // every id is past it
+	without, err := s.ListSessions(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(p review.Page) []string {
+		var out []string
+		for _, x := range p.Sessions {
+			out = append(out, x.Key().String())
+		}
+		return out
+	}
+	if without.Total != with.Total || !slices.Equal(key(without), key(with)) {
+		t.Errorf("without sets %v (total %d), with %v (total %d)", key(without), without.Total, key(with), with.Total)
+	}
+	held := 0
+	matchSets.Range(func(any, any) bool { held++; return true })
+	if held != 0 {
+		t.Errorf("%d sets held", held)
+	}
+}
+
+func TestMatchSetTooLarge(t *testing.T) {
+	t.Parallel()
+	a := &matchSetAgg{}
+	for _, id := range []int64{5, int64(maxMatchSetWords) << 6} {
+		if err := a.Step(nil, []driver.Value{int64(9), id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, _ := a.WindowValue(nil); n != int64(-1) || a.set != nil {
+		t.Errorf("a set past its bound: %v, %d words kept", n, len(a.set))
 	}
 }
