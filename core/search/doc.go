@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
@@ -101,6 +102,44 @@ type Doc struct {
 	// turn and call are the document's own copies of the last turn and
 	// call ids it placed a part at (own).
 	turn, call string
+	// text and locs are the room the document copies its parts' texts
+	// and first places into (keep, place), a chunk at a time, rather
+	// than one allocation each.
+	text []byte
+	locs []Location
+}
+
+// Chunk sizes of a document's room for texts and places, and the most
+// parts NewDoc makes room for at first.
+const (
+	maxPresized = 1024
+	textChunk   = 16 << 10
+	locChunk    = 128
+)
+
+// keep returns the document's own copy of a part's text.
+func (d *Doc) keep(s string) string {
+	if len(s) > textChunk/4 {
+		return strings.Clone(s)
+	}
+	if cap(d.text)-len(d.text) < len(s) {
+		d.text = make([]byte, 0, textChunk)
+	}
+	at := len(d.text)
+	d.text = append(d.text, s...)
+	return unsafe.String(&d.text[at], len(s))
+}
+
+// place returns a new part's list of places, holding at (in the
+// document's own copies of its ids). Its capacity is its length: a
+// second place moves the list out of the shared room.
+func (d *Doc) place(at Location) []Location {
+	if len(d.locs) == cap(d.locs) {
+		d.locs = make([]Location, 0, locChunk)
+	}
+	d.locs = append(d.locs, d.own(at))
+	n := len(d.locs)
+	return d.locs[n-1 : n : n]
 }
 
 type partKey struct {
@@ -195,12 +234,12 @@ func (d *Doc) add(where Where, text string, limit int, at Location) {
 	}
 	// The summary's strings may live in a summarizer's blocks that the
 	// next file rewrites (summary.Builder.Reset): a part keeps its own.
-	text = strings.Clone(text)
+	text = d.keep(text)
 	k.text = text
 	d.size += len(text) + 1
 	p := Part{Where: where, Text: text}
 	if at != (Location{}) {
-		p.At = []Location{d.own(at)}
+		p.At = d.place(at)
 	}
 	d.seen[k] = len(d.Parts)
 	d.Parts = append(d.Parts, p)
@@ -231,7 +270,10 @@ func (d *Doc) own(at Location) Location {
 //
 // This is the one function that says what of a session is searchable.
 func NewDoc(s *summary.Summary, pieces []Piece) *Doc {
-	d := &Doc{}
+	// Room for about as many parts as the session has places to find
+	// them at, up to a bound: a session of 100,000 calls repeats most.
+	n := min(8+len(pieces)+len(s.Turns)+2*len(s.ToolCalls), maxPresized)
+	d := &Doc{Parts: make([]Part, 0, n), seen: make(map[partKey]int, n)}
 	names := []string{s.AgentKind, s.Model, s.WorkItemID, phaseName(s), s.FileName, s.SessionID}
 	d.Add(InSession, strings.Join(names, " "), Location{})
 	turnOf := turnLocator(s.Turns)
@@ -369,14 +411,7 @@ func headTail(s string, n int) string {
 // spaces one), trimmed and cut to at most n bytes on a rune boundary.
 // The store's highlight markers are control characters: none is left.
 func oneLine(s string, n int) string {
-	clean := true
-	for i := 0; i < len(s) && i < n; i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || c == 0xee || (c == ' ' && (i == 0 || s[i-1] == ' ')) {
-			clean = false
-			break
-		}
-	}
-	if clean && len(s) <= n && utf8.ValidString(s) && !strings.HasSuffix(s, " ") {
+	if len(s) <= n && alreadyOneLine(s) {
 		return s
 	}
 	var b strings.Builder
@@ -413,6 +448,34 @@ func oneLine(s string, n int) string {
 		i += w
 	}
 	return b.String()
+}
+
+// lineBytes marks the bytes alreadyOneLine looks at: the controls, a
+// space, and the first byte of the part separator.
+var lineBytes = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t[0x7f], t[0xee], t[' '] = true, true, true
+	return t
+}()
+
+// alreadyOneLine reports whether oneLine would return s as it is: no
+// control character or part separator, no space first, last or after
+// another, and valid UTF-8 (checked only when s is not all ASCII).
+func alreadyOneLine(s string) bool {
+	var high byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		high |= c
+		if lineBytes[c] && (c != ' ' || i == 0 || s[i-1] == ' ') {
+			return false
+		}
+	}
+	if len(s) > 0 && s[len(s)-1] == ' ' {
+		return false
+	}
+	return high < utf8.RuneSelf || utf8.ValidString(s)
 }
 
 // cut returns the longest prefix of s of at most n bytes that ends on a

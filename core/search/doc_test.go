@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -246,5 +247,21 @@ func TestOneLineAsByRunes(t *testing.T) {
 		if got, want := oneLine(s, n), oneLineByRunes(s, n); got != want {
 			t.Fatalf("oneLine(%q, %d) = %q, want %q", s, n, got, want)
 		}
+	}
+}
+
+// BenchmarkNewDoc builds the document of a session of 200 turns, each with
+// a command (40 distinct ones), as an import does for every session.
+func BenchmarkNewDoc(b *testing.B) {
+	s := &summary.Summary{AgentKind: "claude", Model: "claude-opus-4-5", WorkItemID: "wi", FileName: "f.jsonl"}
+	for i := range 200 {
+		turn := "t" + strconv.Itoa(i)
+		s.Turns = append(s.Turns, summary.Turn{TurnID: turn, Text: "I will now run the tests of package " + strconv.Itoa(i) + " and read what they print"})
+		s.ToolCalls = append(s.ToolCalls, summary.ToolCall{ID: "toolu_" + strconv.Itoa(i), TurnID: turn, Name: "Bash", Title: "Run",
+			InputSummary: "go test ./core/pkg" + strconv.Itoa(i%40) + "/... -run TestSomething -count=1"})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		NewDoc(s, nil)
 	}
 }
