@@ -451,12 +451,14 @@ func oneLine(s string, n int) string {
 }
 
 // lineBytes marks the bytes alreadyOneLine looks at: the controls, a
-// space, and the first byte of the part separator.
+// space, and the first bytes of what oneLine drops beyond them: the C1
+// controls (0xc2), U+FFFD (0xef) and the part separator (0xee). Other
+// characters that start with those bytes take the slow path too.
 var lineBytes = func() (t [256]bool) {
 	for c := range 0x20 {
 		t[c] = true
 	}
-	t[0x7f], t[0xee], t[' '] = true, true, true
+	t[0x7f], t[0xc2], t[0xee], t[0xef], t[' '] = true, true, true, true, true
 	return t
 }()
 

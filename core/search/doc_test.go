@@ -135,6 +135,8 @@ func TestOneLine(t *testing.T) {
 		"  a\n\tb  \x01c\x02 ": "a b c",
 		"bad \xff utf8":        "bad utf8",
 		"é":                    "é",
+		"a\u0085b":             "a b",
+		"a\uFFFDb":             "a b",
 	} {
 		if got := oneLine(in, 100); got != want {
 			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
@@ -196,19 +198,9 @@ func TestLoadDoc(t *testing.T) {
 	}
 }
 
-// oneLineByRunes is oneLine as it was first written, its slow path rune
-// by rune: the reference the byte-wise one keeps to.
+// oneLineByRunes is oneLine's slow path as it was first written, rune by
+// rune, with no fast path: the reference oneLine keeps to.
 func oneLineByRunes(s string, n int) string {
-	clean := true
-	for i := 0; i < len(s) && i < n; i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || c == 0xee || (c == ' ' && (i == 0 || s[i-1] == ' ')) {
-			clean = false
-			break
-		}
-	}
-	if clean && len(s) <= n && utf8.ValidString(s) && !strings.HasSuffix(s, " ") {
-		return s
-	}
 	var b strings.Builder
 	space := false
 	for _, r := range s {
