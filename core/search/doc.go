@@ -119,7 +119,7 @@ const (
 
 // keep returns the document's own copy of a part's text.
 func (d *Doc) keep(s string) string {
-	if len(s) > textChunk/4 {
+	if s == "" || len(s) > textChunk/4 {
 		return strings.Clone(s)
 	}
 	if cap(d.text)-len(d.text) < len(s) {
@@ -462,9 +462,9 @@ var lineBytes = func() (t [256]bool) {
 	return t
 }()
 
-// alreadyOneLine reports whether oneLine would return s as it is: no
-// control character or part separator, no space first, last or after
-// another, and valid UTF-8 (checked only when s is not all ASCII).
+// alreadyOneLine reports whether oneLine would return s as it is: no byte
+// lineBytes marks but single spaces between words, and valid UTF-8
+// (checked only when s is not all ASCII).
 func alreadyOneLine(s string) bool {
 	var high byte
 	for i := 0; i < len(s); i++ {
