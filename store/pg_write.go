@@ -90,15 +90,7 @@ const pgWorkItemsSQL = `INSERT INTO work_items (id, state, created_at, updated_a
 
 // pgWriteWorkItems is writeWorkItem for a whole batch, in one statement.
 func pgWriteWorkItems(ctx context.Context, tx *sql.Tx, rows []*sessionRow, now int64, cf costFiles) error {
-	var wis []string
-	seen := map[string]bool{}
-	for _, r := range rows {
-		if wi := r.sum.WorkItemID; !seen[wi] {
-			seen[wi] = true
-			wis = append(wis, wi)
-		}
-	}
-	res, err := tx.QueryContext(ctx, pgWorkItemsSQL, wis, now)
+	res, err := tx.QueryContext(ctx, pgWorkItemsSQL, workItemsOf(rows), now)
 	if err != nil {
 		return fmt.Errorf("work items: %w", wrapError(err))
 	}

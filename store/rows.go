@@ -317,6 +317,20 @@ const fileUpsertSQL = `INSERT INTO stream_files (path, work_item_id, file_name, 
 // watch with a goroutine of its own per statement: a cancelled ctx ends
 // the transaction (database/sql rolls it back) and stops the writing
 // before the next row.
+// workItemsOf returns the work items of a batch's rows, each once, in the
+// order the rows first name them.
+func workItemsOf(rows []*sessionRow) []string {
+	var wis []string
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		if wi := r.sum.WorkItemID; !seen[wi] {
+			seen[wi] = true
+			wis = append(wis, wi)
+		}
+	}
+	return wis
+}
+
 func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles) error {
 	if s.pg {
 		return s.pgWriteRows(ctx, rows, cf)

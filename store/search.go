@@ -330,12 +330,8 @@ func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow, pg bool) e
 // and their notes are not looked for one by one.
 func notedSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) (map[review.SessionKey]bool, error) {
 	var wis []any
-	seen := map[string]bool{}
-	for _, r := range rows {
-		if wi := r.sum.WorkItemID; !seen[wi] {
-			seen[wi] = true
-			wis = append(wis, wi)
-		}
+	for _, wi := range workItemsOf(rows) {
+		wis = append(wis, wi)
 	}
 	noted := map[review.SessionKey]bool{}
 	if len(wis) == 0 {
