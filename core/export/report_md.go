@@ -75,7 +75,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if f.Resume != "" {
 			p("  - resume: %s\n", mdCode(f.Resume))
 		} else {
-			p("  - resume: no resume command known for this agent\n")
+			p("  - resume: %s\n", md(f.ResumeUnavailable))
 		}
 	}
 
