@@ -8,27 +8,40 @@ import (
 	"testing"
 )
 
-// resumeEnv imports streams (file name under logs/wi-1 → content) into a
-// new store, records a needs_followup decision with a note on each, and
-// returns the database.
-func resumeEnv(t *testing.T, streams map[string]string) string {
+// importedDB imports streams (path under the logs folder, WORKITEM/FILE →
+// content) into a new store and returns the database.
+func importedDB(t *testing.T, streams map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config")) // no user configuration
 	db, logs := filepath.Join(dir, "sift.db"), filepath.Join(dir, "logs")
-	if err := os.MkdirAll(filepath.Join(logs, "wi-1"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	for name, data := range streams {
-		if err := os.WriteFile(filepath.Join(logs, "wi-1", name), []byte(data), 0o644); err != nil {
+		path := filepath.Join(logs, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if out, errOut, code := siftCmd(t, "import", "--db", db, logs); code != 0 {
 		t.Fatalf("import: %d %q %q", code, out, errOut)
 	}
-	for name := range streams {
-		if _, errOut, code := siftCmd(t, "decide", "--db", db, "wi-1/"+name, "--decision", "needs_followup",
+	return db
+}
+
+// resumeEnv imports streams (file name under logs/wi-1 → content) into a
+// new store, records a needs_followup decision with a note on each, and
+// returns the database.
+func resumeEnv(t *testing.T, streams map[string]string) string {
+	t.Helper()
+	named := map[string]string{}
+	for name, data := range streams {
+		named["wi-1/"+name] = data
+	}
+	db := importedDB(t, named)
+	for name := range named {
+		if _, errOut, code := siftCmd(t, "decide", "--db", db, name, "--decision", "needs_followup",
 			"--note", "rerun the tests"); code != 0 {
 			t.Fatalf("decide %s: %d %q", name, code, errOut)
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
@@ -152,7 +153,8 @@ func BuildReport(in ReportInput) *Report {
 	return r
 }
 
-// spend adds a session's cost and time to its row of m.
+// spend adds a session's cost and time to its row of m: a negative one
+// adds nothing, and a sum stops at the largest number it holds.
 func spend(m map[string]*Spend, key string, s *summary.Summary) {
 	row := m[key]
 	if row == nil {
@@ -161,10 +163,10 @@ func spend(m map[string]*Spend, key string, s *summary.Summary) {
 	}
 	row.Runs++
 	if s.TotalDurationMs != nil {
-		row.DurationMs += *s.TotalDurationMs
+		row.DurationMs = event.AddCount(row.DurationMs, *s.TotalDurationMs)
 	}
 	if s.EstimatedUSD != nil {
-		row.CostUSD += *s.EstimatedUSD
+		row.CostUSD = event.AddUSD(row.CostUSD, *s.EstimatedUSD)
 	} else {
 		row.UnknownCost++
 	}
