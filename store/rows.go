@@ -8,6 +8,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/core/summary"
@@ -172,11 +173,10 @@ func (r *sessionRow) args(now int64) []any {
 	var total sql.NullInt64
 	if s.InputTokens != nil || s.OutputTokens != nil {
 		total.Valid = true
-		if s.InputTokens != nil {
-			total.Int64 += *s.InputTokens
-		}
-		if s.OutputTokens != nil {
-			total.Int64 += *s.OutputTokens
+		for _, n := range []*int64{s.InputTokens, s.OutputTokens} {
+			if n != nil {
+				total.Int64 = event.AddCount(total.Int64, *n)
+			}
 		}
 	}
 	costSource := string(s.CostSource)

@@ -6,11 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/pricing"
 )
@@ -57,7 +59,10 @@ func decodeEntries(b []byte, nModels int, out []ingest.UsageEntry) ([]ingest.Usa
 			return out, errBadUsage
 		}
 		e.Model = int(vals[0])
-		e.Input, e.Output, e.CacheWrite, e.CacheRead = int64(vals[1]), int64(vals[2]), int64(vals[3]), int64(vals[4])
+		// A count past int64 (a row another program wrote) is read as the
+		// largest, never as a negative one.
+		count := func(v uint64) int64 { return int64(min(v, math.MaxInt64)) }
+		e.Input, e.Output, e.CacheWrite, e.CacheRead = count(vals[1]), count(vals[2]), count(vals[3]), count(vals[4])
 		out = append(out, e)
 	}
 	return out, nil
@@ -317,7 +322,7 @@ func (a *usageAgg) add(e ingest.UsageEntry, model, project, session string) {
 	}
 	var cost float64
 	if p != nil {
-		cost = p.Cost(pricing.Usage{Input: e.Input + e.CacheRead + e.CacheWrite, Output: e.Output,
+		cost = p.Cost(pricing.Usage{Input: event.AddCount(event.AddCount(e.Input, e.CacheRead), e.CacheWrite), Output: e.Output,
 			CacheRead: e.CacheRead, CacheWrite: e.CacheWrite})
 	} else if model != "" {
 		r.unpriced[model] = true
@@ -330,13 +335,15 @@ func (a *usageAgg) add(e ingest.UsageEntry, model, project, session string) {
 		m = &UsageTotals{}
 		r.byModel[model] = m
 	}
+	total := event.AddCount(event.AddCount(e.Input, e.Output), event.AddCount(e.CacheWrite, e.CacheRead))
+	// The sums saturate (event.AddCount): counts past int64 stop there.
 	for _, t := range []*UsageTotals{&r.UsageTotals, &a.total, m} {
-		t.InputTokens += e.Input
-		t.OutputTokens += e.Output
-		t.CacheCreationTokens += e.CacheWrite
-		t.CacheReadTokens += e.CacheRead
-		t.TotalTokens += e.Input + e.Output + e.CacheWrite + e.CacheRead
-		t.CostUSD += cost
+		t.InputTokens = event.AddCount(t.InputTokens, e.Input)
+		t.OutputTokens = event.AddCount(t.OutputTokens, e.Output)
+		t.CacheCreationTokens = event.AddCount(t.CacheCreationTokens, e.CacheWrite)
+		t.CacheReadTokens = event.AddCount(t.CacheReadTokens, e.CacheRead)
+		t.TotalTokens = event.AddCount(t.TotalTokens, total)
+		t.CostUSD = event.AddUSD(t.CostUSD, cost)
 		t.Calls++
 	}
 }

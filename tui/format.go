@@ -20,11 +20,10 @@ func tokensOf(s *summary.Summary) *int64 {
 		return nil
 	}
 	var t int64
-	if s.InputTokens != nil {
-		t += *s.InputTokens
-	}
-	if s.OutputTokens != nil {
-		t += *s.OutputTokens
+	for _, n := range []*int64{s.InputTokens, s.OutputTokens} {
+		if n != nil {
+			t = event.AddCount(t, *n)
+		}
 	}
 	return &t
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -123,11 +124,10 @@ func sparkline(turns []summary.Turn, w int) string {
 			continue
 		}
 		known[i] = true
-		if t.InputTokens != nil {
-			vals[i] += *t.InputTokens
-		}
-		if t.OutputTokens != nil {
-			vals[i] += *t.OutputTokens
+		for _, n := range []*int64{t.InputTokens, t.OutputTokens} {
+			if n != nil {
+				vals[i] = event.AddCount(vals[i], *n)
+			}
 		}
 		top = max(top, vals[i])
 	}

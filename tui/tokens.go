@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -54,8 +55,8 @@ func reconcileTokens(s *summary.Summary) tokenCheck {
 		if t.InputTokens != nil || t.OutputTokens != nil {
 			reported = true
 		}
-		c.turnIn += val(t.InputTokens)
-		c.turnOut += val(t.OutputTokens)
+		c.turnIn = event.AddCount(c.turnIn, val(t.InputTokens))
+		c.turnOut = event.AddCount(c.turnOut, val(t.OutputTokens))
 	}
 	if !reported || (s.InputTokens == nil && s.OutputTokens == nil) {
 		return c

@@ -67,13 +67,19 @@ func toFollowupJSON(f *review.Followup) followupJSON {
 		out.FailingCall = &failingCallJSON{ID: c.ID, Name: c.Name, TurnID: c.TurnID, InputSummary: c.InputSummary,
 			ExitCode: c.ExitCode, Error: c.Error}
 	}
-	r := capture.ResumeCommand(agents.Kind(s.AgentKind), s.SessionID, s.Cwd, d.Note)
+	r := resumeOf(f)
 	if r.Why != "" {
 		out.ResumeUnavailable = r.Why
 	} else {
 		out.Resume = &resumeJSON{Command: r.Shell(), Argv: r.Argv, Dir: r.Dir}
 	}
 	return out
+}
+
+// resumeOf is how to resume a follow-up's agent session with its note as
+// the prompt: the one command sift followups and sift report give.
+func resumeOf(f *review.Followup) capture.Resume {
+	return capture.ResumeCommand(agents.Kind(f.Session.AgentKind), f.Session.SessionID, f.Session.Cwd, f.Decision.Note)
 }
 
 // runFollowups implements `sift followups [--json]`.

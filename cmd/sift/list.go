@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
@@ -170,11 +171,10 @@ func writeTable(w io.Writer, rows []review.Session) {
 		tokens := "-"
 		if r.InputTokens != nil || r.OutputTokens != nil {
 			var n int64
-			if r.InputTokens != nil {
-				n += *r.InputTokens
-			}
-			if r.OutputTokens != nil {
-				n += *r.OutputTokens
+			for _, v := range []*int64{r.InputTokens, r.OutputTokens} {
+				if v != nil {
+					n = event.AddCount(n, *v)
+				}
 			}
 			tokens = strconv.FormatInt(n, 10)
 		}

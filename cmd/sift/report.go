@@ -63,9 +63,9 @@ func writeReport(ctx context.Context, st *store.Store, now, since time.Time, for
 	return r.WriteMarkdown(w)
 }
 
-// buildReport reads the sessions active since the start of the window,
-// the sessions with an open follow-up, and the decision history of the
-// window's sessions.
+// buildReport reads the sessions active since the start of the window
+// and their decision history, and the open follow-ups (those sift
+// followups lists) with their resume commands.
 func buildReport(ctx context.Context, st *store.Store, now, since time.Time) (*export.Report, error) {
 	in := export.ReportInput{Now: now, Since: since, History: map[review.SessionKey][]review.Decision{}}
 	page, err := st.ListSessions(ctx, review.Query{Since: since, Full: true})
@@ -79,18 +79,13 @@ func buildReport(ctx context.Context, st *store.Store, now, since time.Time) (*e
 			return nil, err
 		}
 	}
-	flagged, err := st.ListSessions(ctx, review.Query{Flagged: true, Decisions: true})
+	fus, err := st.Followups(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range flagged.Sessions {
-		open := s.Decision != nil && s.Decision.Kind.IsOpen()
-		for _, d := range s.Decisions {
-			open = open || d.Kind.IsOpen()
-		}
-		if open {
-			in.Followups = append(in.Followups, s)
-		}
+	for i := range fus {
+		r := resumeOf(&fus[i])
+		in.Followups = append(in.Followups, export.ReportFollowup{Followup: fus[i], Resume: r.Shell(), ResumeUnavailable: r.Why})
 	}
 	return export.BuildReport(in), nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 )
@@ -33,7 +34,7 @@ func toolTurnsCost(turns []summary.Turn) string {
 		n++
 		if t.EstimatedUSD != nil {
 			priced++
-			usd += *t.EstimatedUSD
+			usd = event.AddUSD(usd, *t.EstimatedUSD)
 		}
 	}
 	switch {

@@ -509,16 +509,10 @@ func (s *claudeStream) usage(u *claudeUsage, scope event.Scope) event.Update {
 		out.UsageExtra["total_tokens"] = *u.TotalTokens
 	}
 	if u.InputTokens != nil {
-		total := *u.InputTokens
+		out.PromptTokens = event.Int64(max(*u.InputTokens, 0))
 		if s.kind != Qwen {
-			if u.CacheRead != nil {
-				total += *u.CacheRead
-			}
-			if u.CacheCreation != nil {
-				total += *u.CacheCreation
-			}
+			out.PromptTokens = sumPresent(out.PromptTokens, u.CacheRead, u.CacheCreation)
 		}
-		out.PromptTokens = event.Int64(total)
 	}
 	if len(out.UsageExtra) == 0 {
 		out.UsageExtra = nil

@@ -192,7 +192,7 @@ func (s *copilotStream) flush(emit Emit) {
 		u.Update.CompletionTokens = addPresent(u.Update.CompletionTokens, m.output)
 		u.Update.CachedTokens = addPresent(u.Update.CachedTokens, m.cacheRead)
 		if m.cacheOut != nil {
-			extra["cache_write"] += *m.cacheOut
+			extra["cache_write"] = event.AddCount(extra["cache_write"], *m.cacheOut)
 		}
 		row := map[string]any{"model": m.name}
 		putAny(row, "input", m.input)

@@ -267,17 +267,9 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 			}
 		}
 		if t.Input != nil {
-			u.PromptTokens = event.Int64(*t.Input + read + write)
+			u.PromptTokens = sumPresent(t.Input, &read, &write)
 		}
-		if t.Output != nil || t.Reasoning != nil {
-			var out int64
-			for _, v := range []*int64{t.Output, t.Reasoning} {
-				if v != nil {
-					out += *v
-				}
-			}
-			u.CompletionTokens = event.Int64(out)
-		}
+		u.CompletionTokens = sumPresent(t.Output, t.Reasoning)
 		if len(extra) > 0 {
 			u.UsageExtra = extra
 		}

@@ -262,6 +262,8 @@ func (d *driver) stamp(ev *event.Event) {
 	if ev.Line == 0 {
 		ev.Line, ev.Offset = d.cur.No, d.cur.Offset
 	}
+	// The one place every parser's counters pass: none is below zero.
+	ev.Update.ClampCounts()
 	switch {
 	case ev.SessionID == "":
 		ev.SessionID = d.session

@@ -196,29 +196,26 @@ func secondsMs(sec *float64) *int64 {
 	return event.Int64(int64(math.Round(*sec * 1000)))
 }
 
-// sumPresent adds the counters a harness printed; nil when it printed none.
+// sumPresent adds the counters a harness printed (event.AddCount); nil
+// when it printed none.
 func sumPresent(vs ...*int64) *int64 {
 	var sum *int64
 	for _, v := range vs {
-		if v != nil {
-			if sum == nil {
-				sum = event.Int64(0)
-			}
-			*sum += *v
-		}
+		sum = addPresent(sum, v)
 	}
 	return sum
 }
 
-// addPresent adds a printed counter to a running total.
+// addPresent adds a printed counter to a running total (event.AddCount).
 func addPresent(sum, v *int64) *int64 {
 	if v == nil {
 		return sum
 	}
-	if sum == nil {
-		return event.Int64(*v)
+	var total int64
+	if sum != nil {
+		total = *sum
 	}
-	return event.Int64(*sum + *v)
+	return event.Int64(event.AddCount(total, *v))
 }
 
 // putPresent stores a counter under its harness name when it was printed.

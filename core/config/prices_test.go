@@ -61,6 +61,13 @@ func TestPricesKeyErrors(t *testing.T) {
 		{"infinite", "Prices: {Models: {m: {Input: .inf}}}", "Prices.Models.m.Input must be a finite number (got +Inf)"},
 		{"not a number", "Prices: {Models: {m: {Input: 1, Output: .nan}}}", "Prices.Models.m.Output must be a finite number"},
 		{"no price", "Prices: {Models: {m: {CacheRead: 1}}}", "Prices.Models.m sets neither Input nor Output"},
+		// A price at which plausible token counts cost more than a float
+		// holds would make every cost of the model +Inf, which no summary
+		// can be stored with.
+		{"too large", "Prices: {Models: {m: {Input: 1e308}}}", "Prices.Models.m.Input is too large (got 1e+308)"},
+		{"too large in a band", "Prices: {Models: {m: {Input: 1, Above: [{Tokens: 1000, Output: 1e300}]}}}",
+			"Prices.Models.m.Above[0].Output is too large"},
+		{"too large in a tier", "Prices: {Models: {m: {Input: 1, Batch: {Input: 1e297}}}}", "Prices.Models.m.Batch.Input is too large"},
 		{"unknown key", "Prices: {Models: {m: {Inptu: 1}}}", `Prices.Models.m: unknown key "Inptu"`},
 		{"unknown top key", "Prices: {Model: {m: {Input: 1}}}", `Prices: unknown key "Model"`},
 		{"not a number at all", "Prices: {Models: {m: {Input: cheap}}}", "cannot unmarshal"},

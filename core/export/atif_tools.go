@@ -155,10 +155,11 @@ func (b *TrajectoryBuilder) lastAgent() int {
 func addUsage(prompt, completion, cached *(*int64), cost **float64, p, c, ca *int64, usd *float64) {
 	*prompt, *completion, *cached = add(*prompt, p), add(*completion, c), add(*cached, ca)
 	if usd != nil {
-		v := *usd
+		var v float64
 		if *cost != nil {
-			v += **cost
+			v = **cost
 		}
+		v = event.AddUSD(v, *usd)
 		*cost = &v
 	}
 }
@@ -168,10 +169,11 @@ func add(a, b *int64) *int64 {
 	if b == nil {
 		return a
 	}
-	v := *b
+	var v int64
 	if a != nil {
-		v += *a
+		v = *a
 	}
+	v = event.AddCount(v, *b)
 	return &v
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
@@ -12,13 +13,26 @@ import (
 
 // ReportInput is what the morning report is made of, as the store answers
 // it: the sessions active in the window (with their tool calls, stalls,
-// turns and current decisions), the sessions with an open follow-up
-// whatever their age, and the decision history of each of them.
+// turns and current decisions) and the decision history of each of them,
+// and the open follow-ups whatever their age.
 type ReportInput struct {
 	Now, Since time.Time
 	Sessions   []review.Session
-	Followups  []review.Session
+	Followups  []ReportFollowup
 	History    map[review.SessionKey][]review.Decision
+}
+
+// ReportFollowup is an open follow-up as the program hands it to the
+// report, with the command that resumes its agent's session. The report
+// makes no command of its own: the program makes it with the one checked
+// builder that sift followups and the inbox use, so a session id from a
+// stream is never printed where a shell would read it as a flag, and
+// every surface gives the same command for the same follow-up.
+type ReportFollowup struct {
+	review.Followup
+	// Resume is the command as one shell line, "" when there is none;
+	// ResumeUnavailable then says why.
+	Resume, ResumeUnavailable string
 }
 
 // Report is the morning in one page. Its JSON form is `sift report
@@ -80,14 +94,16 @@ type StallRow struct {
 }
 
 // Followup is an open needs_followup decision with the command that
-// resumes the agent's session, when sift knows one.
+// resumes the agent's session (ReportFollowup.Resume), else why there is
+// none.
 type Followup struct {
-	Session  string    `json:"session"`
-	Target   string    `json:"target"`
-	Note     string    `json:"note,omitempty"`
-	Reviewer string    `json:"reviewer,omitempty"`
-	Since    time.Time `json:"since"`
-	Resume   string    `json:"resume,omitempty"`
+	Session           string    `json:"session"`
+	Target            string    `json:"target"`
+	Note              string    `json:"note,omitempty"`
+	Reviewer          string    `json:"reviewer,omitempty"`
+	Since             time.Time `json:"since"`
+	Resume            string    `json:"resume,omitempty"`
+	ResumeUnavailable string    `json:"resumeUnavailable,omitempty"`
 }
 
 // DecisionRow is a decision recorded in the window.
@@ -137,7 +153,8 @@ func BuildReport(in ReportInput) *Report {
 	return r
 }
 
-// spend adds a session's cost and time to its row of m.
+// spend adds a session's cost and time to its row of m: a negative one
+// adds nothing, and a sum stops at the largest number it holds.
 func spend(m map[string]*Spend, key string, s *summary.Summary) {
 	row := m[key]
 	if row == nil {
@@ -146,10 +163,10 @@ func spend(m map[string]*Spend, key string, s *summary.Summary) {
 	}
 	row.Runs++
 	if s.TotalDurationMs != nil {
-		row.DurationMs += *s.TotalDurationMs
+		row.DurationMs = event.AddCount(row.DurationMs, *s.TotalDurationMs)
 	}
 	if s.EstimatedUSD != nil {
-		row.CostUSD += *s.EstimatedUSD
+		row.CostUSD = event.AddUSD(row.CostUSD, *s.EstimatedUSD)
 	} else {
 		row.UnknownCost++
 	}
@@ -178,23 +195,14 @@ func target(d review.Decision) string {
 	return "session"
 }
 
-// followups are the open needs_followup decisions of the sessions, the
-// oldest first.
-func followups(ss []review.Session) []Followup {
-	out := []Followup{}
-	for i := range ss {
-		s := &ss[i]
-		ds := s.Decisions
-		if s.Decision != nil {
-			ds = append([]review.Decision{*s.Decision}, ds...)
-		}
-		for _, d := range ds {
-			if !d.Kind.IsOpen() {
-				continue
-			}
-			out = append(out, Followup{Session: s.Key().String(), Target: target(d), Note: redact.String(d.Note),
-				Reviewer: redact.String(d.Reviewer), Since: d.CreatedAt.UTC(), Resume: ResumeCommand(s.AgentKind, s.SessionID)})
-		}
+// followups are the open follow-ups, the oldest first.
+func followups(fs []ReportFollowup) []Followup {
+	out := make([]Followup, 0, len(fs))
+	for _, f := range fs {
+		d := &f.Decision
+		out = append(out, Followup{Session: d.Session.String(), Target: target(*d), Note: redact.String(d.Note),
+			Reviewer: redact.String(d.Reviewer), Since: d.CreatedAt.UTC(), Resume: redact.String(f.Resume),
+			ResumeUnavailable: redact.String(f.ResumeUnavailable)})
 	}
 	slices.SortStableFunc(out, func(a, b Followup) int { return cmp.Or(a.Since.Compare(b.Since), cmp.Compare(a.Session, b.Session)) })
 	return out

@@ -178,34 +178,3 @@ func fmtDuration(ms int64) string {
 	}
 	return d.String()
 }
-
-// ResumeCommand is the shell command that resumes an agent's session,
-// for the harnesses whose CLI documents one taking a session id (claude
-// --resume, codex resume, opencode --session); empty otherwise. The id
-// comes from the stream: one with a character a shell or a page would
-// act on gets no command rather than a quoted one to copy and paste.
-func ResumeCommand(agentKind, sessionID string) string {
-	if !plainID(sessionID) {
-		return ""
-	}
-	switch agentKind {
-	case "claude":
-		return "claude --resume " + sessionID
-	case "codex":
-		return "codex resume " + sessionID
-	case "opencode":
-		return "opencode --session " + sessionID
-	}
-	return ""
-}
-
-// plainID reports whether s is a non-empty id of letters, digits, '-',
-// '_', '.' and ':' alone.
-func plainID(s string) bool {
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:", r)) {
-			return false
-		}
-	}
-	return s != ""
-}

@@ -11,8 +11,9 @@ import (
 )
 
 // WriteMarkdown writes the report as Markdown for a pull request or a
-// chat message. Text from streams and reviewers is inert and escaped, so
-// it can neither format the page nor carry markup.
+// chat message. Text from streams and reviewers is inert and escaped, or
+// in code where it could link or mention (md), so it can neither format
+// the page, carry markup, link nor notify anyone.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	b := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
@@ -25,7 +26,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	} else {
 		p("| outcome | runs |\n|---|---:|\n")
 		for _, o := range r.Outcomes {
-			p("| %s | %d |\n", md(o.Outcome), o.Runs)
+			p("| %s | %d |\n", mdCell(o.Outcome), o.Runs)
 		}
 	}
 	for _, t := range []struct {
@@ -37,7 +38,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		p("\n## %s\n\n| %s | runs | time | cost |\n|---|---:|---:|---:|\n", t.title, t.col)
 		for _, s := range t.rows {
-			p("| %s | %d | %s | %s |\n", md(s.Key), s.Runs, fmtDuration(s.DurationMs), fmtCost(s))
+			p("| %s | %d | %s | %s |\n", mdCell(s.Key), s.Runs, fmtDuration(s.DurationMs), fmtCost(s))
 		}
 	}
 
@@ -62,7 +63,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	} else {
 		p("| session | wait | kind | turn | line |\n|---|---:|---|---|---:|\n")
 		for _, s := range r.Stalls {
-			p("| %s | %s | %s | %s | %d |\n", md(s.Session), fmtDuration(s.GapMs), md(s.Kind), md(s.TurnID), s.Line)
+			p("| %s | %s | %s | %s | %d |\n", mdCell(s.Session), fmtDuration(s.GapMs), mdCell(s.Kind), mdCell(s.TurnID), s.Line)
 		}
 	}
 
@@ -75,7 +76,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if f.Resume != "" {
 			p("  - resume: %s\n", mdCode(f.Resume))
 		} else {
-			p("  - resume: no resume command known for this agent\n")
+			p("  - resume: %s\n", md(f.ResumeUnavailable))
 		}
 	}
 
@@ -105,11 +106,52 @@ func note(n string, esc func(string) string) string {
 	return ": " + esc(n)
 }
 
-// md makes untrusted text one inert line of Markdown text: every
-// character Markdown or HTML would act on is escaped.
-func md(s string) string {
-	s = textsafe.Inert(strings.Join(strings.Fields(s), " "))
+// md makes untrusted text one inert line of Markdown. A word a renderer
+// could turn into a link or a mention (see live) is shown in an inline
+// code span, as it is: GitHub makes no link, mention or reference inside
+// code. Every other word is text, each character Markdown or HTML would
+// act on escaped. Live words in a row share one span.
+func md(s string) string { return mdWords(s, false) }
+
+// mdCell is md for a table cell: GFM splits a row at a '|' before it
+// reads code spans, so a '|' inside one is escaped as well.
+func mdCell(s string) string { return mdWords(s, true) }
+
+func mdWords(s string, cell bool) string {
+	words := strings.Fields(s)
 	var b strings.Builder
+	for i := 0; i < len(words); {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if !live(words[i]) {
+			mdEscape(&b, textsafe.Inert(words[i]))
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(words) && live(words[j]) {
+			j++
+		}
+		b.WriteString(codeSpan(textsafe.Inert(strings.Join(words[i:j], " ")), cell))
+		i = j
+	}
+	return b.String()
+}
+
+// live reports whether a word could become a link, a mention or a
+// reference on GitHub however it is escaped: it holds an '@' (a mention,
+// an e-mail address), a '#' (an issue reference), a ':' before its last
+// character (a URL's scheme, mailto:) or "www." (an extended autolink,
+// which also swallows the backslash of an escape after it).
+func live(w string) bool {
+	return strings.ContainsAny(w, "@#") || strings.Contains(strings.TrimRight(w, ":"), ":") ||
+		strings.Contains(strings.ToLower(w), "www.")
+}
+
+// mdEscape writes text with every character Markdown or HTML would act
+// on escaped.
+func mdEscape(b *strings.Builder, s string) {
 	for _, r := range s {
 		switch r {
 		case '<':
@@ -125,13 +167,19 @@ func md(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
 }
 
-// mdCode is untrusted text as an inline code span, fenced by more
-// backticks than it holds in a row.
+// mdCode is untrusted text as one inline code span.
 func mdCode(s string) string {
-	s = textsafe.Inert(strings.Join(strings.Fields(s), " "))
+	return codeSpan(textsafe.Inert(strings.Join(strings.Fields(s), " ")), false)
+}
+
+// codeSpan is one line of text as an inline code span (CommonMark): fenced
+// by one backtick more than its longest run of them, and padded with a
+// space on each side when it holds one, which the renderer strips, so a
+// backtick at either end is not read as part of the fence. In a table
+// cell, each '|' is escaped.
+func codeSpan(s string, cell bool) string {
 	run, longest := 0, 0
 	for _, r := range s {
 		if r == '`' {
@@ -140,6 +188,9 @@ func mdCode(s string) string {
 		} else {
 			run = 0
 		}
+	}
+	if cell {
+		s = strings.ReplaceAll(s, "|", `\|`)
 	}
 	fence := strings.Repeat("`", longest+1)
 	if longest > 0 {

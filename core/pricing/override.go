@@ -90,9 +90,9 @@ func ParseOverrides(data []byte) (Overrides, error) {
 	return o, o.Validate()
 }
 
-// Validate checks every price: finite and not negative, each model
-// setting Input or Output, bands above zero tokens and ascending. The
-// error is a *FieldError.
+// Validate checks every price: finite, not negative and at most
+// MaxPrice, each model setting Input or Output, bands above zero tokens
+// and ascending. The error is a *FieldError.
 func (o Overrides) Validate() error {
 	names := make([]string, 0, len(o.Models))
 	for n := range o.Models {
@@ -158,7 +158,16 @@ func (v Override) tiers() []struct {
 	}{{Batch, v.Batch}, {Flex, v.Flex}, {Priority, v.Priority}, {Fast, v.Fast}}
 }
 
-// checkPrices refuses a negative or non-finite price.
+// PlausibleTokens is more tokens than one run, or a report of many, counts.
+// A price is refused when a request of this many tokens at each of a
+// model's five rates would not cost a finite number of dollars: every
+// cost of the model would be +Inf, which no summary can be stored with.
+const PlausibleTokens = 1e12
+
+// MaxPrice is the largest price accepted, in USD per million tokens.
+const MaxPrice = math.MaxFloat64 / PlausibleTokens / 8
+
+// checkPrices refuses a negative, non-finite or implausibly large price.
 func checkPrices(key string, ps ...*float64) error {
 	fields := []string{"Input", "Output", "CacheRead", "CacheWrite", "CacheWrite1h"}
 	for i, p := range ps {
@@ -168,6 +177,10 @@ func checkPrices(key string, ps ...*float64) error {
 			return &FieldError{Key: key + "." + fields[i], Msg: fmt.Sprintf("must be a finite number (got %v)", *p)}
 		case *p < 0:
 			return &FieldError{Key: key + "." + fields[i], Msg: fmt.Sprintf("must not be negative (got %v)", *p)}
+		case *p > MaxPrice:
+			return &FieldError{Key: key + "." + fields[i], Msg: fmt.Sprintf(
+				"is too large (got %v): %g tokens at it would cost more than a number holds (at most %.3g USD per million tokens)",
+				*p, float64(PlausibleTokens), MaxPrice)}
 		}
 	}
 	return nil

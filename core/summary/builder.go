@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -266,11 +267,12 @@ func (b *Builder) Add(ev *event.Event) {
 			b.duration = addInt(b.duration, *u.DurationMs)
 		}
 		if u.NumTurns != nil {
-			n := *u.NumTurns
+			var n int64
 			if b.numTurns != nil {
-				n += *b.numTurns
+				n = int64(*b.numTurns)
 			}
-			b.numTurns = &n
+			turns := int(min(event.AddCount(n, int64(*u.NumTurns)), math.MaxInt))
+			b.numTurns = &turns
 		}
 		if v, ok := ev.Extra["ttft_ms"]; ok && b.ttft == nil {
 			if ms, ok := number(v); ok {
@@ -535,8 +537,10 @@ func number(v any) (int64, bool) {
 }
 
 func addInt(p *int64, v int64) *int64 {
+	var total int64
 	if p != nil {
-		v += *p
+		total = *p
 	}
+	v = event.AddCount(total, v)
 	return &v
 }

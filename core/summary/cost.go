@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/pricing"
 )
 
@@ -27,7 +28,9 @@ func (t tokens) trustedCost() bool {
 
 // spent is the report's tokens of every kind: its prompt (which counts
 // the cached and cache-written shares) and its completion.
-func (t tokens) spent() int64 { return max(t.in, t.cached+t.write) + t.out }
+func (t tokens) spent() int64 {
+	return event.AddCount(max(t.in, event.AddCount(t.cached, t.write)), t.out)
+}
 
 // request returns the report as one model request made at at.
 func (t tokens) request(at time.Time) pricing.Request {
@@ -88,18 +91,18 @@ func (p *pricer) usageCost(u *turnUsage, model string, at time.Time) (float64, C
 	src := CostSource("")
 	one := func(t tokens) bool {
 		if t.trustedCost() {
-			usd += t.cost
+			usd = event.AddUSD(usd, t.cost)
 			if src == "" {
 				src = CostHarness
 			}
 			return true
 		}
 		if t.has&hasCost != 0 {
-			p.zero += t.spent()
+			p.zero = event.AddCount(p.zero, t.spent())
 		}
 		v, ok := p.price(model, t, at)
 		if ok && t.spent() > 0 {
-			usd, src = usd+v, CostEstimate
+			usd, src = event.AddUSD(usd, v), CostEstimate
 		}
 		return ok
 	}
@@ -137,7 +140,7 @@ func (b *Builder) cost(s *Summary, p projector) {
 		case CostHarness:
 			harness = true
 		}
-		sum += usd
+		sum = event.AddUSD(sum, usd)
 	}
 	start := time.Time{}
 	if s.StartedAt != nil {

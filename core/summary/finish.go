@@ -175,7 +175,7 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 			tc.DurationMs = slab.int64(d)
 		case x.explicit != nil:
 			timed = true
-			explicit += *x.explicit
+			explicit = event.AddCount(explicit, *x.explicit)
 			tc.DurationMs = slab.int64(*x.explicit)
 		}
 		// Judged on the call's final state: a failure that the result

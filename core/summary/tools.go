@@ -282,7 +282,7 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 		return
 	}
 	if u.DurationMs != nil && (c.ext == nil || c.ext.explicit == nil) {
-		d := *u.DurationMs
+		d := max(*u.DurationMs, 0)
 		c.extra().explicit = &d
 	}
 	if !open {

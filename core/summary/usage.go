@@ -42,30 +42,30 @@ func tokensOf(u *event.Update) tokens {
 		bit tokenBits
 	}{{&t.in, u.PromptTokens, hasIn}, {&t.out, u.CompletionTokens, hasOut}, {&t.cached, u.CachedTokens, hasCached}} {
 		if c.src != nil {
-			*c.dst = *c.src
+			*c.dst = max(*c.src, 0)
 			t.has |= c.bit
 		}
 	}
 	if u.CostUSD != nil {
-		t.cost, t.has = *u.CostUSD, t.has|hasCost
+		t.cost, t.has = event.USD(*u.CostUSD), t.has|hasCost
 	}
 	for _, k := range cacheWriteKeys {
 		if v, ok := u.UsageExtra[k]; ok {
-			t.write, t.has = v, t.has|hasWrite
+			t.write, t.has = max(v, 0), t.has|hasWrite
 			break
 		}
 	}
 	return t
 }
 
-// add sums another report into t, counter by counter; a counter stays
-// absent only when neither side has it.
+// add sums another report into t, counter by counter, saturated
+// (event.AddCount); a counter stays absent only when neither side has it.
 func (t *tokens) add(o tokens) {
-	t.in += o.in
-	t.out += o.out
-	t.cached += o.cached
-	t.write += o.write
-	t.cost += o.cost
+	t.in = event.AddCount(t.in, o.in)
+	t.out = event.AddCount(t.out, o.out)
+	t.cached = event.AddCount(t.cached, o.cached)
+	t.write = event.AddCount(t.write, o.write)
+	t.cost = event.AddUSD(t.cost, o.cost)
 	t.has |= o.has
 }
 
