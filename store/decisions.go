@@ -27,12 +27,15 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 	if k.WorkItemID == "" || k.FileName == "" {
 		return fmt.Errorf("decide: session not given")
 	}
-	if d.CreatedAt.IsZero() {
-		d.CreatedAt = s.now()
-	}
+	stamp := d.CreatedAt.IsZero()
 	return s.durable(ctx, "decide", func(tx *sql.Tx) error {
 		if err := s.lockSession(ctx, tx, k); err != nil {
 			return fmt.Errorf("decide %s: %w", k, err)
+		}
+		// Stamped once the session is locked: of two reviewers deciding
+		// at once, the one who commits last decided last.
+		if stamp {
+			d.CreatedAt = s.now()
 		}
 		var turns, calls []byte
 		var lines int
@@ -58,7 +61,9 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 			k.WorkItemID, k.FileName, d.TurnID, d.ToolCallID, string(d.Kind), d.Note, d.Reviewer, d.CreatedAt.UnixMilli(), d.SeenLine).Scan(&d.ID); err != nil {
 			return fmt.Errorf("decide: %w", wrapError(err))
 		}
-		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, &d); err != nil {
+		// The target's current decision is its latest by time: the new
+		// one, unless one made later is stored already.
+		if err := s.relatestTarget(ctx, tx, k, d.TurnID, d.ToolCallID); err != nil {
 			return fmt.Errorf("decide: %w", err)
 		}
 		if err := releaseByDecision(ctx, tx, d); err != nil {
@@ -111,10 +116,32 @@ func pointLatest(ctx context.Context, tx *sql.Tx, k review.SessionKey, turn, cal
 		return wrapError(err)
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO decision_latest
-		(work_item_id, file_name, turn_id, tool_call_id, decision_id, decision, seen_line) VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (work_item_id, file_name, turn_id, tool_call_id) DO UPDATE SET decision_id = excluded.decision_id, decision = excluded.decision, seen_line = excluded.seen_line`,
-		k.WorkItemID, k.FileName, turn, call, d.ID, string(d.Kind), d.SeenLine)
+		(work_item_id, file_name, turn_id, tool_call_id, decision_id, decision, seen_line, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (work_item_id, file_name, turn_id, tool_call_id) DO UPDATE SET decision_id = excluded.decision_id,
+		decision = excluded.decision, seen_line = excluded.seen_line, decided_at = excluded.decided_at`,
+		k.WorkItemID, k.FileName, turn, call, d.ID, string(d.Kind), d.SeenLine, d.CreatedAt.UnixMilli())
 	return wrapError(err)
+}
+
+// currentOf is the current decision of one target of a history
+// (review.Current), nil when it has none.
+func currentOf(hist []review.Decision, turn, call string) *review.Decision {
+	for _, c := range review.Current(hist) {
+		if c.TurnID == turn && c.ToolCallID == call {
+			return &c
+		}
+	}
+	return nil
+}
+
+// relatestTarget points one target's decision_latest row at its current
+// decision, read from the session's history.
+func (s *Store) relatestTarget(ctx context.Context, tx *sql.Tx, k review.SessionKey, turn, call string) error {
+	hist, err := queryDecisions(ctx, tx, historySQL, k.WorkItemID, k.FileName)
+	if err != nil {
+		return err
+	}
+	return pointLatest(ctx, tx, k, turn, call, currentOf(hist, turn, call))
 }
 
 // ErrNothingToUndo is Undo's error when every decision on the session is
@@ -151,13 +178,7 @@ func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) 
 			k.WorkItemID, k.FileName, u.TurnID, u.ToolCallID, string(d.Kind), u.Reviewer, u.CreatedAt.UnixMilli(), d.ID).Scan(&u.ID); err != nil {
 			return fmt.Errorf("undo: %w", wrapError(err))
 		}
-		var cur *review.Decision
-		for _, c := range review.Current(append(hist, u)) {
-			if c.TurnID == d.TurnID && c.ToolCallID == d.ToolCallID {
-				cur = &c
-			}
-		}
-		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, cur); err != nil {
+		if err := pointLatest(ctx, tx, k, d.TurnID, d.ToolCallID, currentOf(append(hist, u), d.TurnID, d.ToolCallID)); err != nil {
 			return fmt.Errorf("undo: %w", err)
 		}
 		return s.rankSession(ctx, tx, k)
@@ -190,9 +211,10 @@ func scanDecision(sc interface{ Scan(...any) error }) (review.Decision, error) {
 	return d, err
 }
 
-// historySQL selects a session's decisions, oldest first.
+// historySQL selects a session's decisions, oldest first: by when they
+// were made, then by id (review.Decision.Later).
 const historySQL = `SELECT ` + decisionCols + ` FROM review_decisions d
-	WHERE d.work_item_id = ? AND d.file_name = ? ORDER BY d.id`
+	WHERE d.work_item_id = ? AND d.file_name = ? ORDER BY d.created_at, d.id`
 
 // Decisions returns every decision recorded on a session (its turns and
 // tool calls included), oldest first: the history, undos among them (of

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/agentsift/sift/core/redact"
@@ -74,41 +77,75 @@ func (s *Store) ExportDecisions(ctx context.Context, since time.Time, fn func(Ex
 	return wrapError(rows.Err())
 }
 
-// DecisionImportError is an exported decision ImportDecisions cannot
-// take, by its position in the list (0-based).
-type DecisionImportError struct {
-	Index int
-	Err   error
+// DecisionImport is what ImportDecisions did.
+type DecisionImport struct {
+	// Added and Present count the decisions appended and those the store
+	// held already.
+	Added, Present int
+	// NewReviewers are the reviewer ids of the added decisions that no
+	// decision in the store named before, sorted.
+	NewReviewers []string
+	// Unknown counts the sessions decided on that the store does not hold
+	// (decisions outlive summaries, so they are kept); FirstUnknown names
+	// up to five of them.
+	Unknown      int
+	FirstUnknown []review.SessionKey
 }
-
-func (e *DecisionImportError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the reason.
-func (e *DecisionImportError) Unwrap() error { return e.Err }
 
 // ImportDecisions appends exported decisions that the store does not hold
 // yet (the same target, kind, note, reviewer and time; an undo, withdrawing
 // the same decision), in one durable transaction: all of them or, on an
-// error, none. A decision's session need not be stored: decisions outlive
-// summaries. The sessions it touches get their current decisions, review
-// state and triage rank again. It returns how many it added and how many
-// the store held already.
-func (s *Store) ImportDecisions(ctx context.Context, ds []ExportedDecision) (added, present int, err error) {
+// error, none. read calls add once per decision, in the order of the file,
+// and returns add's error or its own; the decisions are never held
+// together. A decision's session need not be stored: decisions outlive
+// summaries. The sessions it touches get their current decisions (the
+// latest by time, so an old decision never displaces a newer one), review
+// state and triage rank again.
+func (s *Store) ImportDecisions(ctx context.Context, read func(add func(ExportedDecision) error) error) (DecisionImport, error) {
+	var res DecisionImport
 	touched := map[review.SessionKey]bool{}
-	err = s.durable(ctx, "import decisions", func(tx *sql.Tx) error {
-		for i, d := range ds {
+	newReviewers := map[string]bool{}
+	err := s.durable(ctx, "import decisions", func(tx *sql.Tx) error {
+		known, err := reviewers(ctx, tx)
+		if err != nil {
+			return err
+		}
+		err = read(func(d ExportedDecision) error {
+			if err := checkImported(d, s.now()); err != nil {
+				return err
+			}
 			ok, err := importDecision(ctx, tx, d, s.pg)
 			if err != nil {
-				return &DecisionImportError{Index: i, Err: err}
+				return err
 			}
-			if ok {
-				added++
-				touched[review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName}] = true
-			} else {
-				present++
+			if !ok {
+				res.Present++
+				return nil
 			}
+			res.Added++
+			touched[review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName}] = true
+			if d.Reviewer != "" && !known[d.Reviewer] {
+				newReviewers[d.Reviewer] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		for k := range touched {
+		keys := slices.SortedFunc(maps.Keys(touched), func(a, b review.SessionKey) int {
+			return cmp.Or(cmp.Compare(a.WorkItemID, b.WorkItemID), cmp.Compare(a.FileName, b.FileName))
+		})
+		for _, k := range keys {
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM agent_stream_summaries WHERE work_item_id = ? AND file_name = ?`,
+				k.WorkItemID, k.FileName).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				if res.Unknown++; len(res.FirstUnknown) < 5 {
+					res.FirstUnknown = append(res.FirstUnknown, k)
+				}
+			} else if err != nil {
+				return fmt.Errorf("import decisions %s: %w", k, wrapError(err))
+			}
 			if err := s.relatest(ctx, tx, k); err != nil {
 				return err
 			}
@@ -116,9 +153,55 @@ func (s *Store) ImportDecisions(ctx context.Context, ds []ExportedDecision) (add
 		return nil
 	})
 	if err != nil {
-		return 0, 0, err
+		return DecisionImport{}, err
 	}
-	return added, present, nil
+	res.NewReviewers = slices.Sorted(maps.Keys(newReviewers))
+	return res, nil
+}
+
+// reviewers returns the reviewer ids the store's decisions name.
+func reviewers(ctx context.Context, tx *sql.Tx) (map[string]bool, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT reviewer_id FROM review_decisions`)
+	if err != nil {
+		return nil, fmt.Errorf("import decisions: %w", wrapError(err))
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			return nil, fmt.Errorf("import decisions: %w", wrapError(err))
+		}
+		out[r] = true
+	}
+	return out, wrapError(rows.Err())
+}
+
+// Bounds of an imported decision: a decision cannot be made later than
+// now (give or take maxClockSkew between the machine that exported it and
+// this one), nor have seen a line past maxSeenLine (a stream of that many
+// lines would be terabytes); a reviewer id is a name, not a text.
+const (
+	maxClockSkew   = 5 * time.Minute
+	maxSeenLine    = 100_000_000
+	maxReviewerLen = 200
+)
+
+// checkImported refuses an exported decision no reviewer could have made.
+func checkImported(d ExportedDecision, now time.Time) error {
+	switch {
+	case d.CreatedAt.After(now.Add(maxClockSkew)):
+		return fmt.Errorf("createdAt %s is in the future", d.CreatedAt.Format(time.RFC3339))
+	case d.SeenLine < 0 || d.SeenLine > maxSeenLine:
+		return fmt.Errorf("seenLine %d is not a line a session can have (0 to %d)", d.SeenLine, maxSeenLine)
+	case len(d.Reviewer) > maxReviewerLen:
+		return fmt.Errorf("reviewerId of %d bytes is longer than %d", len(d.Reviewer), maxReviewerLen)
+	case d.Withdraws != nil && len(d.Withdraws.Reviewer) > maxReviewerLen:
+		return fmt.Errorf("withdraws.reviewerId of %d bytes is longer than %d", len(d.Withdraws.Reviewer), maxReviewerLen)
+	case d.Withdraws != nil && d.Withdraws.CreatedAt.After(now.Add(maxClockSkew)):
+		return fmt.Errorf("withdraws.createdAt %s is in the future", d.Withdraws.CreatedAt.Format(time.RFC3339))
+	}
+	return nil
 }
 
 // importDecision appends one exported decision unless it is stored;

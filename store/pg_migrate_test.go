@@ -19,8 +19,9 @@ func TestPostgresMigration0004MapsStatuses(t *testing.T) {
 	}
 	writeFakes(t, s, outcomeFakes)
 	for _, q := range []string{
-		// 0008, 0007, 0006 and 0005, applied after 0004 (0008's
-		// triggers go with their function).
+		// 0010, 0008, 0007, 0006 and 0005, applied after 0004 (0008's
+		// triggers go with their function; 0009 only marks a repair).
+		`ALTER TABLE decision_latest DROP COLUMN decided_at`,
 		`DROP FUNCTION sift_changed CASCADE`,
 		`DROP FUNCTION search_fts_words CASCADE`,
 		`DROP TABLE review_claims`,

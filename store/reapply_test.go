@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -137,8 +138,8 @@ func plant(t *testing.T, s *Store, key review.SessionKey) {
 			[]any{`["Bash","` + missedSecret + `"]`, key.WorkItemID, key.FileName}},
 		{`INSERT INTO usage_files (path, work_item_id, file_name, agent_kind, session_id, models, entry_count, entries)
 			VALUES ('/h/x.jsonl', 'p', 'x.jsonl', 'claude', 'sess', ?, 0, x'')`, []any{"claude-opus\n" + missedSecret}},
-		{`INSERT INTO review_decisions (work_item_id, file_name, decision, note, created_at) VALUES (?, ?, 'needs_followup', ?, 1)`,
-			[]any{key.WorkItemID, key.FileName, "pasted " + missedSecret + " by mistake"}},
+		{`INSERT INTO review_decisions (work_item_id, file_name, decision, note, created_at) VALUES (?, ?, 'needs_followup', ?, ?)`,
+			[]any{key.WorkItemID, key.FileName, "pasted " + missedSecret + " by mistake", time.Now().UnixMilli() + 1000}},
 		{plantInSearchSQL(s), []any{" token " + missedSecret, key.WorkItemID, key.FileName}},
 	} {
 		if _, err := s.w.ExecContext(ctx, q.sql, q.args...); err != nil {

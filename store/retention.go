@@ -273,10 +273,10 @@ const fileFollowupOpenSQL = `EXISTS (SELECT 1 FROM decision_latest l WHERE l.dec
 
 // openFollowupSQL is true for a needs_followup pointer l that is open
 // (review.Decision.OpenFollowup): no later session-level reviewed decision
-// closed it.
+// closed it, later by time, then by id (review.Decision.Later).
 const openFollowupSQL = `NOT EXISTS (SELECT 1 FROM decision_latest r WHERE r.work_item_id = l.work_item_id
 	AND r.file_name = l.file_name AND r.turn_id = '' AND r.tool_call_id = '' AND r.decision = 'reviewed'
-	AND r.decision_id > l.decision_id)`
+	AND (r.decided_at > l.decided_at OR r.decided_at = l.decided_at AND r.decision_id > l.decision_id))`
 
 // Failure is a file or table a sweep could not clean, and why.
 type Failure struct {

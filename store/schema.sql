@@ -1,4 +1,4 @@
--- schema of migration 18
+-- schema of migration 19
 -- Written by `go test ./store -run TestSchemaSnapshot -update` from a database
 -- migrated from zero: edit the migrations, not this file.
 
@@ -134,7 +134,7 @@ CREATE TABLE decision_latest (
   turn_id      TEXT NOT NULL,
   tool_call_id TEXT NOT NULL,
   decision_id  INTEGER NOT NULL,
-  decision     TEXT NOT NULL, seen_line INTEGER NOT NULL DEFAULT 0,
+  decision     TEXT NOT NULL, seen_line INTEGER NOT NULL DEFAULT 0, decided_at INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (work_item_id, file_name, turn_id, tool_call_id)
 );
 

@@ -551,6 +551,7 @@ func plantInSearchSQL(s *Store) string {
 func unmigrate0017(t *testing.T, s *Store) {
 	t.Helper()
 	for _, q := range []string{
+		`ALTER TABLE decision_latest DROP COLUMN decided_at`, // 0019
 		`DROP TRIGGER search_docs_gone`,
 		`DROP TABLE search_fts`,
 		`CREATE VIRTUAL TABLE search_fts USING fts5(body, parts UNINDEXED, tokenize = 'unicode61 remove_diacritics 0')`,

@@ -125,12 +125,12 @@ func TestManyWriters(t *testing.T) {
 		GROUP BY work_item_id, file_name HAVING COUNT(*) > 1) x`).Scan(&costDup); err != nil || costDup != 0 {
 		t.Errorf("%d sessions with more than one cost row (%v)", costDup, err)
 	}
-	// Each target's pointer is at its latest decision, whichever reviewer
-	// committed last.
+	// Each target's pointer is at its latest decision by time, then id,
+	// whichever reviewer committed last.
 	var stale int
-	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM decision_latest l WHERE l.decision_id != (SELECT MAX(d.id)
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM decision_latest l WHERE l.decision_id != (SELECT d.id
 		FROM review_decisions d WHERE d.work_item_id = l.work_item_id AND d.file_name = l.file_name
-		AND d.turn_id = l.turn_id AND d.tool_call_id = l.tool_call_id)`).Scan(&stale); err != nil || stale != 0 {
+		AND d.turn_id = l.turn_id AND d.tool_call_id = l.tool_call_id ORDER BY d.created_at DESC, d.id DESC LIMIT 1)`).Scan(&stale); err != nil || stale != 0 {
 		t.Errorf("%d decision pointers not at their latest decision (%v)", stale, err)
 	}
 	if len(acked) < 8 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -101,49 +102,94 @@ func runDecisionsImport(args []string, stdin io.Reader, stdout, stderr io.Writer
 		defer f.Close()
 		r = f
 	}
-	ds, lines, err := readDecisions(r, name)
-	if err != nil {
-		return fail(stderr, "decisions", err)
-	}
 	st, err := sf.open()
 	if err != nil {
 		return fail(stderr, "decisions", err)
 	}
 	defer st.Close()
-	added, present, err := st.ImportDecisions(context.Background(), ds)
-	var bad *store.DecisionImportError
-	if errors.As(err, &bad) {
-		return fail(stderr, "decisions", fmt.Errorf("%s:%d: %w; nothing was imported", name, lines[bad.Index], bad.Err))
-	}
+	res, err := st.ImportDecisions(context.Background(), func(add func(store.ExportedDecision) error) error {
+		return readDecisions(r, name, add)
+	})
 	if err != nil {
-		return fail(stderr, "decisions", err)
+		return fail(stderr, "decisions", fmt.Errorf("%w; nothing was imported", err))
 	}
-	fmt.Fprintf(stdout, "imported %s, %d already in the store\n", plural(added, "decision"), present)
+	fmt.Fprintf(stdout, "imported %s, %d already in the store\n", plural(res.Added, "decision"), res.Present)
+	me := reviewerOf("", sf.cfg.Reviewer)
+	for _, r := range res.NewReviewers {
+		you := ""
+		if r == me {
+			you = " (that is you: they read as your own decisions)"
+		}
+		fmt.Fprintf(stderr, "sift decisions: new reviewer %s%s\n", textsafe.Inert(r), you)
+	}
+	if res.Unknown > 0 {
+		names := make([]string, len(res.FirstUnknown))
+		for i, k := range res.FirstUnknown {
+			names[i] = textsafe.Inert(k.String())
+		}
+		more := ""
+		if res.Unknown > len(names) {
+			more = fmt.Sprintf(" and %d more", res.Unknown-len(names))
+		}
+		fmt.Fprintf(stderr, "sift decisions: %s this store does not hold, kept for when it does: %s%s\n",
+			plural(res.Unknown, "session"), strings.Join(names, ", "), more)
+	}
 	return 0
 }
 
-// readDecisions reads JSON lines of decisions, skipping blank lines; lines
-// holds each decision's line number. A line that is not a decision is an
-// error naming name:line.
-func readDecisions(r io.Reader, name string) (ds []store.ExportedDecision, lines []int, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxDecisionLine)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
+// readDecisions reads JSON lines of decisions one at a time, skipping
+// blank lines, and hands each to add. An error, a line that is not a
+// decision or one longer than maxDecisionLine among them, names name:line.
+func readDecisions(r io.Reader, name string, add func(store.ExportedDecision) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for n := 1; ; n++ {
+		line, err := readLine(br, maxDecisionLine)
+		if errors.Is(err, io.EOF) && len(line) == 0 {
+			return nil
+		}
+		if errors.Is(err, errLongLine) {
+			return fmt.Errorf("%s:%d: a line longer than %d bytes is not a decision", name, n, maxDecisionLine)
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if line = bytes.TrimSpace(line); len(line) == 0 {
 			continue
 		}
 		var d store.ExportedDecision
-		if err := json.Unmarshal([]byte(line), &d); err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: not a decision: %v", name, n, err)
+		if err := json.Unmarshal(line, &d); err != nil {
+			return fmt.Errorf("%s:%d: not a decision: %v", name, n, err)
 		}
-		ds = append(ds, d)
-		lines = append(lines, n)
+		if err := add(d); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
+}
+
+// errLongLine is readLine's error for a line past its bound.
+var errLongLine = errors.New("line too long")
+
+// readLine reads one line without its newline, at most max bytes of it:
+// a longer line is read to its end and dropped, with errLongLine. At the
+// end of the input it returns what is left with io.EOF.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	long := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !long {
+			if len(line)+len(chunk) > max+1 {
+				long, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if long {
+			return nil, errLongLine
+		}
+		return bytes.TrimSuffix(line, []byte("\n")), err
 	}
-	return ds, lines, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,5 +82,74 @@ func TestDecisionsExportImportRoundTrip(t *testing.T) {
 	}
 	if out, _, _ := siftCmd(t, "decisions", "export", "--db", c); out != "" {
 		t.Fatalf("a failed import stored %q", out)
+	}
+}
+
+// TestDecisionsImportRefusesAndReports: a line no reviewer could have
+// written is refused with FILE:LINE and nothing of the file is stored; an
+// old decision never displaces today's; the import names the reviewers it
+// introduces (you among them) and the sessions the store lacks.
+func TestDecisionsImportRefusesAndReports(t *testing.T) {
+	dir := t.TempDir()
+	isolate(t, dir)
+	t.Setenv("USER", "ana")
+	logs := filepath.Join(dir, "logs")
+	src, err := os.ReadFile("../../testdata/streams/claude/vincent-2.1.226-permission-denied-tool-error.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(logs, "wi-1"), 0o755)
+	if err := os.WriteFile(filepath.Join(logs, "wi-1", "work-1-a1b2c3.jsonl"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "a.db")
+	if out, errOut, code := siftCmd(t, "import", "--db", db, logs); code != 0 {
+		t.Fatalf("import: %q %q", out, errOut)
+	}
+	if out, errOut, code := siftCmd(t, "decide", "wi-1/work-1-a1b2c3.jsonl", "--decision", "needs_followup", "--note", "why?", "--db", db); code != 0 {
+		t.Fatalf("decide: %q %q", out, errOut)
+	}
+	line := func(reviewer, created string, seen int) string {
+		return `{"workItemId":"wi-1","fileName":"work-1-a1b2c3.jsonl","decision":"reviewed","reviewerId":"` + reviewer +
+			`","createdAt":"` + created + `","seenLine":` + strconv.Itoa(seen) + "}\n"
+	}
+	old := line("bo", "2020-01-02T03:04:05Z", 3)
+	for _, tc := range []struct{ bad, want string }{
+		{line("bo", "2999-01-01T00:00:00Z", 3), ":3: createdAt 2999-01-01T00:00:00Z is in the future"},
+		{line("bo", "2020-01-02T03:04:05Z", -4), ":3: seenLine -4 is not a line"},
+		{line("bo", "2020-01-02T03:04:05Z", 1<<40), ":3: seenLine 1099511627776 is not a line"},
+		{line(strings.Repeat("x", 100_000), "2020-01-02T03:04:05Z", 3), ":3: reviewerId of 100000 bytes"},
+	} {
+		file := filepath.Join(dir, "bad.jsonl")
+		os.WriteFile(file, []byte(old+"\n"+tc.bad), 0o600)
+		_, errOut, code := siftCmd(t, "decisions", "import", file, "--db", db)
+		if code == 0 || !strings.Contains(errOut, file+tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("import of %.60q: %d %q, want %q", tc.bad, code, errOut, tc.want)
+		}
+	}
+	if out, _, _ := siftCmd(t, "decide", "wi-1/work-1-a1b2c3.jsonl", "--history", "--db", db); strings.Contains(out, "bo") {
+		t.Fatalf("a refused file stored decisions:\n%s", out)
+	}
+	file := filepath.Join(dir, "ok.jsonl")
+	ghost := strings.Replace(line("ana", "2020-01-02T03:04:05Z", 3), "work-1-a1b2c3", "gone", 1)
+	os.WriteFile(file, []byte(old+ghost), 0o600)
+	out, errOut, code := siftCmd(t, "decisions", "import", file, "--db", db)
+	if code != 0 || out != "imported 2 decisions, 0 already in the store\n" ||
+		!strings.Contains(errOut, "new reviewer bo\n") ||
+		!strings.Contains(errOut, "1 session this store does not hold, kept for when it does: wi-1/gone.jsonl") {
+		t.Fatalf("import: %d %q %q", code, out, errOut)
+	}
+	if list, _, _ := siftCmd(t, "list", "--json", "--db", db); !strings.Contains(list, `"decision": "needs_followup"`) {
+		t.Fatalf("the 2020 review imported today displaced today's follow-up:\n%s", list)
+	}
+	if fu, _, _ := siftCmd(t, "followups", "--db", db); !strings.Contains(fu, "why?") {
+		t.Fatalf("today's follow-up is no longer open:\n%s", fu)
+	}
+	mine := filepath.Join(dir, "mine.jsonl")
+	os.WriteFile(mine, []byte(line("ana", "2020-01-02T03:04:05Z", 3)), 0o600)
+	fresh := filepath.Join(dir, "fresh.db")
+	if _, errOut, code := siftCmd(t, "decisions", "import", mine, "--db", fresh); code != 0 ||
+		!strings.Contains(errOut, "new reviewer ana (that is you") {
+		t.Fatalf("an import of decisions by the current user says nothing: %d %q", code, errOut)
 	}
 }

@@ -2,6 +2,7 @@ package review
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/agentsift/sift/core/summary"
 )
@@ -22,11 +23,39 @@ func Withdrawn(history []Decision) map[int64]bool {
 	return out
 }
 
+// Later reports whether d was made after e: by time, then, for two made
+// in the same millisecond, recorded after (a larger ID). A decision read
+// back from an old export is recorded after today's but made before it,
+// and never displaces it.
+func (d *Decision) Later(e *Decision) bool {
+	if c := d.CreatedAt.Compare(e.CreatedAt); c != 0 {
+		return c > 0
+	}
+	return d.ID > e.ID
+}
+
+// byTime returns history ordered by when each decision was made (Later),
+// oldest first; history itself is left as it is.
+func byTime(history []Decision) []Decision {
+	out := slices.Clone(history)
+	slices.SortStableFunc(out, func(a, b Decision) int {
+		switch {
+		case a.Later(&b):
+			return 1
+		case b.Later(&a):
+			return -1
+		}
+		return 0
+	})
+	return out
+}
+
 // Current returns the current decision of every target of a history: for
-// each target (the session, a turn, a tool call), its latest decision
-// that no undo withdrew, in the order they were recorded. Undos are never
+// each target (the session, a turn, a tool call), its latest decision by
+// time (Later) that no undo withdrew, oldest first. Undos are never
 // current.
 func Current(history []Decision) []Decision {
+	history = byTime(history)
 	gone := Withdrawn(history)
 	type target struct{ turn, call string }
 	latest := map[target]int{}
@@ -48,6 +77,7 @@ func Current(history []Decision) []Decision {
 // latest one of its history that is neither an undo nor withdrawn; nil
 // when there is none.
 func Undoable(history []Decision) *Decision {
+	history = byTime(history)
 	gone := Withdrawn(history)
 	for i := len(history) - 1; i >= 0; i-- {
 		if d := &history[i]; d.Kind != Undone && !gone[d.ID] {
@@ -60,7 +90,7 @@ func Undoable(history []Decision) *Decision {
 // OpenFollowup reports whether a current decision is an open follow-up: a
 // needs_followup that no later session-level reviewed decision closed.
 // session is the session's current session-level decision, nil when it
-// has none. Later means recorded after: a larger ID.
+// has none. Later means made after (Decision.Later).
 func (d *Decision) OpenFollowup(session *Decision) bool {
 	if d.Kind != NeedsFollowup {
 		return false
@@ -68,7 +98,7 @@ func (d *Decision) OpenFollowup(session *Decision) bool {
 	if session == nil || d.OnSession() {
 		return true
 	}
-	return session.Kind != Reviewed || session.ID < d.ID
+	return session.Kind != Reviewed || !session.Later(d)
 }
 
 // State is a session's review state from its current decisions (each

@@ -2,6 +2,7 @@ package review
 
 import (
 	"testing"
+	"time"
 
 	"github.com/agentsift/sift/core/summary"
 )
@@ -91,5 +92,33 @@ func TestOpenFollowup(t *testing.T) {
 	}
 	if (&Decision{Kind: Reviewed}).OpenFollowup(nil) {
 		t.Error("a review is an open follow-up")
+	}
+}
+
+// A decision read back from an old export is stored after today's but was
+// made before it: the current decision, the one an undo withdraws and
+// whether a review closed a follow-up go by time, then by ID.
+func TestCurrentIsLatestByTime(t *testing.T) {
+	t.Parallel()
+	today := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	old := time.Date(2020, 1, 2, 9, 0, 0, 0, time.UTC)
+	h := []Decision{
+		{ID: 1, Kind: NeedsFollowup, Note: "why rm -rf?", CreatedAt: today},
+		{ID: 2, Kind: Reviewed, CreatedAt: old},
+	}
+	if cur := Current(h); len(cur) != 1 || cur[0].ID != 1 {
+		t.Errorf("Current = %+v: want today's decision 1, not the 2020 decision imported after it", cur)
+	}
+	if d := Undoable(h); d == nil || d.ID != 1 {
+		t.Errorf("Undoable = %+v, want today's decision 1", d)
+	}
+	fu := Decision{ID: 3, Kind: NeedsFollowup, TurnID: "t1", CreatedAt: today}
+	closing := Decision{ID: 4, Kind: Reviewed, CreatedAt: old}
+	if !fu.OpenFollowup(&closing) {
+		t.Error("a 2020 review imported today closed today's follow-up")
+	}
+	same := []Decision{{ID: 5, Kind: Reviewed, CreatedAt: today}, {ID: 6, Kind: Ignored, CreatedAt: today}}
+	if cur := Current(same); len(cur) != 1 || cur[0].ID != 6 {
+		t.Errorf("Current = %+v: of two made in the same millisecond, the one recorded last is current", cur)
 	}
 }
