@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 
@@ -69,17 +70,41 @@ func (sc *packScratch) pack(b []byte) []byte {
 
 var errPacked = errors.New("malformed compressed column")
 
-// unpackJSON returns the JSON of a stored value.
+// maxUnpacked bounds the JSON of one stored value: summaries keep their
+// texts cut, so even a session of hundreds of thousands of calls stays
+// well below it, while a value crafted in a shared database (a few KB
+// that would expand to gigabytes) is refused before it is allocated.
+const maxUnpacked = 256 << 20
+
+// errTooBig is unpackJSON's error for a value past maxUnpacked.
+var errTooBig = fmt.Errorf("compressed column expands past %d MiB", maxUnpacked>>20)
+
+// unpackJSON returns the JSON of a stored value. A value that is
+// malformed, or that would expand past maxUnpacked, is an error; nothing
+// past the bound is allocated.
 func unpackJSON(b []byte) ([]byte, error) {
 	if len(b) == 0 || b[0] > 1 {
 		return b, nil
 	}
 	if b[0] == 1 {
-		out, err := io.ReadAll(s2.NewReader(bytes.NewReader(b[1:])))
-		if err != nil {
+		var out bytes.Buffer
+		n, err := io.Copy(&out, io.LimitReader(s2.NewReader(bytes.NewReader(b[1:]), s2.ReaderMaxBlockSize(4<<20)), maxUnpacked+1))
+		switch {
+		case err != nil:
 			return nil, errPacked
+		case n > maxUnpacked:
+			return nil, errTooBig
 		}
-		return out, nil
+		return out.Bytes(), nil
+	}
+	n, err := s2.DecodedLen(b[1:])
+	switch {
+	case errors.Is(err, s2.ErrTooLarge):
+		return nil, errTooBig
+	case err != nil:
+		return nil, errPacked
+	case n > maxUnpacked:
+		return nil, errTooBig
 	}
 	out, err := s2.Decode(nil, b[1:])
 	if err != nil {

@@ -3,11 +3,17 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
@@ -180,4 +186,53 @@ func TestPackListStreams(t *testing.T) {
 	if _, err := unpackJSON([]byte{1, 0xff, 0xff}); err == nil {
 		t.Error("a corrupt streamed value decoded")
 	}
+}
+
+// A packed value crafted in a shared database (a few bytes that claim, or
+// stream, gigabytes) is refused before it is allocated, in both packed
+// forms, and a session holding one says which column is unreadable
+// (Hardening II, item 5).
+func TestPackedBombIsRefused(t *testing.T) {
+	t.Parallel()
+	// A block that claims 3 GiB: its header alone.
+	block := append([]byte{0}, binary.AppendUvarint(nil, 3<<30)...)
+	block = append(block, 0, 0, 0, 0)
+	if _, err := unpackJSON(block); !errors.Is(err, errTooBig) {
+		t.Errorf("a block claiming 3 GiB: %v, want %v", err, errTooBig)
+	}
+	// A framed stream of zeros past the bound: a few KB on disk.
+	var stream bytes.Buffer
+	stream.WriteByte(1)
+	zw := s2.NewWriter(&stream)
+	if _, err := io.Copy(zw, io.LimitReader(zeros{}, maxUnpacked+1<<20)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if stream.Len() > maxUnpacked/1000 {
+		t.Fatalf("the bomb is %d bytes: not a bomb", stream.Len())
+	}
+	if _, err := unpackJSON(stream.Bytes()); !errors.Is(err, errTooBig) {
+		t.Errorf("a stream of %d bytes expanding past the bound: %v, want %v", stream.Len(), err, errTooBig)
+	}
+
+	s := newTestStore(t)
+	ctx := context.Background()
+	writeFakes(t, s, []fake{{wi: "wi", file: "a.jsonl"}})
+	if _, err := s.w.ExecContext(ctx, `UPDATE agent_stream_summaries SET turns_json = ?`, block); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.GetSession(ctx, review.SessionKey{WorkItemID: "wi", FileName: "a.jsonl"})
+	if !errors.Is(err, errTooBig) || !strings.Contains(err.Error(), "turns_json unreadable") {
+		t.Fatalf("GetSession of a bomb: %v", err)
+	}
+}
+
+// zeros reads as an endless run of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }

@@ -239,16 +239,17 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 		return sess, fmt.Errorf("decode summary: %w", err)
 	}
 	for _, part := range []struct {
+		col string
 		s   sql.NullString
 		dst any
-	}{{calls, &sum.ToolCalls}, {stalls, &sum.Stalls}, {turns, &sum.Turns}} {
+	}{{"tool_calls_json", calls, &sum.ToolCalls}, {"stalls_json", stalls, &sum.Stalls}, {"turns_json", turns, &sum.Turns}} {
 		if part.s.Valid {
 			data, err := unpackJSON([]byte(part.s.String))
 			if err == nil {
 				err = json.Unmarshal(data, part.dst)
 			}
 			if err != nil {
-				return sess, fmt.Errorf("decode summary: %w", err)
+				return sess, fmt.Errorf("decode summary %s: %s unreadable: %w", sess.Key(), part.col, err)
 			}
 		}
 	}
