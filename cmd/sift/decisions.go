@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
@@ -69,17 +70,17 @@ func runDecisionsExport(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parseSinceTime reads --since: a duration back from now, or a date.
+// parseSinceTime reads --since: a duration back from now, a date or an
+// RFC 3339 time (search.Since); a duration past a hundred years means all
+// time, the zero time.
 func parseSinceTime(s string, now time.Time) (time.Time, error) {
-	if d, err := parseSince(s); err == nil {
-		return now.Add(-d), nil
+	if t, err := search.Since(s, now); err == nil {
+		return t, nil
 	}
-	for _, layout := range []string{time.RFC3339Nano, time.DateOnly} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, nil
-		}
+	if t, err := time.ParseInLocation(time.RFC3339Nano, s, time.Local); err == nil {
+		return t, nil
 	}
-	return time.Time{}, fmt.Errorf("--since %q: want a duration (90m, 36h, 7d) or a date (YYYY-MM-DD, RFC 3339)", s)
+	return time.Time{}, fmt.Errorf("--since %q: want a duration (90m, 36h, 7d, 2w) or a date (YYYY-MM-DD, RFC 3339)", s)
 }
 
 // runDecisionsImport reads decisions written by `sift decisions export`

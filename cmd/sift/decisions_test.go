@@ -68,6 +68,17 @@ func TestDecisionsExportImportRoundTrip(t *testing.T) {
 	if out, _, _ := siftCmd(t, "decisions", "export", "--since", "1h", "--db", b); out != exported {
 		t.Fatalf("export --since 1h: %q", out)
 	}
+	// A --since past a hundred years means all time: the backup holds
+	// everything, and the report every run (Hardening II, item 12).
+	for _, since := range []string{"106752d", "999999d", "9999999999h"} {
+		if out, errOut, _ := siftCmd(t, "decisions", "export", "--since", since, "--db", b); out != exported {
+			t.Fatalf("export --since %s: %q %q", since, out, errOut)
+		}
+		if out, errOut, code := siftCmd(t, "report", "--since", since, "--format", "json", "--db", b); code != 0 ||
+			!strings.Contains(out, "work-1-a1b2c3.jsonl") {
+			t.Fatalf("report --since %s: %d %q %q", since, code, out, errOut)
+		}
+	}
 	if out, _, _ := siftCmd(t, "decisions", "export", "--since", "2999-01-01", "--db", b); out != "" {
 		t.Fatalf("export --since 2999-01-01: %q", out)
 	}

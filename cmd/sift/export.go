@@ -55,11 +55,11 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	var keys []review.SessionKey
 	if *all {
-		d, err := parseSince(*since)
+		from, err := parseSinceTime(*since, time.Now())
 		if err != nil {
 			return fail(stderr, "export", err)
 		}
-		page, err := st.ListSessions(ctx, review.Query{Since: time.Now().Add(-d)})
+		page, err := st.ListSessions(ctx, review.Query{Since: from})
 		if err != nil {
 			return fail(stderr, "export", err)
 		}

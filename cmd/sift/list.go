@@ -52,11 +52,11 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "list", fmt.Errorf("unknown --sort %q (want %s)", *sort, sortNames()))
 	}
 	if *since != "" {
-		d, err := parseSince(*since)
+		t, err := parseSinceTime(*since, time.Now())
 		if err != nil {
 			return fail(stderr, "list", err)
 		}
-		q.Since = time.Now().Add(-d)
+		q.Since = t
 	}
 	st, err := sf.open()
 	if err != nil {
@@ -130,20 +130,6 @@ func sortNames() string {
 		ns = append(ns, string(s))
 	}
 	return strings.Join(ns, "|")
-}
-
-// parseSince reads a Go duration, or a whole number of days as "7d".
-func parseSince(s string) (time.Duration, error) {
-	if n, ok := strings.CutSuffix(s, "d"); ok {
-		if d, err := strconv.Atoi(n); err == nil && d >= 0 {
-			return time.Duration(d) * 24 * time.Hour, nil
-		}
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("--since %q: want a duration such as 90m, 36h or 7d", s)
-	}
-	return d, nil
 }
 
 // writeTable prints the inbox as aligned columns. Ids, names and kinds come

@@ -28,7 +28,8 @@ func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *format != "md" && *format != "html" && *format != "json" {
 		return fail(stderr, "report", fmt.Errorf("unknown --format %q (want md, html or json)", *format))
 	}
-	d, err := parseSince(*since)
+	now := time.Now()
+	from, err := parseSinceTime(*since, now)
 	if err != nil {
 		return fail(stderr, "report", err)
 	}
@@ -37,9 +38,8 @@ func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "report", err)
 	}
 	defer st.Close()
-	now := time.Now()
 	w := bufio.NewWriterSize(stdout, 64<<10)
-	if err := writeReport(context.Background(), st, now, now.Add(-d), *format, w); err != nil {
+	if err := writeReport(context.Background(), st, now, from, *format, w); err != nil {
 		return fail(stderr, "report", err)
 	}
 	if err := w.Flush(); err != nil {

@@ -15,6 +15,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	t, err := template.New("report").Funcs(template.FuncMap{
 		"inert":    func(s string) string { return textsafe.Inert(strings.Join(strings.Fields(s), " ")) },
 		"time":     fmtTime,
+		"window":   window,
 		"duration": fmtDuration,
 		"cost":     fmtCost,
 		"plural":   plural,
@@ -43,7 +44,7 @@ nav a{margin-right:1em}
 </head>
 <body>
 <h1>sift report, {{time .GeneratedAt}}</h1>
-<p>{{plural .Sessions "run"}} since {{time .Since}}.</p>
+<p>{{plural .Sessions "run"}} {{window .Since}}.</p>
 <nav><a href="#outcomes">outcomes</a><a href="#spend">cost and time</a><a href="#flagged">flagged</a><a href="#stalls">stalls</a><a href="#followups">follow-ups</a><a href="#decisions">decisions</a></nav>
 
 <h2 id="outcomes">Runs by outcome</h2>
@@ -79,7 +80,7 @@ nav a{margin-right:1em}
 
 <h2 id="decisions">Decisions</h2>
 {{if .Decisions}}<ul>{{range .Decisions}}<li>{{time .At}}: <strong>{{inert .Decision}}</strong> on <code>{{inert .Session}}</code>, {{inert .Target}}{{if .Reviewer}} by {{inert .Reviewer}}{{end}}{{if .Note}}: {{inert .Note}}{{end}}</li>
-{{end}}</ul>{{else}}<p>None since {{time .Since}}.</p>{{end}}
+{{end}}</ul>{{else}}<p>None {{window .Since}}.</p>{{end}}
 </body>
 </html>
 `

@@ -18,7 +18,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	p("# sift report, %s\n\n", fmtTime(r.GeneratedAt))
-	p("%s since %s.\n", plural(r.Sessions, "run"), fmtTime(r.Since))
+	p("%s %s.\n", plural(r.Sessions, "run"), window(r.Since))
 
 	p("\n## Runs by outcome\n\n")
 	if len(r.Outcomes) == 0 {
@@ -82,7 +82,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 	p("\n## Decisions\n\n")
 	if len(r.Decisions) == 0 {
-		p("None since %s.\n", fmtTime(r.Since))
+		p("None %s.\n", window(r.Since))
 	}
 	for _, d := range r.Decisions {
 		p("- %s: **%s** on %s, %s%s%s\n", fmtTime(d.At), md(d.Decision), mdCode(d.Session), md(d.Target), by(d.Reviewer, md), note(d.Note, md))
@@ -197,6 +197,15 @@ func codeSpan(s string, cell bool) string {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
+}
+
+// window says a report's window: since its start, or all time for the
+// zero time (a --since past a hundred years).
+func window(since time.Time) string {
+	if since.IsZero() {
+		return "in all time"
+	}
+	return "since " + fmtTime(since)
 }
 
 func fmtTime(t time.Time) string {

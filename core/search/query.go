@@ -278,7 +278,7 @@ func parseFilter(t token, now time.Time) (f Filter, ok bool, err error) {
 	}
 	switch field {
 	case FieldSince:
-		since, err := parseSince(value, now)
+		since, err := Since(value, now)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -340,24 +340,46 @@ func joinOutcomes() string {
 	return strings.Join(ns, ", ")
 }
 
-// parseSince reads a duration back from now (90m, 36h, 7d, 2w) or a date
-// (2026-01-02, local time).
-func parseSince(v string, now time.Time) (time.Time, error) {
+// AllTime is how far back a since that means "everything" reaches: a
+// duration past it (which time.Time would wrap into the future) reads as
+// all time, the zero time.
+const AllTime = 100 * 365 * 24 * time.Hour
+
+// Since reads a since value, for the query's since: and every command's
+// --since: a duration back from now (90m, 36h, 7d, 2w) or a date
+// (2026-01-02). A duration past AllTime means all time: the zero time.
+func Since(v string, now time.Time) (time.Time, error) {
 	if d, err := time.ParseInLocation("2006-01-02", v, now.Location()); err == nil {
 		return d, nil
 	}
-	unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}
-	if n := len(v); n > 1 && unit[v[n-1]] != 0 {
-		if k, err := strconv.Atoi(v[:n-1]); err == nil && k >= 0 {
-			return now.Add(-time.Duration(k) * unit[v[n-1]]), nil
+	back := func(n float64, unit time.Duration) time.Time {
+		if n*float64(unit) > float64(AllTime) {
+			return time.Time{}
+		}
+		return now.Add(-time.Duration(n * float64(unit)))
+	}
+	for _, u := range sinceUnits {
+		num, ok := strings.CutSuffix(v, u.suffix)
+		if !ok || num == "" || strings.ContainsAny(num, "+-eEnNiI_") {
+			continue
+		}
+		if n, err := strconv.ParseFloat(num, 64); err == nil && n >= 0 {
+			return back(n, u.unit), nil
 		}
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
 		return time.Time{}, fmt.Errorf("since wants a duration such as 90m, 36h, 7d or 2w, or a date such as 2026-01-02")
 	}
-	return now.Add(-d), nil
+	return back(1, d), nil
 }
+
+// sinceUnits are the units of a since duration of one number, longest
+// suffix first ("ms" before "s"); time.ParseDuration reads the rest.
+var sinceUnits = []struct {
+	suffix string
+	unit   time.Duration
+}{{"ms", time.Millisecond}, {"d", 24 * time.Hour}, {"w", 7 * 24 * time.Hour}, {"h", time.Hour}, {"m", time.Minute}, {"s", time.Second}}
 
 // Words returns the words of a text, lowercased: its runs of letters and
 // digits, as the store's index splits text (SQLite's unicode61).

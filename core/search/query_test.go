@@ -153,3 +153,35 @@ func TestSnip(t *testing.T) {
 		t.Errorf("a short text is cut: %q %v", short, m)
 	}
 }
+
+// A since past a hundred years means all time, never a time that wrapped
+// into the future (Hardening II, item 12); shorter ones reach back as
+// asked.
+func TestSinceAllTime(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	for _, v := range []string{"106752d", "999999d", "9999999999d", "5300w", "1000000h", "99999999999999999999h", "2562047h"} {
+		got, err := Since(v, now)
+		if err != nil || !got.IsZero() {
+			t.Errorf("Since(%q) = %v, %v: want all time (the zero time)", v, got, err)
+		}
+	}
+	for v, want := range map[string]time.Time{
+		"36h":        now.Add(-36 * time.Hour),
+		"7d":         now.Add(-7 * 24 * time.Hour),
+		"2w":         now.Add(-14 * 24 * time.Hour),
+		"90m":        now.Add(-90 * time.Minute),
+		"1h30m":      now.Add(-90 * time.Minute),
+		"36500d":     now.Add(-36500 * 24 * time.Hour),
+		"2026-01-02": time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, err := Since(v, now); err != nil || !got.Equal(want) {
+			t.Errorf("Since(%q) = %v, %v; want %v", v, got, err, want)
+		}
+	}
+	for _, v := range []string{"-3d", "1e9h", "NaNh", "Infd", "d", "yesterday", "3"} {
+		if got, err := Since(v, now); err == nil {
+			t.Errorf("Since(%q) = %v, want an error", v, got)
+		}
+	}
+}
