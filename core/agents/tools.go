@@ -234,17 +234,14 @@ func toolTitle[T ~string](name string, kind event.ToolKind, args *toolArgs[T]) s
 	return verb + ": " + firstLine(obj)
 }
 
-// firstLine returns the first line of s, cut at 120 bytes on a rune boundary.
+// firstLine returns the first line of s, " …" marking the lines left
+// out. It never cuts the line: a cut here would come before redaction,
+// which then no longer recognises a secret straddling it (a token's first
+// 33 characters would be kept). The summary redacts a title, then cuts it
+// (core/summary clipText, MaxTitle).
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
-	}
-	if len(s) > 120 {
-		n := 120
-		for n > 0 && s[n]&0xC0 == 0x80 {
-			n--
-		}
-		s = s[:n] + "…"
 	}
 	return s
 }

@@ -237,12 +237,13 @@ func (t *Tail) call(u *event.Update) {
 	}
 }
 
-// toolName is a call's display name: its tool's name, else its title.
+// toolName is a call's display name: its tool's name, else its title,
+// redacted and then cut (summary.ClipLine).
 func toolName(u *event.Update) string {
 	if u.ToolName != "" {
-		return strings.Clone(u.ToolName)
+		return summary.ClipLine(u.ToolName, summary.MaxTitle)
 	}
-	return strings.Clone(u.Title)
+	return summary.ClipLine(u.Title, summary.MaxTitle)
 }
 
 // Waiting says what a running session waits for, as of now: an approval

@@ -55,6 +55,10 @@ func firstLineOf(s string) string {
 // line (redactMargin when that is more): a text that long is cut anyway.
 func clipLine(s string, n int) string { return join(clippedLine(s, n)) }
 
+// ClipLine is clipLine for the packages that show a stream's text outside
+// a summary (the live tail's running tool): redacted, then cut.
+func ClipLine(s string, n int) string { return clipLine(s, n) }
+
 // clipText returns s redacted and cut to at most n bytes on a rune
 // boundary, "…" marking a cut; a copy. Like clipLine, it redacts at most
 // the first 4n bytes (or redactMargin).
