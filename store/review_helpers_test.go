@@ -34,7 +34,7 @@ func queryPlan(t *testing.T, s *Store, query string, args ...any) string {
 
 // importFixtures imports every fixture stream, the work items given in
 // turn, and returns the stored sessions whole.
-func importFixtures(t *testing.T, s *Store, workItems ...string) []review.Session {
+func importFixtures(t testing.TB, s *Store, workItems ...string) []review.Session {
 	t.Helper()
 	root := t.TempDir()
 	for i, f := range fixtureFiles(t) {

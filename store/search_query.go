@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -24,6 +25,26 @@ func (s *Store) parseSearch(q review.Query) (*search.Query, error) {
 		return nil, err
 	}
 	return &sq, nil
+}
+
+// SearchDeadline bounds the reads of one search, on every surface (the
+// inbox, sift search, GET /search): past it the search stops with
+// search.ErrTooSlow.
+const SearchDeadline = 10 * time.Second
+
+// searchDeadline gives a search's reads SearchDeadline. done, deferred
+// with the search's error, ends it and says a search stopped by it as
+// search.ErrTooSlow, in a ParseError naming the query (the API answers
+// 400); a search its caller cancelled keeps its own error.
+func searchDeadline(ctx context.Context, query string) (context.Context, func(*error)) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, SearchDeadline)
+	return ctx, func(err *error) {
+		if *err != nil && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			*err = &search.ParseError{Token: query[:min(len(query), 32)], Err: search.ErrTooSlow}
+		}
+		cancel()
+	}
 }
 
 // ftsPhrase is a term as an FTS5 phrase: its words in quotes (they are
@@ -123,11 +144,13 @@ const maxMatches = 500
 // spans marked: where the inbox opens a session and n/N move, and the
 // lines of `sift search`. A query without words or phrases has none; so
 // does a session that is not indexed.
-func (s *Store) Matches(ctx context.Context, k review.SessionKey, q review.Query, snippetBytes int) ([]search.Match, error) {
+func (s *Store) Matches(ctx context.Context, k review.SessionKey, q review.Query, snippetBytes int) (_ []search.Match, err error) {
 	sq, err := s.parseSearch(q)
 	if err != nil || sq == nil || len(sq.Positive()) == 0 {
 		return nil, err
 	}
+	ctx, done := searchDeadline(ctx, q.Search)
+	defer done(&err)
 	var body string
 	var ps []search.Part
 	if s.pg {

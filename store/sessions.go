@@ -18,15 +18,19 @@ import (
 // selects in all: counted only for a full page, since a page with fewer
 // rows is the last one. The lists of the summaries (tool calls, stalls,
 // turns) are loaded only when the query asks for them (Full).
-func (s *Store) ListSessions(ctx context.Context, q review.Query) (review.Page, error) {
+func (s *Store) ListSessions(ctx context.Context, q review.Query) (p review.Page, err error) {
 	order, err := orderBy(q)
 	if err != nil {
 		return review.Page{}, fmt.Errorf("list sessions: %w", err)
 	}
-	var p review.Page
 	sq, err := s.parseSearch(q)
 	if err != nil {
 		return p, err
+	}
+	if sq != nil {
+		var done func(*error)
+		ctx, done = searchDeadline(ctx, q.Search)
+		defer done(&err)
 	}
 	// A list row has no path: opening a session (GetSession) reads it.
 	cols := "s.brief_json, NULL, NULL, NULL, NULL, " + liveCols
@@ -136,12 +140,15 @@ func (s *Store) attachDecisions(ctx context.Context, sess *review.Session) error
 
 // CountSessions returns how many sessions a query selects, ignoring its
 // order, grouping and paging.
-func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) {
+func (s *Store) CountSessions(ctx context.Context, q review.Query) (n int, err error) {
 	sq, err := s.parseSearch(q)
 	if err != nil {
 		return 0, err
 	}
 	if sq != nil {
+		var done func(*error)
+		ctx, done = searchDeadline(ctx, q.Search)
+		defer done(&err)
 		rd, err := s.readSearch(ctx, q, sq)
 		if err != nil {
 			return 0, err
@@ -150,7 +157,6 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (int, error) 
 		return s.searchCount(ctx, rd)
 	}
 	where, args := where(q, nil)
-	var n int
 	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*)"+countFrom+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
@@ -166,12 +172,15 @@ const countsSQL = "SELECT COUNT(*), SUM(" + flaggedSQL + "), SUM(s.review_state 
 // flagged turn decided), in one read, so that the three are of one
 // moment. Without filters the read is of the index summaries_by_triage
 // alone, which holds every column it needs.
-func (s *Store) Counts(ctx context.Context, q review.Query) (review.Counts, error) {
+func (s *Store) Counts(ctx context.Context, q review.Query) (_ review.Counts, err error) {
 	sq, err := s.parseSearch(q)
 	if err != nil {
 		return review.Counts{}, err
 	}
 	if sq != nil {
+		var done func(*error)
+		ctx, done = searchDeadline(ctx, q.Search)
+		defer done(&err)
 		rd, err := s.readSearch(ctx, q, sq)
 		if err != nil {
 			return review.Counts{}, err

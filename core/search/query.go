@@ -1,7 +1,9 @@
 package search
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -155,13 +157,78 @@ type token struct {
 	open bool // a quote it opened is not closed
 }
 
+// Bounds of a query: what a person types stays far below them, and a
+// query sent to cost the store time and memory (200 × a*, a 48 KB query, a
+// 3,000-letter word, 1,500 filters) is refused with the bound it passed,
+// before the store sees it.
+const (
+	// MaxQueryBytes bounds a query's text.
+	MaxQueryBytes = 2048
+	// MaxTerms bounds its words, phrases and filters, once duplicates
+	// are dropped.
+	MaxTerms = 32
+	// MaxWords bounds the words of all its terms (a phrase is several).
+	MaxWords = 64
+	// MaxWordBytes bounds a word: a longer one is left out of its term
+	// (no word a person searches for is that long).
+	MaxWordBytes = 64
+	// MinPrefix is the least a word ending in * must have: one letter
+	// starts most words.
+	MinPrefix = 2
+)
+
+// ErrTooSlow is the error of a search that ran past its deadline (the
+// store's SearchDeadline), inside a ParseError naming the query.
+var ErrTooSlow = errors.New("the search took too long: narrow it with more words or filters")
+
 // Parse reads a query: words, "quoted phrases", -exclusions and field
 // filters (see Help). Every word and phrase must appear in a session;
-// an excluded one must not; every filter must hold.
+// an excluded one must not; every filter must hold. A query past the
+// bounds above is a ParseError naming the bound; repeated terms and
+// filters count once.
 func Parse(s string, o Options) (Query, error) {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
+	if len(s) > MaxQueryBytes {
+		return Query{}, &ParseError{Token: s[:32] + "…", Err: fmt.Errorf("a query of %d bytes is longer than %d", len(s), MaxQueryBytes)}
+	}
+	q, err := parse(s, o)
+	if err != nil {
+		return Query{}, err
+	}
+	q.dedupe()
+	words := 0
+	for _, t := range q.Terms {
+		words += len(t.Words)
+	}
+	switch {
+	case len(q.Terms)+len(q.Filters) > MaxTerms:
+		return Query{}, &ParseError{Token: s[:min(len(s), 32)] + "…", Err: fmt.Errorf("at most %d terms and filters (this has %d)", MaxTerms, len(q.Terms)+len(q.Filters))}
+	case words > MaxWords:
+		return Query{}, &ParseError{Token: s[:min(len(s), 32)] + "…", Err: fmt.Errorf("at most %d words (this has %d)", MaxWords, words)}
+	}
+	return q, nil
+}
+
+// dedupe drops the terms and filters that repeat an earlier one.
+func (q *Query) dedupe() {
+	seen := map[string]bool{}
+	q.Terms = slices.DeleteFunc(q.Terms, func(t Term) bool {
+		k := fmt.Sprint(t.Not, t.Prefix, t.Quoted, t.Words)
+		defer func() { seen[k] = true }()
+		return seen[k]
+	})
+	clear(seen)
+	q.Filters = slices.DeleteFunc(q.Filters, func(f Filter) bool {
+		k := fmt.Sprint(f.Field, f.Op, f.Value, f.Not)
+		defer func() { seen[k] = true }()
+		return seen[k]
+	})
+}
+
+// parse is Parse without its bounds.
+func parse(s string, o Options) (Query, error) {
 	var q Query
 	for _, t := range lex(s) {
 		typing := o.Typing && t.last
@@ -183,6 +250,17 @@ func Parse(s string, o Options) (Query, error) {
 		if typing && !term.Quoted && utf8.RuneCountInString(term.Text) < minTypedPrefix {
 			// One letter being typed starts most words: the list waits
 			// for the next rather than read nearly every session.
+			continue
+		}
+		if term.Prefix && len(term.Words) == 1 && utf8.RuneCountInString(term.Words[0]) < MinPrefix {
+			if typing {
+				continue
+			}
+			return Query{}, &ParseError{Token: t.raw, Err: fmt.Errorf("a word ending in * needs at least %d letters", MinPrefix)}
+		}
+		if slices.ContainsFunc(term.Words, func(w string) bool { return len(w) > MaxWordBytes }) {
+			// No indexed word a person looks for is that long; one
+			// sent to cost the index is left out.
 			continue
 		}
 		if len(term.Words) > 0 {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -183,5 +184,39 @@ func TestSinceAllTime(t *testing.T) {
 		if got, err := Since(v, now); err == nil {
 			t.Errorf("Since(%q) = %v, want an error", v, got)
 		}
+	}
+}
+
+// TestParseBounds: terms and filters repeated count once; past the bounds
+// a query is a ParseError naming the bound; a word longer than any a
+// person searches for is left out (Hardening II, item 4).
+func TestParseBounds(t *testing.T) {
+	t.Parallel()
+	q, err := Parse(strings.Repeat("timeout* agent:codex ", 90), Options{})
+	if err != nil || len(q.Terms) != 1 || len(q.Filters) != 1 {
+		t.Fatalf("90 repeats: %+v, %v; want one term and one filter", q, err)
+	}
+	var many []string
+	for i := range MaxTerms + 1 {
+		many = append(many, fmt.Sprintf("w%d", i))
+	}
+	for in, want := range map[string]string{
+		strings.Join(many, " "):    "at most 32 terms and filters",
+		strings.Repeat("ab ", 700): "longer than 2048",
+		"a*":                       "at least 2 letters",
+		strings.Repeat(`"a b c d e f g h" `, 1) + strings.Repeat(`"i j k l m n o p q r s t u v w x y z 1 2 3 4 5 6 7 8 9 0 a1 b1 c1 d1 e1 f1 g1 h1 i1 j1 k1 l1 m1 n1 o1 p1 q1 r1 s1 t1 u1 v1 w1 x1 y1 z1 a2 b2 c2 d2 e2 f2" `, 1): "at most 64 words",
+	} {
+		_, err := Parse(in, Options{})
+		var pe *ParseError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%.40q) = %v, want a ParseError saying %q", in, err, want)
+		}
+	}
+	q, err = Parse("permission "+strings.Repeat("z", MaxWordBytes+1), Options{})
+	if err != nil || len(q.Terms) != 1 || q.Terms[0].Text != "permission" {
+		t.Errorf("an overlong word: %+v, %v; want it left out", q, err)
+	}
+	if q, err := Parse("a", Options{Typing: true}); err != nil || !q.IsZero() {
+		t.Errorf("one letter being typed: %+v, %v; want it left out, no error", q, err)
 	}
 }

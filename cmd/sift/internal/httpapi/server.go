@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -169,6 +170,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		unauthorized(w)
 		return
 	}
+	// A web page may not read either: loopback GETs need no token, so
+	// any page the reviewer opens could otherwise read the store.
+	if crossSite(r) {
+		writeError(w, http.StatusForbidden, CodeForbidden, "cross-origin requests may not read or write")
+		return
+	}
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.writeTimeout))
 	if _, pattern := s.mux.Handler(r); pattern == "" {
 		s.noRoute(w, r)
@@ -254,6 +261,25 @@ func loopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// crossSite reports whether a browser sent r from another origin: its
+// Sec-Fetch-Site says so, or, from a browser without it, its Origin names
+// another host. Requests from programs (curl, the inbox) carry neither.
+func crossSite(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "same-origin", "none":
+		return false
+	case "":
+	default:
+		return true
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return false
+	}
+	u, err := url.Parse(origin)
+	return err != nil || !strings.EqualFold(u.Host, r.Host)
 }
 
 // HTTPServer returns an http.Server for h with the API's timeouts: a bound
