@@ -6,6 +6,8 @@ package tui
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -44,6 +46,8 @@ type Common struct {
 	Keys     KeyMap
 	Store    Store
 	Registry *agents.Registry
+	// OpenStream opens a session's stream file (Options.OpenStream).
+	OpenStream func(path string) (*os.File, error)
 	// Now is the clock relative times are drawn against.
 	Now  func() time.Time
 	Mode Mode
@@ -71,6 +75,11 @@ type component interface {
 // Options configures the app.
 type Options struct {
 	Store Store
+	// OpenStream opens a session's stream file again (its conversation,
+	// a call's detail and raw lines): the program passes one that opens
+	// only regular files inside sift's folders (ingest.OpenStream), since
+	// a session row's path is data. nil opens regular files anywhere.
+	OpenStream func(path string) (*os.File, error)
 	// Theme is a --theme value: auto (from the terminal background),
 	// dark, light or high-contrast.
 	Theme string
@@ -107,9 +116,26 @@ func newCommon(o Options, p themes.Palette) *Common {
 	if rev == "" {
 		rev = defaultReviewerID
 	}
+	if o.OpenStream == nil {
+		o.OpenStream = openRegular
+	}
 	return &Common{
-		Styles: NewStyles(p), Keys: DefaultKeyMap(), Store: o.Store, Registry: agents.Default(),
+		Styles: NewStyles(p), Keys: DefaultKeyMap(), Store: o.Store, Registry: agents.Default(), OpenStream: o.OpenStream,
 		Now: now, Mode: o.Mode, Animate: !o.NoAnimation, Reviewer: rev,
 		ClaimTTL: o.ClaimTTL, lexers: map[string]chroma.Lexer{},
 	}
+}
+
+// openRegular opens a stream file that is a regular file: never a FIFO or
+// a device, which a row's path could name and which would block or never
+// end.
+func openRegular(path string) (*os.File, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }

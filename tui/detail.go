@@ -38,8 +38,8 @@ type fileDetail struct {
 // parseDetail re-parses a stream file and collects every tool call's
 // input, output, error and lines, and the conversation. It runs off the
 // UI goroutine.
-func parseDetail(reg *agents.Registry, path, agent string) (*fileDetail, error) {
-	f, err := os.Open(path)
+func parseDetail(reg *agents.Registry, open func(string) (*os.File, error), path, agent string) (*fileDetail, error) {
+	f, err := open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open stream: %w", err)
 	}
@@ -106,8 +106,8 @@ func (cd *callDetail) add(ev *event.Event) {
 
 // rawLines reads the given 1-based lines of a file, or lines from..to when
 // want is empty.
-func rawLines(path string, want []int, from, to int) ([]string, error) {
-	f, err := os.Open(path)
+func rawLines(open func(string) (*os.File, error), path string, want []int, from, to int) ([]string, error) {
+	f, err := open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open stream: %w", err)
 	}

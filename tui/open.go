@@ -74,9 +74,9 @@ func (m *App) loadConversation() tea.Cmd {
 		m.session.setConversation(&fd.conv, nil)
 		return nil
 	}
-	reg, path, agent := m.c.Registry, s.Path, s.AgentKind
+	reg, open, path, agent := m.c.Registry, m.c.OpenStream, s.Path, s.AgentKind
 	return func() tea.Msg {
-		fd, err := parseDetail(reg, path, agent)
+		fd, err := parseDetail(reg, open, path, agent)
 		return detailLoadedMsg{path: path, fd: fd, err: err}
 	}
 }
@@ -101,12 +101,12 @@ func (m *App) openToolCall(id string) tea.Cmd {
 		m.tool.setDetail(nil, nil, errors.New("the store does not know this session's stream file"))
 		return nil
 	}
-	reg, path, agent, call := m.c.Registry, s.Path, s.AgentKind, *tc
+	reg, open, path, agent, call := m.c.Registry, m.c.OpenStream, s.Path, s.AgentKind, *tc
 	load := func() tea.Msg {
-		fd, err := parseDetail(reg, path, agent)
+		fd, err := parseDetail(reg, open, path, agent)
 		msg := detailLoadedMsg{path: path, callID: call.ID, fd: fd, err: err}
 		if err == nil && fd.calls[call.ID] == nil && call.Line > 0 {
-			msg.raw, msg.err = rawLines(path, nil, call.Line, max(call.EndLine, call.Line))
+			msg.raw, msg.err = rawLines(open, path, nil, call.Line, max(call.EndLine, call.Line))
 		}
 		return msg
 	}

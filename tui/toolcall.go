@@ -247,7 +247,7 @@ func (m *toolView) clamp() {
 // temporary file of sift's own naming (0600), removed when the pager
 // exits; the pager gets its name after `--`.
 func (m *toolView) pager() tea.Cmd {
-	path, call := m.s.Path, *m.call
+	open, path, call := m.c.OpenStream, m.s.Path, *m.call
 	var want []int
 	if m.detail != nil {
 		want = m.detail.Lines
@@ -256,7 +256,7 @@ func (m *toolView) pager() tea.Cmd {
 		return reportErr(fmt.Errorf("no stream file for this session"))
 	}
 	return func() tea.Msg {
-		lines, err := rawLines(path, want, call.Line, max(call.EndLine, call.Line))
+		lines, err := rawLines(open, path, want, call.Line, max(call.EndLine, call.Line))
 		if err != nil {
 			return errMsg{err}
 		}

@@ -7,13 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/agentsift/sift/core/export"
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
@@ -75,7 +75,7 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *out == "" {
 		w := bufio.NewWriterSize(stdout, 64<<10)
-		if err := exportSession(ctx, st, keys[0], *format, w); err != nil {
+		if err := exportSession(ctx, st, sf.streamRoots(), keys[0], *format, w); err != nil {
 			return fail(stderr, "export", err)
 		}
 		if err := w.Flush(); err != nil {
@@ -94,7 +94,7 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer root.Close()
 	for _, k := range keys {
-		if err := exportToFile(ctx, st, k, *format, root); err != nil {
+		if err := exportToFile(ctx, st, sf.streamRoots(), k, *format, root); err != nil {
 			return fail(stderr, "export", err)
 		}
 	}
@@ -104,7 +104,7 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 // exportToFile writes one session's export into the folder dir, under a
 // name made of its key.
-func exportToFile(ctx context.Context, st *store.Store, k review.SessionKey, format string, dir *os.Root) error {
+func exportToFile(ctx context.Context, st *store.Store, roots []string, k review.SessionKey, format string, dir *os.Root) error {
 	ext := ".atif.json"
 	if format == "acp" {
 		ext = ".acp.jsonl"
@@ -116,7 +116,7 @@ func exportToFile(ctx context.Context, st *store.Store, k review.SessionKey, for
 		return err
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
-	err = exportSession(ctx, st, k, format, w)
+	err = exportSession(ctx, st, roots, k, format, w)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -147,7 +147,7 @@ func safeName(s string) string {
 // exportSession writes one session in the format: from its stream file
 // when it is still there, else from the review events sift kept, else
 // (ATIF only) from its summary.
-func exportSession(ctx context.Context, st *store.Store, k review.SessionKey, format string, w io.Writer) error {
+func exportSession(ctx context.Context, st *store.Store, roots []string, k review.SessionKey, format string, w io.Writer) error {
 	sess, err := st.GetSession(ctx, k)
 	if err != nil {
 		return err
@@ -161,7 +161,14 @@ func exportSession(ctx context.Context, st *store.Store, k review.SessionKey, fo
 	if sid == "" {
 		sid = k.String()
 	}
-	f, err := openStream(sess.Path)
+	f, err := ingest.OpenStream(roots, sess.Path)
+	var refused *ingest.RefusedError
+	if errors.As(err, &refused) {
+		// A row's path is data: what the store kept stands in for a
+		// file sift will not open, and the export says why.
+		find.Missing = append(find.Missing, "the stream file, refused: "+refused.Error())
+		f, err = nil, nil
+	}
 	if err != nil {
 		return err
 	}
@@ -198,18 +205,6 @@ func exportSession(ctx context.Context, st *store.Store, k review.SessionKey, fo
 		return writeTrajectory(w, export.ReviewTrajectory(evs, find))
 	}
 	return writeTrajectory(w, export.SummaryTrajectory(find))
-}
-
-// openStream opens a session's stream file; nil, nil when it is gone.
-func openStream(path string) (*os.File, error) {
-	if path == "" {
-		return nil, nil
-	}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return f, err
 }
 
 // writeTrajectory writes a trajectory as one indented, inert JSON

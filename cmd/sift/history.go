@@ -75,3 +75,19 @@ func historyRoots(getenv func(string) string) []ingest.HistoryRoot {
 	}
 	return roots
 }
+
+// streamRoots are the folders a session's stream file may be read again
+// from (ingest.OpenStream): the logs folder and the agent history
+// folders.
+func (sf *storeFlags) streamRoots() []string {
+	roots := []string{}
+	if abs, err := filepath.Abs(sf.logs); err == nil {
+		roots = append(roots, abs)
+	}
+	for _, r := range historyRoots(os.Getenv) {
+		if abs, err := filepath.Abs(r.Dir); err == nil {
+			roots = append(roots, abs)
+		}
+	}
+	return roots
+}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"log/slog"
 	"os"
 	"time"
@@ -71,6 +72,14 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	}
 	defer st.Close()
 	opts := inf.options(st, sf.cfg.Reviewer)
+	roots := sf.streamRoots()
+	opts.OpenStream = func(path string) (*os.File, error) {
+		f, err := ingest.OpenStream(roots, path)
+		if f == nil && err == nil {
+			return nil, fmt.Errorf("%s: %w", path, iofs.ErrNotExist)
+		}
+		return f, err
+	}
 	opts.ClaimTTL = sf.cfg.ClaimTTL()
 	opts.Coverage = func(ctx context.Context) ([]string, error) { return coverage(ctx, st, sf) }
 	_, statErr := os.Stat(sf.logs)
