@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -83,7 +85,7 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(*out, 0o700); err != nil {
 		return fail(stderr, "export", err)
 	}
 	// Files are written inside the folder only: a name there that is a
@@ -93,7 +95,12 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "export", err)
 	}
 	defer root.Close()
+	named := map[string]review.SessionKey{}
 	for _, k := range keys {
+		if other, ok := named[exportName(k, *format)]; ok {
+			return fail(stderr, "export", fmt.Errorf("%s and %s would share the file %s", other, k, exportName(k, *format)))
+		}
+		named[exportName(k, *format)] = k
 		if err := exportToFile(ctx, st, sf.streamRoots(), k, *format, root); err != nil {
 			return fail(stderr, "export", err)
 		}
@@ -102,18 +109,17 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// exportToFile writes one session's export into the folder dir, under a
-// name made of its key.
+// exportToFile writes one session's export into the folder dir, under
+// exportName, readable by its owner alone. It writes a new file (O_EXCL)
+// and renames it over the name: a file or link already there is
+// replaced, never written through.
 func exportToFile(ctx context.Context, st *store.Store, roots []string, k review.SessionKey, format string, dir *os.Root) error {
-	ext := ".atif.json"
-	if format == "acp" {
-		ext = ".acp.jsonl"
-	}
-	name := safeName(k.WorkItemID) + "__" + safeName(strings.TrimSuffix(k.FileName, filepath.Ext(k.FileName))) + ext
+	name := exportName(k, format)
 	path := filepath.Join(dir.Name(), name)
-	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	tmp := fmt.Sprintf(".%s.%d.tmp", name, os.Getpid())
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
 	err = exportSession(ctx, st, roots, k, format, w)
@@ -123,10 +129,28 @@ func exportToFile(ctx context.Context, st *store.Store, roots []string, k review
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = dir.Rename(tmp, name)
+	}
 	if err != nil {
+		dir.Remove(tmp)
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// exportName is the file name of a session's export: its key made safe
+// for a file name, and the first 12 hex digits of the key's SHA-256, so
+// that two keys that read alike once made safe (a_b, a b, a:b) never
+// share a file.
+func exportName(k review.SessionKey, format string) string {
+	ext := ".atif.json"
+	if format == "acp" {
+		ext = ".acp.jsonl"
+	}
+	sum := sha256.Sum256([]byte(k.WorkItemID + "\x00" + k.FileName))
+	return safeName(k.WorkItemID) + "__" + safeName(strings.TrimSuffix(k.FileName, filepath.Ext(k.FileName))) +
+		"-" + hex.EncodeToString(sum[:6]) + ext
 }
 
 // safeName keeps a file name made of a work item or stream name to

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -233,11 +234,88 @@ func TestExportAllRefusesALinkOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	if code := run([]string{"export", "--db", st.Path(), "--all", "--since", "100000d", "--out", out}, nil, io.Discard, &stderr); code == 0 {
-		t.Error("export through a link out of its folder succeeded")
+	if code := run([]string{"export", "--db", st.Path(), "--all", "--since", "100000d", "--out", out}, nil, io.Discard, &stderr); code != 0 {
+		t.Errorf("export over a link: %d %s", code, stderr.String())
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
 		t.Errorf("the linked file became %.80q", b)
+	}
+	if fi, err := os.Lstat(files[0]); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the link was not replaced by the export: %v %v", fi, err)
+	}
+}
+
+// TestExportAllNamesNeverCollide is Hardening II item 7: sessions whose
+// keys read alike once made safe for a file name get a file each; a link
+// in the folder is replaced, never written through; files are the
+// owner's alone.
+func TestExportAllNamesNeverCollide(t *testing.T) {
+	dir := t.TempDir()
+	isolate(t, dir)
+	logs := filepath.Join(dir, "logs")
+	src, err := os.ReadFile("../../testdata/streams/claude/vincent-2.1.226-permission-denied-tool-error.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"a_b/w.jsonl", "a b/w.jsonl", "a:b/w.jsonl", "x__y/z.jsonl", "x/y__z.jsonl"}
+	for i, k := range keys {
+		p := filepath.Join(logs, k)
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		stream := strings.Replace(string(src), "hello.txt", fmt.Sprintf("session-%d.txt", i), 1)
+		if err := os.WriteFile(p, []byte(stream), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := filepath.Join(dir, "sift.db")
+	if out, errOut, code := siftCmd(t, "import", "--db", db, "--logs", logs); code != 0 {
+		t.Fatalf("import: %q %q", out, errOut)
+	}
+	out := filepath.Join(dir, "out")
+	// A link inside the folder, at another name, to a file inside it.
+	os.MkdirAll(out, 0o700)
+	keep := filepath.Join(out, "keep.txt")
+	os.WriteFile(keep, []byte("keep me\n"), 0o600)
+	for _, k := range keys {
+		name := exportName(review.SessionKey{WorkItemID: filepath.Dir(k), FileName: filepath.Base(k)}, "atif")
+		if err := os.Symlink(keep, filepath.Join(out, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o, errOut, code := siftCmd(t, "export", "--all", "--since", "999999d", "--out", out, "--db", db, "--logs", logs); code != 0 {
+		t.Fatalf("export --all: %d %q %q", code, o, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.atif.json"))
+	if len(files) != len(keys) {
+		t.Fatalf("%d files for %d sessions: %v", len(files), len(keys), files)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Lstat(f)
+		if fi.Mode().Perm() != 0o600 || !fi.Mode().IsRegular() {
+			t.Errorf("%s: mode %v, want a regular file 0600", f, fi.Mode())
+		}
+		for i := range keys {
+			if strings.Contains(string(data), fmt.Sprintf("session-%d.txt", i)) {
+				seen[fmt.Sprint(i)] = true
+			}
+		}
+	}
+	if len(seen) != len(keys) {
+		t.Errorf("the files hold %d of the %d sessions", len(seen), len(keys))
+	}
+	if b, _ := os.ReadFile(keep); string(b) != "keep me\n" {
+		t.Errorf("a link's target became %.80q", b)
+	}
+	fresh := filepath.Join(dir, "fresh")
+	if _, errOut, code := siftCmd(t, "export", "--all", "--since", "999999d", "--out", fresh, "--db", db, "--logs", logs); code != 0 {
+		t.Fatal(errOut)
+	}
+	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the new folder: %v %v, want 0700", fi, err)
 	}
 }
 

@@ -25,6 +25,17 @@ func AppendJSON(dst, src []byte) []byte {
 	start := 0
 	for i < len(src) {
 		c := src[i]
+		if c == '\\' {
+			// An escape: a \uNNNN of half a surrogate pair, which
+			// strict readers refuse, becomes \ufffd; the rest stay.
+			n := escapeLen(src[i:])
+			if n < 0 {
+				dst = append(append(dst, src[start:i]...), `\ufffd`...)
+				n, start = 6, i+6
+			}
+			i += n
+			continue
+		}
 		if c < utf8.RuneSelf {
 			if c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
 				dst = appendU(append(dst, src[start:i]...), rune(c))
@@ -48,14 +59,60 @@ func AppendJSON(dst, src []byte) []byte {
 }
 
 // firstUnsafeJSON returns the offset of the first byte AppendJSON may
-// have to rewrite, or len(b).
+// have to rewrite, or len(b): a lone surrogate's escape included.
 func firstUnsafeJSON(b []byte) int {
-	for i, c := range b {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '\\' {
+			n := escapeLen(b[i:])
+			if n < 0 {
+				return i
+			}
+			i += n - 1
+			continue
+		}
 		if c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
 			return i
 		}
 	}
 	return len(b)
+}
+
+// escapeLen returns the length of the escape b starts with (b[0] is a
+// backslash inside a JSON string): 2, 6 for a \uNNNN, 12 for a surrogate
+// pair; -1 for the \uNNNN of a surrogate without its other half.
+func escapeLen(b []byte) int {
+	if len(b) < 6 || b[1] != 'u' {
+		return min(2, len(b))
+	}
+	r := hex4(b[2:6])
+	switch {
+	case r < 0xd800 || r > 0xdfff:
+		return 6
+	case r >= 0xdc00:
+		return -1
+	case len(b) >= 12 && b[6] == '\\' && b[7] == 'u':
+		if lo := hex4(b[8:12]); lo >= 0xdc00 && lo <= 0xdfff {
+			return 12
+		}
+	}
+	return -1
+}
+
+// hex4 reads four hex digits; -1 when they are not.
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c|0x20 && c|0x20 <= 'f':
+			r = r<<4 | rune(c|0x20-'a'+10)
+		default:
+			return -1
+		}
+	}
+	return r
 }
 
 func appendU(dst []byte, r rune) []byte {

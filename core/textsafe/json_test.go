@@ -110,3 +110,27 @@ func BenchmarkAppendJSON(b *testing.B) {
 		})
 	}
 }
+
+// Half a surrogate pair, escaped, is valid to encoding/json but refused
+// by strict readers: AppendJSON writes \ufffd for it and keeps whole
+// pairs and every other escape (Hardening II, item 11).
+func TestAppendJSONLoneSurrogates(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`{"a":"x\ud83d"}`:             `{"a":"x\ufffd"}`,
+		`{"a":"\ude00y"}`:             `{"a":"\ufffdy"}`,
+		`{"a":"\ud83d\ude00"}`:        `{"a":"\ud83d\ude00"}`,
+		`{"a":"\ud83d\u0041"}`:        `{"a":"\ufffd\u0041"}`,
+		`{"a":"\\ud83d"}`:             `{"a":"\\ud83d"}`,
+		`{"a":"\\\ud83d","b":"\n\""}`: `{"a":"\\\ufffd","b":"\n\""}`,
+		`["\uD83D\uDE00","\uDBFF"]`:   `["\uD83D\uDE00","\ufffd"]`,
+	} {
+		got := string(AppendJSON(nil, []byte(in)))
+		if got != want {
+			t.Errorf("AppendJSON(%s) = %s, want %s", in, got, want)
+		}
+		if !utf8.ValidString(got) || strings.Contains(strings.ToLower(got), `"x\ud83d"`) {
+			t.Errorf("AppendJSON(%s) = %s", in, got)
+		}
+	}
+}
