@@ -104,19 +104,7 @@ func TestDecisionsImportRefusesAndReports(t *testing.T) {
 	dir := t.TempDir()
 	isolate(t, dir)
 	t.Setenv("USER", "ana")
-	logs := filepath.Join(dir, "logs")
-	src, err := os.ReadFile("../../testdata/streams/claude/vincent-2.1.226-permission-denied-tool-error.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Join(logs, "wi-1"), 0o755)
-	if err := os.WriteFile(filepath.Join(logs, "wi-1", "work-1-a1b2c3.jsonl"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(dir, "a.db")
-	if out, errOut, code := siftCmd(t, "import", "--db", db, logs); code != 0 {
-		t.Fatalf("import: %q %q", out, errOut)
-	}
+	db, _ := importStreams(t, dir, map[string]string{"wi-1/work-1-a1b2c3.jsonl": recordedStream(t)})
 	if out, errOut, code := siftCmd(t, "decide", "wi-1/work-1-a1b2c3.jsonl", "--decision", "needs_followup", "--note", "why?", "--db", db); code != 0 {
 		t.Fatalf("decide: %q %q", out, errOut)
 	}

@@ -16,22 +16,11 @@ import (
 func TestExportOpensOnlyStreamFiles(t *testing.T) {
 	dir := t.TempDir()
 	isolate(t, dir)
-	logs := filepath.Join(dir, "logs")
-	src, err := os.ReadFile("../../testdata/streams/claude/vincent-2.1.226-permission-denied-tool-error.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Join(logs, "wi-1"), 0o700)
-	if err := os.WriteFile(filepath.Join(logs, "wi-1", "work-1-a1b2c3.jsonl"), src, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(dir, "sift.db")
-	if out, errOut, code := siftCmd(t, "import", "--db", db, "--logs", logs); code != 0 {
-		t.Fatalf("import: %q %q", out, errOut)
-	}
+	src := recordedStream(t)
+	db, logs := importStreams(t, dir, map[string]string{"wi-1/work-1-a1b2c3.jsonl": src})
 	// A private file outside sift's folders, holding a stream's lines.
 	private := filepath.Join(dir, "private.jsonl")
-	marker := strings.ReplaceAll(string(src), "hello.txt", "PRIVATE-MARKER.txt")
+	marker := strings.ReplaceAll(src, "hello.txt", "PRIVATE-MARKER.txt")
 	os.WriteFile(private, []byte(marker), 0o600)
 	link := filepath.Join(logs, "wi-1", "link.jsonl")
 	if err := os.Symlink(private, link); err != nil {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,24 +16,12 @@ var loneSurrogate = regexp.MustCompile(`(?i)\\ud[89ab][0-9a-f]{2}(?:[^\\]|\\[^u]
 func TestExportsHoldNoLoneSurrogate(t *testing.T) {
 	dir := t.TempDir()
 	isolate(t, dir)
-	logs := filepath.Join(dir, "logs")
-	src, err := os.ReadFile("../../testdata/streams/claude/vincent-2.1.226-permission-denied-tool-error.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := recordedStream(t)
 	call := `"content":"hi"}`
-	if !strings.Contains(string(src), call) {
+	if !strings.Contains(src, call) {
 		t.Fatal("the recorded stream changed: no Write content to replace")
 	}
-	stream := strings.Replace(string(src), call, `"content":"x\ud83d"}`, 1)
-	os.MkdirAll(filepath.Join(logs, "wi-1"), 0o700)
-	if err := os.WriteFile(filepath.Join(logs, "wi-1", "work-1-a1b2c3.jsonl"), []byte(stream), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(dir, "sift.db")
-	if out, errOut, code := siftCmd(t, "import", "--db", db, "--logs", logs); code != 0 {
-		t.Fatalf("import: %q %q", out, errOut)
-	}
+	db, logs := importStreams(t, dir, map[string]string{"wi-1/work-1-a1b2c3.jsonl": strings.Replace(src, call, `"content":"x\ud83d"}`, 1)})
 	for _, format := range []string{"atif", "acp"} {
 		out, errOut, code := siftCmd(t, "export", "wi-1/work-1-a1b2c3.jsonl", "--format", format, "--db", db, "--logs", logs)
 		if code != 0 || !strings.Contains(out, "x") {

@@ -252,24 +252,13 @@ func TestExportAllRefusesALinkOut(t *testing.T) {
 func TestExportAllNamesNeverCollide(t *testing.T) {
 	dir := t.TempDir()
 	isolate(t, dir)
-	logs := filepath.Join(dir, "logs")
-	src, err := os.ReadFile("../../testdata/streams/claude/vincent-2.1.226-permission-denied-tool-error.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := recordedStream(t)
 	keys := []string{"a_b/w.jsonl", "a b/w.jsonl", "a:b/w.jsonl", "x__y/z.jsonl", "x/y__z.jsonl"}
+	streams := map[string]string{}
 	for i, k := range keys {
-		p := filepath.Join(logs, k)
-		os.MkdirAll(filepath.Dir(p), 0o700)
-		stream := strings.Replace(string(src), "hello.txt", fmt.Sprintf("session-%d.txt", i), 1)
-		if err := os.WriteFile(p, []byte(stream), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		streams[k] = strings.Replace(src, "hello.txt", fmt.Sprintf("session-%d.txt", i), 1)
 	}
-	db := filepath.Join(dir, "sift.db")
-	if out, errOut, code := siftCmd(t, "import", "--db", db, "--logs", logs); code != 0 {
-		t.Fatalf("import: %q %q", out, errOut)
-	}
+	db, logs := importStreams(t, dir, streams)
 	out := filepath.Join(dir, "out")
 	// A link inside the folder, at another name, to a file inside it.
 	os.MkdirAll(out, 0o700)
