@@ -50,6 +50,7 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 		// A note is free text a reviewer may paste a secret into; it is
 		// kept like everything else sift stores: redacted.
 		d.Note = redact.String(d.Note)
+		d.Reviewer = reviewerID(d.Reviewer)
 		// The reviewer has seen the session as it is stored now, unless
 		// the decision says how far (a decision read back from an export).
 		if d.SeenLine <= 0 {
@@ -156,6 +157,7 @@ var ErrNothingToUndo = review.ErrNothingToUndo
 // left, ErrNothingToUndo. Like Decide, it returns once the undo is
 // durable.
 func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) (review.Decision, error) {
+	reviewer = reviewerID(reviewer)
 	var undone review.Decision
 	err := s.durable(ctx, "undo", func(tx *sql.Tx) error {
 		if err := s.lockSession(ctx, tx, k); err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentsift/sift/core/redact"
@@ -45,7 +46,10 @@ type WithdrawnDecision struct {
 }
 
 // ExportDecisions calls fn with every decision recorded at or after since
-// (all of them for the zero time), oldest first, undos included.
+// (all of them for the zero time), oldest first, undos included. Each
+// session is named by its key as shown (review.SessionKey.Shown): an
+// export is shared, and ImportDecisions finds the session of a redacted
+// key again.
 func (s *Store) ExportDecisions(ctx context.Context, since time.Time, fn func(ExportedDecision) error) error {
 	rows, err := s.r.QueryContext(ctx, `SELECT d.work_item_id, d.file_name, d.turn_id, d.tool_call_id, d.decision, d.note,
 		d.reviewer_id, d.created_at, d.seen_line, d.supersedes, w.decision, w.note, w.reviewer_id, w.created_at
@@ -65,6 +69,8 @@ func (s *Store) ExportDecisions(ctx context.Context, since time.Time, fn func(Ex
 			return fmt.Errorf("export decisions: %w", wrapError(err))
 		}
 		d.CreatedAt = time.UnixMilli(created).UTC()
+		shown := review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName}.Shown()
+		d.WorkItemID, d.FileName = shown.WorkItemID, shown.FileName
 		if supersedes != 0 {
 			d.Decision = review.Undone
 			d.Withdraws = &WithdrawnDecision{Decision: review.DecisionKind(wKind.String), Note: wNote.String,
@@ -110,9 +116,28 @@ func (s *Store) ImportDecisions(ctx context.Context, read func(add func(Exported
 		if err != nil {
 			return err
 		}
+		var shown map[string]review.SessionKey
 		err = read(func(d ExportedDecision) error {
 			if err := checkImported(d, s.now()); err != nil {
 				return err
+			}
+			if k := (review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName}); strings.Contains(k.String(), redact.Prefix) {
+				// An export names a key that holds a secret as shown:
+				// the stored session it stands for, when one alone does.
+				if shown == nil {
+					if shown, err = shownKeys(ctx, tx); err != nil {
+						return err
+					}
+				}
+				if real, ok := shown[k.String()]; ok {
+					d.WorkItemID, d.FileName = real.WorkItemID, real.FileName
+				}
+			}
+			d.Reviewer = reviewerID(d.Reviewer)
+			if d.Withdraws != nil {
+				w := *d.Withdraws
+				w.Reviewer = reviewerID(w.Reviewer)
+				d.Withdraws = &w
 			}
 			ok, err := importDecision(ctx, tx, d, s.pg)
 			if err != nil {
@@ -285,4 +310,40 @@ func (s *Store) relatest(ctx context.Context, tx *sql.Tx, k review.SessionKey) e
 		}
 	}
 	return s.rankSession(ctx, tx, k)
+}
+
+// reviewerID is a reviewer id as the store keeps it: redacted, as a note
+// is. An id is a name someone typed or a teammate's file holds, and a
+// secret pasted as one is no less a secret.
+func reviewerID(id string) string { return redact.String(id) }
+
+// shownKeys maps the keys as shown that differ from the stored key they
+// show (review.SessionKey.Shown) to it, when one stored key alone shows
+// as that.
+func shownKeys(ctx context.Context, tx *sql.Tx) (map[string]review.SessionKey, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT work_item_id, file_name FROM agent_stream_summaries`)
+	if err != nil {
+		return nil, wrapError(err)
+	}
+	defer rows.Close()
+	out := map[string]review.SessionKey{}
+	twice := map[string]bool{}
+	for rows.Next() {
+		var k review.SessionKey
+		if err := rows.Scan(&k.WorkItemID, &k.FileName); err != nil {
+			return nil, wrapError(err)
+		}
+		s := k.Shown().String()
+		if s == k.String() {
+			continue
+		}
+		if _, ok := out[s]; ok {
+			twice[s] = true
+		}
+		out[s] = k
+	}
+	for s := range twice {
+		delete(out, s)
+	}
+	return out, wrapError(rows.Err())
 }

@@ -41,7 +41,8 @@ type redactTable struct {
 // reviewer reaches: the summaries (final message, the list row's JSON,
 // tool calls, stalls, packed turns, model and harness session id), the
 // review events, the sessions' tool names, the usage rows' model names and
-// session ids, the decisions' notes, and the search index's text (its
+// session ids, the decisions' notes and reviewer ids, and the search
+// index's text (its
 // lines stay lines: a replacement never spans one). The index deletes a
 // replaced text's words at once (secure-delete, migration 0008); on
 // SQLite it keeps no text of its own, and its documents' triggers index a
@@ -58,7 +59,7 @@ func redactTables(pg bool) []redactTable {
 		{name: "review_events", cols: []string{"events_json"}, kind: []valueKind{packedValue}},
 		{name: "session_filter", cols: []string{"tool_names"}, kind: []valueKind{jsonValue}},
 		{name: "usage_files", cols: []string{"models", "session_id"}, kind: []valueKind{textValue, textValue}},
-		{name: "review_decisions", cols: []string{"note"}, kind: []valueKind{textValue}, appendOnly: "review_decisions_no_update"},
+		{name: "review_decisions", cols: []string{"note", "reviewer_id"}, kind: []valueKind{textValue, textValue}, appendOnly: "review_decisions_no_update"},
 		search,
 	}
 }

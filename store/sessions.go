@@ -8,6 +8,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -271,11 +272,15 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 }
 
 // ResolveSession finds a session from a reference: `<workItemId>/<fileName>`
-// exactly, else a prefix of exactly one session's file name. No match is
-// ErrNotFound; several are ErrAmbiguous, with up to five named.
+// exactly, or as sift shows it (review.SessionKey.Shown: redacted), else a
+// prefix of exactly one session's file name. No match is ErrNotFound;
+// several are ErrAmbiguous, with up to five named as shown.
 func (s *Store) ResolveSession(ctx context.Context, ref string) (review.SessionKey, error) {
 	if ref == "" {
 		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, ErrNotFound)
+	}
+	if strings.Contains(ref, redact.Prefix) {
+		return s.resolveShown(ctx, ref)
 	}
 	if wi, fn, ok := strings.Cut(ref, "/"); ok {
 		var k review.SessionKey
@@ -307,6 +312,12 @@ func (s *Store) ResolveSession(ctx context.Context, ref string) (review.SessionK
 	if err := rows.Err(); err != nil {
 		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, wrapError(err))
 	}
+	return oneOf(ref, found)
+}
+
+// oneOf is the session a reference found: the one key, else ErrNotFound
+// or ErrAmbiguous naming up to five, as shown.
+func oneOf(ref string, found []review.SessionKey) (review.SessionKey, error) {
 	switch len(found) {
 	case 0:
 		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, ErrNotFound)
@@ -319,9 +330,41 @@ func (s *Store) ResolveSession(ctx context.Context, ref string) (review.SessionK
 			names = append(names, "…")
 			break
 		}
-		names = append(names, k.String())
+		names = append(names, k.Shown().String())
 	}
 	return review.SessionKey{}, fmt.Errorf("session %q matches %s: %w", ref, strings.Join(names, ", "), ErrAmbiguous)
+}
+
+// resolveShown finds the sessions whose key, as shown, is ref, or whose
+// file name as shown starts with it. A key holding a secret is shown
+// redacted, and a reviewer who copies it from the inbox or a list names
+// the session by that. Rare, it reads every key.
+func (s *Store) resolveShown(ctx context.Context, ref string) (review.SessionKey, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT work_item_id, file_name FROM agent_stream_summaries ORDER BY file_name, work_item_id`)
+	if err != nil {
+		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, wrapError(err))
+	}
+	defer rows.Close()
+	var exact, prefix []review.SessionKey
+	for rows.Next() {
+		var k review.SessionKey
+		if err := rows.Scan(&k.WorkItemID, &k.FileName); err != nil {
+			return review.SessionKey{}, err
+		}
+		switch shown := k.Shown(); {
+		case shown.String() == ref:
+			exact = append(exact, k)
+		case strings.HasPrefix(shown.FileName, ref) && len(prefix) < 6:
+			prefix = append(prefix, k)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, wrapError(err))
+	}
+	if len(exact) > 0 {
+		return oneOf(ref, exact)
+	}
+	return oneOf(ref, prefix)
 }
 
 // ReviewEvents returns the review events of a session in stream order.

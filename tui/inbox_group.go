@@ -74,7 +74,7 @@ func (m *inboxView) lastOfGroup(i int) bool {
 func (m *inboxView) groupHeader(s *review.Session, w int) string {
 	st := m.c.Styles
 	g, ok := m.groups[s.WorkItemID]
-	parts := []string{Inert(s.WorkItemID)}
+	parts := []string{Inert(s.Key().Shown().WorkItemID)}
 	if ok {
 		parts = append(parts, plural(g.Sessions, "session"))
 		if g.Flagged > 0 {
@@ -95,5 +95,5 @@ func groupedLabel(s *review.Session, last bool) string {
 	if last {
 		branch = "└ "
 	}
-	return "  " + branch + Inert(strings.TrimPrefix(phaseLabel(&s.Summary), s.WorkItemID+" · "))
+	return "  " + branch + Inert(review.PhaseLabel(s.Phase, s.Iteration))
 }

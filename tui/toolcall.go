@@ -188,7 +188,7 @@ func (m *toolView) ids() string {
 	if m.s.SessionID != "" {
 		parts = append(parts, "session="+m.s.SessionID)
 	}
-	parts = append(parts, "file="+m.s.Key().String())
+	parts = append(parts, "file="+m.s.Key().Shown().String())
 	return Inert(strings.Join(parts, " "))
 }
 

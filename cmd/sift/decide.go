@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/textsafe"
 )
@@ -80,7 +81,7 @@ func runDecide(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // target names a decision's target: the session, and its turn and tool
 // call when given.
 func target(k review.SessionKey, turn, call string) string {
-	t := k.String()
+	t := k.Shown().String()
 	if turn != "" {
 		t += " turn " + turn
 	}
@@ -121,8 +122,12 @@ func writeHistory(w io.Writer, hist []review.Decision) {
 }
 
 // reviewerOf is the reviewer recorded on decisions: the --reviewer flag,
-// else the configuration's Reviewer, else $USER, else the OS user's name.
-func reviewerOf(flag, configured string) string {
+// else the configuration's Reviewer, else $USER, else the OS user's name;
+// redacted, as the store keeps it.
+func reviewerOf(flag, configured string) string { return redact.String(reviewerName(flag, configured)) }
+
+// reviewerName is reviewerOf before redaction.
+func reviewerName(flag, configured string) string {
 	switch {
 	case flag != "":
 		return flag

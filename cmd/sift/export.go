@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentsift/sift/core/export"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
@@ -98,7 +99,7 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	named := map[string]review.SessionKey{}
 	for _, k := range keys {
 		if other, ok := named[exportName(k, *format)]; ok {
-			return fail(stderr, "export", fmt.Errorf("%s and %s would share the file %s", other, k, exportName(k, *format)))
+			return fail(stderr, "export", fmt.Errorf("%s and %s would share the file %s", other.Shown(), k.Shown(), exportName(k, *format)))
 		}
 		named[exportName(k, *format)] = k
 		if err := exportToFile(ctx, st, sf.streamRoots(), k, *format, root); err != nil {
@@ -142,14 +143,16 @@ func exportToFile(ctx context.Context, st *store.Store, roots []string, k review
 // exportName is the file name of a session's export: its key made safe
 // for a file name, and the first 12 hex digits of the key's SHA-256, so
 // that two keys that read alike once made safe (a_b, a b, a:b) never
-// share a file.
+// share a file. The name is made of the key as shown (redacted); the
+// hash, of the key itself.
 func exportName(k review.SessionKey, format string) string {
 	ext := ".atif.json"
 	if format == "acp" {
 		ext = ".acp.jsonl"
 	}
 	sum := sha256.Sum256([]byte(k.WorkItemID + "\x00" + k.FileName))
-	return safeName(k.WorkItemID) + "__" + safeName(strings.TrimSuffix(k.FileName, filepath.Ext(k.FileName))) +
+	shown := k.Shown()
+	return safeName(shown.WorkItemID) + "__" + safeName(strings.TrimSuffix(shown.FileName, filepath.Ext(shown.FileName))) +
 		"-" + hex.EncodeToString(sum[:6]) + ext
 }
 
@@ -183,14 +186,14 @@ func exportSession(ctx context.Context, st *store.Store, roots []string, k revie
 	find := export.Findings{Summary: &sess.Summary, Decisions: decisions}
 	sid := sess.SessionID
 	if sid == "" {
-		sid = k.String()
+		sid = k.Shown().String()
 	}
 	f, err := ingest.OpenStream(roots, sess.Path)
 	var refused *ingest.RefusedError
 	if errors.As(err, &refused) {
 		// A row's path is data: what the store kept stands in for a
 		// file sift will not open, and the export says why.
-		find.Missing = append(find.Missing, "the stream file, refused: "+refused.Error())
+		find.Missing = append(find.Missing, "the stream file, refused: "+redact.String(refused.Error()))
 		f, err = nil, nil
 	}
 	if err != nil {

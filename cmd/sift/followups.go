@@ -60,7 +60,8 @@ type resumeJSON struct {
 // toFollowupJSON lays out one follow-up with its resume command.
 func toFollowupJSON(f *review.Followup) followupJSON {
 	d, s := &f.Decision, &f.Session
-	out := followupJSON{WorkItemID: d.Session.WorkItemID, FileName: d.Session.FileName, AgentKind: s.AgentKind,
+	k := d.Session.Shown()
+	out := followupJSON{WorkItemID: k.WorkItemID, FileName: k.FileName, AgentKind: s.AgentKind,
 		SessionID: s.SessionID, TurnID: d.TurnID, ToolCallID: d.ToolCallID, Note: d.Note, ReviewerID: d.Reviewer,
 		CreatedAt: d.CreatedAt}
 	if c := f.Call; c != nil {

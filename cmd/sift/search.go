@@ -113,7 +113,8 @@ func searchLines(ctx context.Context, st matcher, q review.Query) ([]searchLine,
 			if len(out) == q.Limit {
 				return out, nil
 			}
-			out = append(out, searchLine{WorkItemID: s.WorkItemID, FileName: s.FileName, AgentKind: s.AgentKind, Match: m})
+			k := s.Key().Shown()
+			out = append(out, searchLine{WorkItemID: k.WorkItemID, FileName: k.FileName, AgentKind: s.AgentKind, Match: m})
 		}
 	}
 	return out, nil

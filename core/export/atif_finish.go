@@ -52,7 +52,7 @@ func (b *TrajectoryBuilder) Finish(f Findings) *Trajectory {
 		t.FinalMetrics = b.eventMetrics(len(t.Steps))
 	}
 	if t.SessionID == "" && s != nil {
-		t.SessionID = review.SessionKey{WorkItemID: s.WorkItemID, FileName: s.FileName}.String()
+		t.SessionID = review.SessionKey{WorkItemID: s.WorkItemID, FileName: s.FileName}.Shown().String()
 	}
 	if t.SessionID == "" {
 		t.SessionID = "unknown"
@@ -70,6 +70,7 @@ func (b *TrajectoryBuilder) Finish(f Findings) *Trajectory {
 func (b *TrajectoryBuilder) finish() *Trajectory {
 	for i := range b.steps {
 		s := &b.steps[i]
+		s.ModelName = redact.String(s.ModelName)
 		s.Message = redact.String(b.texts[i].msg.String())
 		s.ReasoningContent = redact.String(b.texts[i].reason.String())
 		if s.Observation != nil {
@@ -83,8 +84,8 @@ func (b *TrajectoryBuilder) finish() *Trajectory {
 	}
 	t := &Trajectory{
 		SchemaVersion: ATIFVersion,
-		SessionID:     b.sessionID,
-		Agent:         Agent{Name: "unknown", Version: "unknown", ModelName: b.model},
+		SessionID:     redact.String(b.sessionID),
+		Agent:         Agent{Name: "unknown", Version: "unknown", ModelName: redact.String(b.model)},
 		Steps:         b.steps,
 		Extra:         map[string]any{},
 	}
@@ -152,7 +153,7 @@ func (b *TrajectoryBuilder) attachSubagents(t *Trajectory) {
 		sb := b.subs[id]
 		st := sb.finish()
 		st.SessionID = t.SessionID + "/" + id
-		st.Agent = Agent{Name: t.Agent.Name, Version: t.Agent.Version, ModelName: sb.model}
+		st.Agent = Agent{Name: t.Agent.Name, Version: t.Agent.Version, ModelName: redact.String(sb.model)}
 		st.Extra["parent_tool_call_id"] = id
 		st.FinalMetrics = sb.eventMetrics(len(st.Steps))
 		subs[i] = st

@@ -68,8 +68,9 @@ func siftExtra(f Findings) map[string]any {
 		m["missing"] = f.Missing
 	}
 	if s := f.Summary; s != nil {
-		m["work_item_id"] = s.WorkItemID
-		m["file_name"] = s.FileName
+		k := review.SessionKey{WorkItemID: s.WorkItemID, FileName: s.FileName}.Shown()
+		m["work_item_id"] = k.WorkItemID
+		m["file_name"] = k.FileName
 		if s.Phase != "" {
 			m["phase"] = s.Phase
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -167,11 +168,12 @@ func (t *Tail) add(ev *event.Event) {
 		l.Lines = ev.Line
 		l.LastRead = t.now()
 	}
+	// The harness's names are shown as a summary shows them: redacted.
 	if ev.SessionID != "" && l.SessionID == "" {
-		l.SessionID = strings.Clone(ev.SessionID)
+		l.SessionID = redact.String(strings.Clone(ev.SessionID))
 	}
 	if ev.Model != "" && l.Model != ev.Model {
-		l.Model = strings.Clone(ev.Model)
+		l.Model = redact.String(strings.Clone(ev.Model))
 	}
 	if !ev.Timestamp.IsZero() {
 		if l.Started.IsZero() {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/redact"
 )
 
 // UsageEntry is one model call of a history file, as ccusage counts it.
@@ -44,9 +45,10 @@ func (u *Usage) add(ev *event.Event) {
 			u.First = ms
 		}
 	}
-	// What is kept is copied: the events are lent (agents.Options.Borrow).
+	// What is kept is copied: the events are lent (agents.Options.Borrow);
+	// the harness's names are kept redacted, as a summary keeps them.
 	if u.SessionID == "" && ev.SessionID != "" {
-		u.SessionID = strings.Clone(ev.SessionID)
+		u.SessionID = redact.String(strings.Clone(ev.SessionID))
 	}
 	up := &ev.Update
 	if up.SessionUpdate != event.Usage || up.Scope != event.ScopeCall || ev.Timestamp.IsZero() || up.CompletionTokens == nil {
@@ -73,7 +75,7 @@ func (u *Usage) add(ev *event.Event) {
 	if !ok {
 		i = len(u.Models)
 		m := strings.Clone(ev.Model)
-		u.Models = append(u.Models, m)
+		u.Models = append(u.Models, redact.String(m))
 		u.modelIdx[m] = i
 	}
 	e.Model = i

@@ -9,7 +9,11 @@
 // implements the queries, the inbox draws their answers.
 package review
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/agentsift/sift/core/redact"
+)
 
 // SessionKey identifies a session: one stream file of a work item.
 type SessionKey struct {
@@ -20,17 +24,32 @@ type SessionKey struct {
 // String returns the key as `<workItemId>/<fileName>`.
 func (k SessionKey) String() string { return k.WorkItemID + "/" + k.FileName }
 
+// Shown is the key as sift shows, indexes and exports it: each part
+// redacted. A key is the stream file's folder and name, which whatever
+// wrote the file chose; the store keeps the real name, which it needs to
+// find the file, and every output shows this one. It is the key itself
+// for any key that holds no secret.
+func (k SessionKey) Shown() SessionKey {
+	return SessionKey{WorkItemID: redact.String(k.WorkItemID), FileName: redact.String(k.FileName)}
+}
+
 // IsZero reports whether the key names no session.
 func (k SessionKey) IsZero() bool { return k.WorkItemID == "" && k.FileName == "" }
 
 // Label is a session's "work item · phase-iteration" label, as the inbox
-// shows it; "?" stands for an unknown phase.
+// shows it, the work item redacted (SessionKey.Shown); "?" stands for an
+// unknown phase.
 func Label(workItem, phase string, iteration *int) string {
+	return redact.String(workItem) + " · " + PhaseLabel(phase, iteration)
+}
+
+// PhaseLabel is Label's "phase-iteration" part.
+func PhaseLabel(phase string, iteration *int) string {
 	if phase == "" {
 		phase = "?"
 	}
 	if iteration != nil {
 		phase += "-" + strconv.Itoa(*iteration)
 	}
-	return workItem + " · " + phase
+	return phase
 }

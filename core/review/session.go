@@ -91,3 +91,12 @@ func (s *Session) WriteJSON(w io.Writer, newEncoder func(io.Writer) summary.Enco
 		return &c
 	}, newEncoder)
 }
+
+// Shown returns the session with its key as every output writes it
+// (SessionKey.Shown); the rest is shared with s.
+func (s *Session) Shown() *Session {
+	c := *s
+	k := s.Key().Shown()
+	c.WorkItemID, c.FileName = k.WorkItemID, k.FileName
+	return &c
+}

@@ -274,7 +274,8 @@ func NewDoc(s *summary.Summary, pieces []Piece) *Doc {
 	// them at, up to a bound: a session of 100,000 calls repeats most.
 	n := min(8+len(pieces)+len(s.Turns)+2*len(s.ToolCalls), maxPresized)
 	d := &Doc{Parts: make([]Part, 0, n), seen: make(map[partKey]int, n)}
-	names := []string{s.AgentKind, s.Model, s.WorkItemID, phaseName(s), s.FileName, s.SessionID}
+	// The key is the stream file's folder and name, indexed as shown.
+	names := []string{s.AgentKind, s.Model, redact.String(s.WorkItemID), phaseName(s), redact.String(s.FileName), s.SessionID}
 	d.Add(InSession, strings.Join(names, " "), Location{})
 	turnOf := turnLocator(s.Turns)
 	for _, p := range pieces {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/redact"
 )
 
 // The filters of reviewing together (issue 18): whose sessions they are.
@@ -34,14 +36,15 @@ func parseTeam(t token, o Options) (f Filter, ok bool, err error) {
 	word := strings.ToLower(t.raw)
 	switch {
 	case word == string(FieldMine):
-		f.Field, f.Value = FieldMine, o.Reviewer
+		f.Field, f.Value = FieldMine, redact.String(o.Reviewer)
 		if strings.TrimSpace(o.Reviewer) == "" {
 			return f, true, &ParseError{Token: t.raw, Err: errNoReviewer}
 		}
 	case word == string(FieldUnclaimed):
 		f.Field = FieldUnclaimed
 	case strings.HasPrefix(word, string(FieldBy)+":"):
-		f.Field, f.Value = FieldBy, strings.Trim(t.raw[len(FieldBy)+1:], `"`)
+		// Reviewer ids are stored redacted (store.reviewerID).
+		f.Field, f.Value = FieldBy, redact.String(strings.Trim(t.raw[len(FieldBy)+1:], `"`))
 		if f.Value == "" {
 			return f, true, &ParseError{Token: t.raw, Err: errors.New("by needs a reviewer id, such as by:ana")}
 		}

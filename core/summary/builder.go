@@ -57,6 +57,8 @@ type Builder struct {
 	// names and kinds calls share.
 	callRecs blocks[callState]
 	interned map[string]string
+	// shownIDs holds the session ids and models shown (shown).
+	shownIDs map[string]string
 	// lists are the arrays of the summary's lists, texts the records'
 	// strings (reuse.go).
 	lists lists

@@ -24,7 +24,7 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	b.nameTurns()
 	s := &Summary{
 		AgentKind: st.Agent,
-		SessionID: b.sessionID,
+		SessionID: b.shown(b.sessionID),
 		Model:     b.initModel,
 		NumTurns:  b.numTurns,
 		ExitCode:  b.opt.ExitCode,
@@ -42,6 +42,8 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 	session := b.toolCalls(s, p)
 	b.tokens(s)
 	b.cost(s, p)
+	// Priced by its name, the model is then kept as shown.
+	s.Model = b.shown(s.Model)
 	session |= b.reconcile(s)
 	session |= b.turnsAndStalls(s, p)
 	b.outcome(s, session, st)
@@ -296,7 +298,7 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 		}
 		b.turnNotes(t, spike, med)
 		tt := Turn{
-			TurnID: t.id(), MessageID: t.msgID, Model: t.model,
+			TurnID: t.id(), MessageID: t.msgID, Model: b.shown(t.model),
 			Flags: t.flags.list(), Line: t.line, EndLine: t.endLine,
 			Text: b.clipLine(t.said(), maxLine),
 		}

@@ -49,6 +49,11 @@ func WriteJSONOf(w io.Writer, s *Summary, wrap func(*Summary) any, newEncoder fu
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
 	enc := newEncoder(&buf)
+	// The work item and file name are the stream file's folder and name,
+	// which whatever wrote it chose: written redacted, as they are shown.
+	shown := *s
+	shown.WorkItemID, shown.FileName = redactText(s.WorkItemID), redactText(s.FileName)
+	s = &shown
 	if s.ToolCalls == nil || s.Stalls == nil || s.Turns == nil {
 		// A brief summary (a list's row): nothing grows with the calls.
 		if err := enc.Encode(wrap(s)); err != nil {

@@ -130,9 +130,9 @@ func (r *ReviewEvents) event(i int, ev *ReviewEvent, at *time.Time) {
 	b, k := r.b, r.keys[i]
 	session := func(s string) string {
 		if s == "" {
-			return b.sessionID
+			s = b.sessionID
 		}
-		return s
+		return b.shown(s)
 	}
 	when := func(a instant) *time.Time {
 		t, ok := r.p.resolve(a)
@@ -153,7 +153,7 @@ func (r *ReviewEvents) event(i int, ev *ReviewEvent, at *time.Time) {
 		t := b.turns[k.src]
 		*ev = ReviewEvent{
 			Type: ReviewResponse, SessionID: session(t.session), TurnID: t.id(), Actor: "agent",
-			Summary: b.responseSummary(t), Time: when(t.start), Line: t.line, Model: t.model,
+			Summary: b.responseSummary(t), Time: when(t.start), Line: t.line, Model: b.shown(t.model),
 		}
 		// The turn's own counts, which the summary lists.
 		ev.InputTokens, ev.OutputTokens = r.s.Turns[k.src].InputTokens, r.s.Turns[k.src].OutputTokens

@@ -204,21 +204,49 @@ func (b *Builder) describe(c *callState, u *event.Update) {
 }
 
 // intern returns a kept copy of a short string a summary repeats (a tool's
-// name or kind): the same copy for each call, as long as the table has
-// room. A string over MaxToolName bytes is cut, and not kept in the table.
+// name or kind), as the summary shows it: redacted,
+// then cut at MaxToolName bytes. It is the same copy for each call, as
+// long as the table has room; a string over MaxToolName bytes is not kept
+// in the table. The stream names these, and a name can be a secret as
+// well as any text.
 func (b *Builder) intern(s string) string {
 	if v, ok := b.interned[s]; ok {
 		return v
 	}
 	if len(s) > MaxToolName {
-		return cut(s, MaxToolName) + "…"
+		return clipText(s, MaxToolName)
 	}
-	v := strings.Clone(s)
+	k := strings.Clone(s)
+	v := redactText(k)
+	if len(v) > MaxToolName {
+		v = cut(v, MaxToolName) + "…"
+	}
 	if len(b.interned) < maxInterned {
 		if b.interned == nil {
 			b.interned = map[string]string{}
 		}
-		b.interned[v] = v
+		b.interned[k] = v
+	}
+	return v
+}
+
+// shown returns an identifier the stream names (a session id, a model) as
+// the summary shows it: redacted, as its text is. Its table lasts one
+// stream: a builder reused for many streams meets a new session id in
+// each.
+func (b *Builder) shown(s string) string {
+	if s == "" {
+		return s
+	}
+	if v, ok := b.shownIDs[s]; ok {
+		return v
+	}
+	v := redactText(s)
+	if len(b.shownIDs) < maxInterned {
+		if b.shownIDs == nil {
+			b.shownIDs = map[string]string{}
+		}
+		b.shownIDs[s] = v
 	}
 	return v
 }

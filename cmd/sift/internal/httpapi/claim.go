@@ -76,6 +76,6 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 	case req.Release:
 		w.WriteHeader(http.StatusNoContent)
 	default:
-		writeJSON(w, http.StatusCreated, claimJSON{WorkItemID: key.WorkItemID, FileName: key.FileName, Claim: c})
+		writeJSON(w, http.StatusCreated, claimJSON{WorkItemID: key.Shown().WorkItemID, FileName: key.Shown().FileName, Claim: c})
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -71,7 +72,8 @@ func (s *Server) handleListStreams(w http.ResponseWriter, r *http.Request) {
 	slices.SortFunc(infos, func(a, b fs.FileInfo) int {
 		return cmp.Or(a.ModTime().Compare(b.ModTime()), strings.Compare(a.Name(), b.Name()))
 	})
-	out := streamList{WorkItemID: wi, Files: []streamFile{}, Total: len(infos), Limit: limit, Offset: offset}
+	// Folder and file names are shown as the inbox shows them: redacted.
+	out := streamList{WorkItemID: redact.String(wi), Files: []streamFile{}, Total: len(infos), Limit: limit, Offset: offset}
 	if offset >= len(infos) {
 		writeJSON(w, http.StatusOK, out)
 		return
@@ -91,7 +93,7 @@ func (s *Server) handleListStreams(w http.ResponseWriter, r *http.Request) {
 		byName[known.Sessions[i].FileName] = &known.Sessions[i]
 	}
 	for _, fi := range page {
-		f := streamFile{FileName: fi.Name(), Size: fi.Size(), LastWriteTime: fi.ModTime().UTC()}
+		f := streamFile{FileName: redact.String(fi.Name()), Size: fi.Size(), LastWriteTime: fi.ModTime().UTC()}
 		sum := byName[fi.Name()]
 		if sum != nil {
 			f.Phase, f.Iteration, f.AgentKind = sum.Phase, sum.Iteration, sum.AgentKind

@@ -58,7 +58,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		if ms == nil {
 			ms = []search.Match{}
 		}
-		out.Results = append(out.Results, searchHit{Session: sess, Matches: ms})
+		out.Results = append(out.Results, searchHit{Session: *sess.Shown(), Matches: ms})
 	}
 	if len(page.Sessions) == q.Limit {
 		next := q.Offset + q.Limit

@@ -34,9 +34,9 @@ func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, "list sessions", err)
 		return
 	}
-	out := sessionList{Sessions: page.Sessions, Limit: q.Limit, Offset: q.Offset}
-	if out.Sessions == nil {
-		out.Sessions = []review.Session{}
+	out := sessionList{Sessions: make([]review.Session, len(page.Sessions)), Limit: q.Limit, Offset: q.Offset}
+	for i := range page.Sessions {
+		out.Sessions[i] = *page.Sessions[i].Shown()
 	}
 	if len(page.Sessions) == q.Limit {
 		next := q.Offset + q.Limit
@@ -106,8 +106,9 @@ type decisionJSON struct {
 }
 
 func toDecisionJSON(d review.Decision) decisionJSON {
+	k := d.Session.Shown()
 	return decisionJSON{
-		ID: d.ID, WorkItemID: d.Session.WorkItemID, FileName: d.Session.FileName, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
+		ID: d.ID, WorkItemID: k.WorkItemID, FileName: k.FileName, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
 		Decision: d.Kind, Note: d.Note, ReviewerID: d.Reviewer, CreatedAt: d.CreatedAt, Supersedes: d.Supersedes,
 	}
 }
@@ -160,7 +161,8 @@ func (s *Server) handleDecisions(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, "latest decisions", err)
 		return
 	}
-	out := decisionList{WorkItemID: key.WorkItemID, FileName: key.FileName, Limit: limit, Offset: offset,
+	shown := key.Shown()
+	out := decisionList{WorkItemID: shown.WorkItemID, FileName: shown.FileName, Limit: limit, Offset: offset,
 		Current: []decisionJSON{}, History: []decisionJSON{}}
 	for _, d := range cur {
 		out.Current = append(out.Current, toDecisionJSON(d))
