@@ -121,7 +121,7 @@ func (s *Store) ImportDecisions(ctx context.Context, read func(add func(Exported
 			if err := checkImported(d, s.now()); err != nil {
 				return err
 			}
-			if k := (review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName}); strings.Contains(k.String(), redact.Prefix) {
+			if k := (review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName}); strings.Contains(k.Ref(), redact.Prefix) {
 				// An export names a key that holds a secret as shown:
 				// the stored session it stands for, when one alone does.
 				if shown == nil {
@@ -129,7 +129,7 @@ func (s *Store) ImportDecisions(ctx context.Context, read func(add func(Exported
 						return err
 					}
 				}
-				if real, ok := shown[k.String()]; ok {
+				if real, ok := shown[k.Ref()]; ok {
 					d.WorkItemID, d.FileName = real.WorkItemID, real.FileName
 				}
 			}
@@ -333,8 +333,8 @@ func shownKeys(ctx context.Context, tx *sql.Tx) (map[string]review.SessionKey, e
 		if err := rows.Scan(&k.WorkItemID, &k.FileName); err != nil {
 			return nil, wrapError(err)
 		}
-		s := k.Shown().String()
-		if s == k.String() {
+		s := k.String()
+		if s == k.Ref() {
 			continue
 		}
 		if _, ok := out[s]; ok {

@@ -330,7 +330,7 @@ func oneOf(ref string, found []review.SessionKey) (review.SessionKey, error) {
 			names = append(names, "…")
 			break
 		}
-		names = append(names, k.Shown().String())
+		names = append(names, k.String())
 	}
 	return review.SessionKey{}, fmt.Errorf("session %q matches %s: %w", ref, strings.Join(names, ", "), ErrAmbiguous)
 }
@@ -351,10 +351,10 @@ func (s *Store) resolveShown(ctx context.Context, ref string) (review.SessionKey
 		if err := rows.Scan(&k.WorkItemID, &k.FileName); err != nil {
 			return review.SessionKey{}, err
 		}
-		switch shown := k.Shown(); {
-		case shown.String() == ref:
+		switch {
+		case k.String() == ref:
 			exact = append(exact, k)
-		case strings.HasPrefix(shown.FileName, ref) && len(prefix) < 6:
+		case strings.HasPrefix(k.Shown().FileName, ref) && len(prefix) < 6:
 			prefix = append(prefix, k)
 		}
 	}

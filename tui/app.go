@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/themes"
 )
 
@@ -91,7 +92,7 @@ type App struct {
 	// spinning says a chain of spinner ticks is under way.
 	spinning bool
 
-	details map[string]*fileDetail
+	details map[string]*detail.File
 	// coverage is what sift has seen (Options.Coverage), read when the
 	// help opens.
 	coverage []string
@@ -132,7 +133,7 @@ func NewApp(o Options) (*App, error) {
 		o.Title = "sift"
 	}
 	c := newCommon(o, p)
-	m := &App{c: c, opts: o, w: 80, h: 24, help: help.New(), details: map[string]*fileDetail{}}
+	m := &App{c: c, opts: o, w: 80, h: 24, help: help.New(), details: map[string]*detail.File{}}
 	m.help.Styles = c.Styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.App.Accent))
 	m.inbox = newInbox(c)

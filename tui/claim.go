@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -99,7 +98,8 @@ func notRecorded(what string, err error) tea.Cmd {
 }
 
 // shortReason is the innermost error of a chain (the driver's "database
-// is closed", "connection refused"), redacted, on one line.
+// is closed", "connection refused"), on one line. Errors name sessions by
+// their keys as shown (review.SessionKey.String: redacted).
 func shortReason(err error) string {
 	inner := err
 	for {
@@ -109,7 +109,7 @@ func shortReason(err error) string {
 		}
 		inner = next
 	}
-	return firstLine(redact.String(strings.TrimSpace(inner.Error())))
+	return firstLine(strings.TrimSpace(inner.Error()))
 }
 
 // clock is the time now by the app's clock, or the system's when it has

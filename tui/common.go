@@ -6,7 +6,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"time"
 
@@ -14,7 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alecthomas/chroma/v2"
 
-	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/detail"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/themes"
 )
 
@@ -42,12 +42,12 @@ func (m Mode) String() string {
 // Common is the state every component shares: passed as one pointer,
 // never held in globals.
 type Common struct {
-	Styles   *Styles
-	Keys     KeyMap
-	Store    Store
-	Registry *agents.Registry
-	// OpenStream opens a session's stream file (Options.OpenStream).
-	OpenStream func(path string) (*os.File, error)
+	Styles *Styles
+	Keys   KeyMap
+	Store  Store
+	// Detail reads a session's stream file again (Options.OpenStream
+	// opens it).
+	Detail detail.Reader
 	// Now is the clock relative times are drawn against.
 	Now  func() time.Time
 	Mode Mode
@@ -56,6 +56,8 @@ type Common struct {
 	Animate bool
 	// Reviewer is recorded on decisions and claims.
 	Reviewer string
+	// Resume builds a follow-up's resume command (Options.Resume).
+	Resume func(f *review.Followup) (line, why string)
 	// ClaimTTL is how long a claim holds (0: review.DefaultClaimTTL).
 	ClaimTTL time.Duration
 	// lexers memoises chroma lexer lookups by name or file name.
@@ -78,7 +80,8 @@ type Options struct {
 	// OpenStream opens a session's stream file again (its conversation,
 	// a call's detail and raw lines): the program passes one that opens
 	// only regular files inside sift's folders (ingest.OpenStream), since
-	// a session row's path is data. nil opens regular files anywhere.
+	// a session row's path is data. nil opens regular files anywhere
+	// (detail.OpenRegular).
 	OpenStream func(path string) (*os.File, error)
 	// Theme is a --theme value: auto (from the terminal background),
 	// dark, light or high-contrast.
@@ -88,6 +91,10 @@ type Options struct {
 	Mode     Mode
 	Now      func() time.Time
 	Reviewer string
+	// Resume says how to resume a follow-up's agent session: the command
+	// as a shell line, or why there is none. The program gives it: the
+	// resume command is each harness's; nil knows none.
+	Resume func(f *review.Followup) (line, why string)
 	// ClaimTTL is how long a claim (c) holds; 0 means
 	// review.DefaultClaimTTL (config ClaimMinutes).
 	ClaimTTL time.Duration
@@ -116,26 +123,9 @@ func newCommon(o Options, p themes.Palette) *Common {
 	if rev == "" {
 		rev = defaultReviewerID
 	}
-	if o.OpenStream == nil {
-		o.OpenStream = openRegular
-	}
 	return &Common{
-		Styles: NewStyles(p), Keys: DefaultKeyMap(), Store: o.Store, Registry: agents.Default(), OpenStream: o.OpenStream,
+		Styles: NewStyles(p), Keys: DefaultKeyMap(), Store: o.Store, Detail: detail.Reader{Open: o.OpenStream}, Resume: o.Resume,
 		Now: now, Mode: o.Mode, Animate: !o.NoAnimation, Reviewer: rev,
 		ClaimTTL: o.ClaimTTL, lexers: map[string]chroma.Lexer{},
 	}
-}
-
-// openRegular opens a stream file that is a regular file: never a FIFO or
-// a device, which a row's path could name and which would block or never
-// end.
-func openRegular(path string) (*os.File, error) {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	return f, nil
 }

@@ -8,8 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -46,10 +44,13 @@ func (m *App) handleFollowups(msg followupsLoadedMsg) tea.Cmd {
 	return nil
 }
 
-// resume is the command that resumes a follow-up's session.
-func resume(f *review.Followup) capture.Resume {
-	s := &f.Session
-	return capture.ResumeCommand(agents.Kind(s.AgentKind), s.SessionID, s.Cwd, f.Decision.Note)
+// resume is the command that resumes a follow-up's session, as a shell
+// line, or why there is none (Options.Resume).
+func (v *followupsView) resume(f *review.Followup) (line, why string) {
+	if v.c.Resume == nil {
+		return "", "no resume command: this inbox was given no way to build one"
+	}
+	return v.c.Resume(f)
 }
 
 // Update moves the selection, copies the selected resume command, opens
@@ -65,11 +66,11 @@ func (v *followupsView) Update(msg tea.KeyPressMsg) tea.Cmd {
 		v.cursor = max(v.cursor-1, 0)
 	case v.cursor >= len(v.fs):
 	case key.Matches(msg, k.Copy):
-		r := resume(&v.fs[v.cursor])
-		if r.Why != "" {
-			return intent(statusMsg{text: r.Why})
+		line, why := v.resume(&v.fs[v.cursor])
+		if why != "" {
+			return intent(statusMsg{text: why})
 		}
-		return intent(copyMsg{what: "the resume command", text: r.Shell()})
+		return intent(copyMsg{what: "the resume command", text: line})
 	case key.Matches(msg, k.Enter):
 		f := &v.fs[v.cursor]
 		return tea.Batch(intent(closeOverlayMsg{}), intent(openSessionMsg{key: f.Decision.Session}))
@@ -101,10 +102,10 @@ func (v *followupsView) entry(f *review.Followup, sel bool, w int) []string {
 		}
 		add("failed  ", text)
 	}
-	if r := resume(f); r.Why != "" {
-		add("resume  ", r.Why)
+	if line, why := v.resume(f); why != "" {
+		add("resume  ", why)
 	} else {
-		add("resume  ", r.Shell())
+		add("resume  ", line)
 	}
 	return lines
 }

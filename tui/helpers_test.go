@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
@@ -101,7 +103,8 @@ func splitName(name string) (string, int, bool) {
 // loads its first page.
 func newTestApp(t testing.TB, w, h int, st Store) *App {
 	t.Helper()
-	m, err := NewApp(Options{Store: st, Theme: "dark", Now: func() time.Time { return testNow }, NoAnimation: true, Reviewer: "tester"})
+	m, err := NewApp(Options{Store: st, Theme: "dark", Now: func() time.Time { return testNow }, NoAnimation: true, Reviewer: "tester",
+		Resume: testResume})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,4 +233,10 @@ func checkFrame(t testing.TB, m *App, w, h int) {
 			t.Errorf("%dx%d: line %d is %d wide: %q", w, h, i, lw, ansi.Strip(l))
 		}
 	}
+}
+
+// testResume is the program's resume builder (cmd/sift resumeLine).
+func testResume(f *review.Followup) (line, why string) {
+	r := capture.ResumeCommand(agents.Kind(f.Session.AgentKind), f.Session.SessionID, f.Session.Cwd, f.Decision.Note)
+	return r.Shell(), r.Why
 }

@@ -35,7 +35,7 @@ func (h *historyView) Update(msg tea.KeyPressMsg) tea.Cmd {
 func (h *historyView) View(w, ht int) string {
 	st := h.c.Styles
 	inner := max(min(w-6, 100), 20)
-	lines := []string{st.Dialog.Title.Render(fitWidth("decision history · "+Inert(h.key.Shown().String()), inner)), ""}
+	lines := []string{st.Dialog.Title.Render(fitWidth("decision history · "+Inert(h.key.String()), inner)), ""}
 	switch {
 	case h.loading:
 		lines = append(lines, st.Dialog.Choice.Render("loading…"))

@@ -49,7 +49,7 @@ func (m *inboxView) targets() []decisionTarget {
 			seen = seen || t.session == k
 		}
 		if !seen {
-			out = append(out, decisionTarget{session: k, label: k.Shown().String()})
+			out = append(out, decisionTarget{session: k, label: k.String()})
 		}
 	}
 	return out

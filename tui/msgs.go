@@ -3,6 +3,7 @@ package tui
 import (
 	"os/exec"
 
+	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/search"
 )
@@ -31,7 +32,7 @@ type (
 	detailLoadedMsg struct {
 		path   string
 		callID string
-		fd     *fileDetail
+		fd     *detail.File
 		raw    []string
 		err    error
 	}

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -71,12 +72,12 @@ func (m *App) loadConversation() tea.Cmd {
 		return nil
 	}
 	if fd, ok := m.details[s.Path]; ok {
-		m.session.setConversation(&fd.conv, nil)
+		m.session.setConversation(&fd.Conv, nil)
 		return nil
 	}
-	reg, open, path, agent := m.c.Registry, m.c.OpenStream, s.Path, s.AgentKind
+	rd, path, agent := m.c.Detail, s.Path, s.AgentKind
 	return func() tea.Msg {
-		fd, err := parseDetail(reg, open, path, agent)
+		fd, err := rd.Read(path, agent)
 		return detailLoadedMsg{path: path, fd: fd, err: err}
 	}
 }
@@ -92,8 +93,8 @@ func (m *App) openToolCall(id string) tea.Cmd {
 	m.screen = screenToolCall
 	m.tool.setCall(s, tc)
 	if fd, ok := m.details[s.Path]; ok {
-		m.tool.setDetail(fd.calls[id], nil, nil)
-		if fd.calls[id] != nil {
+		m.tool.setDetail(fd.Calls[id], nil, nil)
+		if fd.Calls[id] != nil {
 			return nil
 		}
 	}
@@ -101,12 +102,12 @@ func (m *App) openToolCall(id string) tea.Cmd {
 		m.tool.setDetail(nil, nil, errors.New("the store does not know this session's stream file"))
 		return nil
 	}
-	reg, open, path, agent, call := m.c.Registry, m.c.OpenStream, s.Path, s.AgentKind, *tc
+	rd, path, agent, call := m.c.Detail, s.Path, s.AgentKind, *tc
 	load := func() tea.Msg {
-		fd, err := parseDetail(reg, open, path, agent)
+		fd, err := rd.Read(path, agent)
 		msg := detailLoadedMsg{path: path, callID: call.ID, fd: fd, err: err}
-		if err == nil && fd.calls[call.ID] == nil && call.Line > 0 {
-			msg.raw, msg.err = rawLines(open, path, nil, call.Line, max(call.EndLine, call.Line))
+		if err == nil && fd.Calls[call.ID] == nil && call.Line > 0 {
+			msg.raw, msg.err = rd.RawLines(path, nil, call.Line, max(call.EndLine, call.Line))
 		}
 		return msg
 	}
@@ -125,18 +126,18 @@ func (m *App) handleDetail(msg detailLoadedMsg) tea.Cmd {
 		m.details[msg.path] = msg.fd
 	}
 	if m.session.s != nil && m.session.s.Path == msg.path && (msg.fd != nil || msg.callID == "") {
-		var conv *conversation
+		var conv *detail.Conversation
 		if msg.fd != nil {
-			conv = &msg.fd.conv
+			conv = &msg.fd.Conv
 		}
 		m.session.setConversation(conv, msg.err)
 	}
 	if m.tool.call == nil || m.tool.call.ID != msg.callID || m.tool.s.Path != msg.path {
 		return nil
 	}
-	var cd *callDetail
+	var cd *detail.Call
 	if msg.fd != nil {
-		cd = msg.fd.calls[msg.callID]
+		cd = msg.fd.Calls[msg.callID]
 	}
 	m.tool.setDetail(cd, msg.raw, msg.err)
 	return nil

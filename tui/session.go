@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/core/summary"
@@ -66,7 +67,7 @@ type sessionView struct {
 	// is read); expand shows the selected turn's text in full in place
 	// of its calls; tokens compares the turns' tokens with the
 	// session's.
-	conv    *conversation
+	conv    *detail.Conversation
 	convErr error
 	expand  bool
 	tokens  tokenCheck
@@ -128,7 +129,7 @@ func (m *sessionView) reload(s *review.Session, ds []review.Decision, matches []
 
 // setConversation shows what the stream's re-parse read, or why it could
 // not.
-func (m *sessionView) setConversation(c *conversation, err error) {
+func (m *sessionView) setConversation(c *detail.Conversation, err error) {
 	m.conv, m.convErr = c, err
 	m.measurePane()
 	m.clamp()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -122,7 +123,7 @@ func (m *sessionView) toolTimeSection() []string {
 // re-parsed, else the start the summary keeps.
 func (m *sessionView) said(t *summary.Turn) string {
 	if m.conv != nil {
-		if s := joinChunks(m.conv.said.between(t.Line, t.EndLine)); s != "" {
+		if s := joinChunks(m.conv.Said.Between(t.Line, t.EndLine)); s != "" {
 			return s
 		}
 	}
@@ -135,15 +136,15 @@ func (m *sessionView) thought(t *summary.Turn) string {
 	if m.conv == nil {
 		return ""
 	}
-	return joinChunks(m.conv.thought.between(t.Line, t.EndLine))
+	return joinChunks(m.conv.Thought.Between(t.Line, t.EndLine))
 }
 
 // turnErrors are the harness's errors inside a turn.
-func (m *sessionView) turnErrors(t *summary.Turn) []convLine {
+func (m *sessionView) turnErrors(t *summary.Turn) []detail.Line {
 	if m.conv == nil {
 		return nil
 	}
-	return m.conv.errors.between(t.Line, t.EndLine)
+	return m.conv.Errors.Between(t.Line, t.EndLine)
 }
 
 // saidSection is what the model said in the selected turn, at most n
@@ -222,16 +223,16 @@ func (m *sessionView) promptLines() []string {
 		return []string{st.label("prompt") + st.App.Subtle.Render("the store does not know this session's stream file")}
 	case m.conv == nil:
 		return []string{st.label("prompt") + st.App.Subtle.Render("reading the stream…")}
-	case len(m.conv.prompts.lines) == 0:
+	case len(m.conv.Prompts.Lines) == 0:
 		return []string{st.label("prompt") + st.App.Subtle.Render("this stream does not record the prompt")}
 	}
 	var out []string
-	for i, p := range m.conv.prompts.lines {
+	for i, p := range m.conv.Prompts.Lines {
 		label := "prompt"
-		if len(m.conv.prompts.lines) > 1 {
+		if len(m.conv.Prompts.Lines) > 1 {
 			label = fmt.Sprintf("prompt %d", i+1)
 		}
-		out = append(out, m.section(label, fmt.Sprintf("(line %d)\n%s", p.line, p.text), 1<<20, false)...)
+		out = append(out, m.section(label, fmt.Sprintf("(line %d)\n%s", p.Line, p.Text), 1<<20, false)...)
 	}
 	return out
 }
@@ -280,19 +281,19 @@ func (m *sessionView) sessionFlagsSection() []string {
 
 // errorsSection lists every error the harness reported, with its line.
 func (m *sessionView) errorsSection() []string {
-	if m.conv == nil || len(m.conv.errors.lines) == 0 {
+	if m.conv == nil || len(m.conv.Errors.Lines) == 0 {
 		return nil
 	}
-	return m.section("✗ errors", withLines(m.conv.errors.lines), 1<<20, true)
+	return m.section("✗ errors", withLines(m.conv.Errors.Lines), 1<<20, true)
 }
 
 // stderrSection lists the lines the agent printed on stderr (the capture's
 // sift.stderr envelopes), with their lines.
 func (m *sessionView) stderrSection() []string {
-	if m.conv == nil || len(m.conv.stderr.lines) == 0 {
+	if m.conv == nil || len(m.conv.Stderr.Lines) == 0 {
 		return nil
 	}
-	return m.section("stderr", withLines(m.conv.stderr.lines), 1<<20, false)
+	return m.section("stderr", withLines(m.conv.Stderr.Lines), 1<<20, false)
 }
 
 // finalSection is the final message in full, wrapped; the last lines of a

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -28,7 +29,7 @@ type toolView struct {
 	// decided returns the current decision on a call of the open
 	// session, nil for none (the session screen keeps them).
 	decided func(callID string) *review.Decision
-	detail  *callDetail
+	detail  *detail.Call
 	raw     []string // the call's raw lines, when the parser gave no detail
 	loading bool
 	err     error
@@ -70,7 +71,7 @@ func (m *toolView) setCall(s *review.Session, tc *summary.ToolCall) {
 }
 
 // setDetail fills in what re-parsing the stream found.
-func (m *toolView) setDetail(cd *callDetail, raw []string, err error) {
+func (m *toolView) setDetail(cd *detail.Call, raw []string, err error) {
 	m.detail, m.raw, m.err, m.loading = cd, raw, err, false
 	m.build()
 	if m.query != "" && len(m.matches) > 0 {
@@ -188,7 +189,7 @@ func (m *toolView) ids() string {
 	if m.s.SessionID != "" {
 		parts = append(parts, "session="+m.s.SessionID)
 	}
-	parts = append(parts, "file="+m.s.Key().Shown().String())
+	parts = append(parts, "file="+m.s.Key().String())
 	return Inert(strings.Join(parts, " "))
 }
 
@@ -247,7 +248,7 @@ func (m *toolView) clamp() {
 // temporary file of sift's own naming (0600), removed when the pager
 // exits; the pager gets its name after `--`.
 func (m *toolView) pager() tea.Cmd {
-	open, path, call := m.c.OpenStream, m.s.Path, *m.call
+	rd, path, call := m.c.Detail, m.s.Path, *m.call
 	var want []int
 	if m.detail != nil {
 		want = m.detail.Lines
@@ -256,7 +257,7 @@ func (m *toolView) pager() tea.Cmd {
 		return reportErr(fmt.Errorf("no stream file for this session"))
 	}
 	return func() tea.Msg {
-		lines, err := rawLines(open, path, want, call.Line, max(call.EndLine, call.Line))
+		lines, err := rd.RawLines(path, want, call.Line, max(call.EndLine, call.Line))
 		if err != nil {
 			return errMsg{err}
 		}

@@ -101,8 +101,8 @@ func (m *sessionView) finalRowLine(cols []column, sel bool) string {
 	case what == "":
 		what = "no final message"
 	}
-	if m.conv != nil && len(m.conv.errors.lines) > 0 {
-		what = plural(len(m.conv.errors.lines), "error") + " · " + what
+	if m.conv != nil && len(m.conv.Errors.Lines) > 0 {
+		what = plural(len(m.conv.Errors.Lines), "error") + " · " + what
 	}
 	return m.textRowLine(cols, sel, "final", what)
 }
@@ -134,12 +134,12 @@ func (m *sessionView) promptWords() string {
 	switch {
 	case m.conv == nil:
 		return "…"
-	case len(m.conv.prompts.lines) == 0:
+	case len(m.conv.Prompts.Lines) == 0:
 		return "not in this stream"
-	case len(m.conv.prompts.lines) > 1:
-		return firstLine(m.conv.prompts.lines[0].text) + " (" + plural(len(m.conv.prompts.lines), "prompt") + ")"
+	case len(m.conv.Prompts.Lines) > 1:
+		return firstLine(m.conv.Prompts.Lines[0].Text) + " (" + plural(len(m.conv.Prompts.Lines), "prompt") + ")"
 	}
-	return firstLine(m.conv.prompts.lines[0].text)
+	return firstLine(m.conv.Prompts.Lines[0].Text)
 }
 
 // turnBadge is the badge of the decision that covers a turn (on it or on

@@ -46,7 +46,7 @@ func runClaim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "claim", err)
 	}
-	name := textsafe.Inert(key.Shown().String())
+	name := textsafe.Inert(key.String())
 	if *release {
 		if err := st.Release(ctx, key, who); err != nil {
 			if errors.Is(err, review.ErrNotClaimed) {

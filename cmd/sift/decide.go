@@ -81,7 +81,7 @@ func runDecide(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // target names a decision's target: the session, and its turn and tool
 // call when given.
 func target(k review.SessionKey, turn, call string) string {
-	t := k.Shown().String()
+	t := k.String()
 	if turn != "" {
 		t += " turn " + turn
 	}

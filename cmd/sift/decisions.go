@@ -126,7 +126,7 @@ func runDecisionsImport(args []string, stdin io.Reader, stdout, stderr io.Writer
 	if res.Unknown > 0 {
 		names := make([]string, len(res.FirstUnknown))
 		for i, k := range res.FirstUnknown {
-			names[i] = textsafe.Inert(k.Shown().String())
+			names[i] = textsafe.Inert(k.String())
 		}
 		more := ""
 		if res.Unknown > len(names) {

@@ -186,7 +186,7 @@ func exportSession(ctx context.Context, st *store.Store, roots []string, k revie
 	find := export.Findings{Summary: &sess.Summary, Decisions: decisions}
 	sid := sess.SessionID
 	if sid == "" {
-		sid = k.Shown().String()
+		sid = k.String()
 	}
 	f, err := ingest.OpenStream(roots, sess.Path)
 	var refused *ingest.RefusedError

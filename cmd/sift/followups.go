@@ -77,6 +77,13 @@ func toFollowupJSON(f *review.Followup) followupJSON {
 	return out
 }
 
+// resumeLine is resumeOf as the inbox takes it: the shell line, or why
+// there is none.
+func resumeLine(f *review.Followup) (line, why string) {
+	r := resumeOf(f)
+	return r.Shell(), r.Why
+}
+
 // resumeOf is how to resume a follow-up's agent session with its note as
 // the prompt: the one command sift followups and sift report give.
 func resumeOf(f *review.Followup) capture.Resume {

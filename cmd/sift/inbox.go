@@ -44,7 +44,7 @@ func (f *inboxFlags) check() error {
 // options are the app options the flags set; configured is the
 // configuration's Reviewer ("" when none).
 func (f *inboxFlags) options(st tui.Store, configured string) tui.Options {
-	o := tui.Options{Store: st, Theme: f.theme, Reviewer: reviewerOf(f.reviewer, configured)}
+	o := tui.Options{Store: st, Theme: f.theme, Reviewer: reviewerOf(f.reviewer, configured), Resume: resumeLine}
 	if f.operator {
 		o.Mode = tui.Operator
 	}

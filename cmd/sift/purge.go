@@ -48,13 +48,13 @@ func runPurge(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "purge", err)
 	}
 	if !*yes {
-		fmt.Fprintf(stdout, "sift purge would remove %s:\n", textsafe.Inert(key.Shown().String()))
+		fmt.Fprintf(stdout, "sift purge would remove %s:\n", textsafe.Inert(key.String()))
 		printPlan(stdout, plan, nil)
 		fmt.Fprintln(stdout, "nothing was removed; run again with --yes to remove it")
 		return 1
 	}
 	res, err := st.Purge(ctx, plan)
-	fmt.Fprintf(stdout, "purged %s:\n", textsafe.Inert(key.Shown().String()))
+	fmt.Fprintf(stdout, "purged %s:\n", textsafe.Inert(key.String()))
 	printPlan(stdout, res.PurgePlan, &res)
 	if err != nil {
 		return fail(stderr, "purge", err)

@@ -164,14 +164,14 @@ func printDryRun(w io.Writer, res sweepReport, sf *storeFlags) {
 	if len(res.Data.Sessions) > 0 {
 		fmt.Fprintln(w, "sessions (stream file gone, past the summaries' tier):")
 		for _, s := range res.Data.Sessions {
-			fmt.Fprintf(w, "  %s  last active %s  %s\n", textsafe.Inert(s.Key.Shown().String()), s.Activity.Local().Format(time.DateOnly),
+			fmt.Fprintf(w, "  %s  last active %s  %s\n", textsafe.Inert(s.Key.String()), s.Activity.Local().Format(time.DateOnly),
 				textsafe.Inert(s.Path))
 		}
 	}
 	if len(res.Data.EventSessions) > 0 {
 		fmt.Fprintln(w, "review events of (past their tier; the file keeps the detail):")
 		for _, k := range res.Data.EventSessions {
-			fmt.Fprintf(w, "  %s\n", textsafe.Inert(k.Shown().String()))
+			fmt.Fprintf(w, "  %s\n", textsafe.Inert(k.String()))
 		}
 	}
 	if res.Data.WorkItemsSwept > 0 {

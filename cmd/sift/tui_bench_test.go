@@ -89,7 +89,7 @@ func bigSessionStore(b *testing.B) (*store.Store, review.SessionKey) {
 func BenchmarkOpenLargeSession(b *testing.B) {
 	st, _ := bigSessionStore(b)
 	newApp := func() *tui.App {
-		m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true})
+		m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeLine})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -171,7 +171,7 @@ func BenchmarkKeypressRedraw(b *testing.B) {
 		{"mark", k(km.Mark)},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true})
+			m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeLine})
 			if err != nil {
 				b.Fatal(err)
 			}

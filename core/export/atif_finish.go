@@ -52,7 +52,7 @@ func (b *TrajectoryBuilder) Finish(f Findings) *Trajectory {
 		t.FinalMetrics = b.eventMetrics(len(t.Steps))
 	}
 	if t.SessionID == "" && s != nil {
-		t.SessionID = review.SessionKey{WorkItemID: s.WorkItemID, FileName: s.FileName}.Shown().String()
+		t.SessionID = review.SessionKey{WorkItemID: s.WorkItemID, FileName: s.FileName}.String()
 	}
 	if t.SessionID == "" {
 		t.SessionID = "unknown"

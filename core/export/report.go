@@ -124,7 +124,7 @@ func BuildReport(in ReportInput) *Report {
 	agents, items := map[string]*Spend{}, map[string]*Spend{}
 	for i := range in.Sessions {
 		s := &in.Sessions[i]
-		key := s.Key().Shown().String()
+		key := s.Key().String()
 		outcomes[Outcome(&s.Summary)]++
 		spend(agents, s.AgentKind, &s.Summary)
 		spend(items, s.Key().Shown().WorkItemID, &s.Summary)
@@ -200,7 +200,7 @@ func followups(fs []ReportFollowup) []Followup {
 	out := make([]Followup, 0, len(fs))
 	for _, f := range fs {
 		d := &f.Decision
-		out = append(out, Followup{Session: d.Session.Shown().String(), Target: target(*d), Note: redact.String(d.Note),
+		out = append(out, Followup{Session: d.Session.String(), Target: target(*d), Note: redact.String(d.Note),
 			Reviewer: redact.String(d.Reviewer), Since: d.CreatedAt.UTC(), Resume: redact.String(f.Resume),
 			ResumeUnavailable: redact.String(f.ResumeUnavailable)})
 	}

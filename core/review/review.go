@@ -21,8 +21,13 @@ type SessionKey struct {
 	FileName   string
 }
 
-// String returns the key as `<workItemId>/<fileName>`.
-func (k SessionKey) String() string { return k.WorkItemID + "/" + k.FileName }
+// String returns the key as shown, `<workItemId>/<fileName>` redacted
+// (Shown): what every message and output that names a session prints.
+func (k SessionKey) String() string { return k.Shown().Ref() }
+
+// Ref returns the key itself as `<workItemId>/<fileName>`, unredacted: the
+// reference the store resolves, for comparing keys, never for showing one.
+func (k SessionKey) Ref() string { return k.WorkItemID + "/" + k.FileName }
 
 // Shown is the key as sift shows, indexes and exports it: each part
 // redacted. A key is the stream file's folder and name, which whatever

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// module is sift's module path.
+const module = "github.com/agentsift/sift"
+
+// archRow is one row of the README's architecture table: the packages it
+// is about and the packages of sift's own they may import (nil with all
+// set: everything).
+type archRow struct {
+	pkgs    []string
+	imports []string
+	all     bool
+}
+
+// TestArchitecture holds the README's architecture table against the
+// code: every package of the module falls under a row (its own, or the
+// row of the package it is under), and imports, of the module's packages,
+// only those its row names (or its own subpackages). Direct imports only,
+// the product's files only (tests may import what they test with).
+func TestArchitecture(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	root := moduleRoot(t)
+	rows := architectureTable(t, filepath.Join(root, "README.md"))
+	for _, p := range modulePackages(t, root) {
+		r, under := rowOf(rows, p.path)
+		if r == nil {
+			t.Errorf("%s is in no row of the README's architecture table", p.path)
+			continue
+		}
+		if r.all {
+			continue
+		}
+		for _, imp := range p.imports {
+			if imp == under || strings.HasPrefix(imp, under+"/") || slices.Contains(r.imports, imp) {
+				continue
+			}
+			t.Errorf("%s imports %s, which its row of the README's architecture table does not name", p.path, imp)
+		}
+	}
+	// The rules the table's rows spell out, said once more where a
+	// careless edit of the table would lose them.
+	for pkg, banned := range map[string][]string{
+		"tui":        {"core/agents", "core/capture", "core/redact"},
+		"core/event": {"core/agents", "core/summary"},
+	} {
+		r, _ := rowOf(rows, pkg)
+		for _, b := range banned {
+			if r != nil && slices.Contains(r.imports, b) {
+				t.Errorf("the architecture table lets %s import %s", pkg, b)
+			}
+		}
+	}
+}
+
+// moduleRoot is the folder of the module's go.mod.
+func moduleRoot(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(out)))
+}
+
+// modPackage is a package of the module and its imports of the module's
+// packages, both relative to the module ("core/event", "store").
+type modPackage struct {
+	path    string
+	imports []string
+}
+
+// modulePackages lists the module's packages with `go list`.
+func modulePackages(t *testing.T, root string) []modPackage {
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []modPackage
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		mp := modPackage{path: strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")}
+		for _, imp := range p.Imports {
+			if rel, ok := strings.CutPrefix(imp, module+"/"); ok {
+				mp.imports = append(mp.imports, rel)
+			}
+		}
+		pkgs = append(pkgs, mp)
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found %d packages", len(pkgs))
+	}
+	return pkgs
+}
+
+var tick = regexp.MustCompile("`([^`]+)`")
+
+// architectureTable reads the table under the README's "## Architecture".
+func architectureTable(t *testing.T, readme string) []archRow {
+	f, err := os.Open(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows []archRow
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "## "):
+			in = line == "## Architecture"
+			continue
+		case !in || !strings.HasPrefix(line, "| `"):
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		if len(cells) != 3 {
+			t.Fatalf("README architecture row of %d cells: %s", len(cells), line)
+		}
+		r := archRow{all: strings.TrimSpace(cells[2]) == "everything"}
+		for _, m := range tick.FindAllStringSubmatch(cells[0], -1) {
+			r.pkgs = append(r.pkgs, m[1])
+		}
+		for _, m := range tick.FindAllStringSubmatch(cells[2], -1) {
+			r.imports = append(r.imports, m[1])
+		}
+		rows = append(rows, r)
+	}
+	if len(rows) < 10 {
+		t.Fatalf("the README's architecture table has %d rows", len(rows))
+	}
+	return rows
+}
+
+// rowOf is the row of a package: its own, else the row of the nearest
+// package it is under; under is that row's package.
+func rowOf(rows []archRow, pkg string) (*archRow, string) {
+	var best *archRow
+	under := ""
+	for i := range rows {
+		for _, p := range rows[i].pkgs {
+			if (pkg == p || strings.HasPrefix(pkg, p+"/")) && len(p) > len(under) {
+				best, under = &rows[i], p
+			}
+		}
+	}
+	return best, under
+}
