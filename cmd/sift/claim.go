@@ -35,12 +35,12 @@ func runClaim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case *release && *minutes != 0:
 		return fail(stderr, "claim", errors.New("--release takes no --minutes"))
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "claim", err)
 	}
 	defer st.Close()
-	who := reviewerOf(*reviewer, sf.cfg.Reviewer)
+	who := reviewerOf(*reviewer, sf.Cfg.Reviewer)
 	ctx := context.Background()
 	key, err := st.ResolveSession(ctx, pos[0])
 	if err != nil {
@@ -57,7 +57,7 @@ func runClaim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "released %s by %s\n", name, textsafe.Inert(who))
 		return 0
 	}
-	ttl := sf.cfg.ClaimTTL()
+	ttl := sf.Cfg.ClaimTTL()
 	if *minutes > 0 {
 		ttl = time.Duration(min(*minutes, config.ClaimMinutesMax)) * time.Minute
 	}

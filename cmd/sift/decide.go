@@ -43,12 +43,12 @@ func runDecide(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case !*undo && !*history && !kind.Valid():
 		return fail(stderr, "decide", fmt.Errorf("--decision %q: want reviewed, needs_followup or ignored", *decision))
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "decide", err)
 	}
 	defer st.Close()
-	*reviewer = reviewerOf(*reviewer, sf.cfg.Reviewer)
+	*reviewer = reviewerOf(*reviewer, sf.Cfg.Reviewer)
 	ctx := context.Background()
 	key, err := st.ResolveSession(ctx, pos[0])
 	if err != nil {

@@ -53,7 +53,7 @@ func runDecisionsExport(args []string, stdout, stderr io.Writer) int {
 		}
 		since = t
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "decisions", err)
 	}
@@ -103,7 +103,7 @@ func runDecisionsImport(args []string, stdin io.Reader, stdout, stderr io.Writer
 		defer f.Close()
 		r = f
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "decisions", err)
 	}
@@ -115,7 +115,7 @@ func runDecisionsImport(args []string, stdin io.Reader, stdout, stderr io.Writer
 		return fail(stderr, "decisions", fmt.Errorf("%w; nothing was imported", err))
 	}
 	fmt.Fprintf(stdout, "imported %s, %d already in the store\n", plural(res.Added, "decision"), res.Present)
-	me := reviewerOf("", sf.cfg.Reviewer)
+	me := reviewerOf("", sf.Cfg.Reviewer)
 	for _, r := range res.NewReviewers {
 		you := ""
 		if r == me {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 
@@ -35,19 +36,19 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "doctor", err)
 	}
 	d := &doctor{w: stdout}
-	if err := sf.loadConfig(); err != nil {
+	if err := sf.Load(); err != nil {
 		d.problem("configuration: %v (the lines below use the defaults)", err)
 	}
-	d.config(sf.cfg)
-	if db, err := sf.dbPath(); err != nil {
+	d.config(sf.Cfg)
+	if db, err := sf.DBPath(); err != nil {
 		d.problem("database: %v", err)
 	} else if store.IsPostgres(db) {
 		d.line("database: %s (PostgreSQL)", store.RedactDSN(db))
 	} else {
 		d.path("database", db, false)
 	}
-	d.logs(sf.logs)
-	for _, h := range historyRoots(os.Getenv) {
+	d.logs(sf.Logs)
+	for _, h := range app.HistoryRoots(os.Getenv) {
 		d.path("history "+string(h.Agent), h.Dir, true)
 	}
 	if len(d.problems) == 0 {

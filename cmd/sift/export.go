@@ -50,7 +50,7 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case !*all && len(refs) != 1:
 		return fail(stderr, "export", fmt.Errorf("want one SESSION (or --all), got %d", len(refs)))
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
@@ -78,7 +78,7 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *out == "" {
 		w := bufio.NewWriterSize(stdout, 64<<10)
-		if err := exportSession(ctx, st, sf.streamRoots(), keys[0], *format, w); err != nil {
+		if err := exportSession(ctx, st, sf.StreamRoots(), keys[0], *format, w); err != nil {
 			return fail(stderr, "export", err)
 		}
 		if err := w.Flush(); err != nil {
@@ -102,7 +102,7 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "export", fmt.Errorf("%s and %s would share the file %s", other.Shown(), k.Shown(), exportName(k, *format)))
 		}
 		named[exportName(k, *format)] = k
-		if err := exportToFile(ctx, st, sf.streamRoots(), k, *format, root); err != nil {
+		if err := exportToFile(ctx, st, sf.StreamRoots(), k, *format, root); err != nil {
 			return fail(stderr, "export", err)
 		}
 	}

@@ -99,7 +99,7 @@ func runFollowups(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "followups", err)
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "followups", err)
 	}

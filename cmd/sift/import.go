@@ -12,116 +12,33 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentsift/sift/core/capture"
-	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/pricing"
-	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
-	"github.com/agentsift/sift/store"
 )
 
 // storeFlags are the global flags of the commands that use the store:
 // --db, --logs and --config. The configuration supplies the logs folder
 // (its Path) when --logs is not given, and the retention settings.
 type storeFlags struct {
-	db      string
-	logs    string
-	logsSet bool
-	config  string
-	cfg     config.Config
+	app.Env
 }
 
 // addStoreFlags registers --db, --logs and --config on a command's flag
 // set.
 func addStoreFlags(fs *flag.FlagSet) *storeFlags {
-	f := &storeFlags{logs: config.Default().Path, cfg: config.Default()}
-	fs.StringVar(&f.db, "db", "", "database: a file, or a postgres:// URL (default $SIFT_DB, the configuration's Database, else $XDG_DATA_HOME/sift/sift.db)")
-	fs.Func("logs", "folder of captured stream files (default: the configuration's Path, "+f.logs+")", func(v string) error {
+	f := &storeFlags{Env: app.NewEnv()}
+	fs.StringVar(&f.DB, "db", "", "database: a file, or a postgres:// URL (default $SIFT_DB, the configuration's Database, else $XDG_DATA_HOME/sift/sift.db)")
+	fs.Func("logs", "folder of captured stream files (default: the configuration's Path, "+f.Logs+")", func(v string) error {
 		if strings.TrimSpace(v) == "" {
 			return errors.New("must not be empty")
 		}
-		f.logs, f.logsSet = v, true
+		f.Logs, f.LogsSet = v, true
 		return nil
 	})
-	fs.StringVar(&f.config, "config", "", "configuration file (default <user config dir>/sift/config.yaml)")
+	fs.StringVar(&f.ConfigPath, "config", "", "configuration file (default <user config dir>/sift/config.yaml)")
 	return f
-}
-
-// loadConfig reads the configuration and takes the logs folder from it
-// unless --logs was given. A relative --logs is relative to the working
-// folder (the user typed it there); the configuration's Path is already
-// absolute.
-func (f *storeFlags) loadConfig() error {
-	cfg, err := config.Resolve(f.config)
-	if err != nil {
-		return err
-	}
-	f.cfg = cfg
-	if !f.logsSet && cfg.Path != "" {
-		f.logs = cfg.Path
-	}
-	if f.logsSet {
-		abs, err := filepath.Abs(f.logs)
-		if err != nil {
-			return fmt.Errorf("--logs %s: %w", f.logs, err)
-		}
-		f.logs = abs
-	}
-	return nil
-}
-
-// open reads the configuration and opens the store the flags name.
-func (f *storeFlags) open() (*store.Store, error) {
-	if err := f.loadConfig(); err != nil {
-		return nil, err
-	}
-	path, err := f.dbPath()
-	if err != nil {
-		return nil, err
-	}
-	return store.Open(path)
-}
-
-// dbPath is the database the flags name: --db, else $SIFT_DB, else the
-// configuration's Database, else the default file. A postgres:// URL
-// names a PostgreSQL database; it may hold a password, so it is printed
-// only through store.RedactDSN.
-func (f *storeFlags) dbPath() (string, error) {
-	if f.db != "" {
-		return f.db, nil
-	}
-	if v := os.Getenv("SIFT_DB"); v != "" {
-		return v, nil
-	}
-	if f.cfg.Database != "" {
-		return f.cfg.Database, nil
-	}
-	return store.DefaultPath()
-}
-
-// retention is the configuration's retention of review data.
-func (f *storeFlags) retention() store.Retention {
-	return store.Retention{
-		FullEventsFor: f.cfg.Review.FullEvents(), FlaggedFor: f.cfg.Review.Flagged(),
-		SummariesFor: f.cfg.Review.Summaries(),
-	}
-}
-
-// sweepSpec is the configuration's retention of the logs folder's stream
-// files.
-func (f *storeFlags) sweepSpec() capture.SweepSpec {
-	return capture.SweepSpec{Root: f.logs, RetainFor: config.Days(f.cfg.RetainedDays),
-		MaxTotalBytes: config.MiB(f.cfg.MaxTotalSizeMb)}
-}
-
-// importOptions are the import options the configuration sets: the
-// summary thresholds, and the review-events tier of its retention.
-func (f *storeFlags) importOptions() ingest.Options {
-	return ingest.Options{Summary: summary.Options{
-		StallThreshold: f.cfg.StallThreshold(), ToolStallThreshold: f.cfg.ToolStallThreshold(), SpikeFactor: f.cfg.TokenSpikeFactor, SpikeMinTokens: f.cfg.TokenSpikeMin,
-		Prices: f.cfg.PriceTable(),
-	}, KeepEvents: f.retention().KeepsEvents}
 }
 
 // signalContext is cancelled by ^C.
@@ -142,7 +59,7 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "import", err)
 	}
 	if *history && len(paths) > 0 {
-		return fail(stderr, "import", errHistoryPaths)
+		return fail(stderr, "import", app.ErrHistoryPaths)
 	}
 	// The price catalog is parsed (13 ms) while the store opens.
 	go pricing.Default()
@@ -150,21 +67,21 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *history {
 		// The history folders are listed while the store opens.
 		found = make(chan *ingest.Found, 1)
-		go func() { found <- ingest.FindHistory(historyRoots(os.Getenv)) }()
+		go func() { found <- ingest.FindHistory(app.HistoryRoots(os.Getenv)) }()
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "import", err)
 	}
 	defer st.Close()
 	if len(paths) == 0 {
-		paths = []string{sf.logs}
+		paths = []string{sf.Logs}
 	}
-	logsOnly := !*history && len(paths) == 1 && filepath.Clean(absOr(paths[0])) == filepath.Clean(sf.logs)
+	logsOnly := !*history && len(paths) == 1 && filepath.Clean(absOr(paths[0])) == filepath.Clean(sf.Logs)
 	ctx, stop := signalContext()
 	defer stop()
 	pr := newProgressPrinter(stderr)
-	opts := sf.importOptions()
+	opts := sf.ImportOptions()
 	opts.Force, opts.Workers = *force, *workers
 	if logsOnly {
 		// The record of the run (sift status) counts it as the logs

@@ -66,13 +66,13 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	if err := inf.check(); err != nil {
 		return fail(stderr, "inbox", err)
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "inbox", err)
 	}
 	defer st.Close()
-	opts := inf.options(st, sf.cfg.Reviewer)
-	roots := sf.streamRoots()
+	opts := inf.options(st, sf.Cfg.Reviewer)
+	roots := sf.StreamRoots()
 	opts.OpenStream = func(path string) (*os.File, error) {
 		f, err := ingest.OpenStream(roots, path)
 		if f == nil && err == nil {
@@ -80,9 +80,9 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 		}
 		return f, err
 	}
-	opts.ClaimTTL = sf.cfg.ClaimTTL()
+	opts.ClaimTTL = sf.Cfg.ClaimTTL()
 	opts.Coverage = func(ctx context.Context) ([]string, error) { return coverage(ctx, st, sf) }
-	_, statErr := os.Stat(sf.logs)
+	_, statErr := os.Stat(sf.Logs)
 	opts.Importing = statErr == nil
 	app, err := tui.NewApp(opts)
 	if err != nil {
@@ -99,12 +99,12 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 		p.Send(tui.SweepMsg{Removed: res.figures(), Err: err, Warning: sweepWarning(res)})
 	}
 	go bg.watchConfig(ctx)
-	go reapStale(ctx, st, sf.importOptions(), func(err error) { slog.Warn("Ending stale runs failed", "err", err) })
+	go reapStale(ctx, st, sf.ImportOptions(), func(err error) { slog.Warn("Ending stale runs failed", "err", err) })
 	go func() {
 		if opts.Importing {
-			o := sf.importOptions()
+			o := sf.ImportOptions()
 			o.Source = ingest.SourceLogs
-			importInBackground(ctx, st, []string{sf.logs}, o, p.Send)
+			importInBackground(ctx, st, []string{sf.Logs}, o, p.Send)
 		}
 		bg.retention(ctx)
 	}()

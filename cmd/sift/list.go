@@ -58,7 +58,7 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		q.Since = t
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "list", err)
 	}

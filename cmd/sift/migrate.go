@@ -27,7 +27,7 @@ func runMigrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !store.IsPostgres(*to) {
 		return fail(stderr, "migrate", errors.New("--to wants a postgres:// or postgresql:// URL"))
 	}
-	src, err := sf.open()
+	src, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "migrate", err)
 	}

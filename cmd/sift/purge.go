@@ -28,7 +28,7 @@ func runPurge(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "purge", fmt.Errorf("%w (usage: sift %s)", err, purgeUsage))
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "purge", err)
 	}
@@ -43,7 +43,7 @@ func runPurge(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "purge", err)
 	}
-	plan, err := st.PlanPurge(ctx, key, sf.logs)
+	plan, err := st.PlanPurge(ctx, key, sf.Logs)
 	if err != nil {
 		return fail(stderr, "purge", err)
 	}

@@ -17,18 +17,18 @@ func runRebuild(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "rebuild", err)
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "rebuild", err)
 	}
 	defer st.Close()
-	if _, err := os.Stat(sf.logs); err == nil {
-		paths = append(paths, sf.logs)
+	if _, err := os.Stat(sf.Logs); err == nil {
+		paths = append(paths, sf.Logs)
 	}
 	ctx, stop := signalContext()
 	defer stop()
 	pr := newProgressPrinter(stderr)
-	res, err := ingest.Rebuild(ctx, st, paths, sf.importOptions(), pr.report)
+	res, err := ingest.Rebuild(ctx, st, paths, sf.ImportOptions(), pr.report)
 	pr.done()
 	return reportImport(stdout, stderr, "rebuild", res, err)
 }

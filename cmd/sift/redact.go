@@ -22,7 +22,7 @@ func runRedact(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !*reapply {
 		return fail(stderr, "redact", errors.New("nothing to do: give --reapply (usage: sift "+redactUsage+")"))
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "redact", err)
 	}

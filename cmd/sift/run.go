@@ -63,7 +63,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "run", err)
 	}
-	if err := sf.loadConfig(); err != nil {
+	if err := sf.Load(); err != nil {
 		return fail(stderr, "run", err)
 	}
 	wi := *workItem
@@ -75,10 +75,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "run", err)
 		}
 	}
-	cfg := sf.cfg
-	cfg.Path = sf.logs
+	cfg := sf.Cfg
+	cfg.Path = sf.Logs
 	switch {
-	case cfg.Enabled && sf.logsSet:
+	case cfg.Enabled && sf.LogsSet:
 		if err := config.CheckDirWritable(cfg.Path); err != nil {
 			return fail(stderr, "run", fmt.Errorf("--logs %w", err))
 		}
@@ -193,7 +193,7 @@ func (r *invocationRun) warn(format string, args ...any) {
 
 // openStore opens the store; without one the agent still runs, unrecorded.
 func (r *invocationRun) openStore() {
-	st, err := r.sf.open()
+	st, err := r.sf.Open()
 	if err != nil {
 		r.warn("store: %v; the run is not recorded", err)
 		return
@@ -260,7 +260,7 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 // take.
 func (r *invocationRun) finish(ctx context.Context, res capture.Result) *summary.Summary {
 	if r.rec {
-		s, err := finishRun(ctx, r.st, r.invID, r.workItem, res, r.sf.importOptions())
+		s, err := finishRun(ctx, r.st, r.invID, r.workItem, res, r.sf.ImportOptions())
 		if err != nil {
 			r.warn("%v", err)
 		}
@@ -315,7 +315,7 @@ func (r *invocationRun) analyze(res capture.Result) *summary.Summary {
 		return nil
 	}
 	defer f.Close()
-	opt := r.sf.importOptions().Summary
+	opt := r.sf.ImportOptions().Summary
 	opt.Agent, opt.Start, opt.End, opt.ExitCode = string(r.cli.Kind), res.Start, res.End, &res.ExitCode
 	opt.Model, opt.ModelSource = r.model.Name, r.model.Source
 	opt.NoReviewEvents = true // the summary line needs no review events

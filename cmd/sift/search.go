@@ -54,12 +54,12 @@ func runSearch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case *limit < 1:
 		return fail(stderr, "search", fmt.Errorf("--limit must be at least 1"))
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "search", err)
 	}
 	defer st.Close()
-	q.Reviewer = reviewerOf(*reviewer, sf.cfg.Reviewer)
+	q.Reviewer = reviewerOf(*reviewer, sf.Cfg.Reviewer)
 	ctx, stop := signalContext()
 	defer stop()
 	if n, err := st.IndexMissing(ctx); err != nil {

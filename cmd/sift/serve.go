@@ -49,13 +49,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "serve", err)
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "serve", err)
 	}
 	defer st.Close()
 	// A logs folder serve creates is sift's own: MakeRoot marks it.
-	if _, err := capture.MakeRoot(sf.logs); err != nil {
+	if _, err := capture.MakeRoot(sf.Logs); err != nil {
 		return fail(stderr, "serve", fmt.Errorf("logs folder: %w", err))
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -70,8 +70,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	logger := serveLogger(stderr)
 	api, err := httpapi.New(httpapi.Options{
-		Store: st, LogsDir: sf.logs, Token: token, Loopback: loopback,
-		Reviewer: reviewerOf("", sf.cfg.Reviewer), ClaimTTL: sf.cfg.ClaimTTL(), Logger: logger, Summary: sf.importOptions().Summary,
+		Store: st, LogsDir: sf.Logs, Token: token, Loopback: loopback,
+		Reviewer: reviewerOf("", sf.Cfg.Reviewer), ClaimTTL: sf.Cfg.ClaimTTL(), Logger: logger, Summary: sf.ImportOptions().Summary,
 	})
 	if err != nil {
 		ln.Close()
@@ -133,7 +133,7 @@ type background struct {
 
 func newBackground(sf *storeFlags, st *store.Store, api *httpapi.Server, log *slog.Logger) *background {
 	b := &background{sf: sf, st: st, api: api, log: log, resweep: make(chan struct{}, 1)}
-	cfg := sf.cfg
+	cfg := sf.Cfg
 	b.cfg.Store(&cfg)
 	return b
 }
@@ -145,7 +145,7 @@ func (b *background) retention(ctx context.Context) {
 	defer t.Stop()
 	for {
 		flags := *b.sf
-		flags.cfg = *b.cfg.Load()
+		flags.Cfg = *b.cfg.Load()
 		res, err := sweepOnce(ctx, b.st, &flags, b.runner())
 		if b.report != nil && ctx.Err() == nil {
 			b.report(res, err)
@@ -185,7 +185,7 @@ func (b *background) runner() string {
 // settings and the thresholds of on-demand summaries follow it; a changed
 // Path is reported and ignored until restart.
 func (b *background) watchConfig(ctx context.Context) {
-	path := b.sf.config
+	path := b.sf.ConfigPath
 	if path == "" {
 		p, err := config.DefaultPath()
 		if err != nil {
@@ -201,9 +201,9 @@ func (b *background) watchConfig(ctx context.Context) {
 		b.log.Info(u.Notice())
 		old := b.cfg.Swap(&u.Config)
 		flags := *b.sf
-		flags.cfg = u.Config
+		flags.Cfg = u.Config
 		if b.api != nil {
-			b.api.SetSummaryOptions(flags.importOptions().Summary)
+			b.api.SetSummaryOptions(flags.ImportOptions().Summary)
 		}
 		if old.RetainedDays != u.Config.RetainedDays || old.MaxTotalSizeMb != u.Config.MaxTotalSizeMb || old.Review != u.Config.Review {
 			select {

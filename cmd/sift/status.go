@@ -26,7 +26,7 @@ func runStatus(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "status", err)
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "status", err)
 	}
@@ -50,7 +50,7 @@ func coverage(ctx context.Context, st *store.Store, sf *storeFlags) ([]string, e
 		return nil, err
 	}
 	out := []string{fmt.Sprintf("store %s: %s", textsafe.Inert(st.Path()), plural(n, "session"))}
-	files, size := logsUsage(sf.logs)
+	files, size := logsUsage(sf.Logs)
 	runs, err := st.LastImports(ctx)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func coverage(ctx context.Context, st *store.Store, sf *storeFlags) ([]string, e
 	for _, r := range runs {
 		bySource[r.Source] = r
 	}
-	logs := fmt.Sprintf("logs folder %s: %s (%s) on disk", textsafe.Inert(sf.logs), plural(files, "stream file"), mb(size))
+	logs := fmt.Sprintf("logs folder %s: %s (%s) on disk", textsafe.Inert(sf.Logs), plural(files, "stream file"), mb(size))
 	out = append(out, logs+"; "+importFigures(bySource, ingest.SourceLogs))
 	history := "history folders"
 	if r, ok := bySource[ingest.SourceHistory]; ok && len(r.Roots) > 0 {

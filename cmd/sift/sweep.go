@@ -33,7 +33,7 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "sweep", err)
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "sweep", err)
 	}
@@ -43,16 +43,16 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err := printSweepStatus(ctx, stdout, st, sf); err != nil {
 			return fail(stderr, "sweep", err)
 		}
-		if w := rootWarning(capture.CheckSweepRoot(sf.logs)); w != "" {
+		if w := rootWarning(capture.CheckSweepRoot(sf.Logs)); w != "" {
 			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 		}
 		return 0
 	}
 	if days.set {
-		sf.cfg.RetainedDays = days.n
+		sf.Cfg.RetainedDays = days.n
 	}
 	if maxMb.set {
-		sf.cfg.MaxTotalSizeMb = maxMb.n
+		sf.Cfg.MaxTotalSizeMb = maxMb.n
 	}
 	if *dry {
 		res, err := sweepDry(ctx, st, sf)
@@ -114,9 +114,9 @@ func printSweepStatus(ctx context.Context, w io.Writer, st *store.Store, sf *sto
 	} else if !since.IsZero() {
 		fmt.Fprintf(w, "removed since %s: %s\n", since.Local().Format(time.DateOnly), runFigures(total))
 	}
-	n, size := logsUsage(sf.logs)
-	fmt.Fprintf(w, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), textsafe.Inert(sf.logs),
-		orZero(sf.cfg.RetainedDays, "days", "forever"), orZero(sf.cfg.MaxTotalSizeMb, "MB", "none"))
+	n, size := logsUsage(sf.Logs)
+	fmt.Fprintf(w, "logs: %d files, %s in %s; keep %s, cap %s\n", n, mb(size), textsafe.Inert(sf.Logs),
+		orZero(sf.Cfg.RetainedDays, "days", "forever"), orZero(sf.Cfg.MaxTotalSizeMb, "MB", "none"))
 	return nil
 }
 
@@ -150,8 +150,8 @@ func removedFigures(files int, bytes int64, bySize, sessions, eventSessions int)
 func printDryRun(w io.Writer, res sweepReport, sf *storeFlags) {
 	fmt.Fprintf(w, "a sweep would remove %s; nothing was removed\n", res.figures())
 	if len(res.Deleted) > 0 {
-		fmt.Fprintf(w, "stream files (kept %s, cap %s):\n", orZero(sf.cfg.RetainedDays, "days", "forever"),
-			orZero(sf.cfg.MaxTotalSizeMb, "MB", "none"))
+		fmt.Fprintf(w, "stream files (kept %s, cap %s):\n", orZero(sf.Cfg.RetainedDays, "days", "forever"),
+			orZero(sf.Cfg.MaxTotalSizeMb, "MB", "none"))
 		for _, f := range res.Deleted {
 			why := "older than kept"
 			if f.BySize {

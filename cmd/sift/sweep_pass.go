@@ -91,19 +91,19 @@ func sweepDry(ctx context.Context, st *store.Store, sf *storeFlags) (sweepReport
 func sweepPass(ctx context.Context, st *store.Store, sf *storeFlags, dry bool) (sweepReport, []error) {
 	var res sweepReport
 	var errs []error
-	r := sf.retention()
+	r := sf.Retention()
 	keep, err := st.KeptFiles(ctx, r)
 	var pinned map[string]bool
 	if err == nil {
 		pinned, err = st.PinnedFiles(ctx)
 	}
 	if err == nil {
-		spec := sf.sweepSpec()
+		spec := sf.SweepSpec()
 		spec.Keep, spec.Pinned, spec.Forget, spec.DryRun = keep, pinned, st.ForgetFiles, dry
 		res.SweepResult, err = capture.Sweep(ctx, spec)
 	} else {
 		// Without the files to keep, no file is swept.
-		res.Failures = append(res.Failures, capture.Failure{Path: sf.logs, Reason: err.Error()})
+		res.Failures = append(res.Failures, capture.Failure{Path: sf.Logs, Reason: err.Error()})
 	}
 	if err != nil {
 		errs = append(errs, err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
@@ -56,8 +57,8 @@ func TestSweepOnceRecordsOnlyAWholePass(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sf := &storeFlags{logs: logs, cfg: config.Default()}
-	sf.cfg.RetainedDays = 14
+	sf := &storeFlags{Env: app.Env{Logs: logs, Cfg: config.Default()}}
+	sf.Cfg.RetainedDays = 14
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()

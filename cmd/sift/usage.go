@@ -46,14 +46,14 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case *format == "ccusage" && ccusageKey(opt.By) == "":
 		return fail(stderr, "usage", fmt.Errorf("--format ccusage groups by day, week or month, not %s", opt.By))
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "usage", err)
 	}
 	defer st.Close()
 	ctx, stop := signalContext()
 	defer stop()
-	opt.Prices = sf.cfg.PriceTable()
+	opt.Prices = sf.Cfg.PriceTable()
 	rep, err := st.Usage(ctx, opt)
 	if err != nil {
 		return fail(stderr, "usage", err)

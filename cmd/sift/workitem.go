@@ -23,7 +23,7 @@ func runWorkItem(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if verb != "retry" && verb != "done" {
 		return fail(stderr, "workitem", fmt.Errorf("unknown action %q (want retry or done)", verb))
 	}
-	st, err := sf.open()
+	st, err := sf.Open()
 	if err != nil {
 		return fail(stderr, "workitem", err)
 	}
@@ -37,7 +37,7 @@ func runWorkItem(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			textsafe.Inert(id), textsafe.Inert(id))
 		return 0
 	}
-	res, err := ingest.CompleteWorkItem(ctx, st, id, []string{sf.logs}, sf.importOptions())
+	res, err := ingest.CompleteWorkItem(ctx, st, id, []string{sf.Logs}, sf.ImportOptions())
 	fmt.Fprintf(stdout, "work item %s done: ", textsafe.Inert(id))
 	return reportImport(stdout, stderr, "workitem", res, err)
 }

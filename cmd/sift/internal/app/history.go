@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"errors"
@@ -10,12 +10,12 @@ import (
 	"github.com/agentsift/sift/core/ingest"
 )
 
-// errHistoryPaths is returned for `sift import --history PATH…`: the
+// ErrHistoryPaths is returned for `sift import --history PATH…`: the
 // histories are found where the CLIs keep them.
-var errHistoryPaths = errors.New("--history takes no paths: it reads the CLIs' own folders " +
+var ErrHistoryPaths = errors.New("--history takes no paths: it reads the CLIs' own folders " +
 	"(set CLAUDE_CONFIG_DIR, CODEX_HOME or GEMINI_DIR to read others)")
 
-// historyRoots returns the folders where the agent CLIs keep their session
+// HistoryRoots returns the folders where the agent CLIs keep their session
 // histories, honouring the variables each CLI itself reads:
 //
 //   - Claude Code: every folder of CLAUDE_CONFIG_DIR (comma-separated, as
@@ -27,7 +27,7 @@ var errHistoryPaths = errors.New("--history takes no paths: it reads the CLIs' o
 //     ~/.gemini; chats are under <dir>/tmp/<project>/chats.
 //
 // Folders that do not exist are kept: the import skips them quietly.
-func historyRoots(getenv func(string) string) []ingest.HistoryRoot {
+func HistoryRoots(getenv func(string) string) []ingest.HistoryRoot {
 	home := getenv("HOME")
 	if home == "" {
 		home, _ = os.UserHomeDir()
@@ -72,22 +72,6 @@ func historyRoots(getenv func(string) string) []ingest.HistoryRoot {
 	}
 	if gemini != "" {
 		add(agents.GeminiHistory, filepath.Join(gemini, "tmp"))
-	}
-	return roots
-}
-
-// streamRoots are the folders a session's stream file may be read again
-// from (ingest.OpenStream): the logs folder and the agent history
-// folders.
-func (sf *storeFlags) streamRoots() []string {
-	roots := []string{}
-	if abs, err := filepath.Abs(sf.logs); err == nil {
-		roots = append(roots, abs)
-	}
-	for _, r := range historyRoots(os.Getenv) {
-		if abs, err := filepath.Abs(r.Dir); err == nil {
-			roots = append(roots, abs)
-		}
 	}
 	return roots
 }

@@ -1,0 +1,135 @@
+// Package app is sift's application layer: the use cases that the
+// commands, the inbox and the HTTP API share, over the store and core.
+// It opens the configuration and the store (Env), runs an agent and
+// records it (Run), sweeps the logs folder and the review data (Sweep),
+// and runs the background jobs of a long-lived process (Background): the
+// import, the daily sweep, the configuration's reload, the end of runs
+// whose process died. package main parses flags, calls it and prints; it
+// starts no goroutine of its own.
+package app
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/store"
+)
+
+// Env is where sift works: the database, the logs folder and the
+// configuration, as the global flags name them, and the configuration
+// once loaded.
+type Env struct {
+	// DB is --db: a file, or a postgres:// URL; "" for the default.
+	DB string
+	// Logs is the logs folder: --logs when LogsSet, else the
+	// configuration's Path once Load has read it.
+	Logs    string
+	LogsSet bool
+	// ConfigPath is --config; "" for the default file.
+	ConfigPath string
+	// Cfg is the configuration (Load).
+	Cfg config.Config
+}
+
+// NewEnv is the environment of the defaults, before any flag.
+func NewEnv() Env {
+	return Env{Logs: config.Default().Path, Cfg: config.Default()}
+}
+
+// Load reads the configuration and takes the logs folder from it unless
+// --logs was given. A relative --logs is relative to the working folder
+// (the user typed it there); the configuration's Path is already
+// absolute.
+func (e *Env) Load() error {
+	cfg, err := config.Resolve(e.ConfigPath)
+	if err != nil {
+		return err
+	}
+	e.Cfg = cfg
+	if !e.LogsSet && cfg.Path != "" {
+		e.Logs = cfg.Path
+	}
+	if e.LogsSet {
+		abs, err := filepath.Abs(e.Logs)
+		if err != nil {
+			return fmt.Errorf("--logs %s: %w", e.Logs, err)
+		}
+		e.Logs = abs
+	}
+	return nil
+}
+
+// Open reads the configuration and opens the store the environment
+// names.
+func (e *Env) Open() (*store.Store, error) {
+	if err := e.Load(); err != nil {
+		return nil, err
+	}
+	path, err := e.DBPath()
+	if err != nil {
+		return nil, err
+	}
+	return store.Open(path)
+}
+
+// DBPath is the database the environment names: --db, else $SIFT_DB,
+// else the configuration's Database, else the default file. A
+// postgres:// URL names a PostgreSQL database; it may hold a password, so
+// it is printed only through store.RedactDSN.
+func (e *Env) DBPath() (string, error) {
+	if e.DB != "" {
+		return e.DB, nil
+	}
+	if v := os.Getenv("SIFT_DB"); v != "" {
+		return v, nil
+	}
+	if e.Cfg.Database != "" {
+		return e.Cfg.Database, nil
+	}
+	return store.DefaultPath()
+}
+
+// Retention is the configuration's retention of review data.
+func (e *Env) Retention() store.Retention {
+	return store.Retention{
+		FullEventsFor: e.Cfg.Review.FullEvents(), FlaggedFor: e.Cfg.Review.Flagged(),
+		SummariesFor: e.Cfg.Review.Summaries(),
+	}
+}
+
+// SweepSpec is the configuration's retention of the logs folder's stream
+// files.
+func (e *Env) SweepSpec() capture.SweepSpec {
+	return capture.SweepSpec{Root: e.Logs, RetainFor: config.Days(e.Cfg.RetainedDays),
+		MaxTotalBytes: config.MiB(e.Cfg.MaxTotalSizeMb)}
+}
+
+// ImportOptions are the import options the configuration sets: the
+// summary thresholds, and the review-events tier of its retention.
+func (e *Env) ImportOptions() ingest.Options {
+	return ingest.Options{Summary: summary.Options{
+		StallThreshold: e.Cfg.StallThreshold(), ToolStallThreshold: e.Cfg.ToolStallThreshold(), SpikeFactor: e.Cfg.TokenSpikeFactor, SpikeMinTokens: e.Cfg.TokenSpikeMin,
+		Prices: e.Cfg.PriceTable(),
+	}, KeepEvents: e.Retention().KeepsEvents}
+}
+
+// StreamRoots are the folders a session's stream file may be read again
+// from (ingest.OpenStream): the logs folder and the agent history
+// folders.
+func (e *Env) StreamRoots() []string {
+	roots := []string{}
+	if abs, err := filepath.Abs(e.Logs); err == nil {
+		roots = append(roots, abs)
+	}
+	for _, r := range HistoryRoots(os.Getenv) {
+		if abs, err := filepath.Abs(r.Dir); err == nil {
+			roots = append(roots, abs)
+		}
+	}
+	return roots
+}
