@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/store"
 	"github.com/agentsift/sift/themes"
@@ -84,19 +85,19 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	opts.Coverage = func(ctx context.Context) ([]string, error) { return coverage(ctx, st, sf) }
 	_, statErr := os.Stat(sf.Logs)
 	opts.Importing = statErr == nil
-	app, err := tui.NewApp(opts)
+	inbox, err := tui.NewApp(opts)
 	if err != nil {
 		return fail(stderr, "inbox", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	p := newProgram(app, ctx)
+	p := newProgram(inbox, ctx)
 	// The inbox is a long-lived sift process: the import first, then the
 	// retention sweep, at start and daily, and the configuration reloaded
 	// when its file changes.
 	bg := newBackground(sf, st, nil, slog.Default())
-	bg.report = func(res sweepReport, err error) {
-		p.Send(tui.SweepMsg{Removed: res.figures(), Err: err, Warning: sweepWarning(res)})
+	bg.report = func(res app.SweepReport, err error) {
+		p.Send(tui.SweepMsg{Removed: figures(res), Err: err, Warning: sweepWarning(res)})
 	}
 	go bg.watchConfig(ctx)
 	go reapStale(ctx, st, sf.ImportOptions(), func(err error) { slog.Warn("Ending stale runs failed", "err", err) })
@@ -117,7 +118,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 // newProgram makes the Bubble Tea program; NO_COLOR drops colours and
 // keeps bold, underline and reverse. The app's log goes to $SIFT_LOG, or
 // nowhere: stderr is the screen.
-func newProgram(app *tui.App, ctx context.Context) *tea.Program {
+func newProgram(inbox *tui.App, ctx context.Context) *tea.Program {
 	var w io.Writer = io.Discard
 	if p := os.Getenv("SIFT_LOG"); p != "" {
 		if f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
@@ -129,7 +130,7 @@ func newProgram(app *tui.App, ctx context.Context) *tea.Program {
 	if os.Getenv("NO_COLOR") != "" {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	return tea.NewProgram(app, opts...)
+	return tea.NewProgram(inbox, opts...)
 }
 
 // importInBackground imports the roots and reports progress to the app.

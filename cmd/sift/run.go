@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
@@ -210,7 +211,7 @@ func (r *invocationRun) sweep(ctx context.Context) <-chan struct{} {
 	}
 	go func() {
 		defer close(done)
-		res, err := sweepOnce(ctx, r.st, r.sf, "sift run")
+		res, err := app.Sweep(ctx, r.st, &r.sf.Env, "sift run")
 		if err != nil {
 			r.warn("retention sweep: %v", err)
 		}

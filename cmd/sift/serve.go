@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/cmd/sift/internal/httpapi"
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
@@ -123,7 +124,7 @@ type background struct {
 	api *httpapi.Server // nil outside sift serve
 	log *slog.Logger
 	// report, when set, also hears each sweep (the inbox shows it).
-	report  func(sweepReport, error)
+	report  func(app.SweepReport, error)
 	cfg     atomic.Pointer[config.Config]
 	resweep chan struct{}
 	// refused is the last warning about a logs folder the sweep refused,
@@ -146,7 +147,7 @@ func (b *background) retention(ctx context.Context) {
 	for {
 		flags := *b.sf
 		flags.Cfg = *b.cfg.Load()
-		res, err := sweepOnce(ctx, b.st, &flags, b.runner())
+		res, err := app.Sweep(ctx, b.st, &flags.Env, b.runner())
 		if b.report != nil && ctx.Err() == nil {
 			b.report(res, err)
 		}

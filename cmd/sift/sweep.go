@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/textsafe"
@@ -55,7 +56,7 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		sf.Cfg.MaxTotalSizeMb = maxMb.n
 	}
 	if *dry {
-		res, err := sweepDry(ctx, st, sf)
+		res, err := app.SweepDry(ctx, st, &sf.Env)
 		printDryRun(stdout, res, sf)
 		if w := sweepWarning(res); w != "" {
 			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
@@ -65,15 +66,15 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	res, err := sweepOnce(ctx, st, sf, "sift sweep")
-	fmt.Fprintf(stdout, "swept %s; kept %s (%s); %s; %d batches in %s\n", res.figures(), plural(res.FilesKept, "file"),
+	res, err := app.Sweep(ctx, st, &sf.Env, "sift sweep")
+	fmt.Fprintf(stdout, "swept %s; kept %s (%s); %s; %d batches in %s\n", figures(res), plural(res.FilesKept, "file"),
 		mb(res.BytesKept), plural(res.Data.WorkItemsSwept, "idle work item"), res.Batches+res.Data.Batches,
 		res.Elapsed.Round(time.Millisecond))
 	if w := sweepWarning(res); w != "" {
 		fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 	}
 	if err != nil {
-		failures := res.failures()
+		failures := res.Failures()
 		for _, f := range failures {
 			fmt.Fprintf(stderr, "sift sweep: FAILED: %s\n", textsafe.Inert(f))
 		}
@@ -147,8 +148,8 @@ func removedFigures(files int, bytes int64, bySize, sessions, eventSessions int)
 }
 
 // printDryRun lists what a sweep would remove.
-func printDryRun(w io.Writer, res sweepReport, sf *storeFlags) {
-	fmt.Fprintf(w, "a sweep would remove %s; nothing was removed\n", res.figures())
+func printDryRun(w io.Writer, res app.SweepReport, sf *storeFlags) {
+	fmt.Fprintf(w, "a sweep would remove %s; nothing was removed\n", figures(res))
 	if len(res.Deleted) > 0 {
 		fmt.Fprintf(w, "stream files (kept %s, cap %s):\n", orZero(sf.Cfg.RetainedDays, "days", "forever"),
 			orZero(sf.Cfg.MaxTotalSizeMb, "MB", "none"))
@@ -204,9 +205,15 @@ func boundedInt(fs *flag.FlagSet, name string, limit int, usage string) *intFlag
 	return f
 }
 
+// figures is what a pass removed, in the one line every sweep shows:
+// files, sessions, review events.
+func figures(r app.SweepReport) string {
+	return removedFigures(r.FilesDeleted, r.BytesDeleted, r.FilesBySize, r.Data.SummariesSwept, r.Data.EventsDeleted)
+}
+
 // sweepWarning is the one line to show when a sweep skipped the logs
 // folder, or "".
-func sweepWarning(res sweepReport) string { return rootWarning(res.LogsRefused) }
+func sweepWarning(res app.SweepReport) string { return rootWarning(res.LogsRefused) }
 
 // rootWarning says why a logs folder is not swept and what to do about
 // it, in one line; "" when err is not a refusal.

@@ -62,13 +62,13 @@ func TestSweepOnceRecordsOnlyAWholePass(t *testing.T) {
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := sweepOnce(cancelled, st, sf, "test"); err == nil {
+	if _, err := app.Sweep(cancelled, st, &sf.Env, "test"); err == nil {
 		t.Fatal("a cancelled pass reported no error")
 	}
 	if last, err := st.LastSweep(ctx); err != nil || !last.IsZero() {
 		t.Fatalf("a pass that did not complete was recorded: %v, %v", last, err)
 	}
-	res, err := sweepOnce(ctx, st, sf, "test")
+	res, err := app.Sweep(ctx, st, &sf.Env, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
