@@ -3,6 +3,9 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,6 +66,32 @@ func TestArchitecture(t *testing.T) {
 				t.Errorf("the architecture table lets %s import %s", pkg, b)
 			}
 		}
+	}
+}
+
+// TestMainStartsNoGoroutine: package main parses flags, calls the
+// application layer (internal/app) and prints; the layer starts what runs
+// in the background.
+func TestMainStartsNoGoroutine(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if g, ok := n.(*ast.GoStmt); ok {
+				t.Errorf("%s: package main starts a goroutine; the application layer (internal/app) does", fset.Position(g.Pos()))
+			}
+			return true
+		})
 	}
 }
 

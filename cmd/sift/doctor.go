@@ -83,14 +83,14 @@ func (d *doctor) config(c config.Config) {
 	if from == "" {
 		from = "(defaults)"
 		if p, err := config.DefaultPath(); err == nil {
-			from += "; no file at " + quoteArg(p)
+			from += "; no file at " + app.QuoteArg(p)
 		}
 	} else {
-		from = quoteArg(from)
+		from = app.QuoteArg(from)
 	}
 	d.line("config: %s", from)
 	d.line("config Enabled: %t", c.Enabled)
-	d.line("config Path: %s", quoteArg(c.Path))
+	d.line("config Path: %s", app.QuoteArg(c.Path))
 	d.line("config MaxFileSizeMb: %d", c.MaxFileSizeMb)
 	d.line("config RetainedDays: %d", c.RetainedDays)
 	d.line("config MaxTotalSizeMb: %d", c.MaxTotalSizeMb)
@@ -115,12 +115,12 @@ func (d *doctor) config(c config.Config) {
 		slices.Sort(env)
 		bin, names := "(none)", "(none)"
 		if a.Binary != "" {
-			bin = quoteArg(a.Binary)
+			bin = app.QuoteArg(a.Binary)
 		}
 		if len(env) > 0 {
 			names = strings.Join(env, " ")
 		}
-		d.line("config Agents.%s: Binary %s, Env %s", quoteArg(k), bin, quoteArg(names))
+		d.line("config Agents.%s: Binary %s, Env %s", app.QuoteArg(k), bin, app.QuoteArg(names))
 	}
 }
 
@@ -132,16 +132,16 @@ func (d *doctor) path(what, p string, dir bool) {
 	fi, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		d.line("%s: %s: absent", what, quoteArg(p))
+		d.line("%s: %s: absent", what, app.QuoteArg(p))
 		return
 	case err != nil:
-		d.line("%s: %s: %v", what, quoteArg(p), unwrapPathErr(err))
-		d.problem("%s %s: %v", what, quoteArg(p), unwrapPathErr(err))
+		d.line("%s: %s: %v", what, app.QuoteArg(p), unwrapPathErr(err))
+		d.problem("%s %s: %v", what, app.QuoteArg(p), unwrapPathErr(err))
 		return
 	}
-	d.line("%s: %s: exists, %s", what, quoteArg(p), fi.Mode())
+	d.line("%s: %s: exists, %s", what, app.QuoteArg(p), fi.Mode())
 	if dir && !fi.IsDir() {
-		d.problem("%s %s is not a folder", what, quoteArg(p))
+		d.problem("%s %s is not a folder", what, app.QuoteArg(p))
 		return
 	}
 	if who := exposedTo(p, fi); who != "" {
@@ -150,7 +150,7 @@ func (d *doctor) path(what, p string, dir bool) {
 			mode = "700"
 		}
 		d.problem("%s %s can be read by %s (%s): it holds agents' prompts and outputs; chmod %s it",
-			what, quoteArg(p), who, fi.Mode(), mode)
+			what, app.QuoteArg(p), who, fi.Mode(), mode)
 	}
 }
 
@@ -171,7 +171,7 @@ func (d *doctor) logs(p string) {
 		marked = false
 	}
 	d.line("logs marked: %s", map[bool]string{true: "yes (" + capture.MarkerName + ")", false: "no"}[marked])
-	if w := rootWarning(capture.CheckSweepRoot(p)); w != "" {
+	if w := app.RootWarning(capture.CheckSweepRoot(p)); w != "" {
 		d.problem("%s", w)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -62,25 +61,5 @@ func TestRunCommandExitsWithTheAgentsCodeWhateverItPrints(t *testing.T) {
 	}
 	if len(sums) != 1 || sums[0].WorkItemID != "wi-orphan" || sums[0].ToolCallCount != 1 {
 		t.Errorf("stored sessions %+v", sums)
-	}
-}
-
-// TestRunSummarizeFaultIsAWarning: a fault while summarizing the finished
-// run (here forced by a run without its store flags) is one warning line,
-// and the run has no summary; the caller then exits with the agent's code.
-func TestRunSummarizeFaultIsAWarning(t *testing.T) {
-	t.Parallel()
-	var errb strings.Builder
-	r := &invocationRun{stderr: &errb}
-	file := filepath.Join(t.TempDir(), "work-1-abcdef.jsonl")
-	if err := os.WriteFile(file, []byte(orphanParentStream), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sum := r.summarize(t.Context(), capture.Result{File: file})
-	if sum != nil {
-		t.Errorf("summary %+v", sum)
-	}
-	if got := errb.String(); !strings.HasPrefix(got, "sift run: warning: summarize: internal error: ") || strings.Count(got, "\n") != 1 {
-		t.Errorf("stderr %q", got)
 	}
 }

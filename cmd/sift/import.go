@@ -8,13 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/ingest"
-	"github.com/agentsift/sift/core/pricing"
 	"github.com/agentsift/sift/core/textsafe"
 )
 
@@ -61,52 +59,16 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *history && len(paths) > 0 {
 		return fail(stderr, "import", app.ErrHistoryPaths)
 	}
-	// The price catalog is parsed (13 ms) while the store opens.
-	go pricing.Default()
-	var found chan *ingest.Found
-	if *history {
-		// The history folders are listed while the store opens.
-		found = make(chan *ingest.Found, 1)
-		go func() { found <- ingest.FindHistory(app.HistoryRoots(os.Getenv)) }()
-	}
-	st, err := sf.Open()
-	if err != nil {
-		return fail(stderr, "import", err)
-	}
-	defer st.Close()
-	if len(paths) == 0 {
-		paths = []string{sf.Logs}
-	}
-	logsOnly := !*history && len(paths) == 1 && filepath.Clean(absOr(paths[0])) == filepath.Clean(sf.Logs)
 	ctx, stop := signalContext()
 	defer stop()
 	pr := newProgressPrinter(stderr)
-	opts := sf.ImportOptions()
-	opts.Force, opts.Workers = *force, *workers
-	if logsOnly {
-		// The record of the run (sift status) counts it as the logs
-		// folder's.
-		opts.Source = ingest.SourceLogs
-	}
-	if *history {
-		res, err := ingest.ImportFound(ctx, st, <-found, opts, pr.report)
-		pr.done()
-		return reportImport(stdout, stderr, "import", res, err)
-	}
-	res, err := ingest.Import(ctx, st, paths, opts, pr.report)
+	res, err := app.Import(ctx, &sf.Env, app.ImportSpec{Paths: paths, History: *history, Force: *force, Workers: *workers,
+		Progress: pr.report})
 	pr.done()
-	if err == nil {
-		_, err = st.IndexMissing(ctx)
+	if oe := (*app.OpenError)(nil); errors.As(err, &oe) {
+		return fail(stderr, "import", oe.Err)
 	}
 	return reportImport(stdout, stderr, "import", res, err)
-}
-
-// absOr is a path made absolute, or as it is when it cannot be.
-func absOr(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
 }
 
 // reportImport prints an import's closing line and failures and returns

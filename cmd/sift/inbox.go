@@ -9,14 +9,12 @@ import (
 	iofs "io/fs"
 	"log/slog"
 	"os"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/ingest"
-	"github.com/agentsift/sift/store"
 	"github.com/agentsift/sift/themes"
 	"github.com/agentsift/sift/tui"
 )
@@ -95,20 +93,13 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	// The inbox is a long-lived sift process: the import first, then the
 	// retention sweep, at start and daily, and the configuration reloaded
 	// when its file changes.
-	bg := newBackground(sf, st, nil, slog.Default())
-	bg.report = func(res app.SweepReport, err error) {
-		p.Send(tui.SweepMsg{Removed: figures(res), Err: err, Warning: sweepWarning(res)})
-	}
-	go bg.watchConfig(ctx)
-	go reapStale(ctx, st, sf.ImportOptions(), func(err error) { slog.Warn("Ending stale runs failed", "err", err) })
-	go func() {
-		if opts.Importing {
-			o := sf.ImportOptions()
-			o.Source = ingest.SourceLogs
-			importInBackground(ctx, st, []string{sf.Logs}, o, p.Send)
-		}
-		bg.retention(ctx)
-	}()
+	bg := &app.Background{Env: &sf.Env, Store: st, Log: slog.Default(), Runner: "inbox",
+		OnSweep: func(res app.SweepReport, err error) {
+			p.Send(tui.SweepMsg{Removed: figures(res), Err: err, Warning: res.Warning()})
+		}}
+	bg.Start(ctx, app.Jobs{Sweep: true, Import: opts.Importing, ReapStale: true, Progress: func(ip app.ImportProgress) {
+		p.Send(tui.ImportProgressMsg{Files: ip.Files, Total: ip.Total, Sessions: ip.Sessions, Done: ip.Done, Err: ip.Err})
+	}})
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fail(stderr, "inbox", err)
 	}
@@ -131,26 +122,4 @@ func newProgram(inbox *tui.App, ctx context.Context) *tea.Program {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
 	return tea.NewProgram(inbox, opts...)
-}
-
-// importInBackground imports the roots and reports progress to the app.
-func importInBackground(ctx context.Context, st *store.Store, roots []string, opts ingest.Options, send func(tea.Msg)) {
-	var last time.Time
-	res, err := ingest.Import(ctx, st, roots, opts, func(p ingest.Progress) {
-		// A report every tenth of a second is plenty for a status line.
-		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.FilesDone == p.FilesTotal {
-			last = now
-			send(tui.ImportProgressMsg{Files: p.FilesDone, Total: p.FilesTotal})
-		}
-	})
-	if err == nil && len(res.Failed) > 0 {
-		err = fmt.Errorf("%d files failed, first %s", len(res.Failed), res.Failed[0])
-	}
-	if err == nil {
-		_, err = st.IndexMissing(ctx)
-	}
-	if ctx.Err() != nil {
-		return
-	}
-	send(tui.ImportProgressMsg{Files: res.Files, Total: res.Files, Sessions: res.Sessions, Done: true, Err: err})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/search"
@@ -495,16 +496,14 @@ func TestBackgroundImportReportsProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var msgs []tea.Msg
-	importInBackground(context.Background(), st, []string{filepath.Join("demo", "streams")}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, func(m tea.Msg) {
-		msgs = append(msgs, m)
-	})
-	if len(msgs) < 2 {
-		t.Fatalf("%d messages, want progress and a last one", len(msgs))
+	var msgs []app.ImportProgress
+	res, err := app.ImportInBackground(context.Background(), st, []string{filepath.Join("demo", "streams")},
+		ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, func(p app.ImportProgress) { msgs = append(msgs, p) })
+	if len(msgs) < 1 || err != nil || res.Sessions != 14 {
+		t.Fatalf("%d progress reports, %d sessions, %v", len(msgs), res.Sessions, err)
 	}
-	last, ok := msgs[len(msgs)-1].(tui.ImportProgressMsg)
-	if !ok || !last.Done || last.Err != nil || last.Sessions != 14 {
-		t.Fatalf("last message %+v", msgs[len(msgs)-1])
+	if last := msgs[len(msgs)-1]; last.Files != last.Total || last.Total == 0 {
+		t.Fatalf("last report %+v", last)
 	}
 	p, err := st.ListSessions(context.Background(), review.Query{Sort: review.SortTriage, Limit: 5, Count: true})
 	if err != nil || p.Total != 14 || len(p.Sessions) != 5 {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/textsafe"
 
 	"github.com/agentsift/sift/core/capture"
@@ -38,7 +39,7 @@ func runInitLogs(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	already, err := capture.MarkRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		err = fmt.Errorf("%s does not exist (sift creates and marks a new logs folder itself)", quoteArg(dir))
+		err = fmt.Errorf("%s does not exist (sift creates and marks a new logs folder itself)", app.QuoteArg(dir))
 	}
 	if err != nil {
 		return fail(stderr, "init-logs", err)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
@@ -45,28 +44,6 @@ func TestRunRecordsItsWorkingDirectory(t *testing.T) {
 	}
 	if s.Cwd != wd || s.Path != files[0] {
 		t.Errorf("inbox session cwd %q path %q; want %q and %q", s.Cwd, s.Path, wd, files[0])
-	}
-}
-
-// TestRecordUsesTheAgentsDirectory: an agent started in its own folder
-// (capture.Spec.Dir) is recorded with that folder, not sift's.
-func TestRecordUsesTheAgentsDirectory(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	st, err := store.Open(filepath.Join(dir, "sift.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	agentDir := filepath.Join(dir, "repo")
-	r := &invocationRun{st: st, workItem: "wi-dir", phase: "work", iteration: 1, stderr: os.Stderr}
-	r.cli.Kind = "claude"
-	r.record(filepath.Join(dir, "logs", "wi-dir", "work-1-abcdef.jsonl"), time.Now(), agentDir)
-	if !r.rec {
-		t.Fatal("the invocation was not recorded")
-	}
-	if got, err := st.InvocationCwd(context.Background(), "wi-dir", "work-1-abcdef.jsonl"); err != nil || got != agentDir {
-		t.Errorf("recorded cwd %q, %v; want the agent's %q", got, err, agentDir)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"text/tabwriter"
 
@@ -206,20 +205,4 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "sift help: unknown command %q (see sift help)\n", textsafe.Inert(args[0]))
 	return 2
-}
-
-// indexMissing indexes, in the background of a long-lived process, the
-// sessions a database held before it had a search index, or with
-// documents an earlier sift placed at wrong calls (store.IndexMissing),
-// and logs what it did.
-func indexMissing(ctx context.Context, st interface {
-	IndexMissing(context.Context) (int, error)
-}, logger *slog.Logger) {
-	n, err := st.IndexMissing(ctx)
-	switch {
-	case err != nil && ctx.Err() == nil:
-		logger.Error("Search index backfill failed", "err", err)
-	case n > 0:
-		logger.Info("Indexed the sessions stored by an earlier sift", "sessions", n)
-	}
 }

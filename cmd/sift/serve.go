@@ -2,26 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
-	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/cmd/sift/internal/httpapi"
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/textsafe"
-	"github.com/agentsift/sift/store"
 )
 
 // tokenEnv names the environment variable holding the API's bearer token.
@@ -82,26 +77,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	bg := newBackground(sf, st, api, logger)
-	go bg.retention(ctx)
-	go bg.watchConfig(ctx)
-	go indexMissing(ctx, st, logger)
+	bg := &app.Background{Env: &sf.Env, Store: st, Log: logger, Runner: "sift serve",
+		OnReload: func(cfg config.Config) {
+			env := sf.Env
+			env.Cfg = cfg
+			api.SetSummaryOptions(env.ImportOptions().Summary)
+		}}
+	bg.Start(ctx, app.Jobs{Sweep: true, IndexMissing: true})
 
 	srv := httpapi.HTTPServer(ln.Addr().String(), api)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "sift serve: listening on http://%s\n", ln.Addr())
-	select {
-	case err := <-done:
-		if !errors.Is(err, http.ErrServerClosed) {
-			return fail(stderr, "serve", err)
-		}
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			srv.Close()
-		}
+	if err := app.ServeHTTP(ctx, srv, ln); err != nil {
+		return fail(stderr, "serve", err)
 	}
 	return 0
 }
@@ -112,107 +99,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // inert (TestServeLogLinesAreInert).
 func serveLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
-}
-
-// background is the work a long-lived sift process (`sift serve`, the
-// inbox) does besides its own: the retention sweep and configuration hot
-// reload. The current configuration is swapped atomically on reload; the
-// logs folder stays the one the process started with.
-type background struct {
-	sf  *storeFlags
-	st  *store.Store
-	api *httpapi.Server // nil outside sift serve
-	log *slog.Logger
-	// report, when set, also hears each sweep (the inbox shows it).
-	report  func(app.SweepReport, error)
-	cfg     atomic.Pointer[config.Config]
-	resweep chan struct{}
-	// refused is the last warning about a logs folder the sweep refused,
-	// logged once rather than daily; only retention touches it.
-	refused string
-}
-
-func newBackground(sf *storeFlags, st *store.Store, api *httpapi.Server, log *slog.Logger) *background {
-	b := &background{sf: sf, st: st, api: api, log: log, resweep: make(chan struct{}, 1)}
-	cfg := sf.Cfg
-	b.cfg.Store(&cfg)
-	return b
-}
-
-// retention sweeps at start, then daily, and again at once when a reload
-// changes a retention setting. Each pass uses the current configuration.
-func (b *background) retention(ctx context.Context) {
-	t := time.NewTicker(24 * time.Hour)
-	defer t.Stop()
-	for {
-		flags := *b.sf
-		flags.Cfg = *b.cfg.Load()
-		res, err := app.Sweep(ctx, b.st, &flags.Env, b.runner())
-		if b.report != nil && ctx.Err() == nil {
-			b.report(res, err)
-		}
-		if w := sweepWarning(res); w != "" && w != b.refused {
-			b.log.Warn(w)
-		}
-		b.refused = sweepWarning(res)
-		switch {
-		case ctx.Err() != nil:
-			return
-		case err != nil:
-			b.log.Error("Retention sweep failed", "err", err)
-		default:
-			b.log.Info("Retention sweep", "filesDeleted", res.FilesDeleted, "bytesDeleted", res.BytesDeleted,
-				"filesBySize", res.FilesBySize, "summariesSwept", res.Data.SummariesSwept,
-				"eventSessionsSwept", res.Data.EventsDeleted, "elapsed", res.Elapsed.Round(time.Millisecond))
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-b.resweep:
-		}
-	}
-}
-
-// runner names the process that sweeps, in the record of its sweeps.
-func (b *background) runner() string {
-	if b.api != nil {
-		return "sift serve"
-	}
-	return "inbox"
-}
-
-// watchConfig reloads the configuration file when it changes: the sweep's
-// settings and the thresholds of on-demand summaries follow it; a changed
-// Path is reported and ignored until restart.
-func (b *background) watchConfig(ctx context.Context) {
-	path := b.sf.ConfigPath
-	if path == "" {
-		p, err := config.DefaultPath()
-		if err != nil {
-			return
-		}
-		path = p
-	}
-	config.NewWatcher(path, *b.cfg.Load(), 0).Run(ctx, func(u config.Update) {
-		if u.Err != nil {
-			b.log.Error("Configuration not reloaded", "err", u.Err)
-			return
-		}
-		b.log.Info(u.Notice())
-		old := b.cfg.Swap(&u.Config)
-		flags := *b.sf
-		flags.Cfg = u.Config
-		if b.api != nil {
-			b.api.SetSummaryOptions(flags.ImportOptions().Summary)
-		}
-		if old.RetainedDays != u.Config.RetainedDays || old.MaxTotalSizeMb != u.Config.MaxTotalSizeMb || old.Review != u.Config.Review {
-			select {
-			case b.resweep <- struct{}{}:
-			default:
-			}
-		}
-	})
 }
 
 // readToken reads the bearer token from a file, else from the

@@ -44,7 +44,7 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err := printSweepStatus(ctx, stdout, st, sf); err != nil {
 			return fail(stderr, "sweep", err)
 		}
-		if w := rootWarning(capture.CheckSweepRoot(sf.Logs)); w != "" {
+		if w := app.RootWarning(capture.CheckSweepRoot(sf.Logs)); w != "" {
 			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 		}
 		return 0
@@ -58,7 +58,7 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *dry {
 		res, err := app.SweepDry(ctx, st, &sf.Env)
 		printDryRun(stdout, res, sf)
-		if w := sweepWarning(res); w != "" {
+		if w := res.Warning(); w != "" {
 			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 		}
 		if err != nil {
@@ -70,7 +70,7 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "swept %s; kept %s (%s); %s; %d batches in %s\n", figures(res), plural(res.FilesKept, "file"),
 		mb(res.BytesKept), plural(res.Data.WorkItemsSwept, "idle work item"), res.Batches+res.Data.Batches,
 		res.Elapsed.Round(time.Millisecond))
-	if w := sweepWarning(res); w != "" {
+	if w := res.Warning(); w != "" {
 		fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 	}
 	if err != nil {
@@ -209,42 +209,6 @@ func boundedInt(fs *flag.FlagSet, name string, limit int, usage string) *intFlag
 // files, sessions, review events.
 func figures(r app.SweepReport) string {
 	return removedFigures(r.FilesDeleted, r.BytesDeleted, r.FilesBySize, r.Data.SummariesSwept, r.Data.EventsDeleted)
-}
-
-// sweepWarning is the one line to show when a sweep skipped the logs
-// folder, or "".
-func sweepWarning(res app.SweepReport) string { return rootWarning(res.LogsRefused) }
-
-// rootWarning says why a logs folder is not swept and what to do about
-// it, in one line; "" when err is not a refusal.
-func rootWarning(err error) string {
-	var re *capture.RootError
-	if !errors.As(err, &re) {
-		return ""
-	}
-	var hint string
-	switch re.Problem {
-	case capture.RootUnmarked:
-		hint = "run `sift init-logs " + quoteArg(re.Dir) + "` to let sift sweep it"
-	case capture.RootSymlink:
-		hint = "point Path (or --logs) at the folder itself, not a link to it"
-	default:
-		hint = "set Path in the configuration (or --logs) to a folder of its own"
-	}
-	return fmt.Sprintf("logs folder %s not swept: %s; %s", quoteArg(re.Dir), re.Reason(), hint)
-}
-
-// quoteArg quotes a path for a command line a user may paste: as it is
-// when it needs no quoting, else in single quotes, or Go-quoted when it
-// holds characters that are not printable.
-func quoteArg(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" {
-		return s
-	}
-	if !strconv.CanBackquote(s) || strings.ContainsRune(s, '`') {
-		return strconv.Quote(s)
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // logsUsage counts the stream files of the capture layout under the logs

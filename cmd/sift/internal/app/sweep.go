@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentsift/sift/core/capture"
@@ -112,4 +114,40 @@ func sweepPass(ctx context.Context, st *store.Store, env *Env, dry bool) (SweepR
 		errs = append(errs, err)
 	}
 	return res, errs
+}
+
+// Warning is the one line to show when the pass skipped the logs folder,
+// or "".
+func (r SweepReport) Warning() string { return RootWarning(r.LogsRefused) }
+
+// RootWarning says why a logs folder is not swept and what to do about
+// it, in one line; "" when err is not a refusal.
+func RootWarning(err error) string {
+	var re *capture.RootError
+	if !errors.As(err, &re) {
+		return ""
+	}
+	var hint string
+	switch re.Problem {
+	case capture.RootUnmarked:
+		hint = "run `sift init-logs " + QuoteArg(re.Dir) + "` to let sift sweep it"
+	case capture.RootSymlink:
+		hint = "point Path (or --logs) at the folder itself, not a link to it"
+	default:
+		hint = "set Path in the configuration (or --logs) to a folder of its own"
+	}
+	return fmt.Sprintf("logs folder %s not swept: %s; %s", QuoteArg(re.Dir), re.Reason(), hint)
+}
+
+// QuoteArg quotes a path for a command line a user may paste: as it is
+// when it needs no quoting, else in single quotes, or Go-quoted when it
+// holds characters that are not printable.
+func QuoteArg(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" {
+		return s
+	}
+	if !strconv.CanBackquote(s) || strings.ContainsRune(s, '`') {
+		return strconv.Quote(s)
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -50,7 +50,7 @@ func (r *invocationRun) startLive(file string, start time.Time) {
 	}
 	lr := &liveRun{st: r.st, tail: tail, key: review.SessionKey{WorkItemID: r.workItem, FileName: filepath.Base(file)},
 		phase: r.phase, iter: r.iteration, agent: string(r.cli.Kind), path: file, start: start,
-		stall: r.sf.ImportOptions().Summary.StallThreshold,
+		stall: r.env.ImportOptions().Summary.StallThreshold,
 		stop:  make(chan struct{}), done: make(chan struct{}), warn: r.warn}
 	r.live = lr
 	go lr.run()

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func TestConfiguredRunSummarizesItsFileOnce(t *testing.T) {
 	}
 	defer st.Close()
 	file := filepath.Join(dir, "logs", "wi-1", "work-1-a1b2c3.jsonl")
-	b, err := os.ReadFile(runFixture)
+	b, err := os.ReadFile("../../../../testdata/streams/claude/evolve-2.1.7-run1-write-file.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,78 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/pricing"
+	"github.com/agentsift/sift/store"
+)
+
+// ImportSpec is one `sift import`: the paths (none: the logs folder), or
+// the agent CLIs' own histories.
+type ImportSpec struct {
+	Paths   []string
+	History bool
+	Force   bool
+	Workers int
+	// Progress hears how far the import is.
+	Progress func(ingest.Progress)
+}
+
+// OpenError is a store that could not be opened: nothing was imported.
+type OpenError struct{ Err error }
+
+func (e *OpenError) Error() string { return e.Err.Error() }
+func (e *OpenError) Unwrap() error { return e.Err }
+
+// Import opens the store and imports: the paths, incrementally, then the
+// sessions the search index lacks; or the histories the agent CLIs keep.
+// The price catalog is parsed and the history folders listed while the
+// store opens. A failure to open the store is an *OpenError.
+func Import(ctx context.Context, env *Env, spec ImportSpec) (ingest.Result, error) {
+	go pricing.Default() // 13 ms, in the time the store takes to open
+	var found chan *ingest.Found
+	if spec.History {
+		found = make(chan *ingest.Found, 1)
+		go func() { found <- ingest.FindHistory(HistoryRoots(os.Getenv)) }()
+	}
+	st, err := env.Open()
+	if err != nil {
+		return ingest.Result{}, &OpenError{err}
+	}
+	defer st.Close()
+	opts := env.ImportOptions()
+	opts.Force, opts.Workers = spec.Force, spec.Workers
+	if spec.History {
+		return ingest.ImportFound(ctx, st, <-found, opts, spec.Progress)
+	}
+	paths := spec.Paths
+	if len(paths) == 0 {
+		paths = []string{env.Logs}
+	}
+	if len(paths) == 1 && filepath.Clean(absOr(paths[0])) == filepath.Clean(env.Logs) {
+		// The record of the run (sift status) counts it as the logs
+		// folder's.
+		opts.Source = ingest.SourceLogs
+	}
+	return importPaths(ctx, st, paths, opts, spec.Progress)
+}
+
+// importPaths imports paths, then indexes what the search index lacks.
+func importPaths(ctx context.Context, st *store.Store, paths []string, opts ingest.Options, progress func(ingest.Progress)) (ingest.Result, error) {
+	res, err := ingest.Import(ctx, st, paths, opts, progress)
+	if err == nil {
+		_, err = st.IndexMissing(ctx)
+	}
+	return res, err
+}
+
+// absOr is a path made absolute, or as it is when it cannot be.
+func absOr(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
