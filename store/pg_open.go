@@ -80,7 +80,7 @@ func openPostgres(dsn string) (*Store, error) {
 	db.SetMaxOpenConns(16)
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{path: name, pg: true, w: db, r: db, now: time.Now, remove: (*os.Root).Remove, host: hostID(), pgCfg: cfg}
+	s := &Store{path: name, pg: true, w: db, r: db, now: time.Now, host: hostID(), pgCfg: cfg}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := retryConnect(ctx, func() error { return pgMigrate(ctx, db) }); err != nil {

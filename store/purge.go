@@ -5,13 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
-	"strings"
 
-	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -19,8 +14,8 @@ import (
 type PurgeFile struct {
 	Path string
 	// Delete is set for a file sift owns (a capture file inside the logs
-	// folder): it is deleted. Any other file stays on disk and is
-	// remembered as purged, so that imports skip it.
+	// folder, as PlanPurge's owns says): it is deleted. Any other file
+	// stays on disk and is remembered as purged, so that imports skip it.
 	Delete bool
 	// Why says why a file is kept.
 	Why string
@@ -42,11 +37,15 @@ func (p PurgePlan) Empty() bool {
 	return p.Summaries+p.ReviewEvents+p.IndexRows+p.CostRows+p.Decisions+p.UsageRows == 0 && len(p.Files) == 0
 }
 
-// PlanPurge lists what Purge would remove for a session; logsRoot is the
-// logs folder whose capture files sift owns ("" owns none). A session of
-// which nothing is stored is ErrNotFound; one whose work item is running
-// is refused (its run would write the file again).
-func (s *Store) PlanPurge(ctx context.Context, key review.SessionKey, logsRoot string) (PurgePlan, error) {
+// Owns says whether sift owns a session's stream file and may delete it,
+// and if not why (core/capture.OwnsFile, for the logs folder).
+type Owns func(key review.SessionKey, path string) (bool, string)
+
+// PlanPurge lists what Purge would remove for a session; owns says which
+// of its files sift may delete (nil: none). A session of which nothing is
+// stored is ErrNotFound; one whose work item is running is refused (its
+// run would write the file again).
+func (s *Store) PlanPurge(ctx context.Context, key review.SessionKey, owns Owns) (PurgePlan, error) {
 	p := PurgePlan{Session: key}
 	wrap := func(err error) error { return fmt.Errorf("purge %s: %w", key, wrapError(err)) }
 	var state sql.NullString
@@ -76,8 +75,10 @@ func (s *Store) PlanPurge(ctx context.Context, key review.SessionKey, logsRoot s
 		}
 	}
 	for _, path := range paths {
-		f := PurgeFile{Path: path}
-		f.Delete, f.Why = ownsCapture(logsRoot, key, path)
+		f := PurgeFile{Path: path, Why: "no logs folder is configured"}
+		if owns != nil {
+			f.Delete, f.Why = owns(key, path)
+		}
 		p.Files = append(p.Files, f)
 	}
 	if p.Empty() {
@@ -110,60 +111,6 @@ func (s *Store) sessionPaths(ctx context.Context, key review.SessionKey) ([]stri
 	return out, rows.Err()
 }
 
-// ownsCapture reports whether path is a file sift owns and may delete: a
-// regular file (not a link) named as a capture,
-// <logsRoot>/<workItem>/<phase>-<iteration>-<hex6>.jsonl, of the session
-// being purged, in a work item folder that is not a link either. Otherwise
-// it says why the file is kept.
-func ownsCapture(logsRoot string, key review.SessionKey, path string) (bool, string) {
-	if logsRoot == "" {
-		return false, "no logs folder is configured"
-	}
-	root, err := filepath.Abs(logsRoot)
-	if err != nil {
-		return false, "the logs folder cannot be resolved"
-	}
-	path = filepath.Clean(path)
-	if filepath.Dir(filepath.Dir(path)) != root {
-		return false, "not in the logs folder " + root
-	}
-	if err := capture.CheckSweepRoot(root); err != nil {
-		return false, err.Error()
-	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil || !capture.IsLayoutPath(rel) {
-		return false, "not named as a sift capture file"
-	}
-	if filepath.Base(path) != key.FileName || filepath.Base(filepath.Dir(path)) != key.WorkItemID ||
-		strings.HasPrefix(key.WorkItemID, ".") {
-		return false, "not in the session's work item folder"
-	}
-	if fi, err := os.Lstat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return false, "its work item folder is not a plain folder"
-	}
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return false, "already gone"
-	case err != nil:
-		return false, reason(err)
-	case !fi.Mode().IsRegular():
-		return false, "not a regular file"
-	}
-	return true, ""
-}
-
-// removeIn deletes one file by name inside dir, opened as an os.Root so
-// that no link in the path is followed.
-func (s *Store) removeIn(dir, name string) error {
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return s.remove(r, name)
-}
-
 // PurgeResult is what Purge removed.
 type PurgeResult struct {
 	PurgePlan
@@ -172,14 +119,18 @@ type PurgeResult struct {
 	Deleted, Kept int
 }
 
+// Remove deletes a stream file sift owns (core/capture.RemoveOwned):
+// deleted is false, with why, for a file it keeps after all.
+type Remove func(key review.SessionKey, path string) (deleted bool, why string, err error)
+
 // Purge removes a session everywhere, as PlanPurge listed it: its summary,
 // review events, ingest index rows, cost rows, decisions and usage rows in
 // one transaction (with the search index's entries, purgeSearchIndex),
 // every stream file remembered as purged, so that no import brings the
-// session back; then it deletes the files sift owns and forgets those it
-// deleted. A file that could not be deleted stays remembered and its error
-// is returned, joined.
-func (s *Store) Purge(ctx context.Context, p PurgePlan) (PurgeResult, error) {
+// session back; then it deletes, with remove, the files sift owns and
+// forgets those it deleted. A file that could not be deleted stays
+// remembered and its error is returned, joined.
+func (s *Store) Purge(ctx context.Context, p PurgePlan, remove Remove) (PurgeResult, error) {
 	res := PurgeResult{PurgePlan: p}
 	key := p.Session
 	wrap := func(err error) error { return fmt.Errorf("purge %s: %w", key, wrapError(err)) }
@@ -234,21 +185,19 @@ func (s *Store) Purge(ctx context.Context, p PurgePlan) (PurgeResult, error) {
 			res.Kept++
 			continue
 		}
-		// Checked again right before the deletion: the file may have
-		// been replaced by a link since the plan.
-		if ok, why := ownsCapture(filepath.Dir(filepath.Dir(f.Path)), key, f.Path); !ok {
+		ok, why, err := remove(key, f.Path)
+		switch {
+		case err != nil:
+			f.Err = err
+			errs = append(errs, fmt.Errorf("purge %s: delete %s: %w", key, f.Path, err))
+			continue
+		case !ok:
 			f.Delete, f.Why = false, why
 			res.Kept++
 			continue
 		}
-		if err := s.removeIn(filepath.Dir(f.Path), filepath.Base(f.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			f.Err = errors.New(reason(err))
-			errs = append(errs, fmt.Errorf("purge %s: delete %s: %s", key, f.Path, reason(err)))
-			continue
-		}
 		res.Deleted++
 		deleted = append(deleted, f.Path)
-		os.Remove(filepath.Dir(f.Path)) // the work item folder, when left empty
 	}
 	for _, path := range deleted {
 		if _, err := s.w.ExecContext(ctx, `DELETE FROM purged_files WHERE path = ?`, path); err != nil {

@@ -111,12 +111,25 @@ func newPurgeEnv(t *testing.T) *purgeEnv {
 	return e
 }
 
+// ownsIn is the program's Owns for a logs folder (cmd/sift/internal/app):
+// its capture files.
+func ownsIn(logs string) Owns {
+	return func(k review.SessionKey, path string) (bool, string) {
+		return capture.OwnsFile(logs, k.WorkItemID, k.FileName, path)
+	}
+}
+
+// removeOwned is the program's Remove (capture.RemoveOwned).
+func removeOwned(k review.SessionKey, path string) (bool, string, error) {
+	return capture.RemoveOwned(k.WorkItemID, k.FileName, path)
+}
+
 // purge plans and runs the purge of one session and checks it is gone
 // from every table.
 func (e *purgeEnv) purge(t *testing.T, key review.SessionKey) PurgeResult {
 	t.Helper()
 	ctx := context.Background()
-	plan, err := e.s.PlanPurge(ctx, key, e.logs)
+	plan, err := e.s.PlanPurge(ctx, key, ownsIn(e.logs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +139,7 @@ func (e *purgeEnv) purge(t *testing.T, key review.SessionKey) PurgeResult {
 	if rows := rowsOf(t, e.s, key); len(rows) == 0 {
 		t.Fatal("the plan removed rows")
 	}
-	res, err := e.s.Purge(ctx, plan)
+	res, err := e.s.Purge(ctx, plan, removeOwned)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,17 +213,17 @@ func TestPurgeRefuses(t *testing.T) {
 	t.Parallel()
 	e := newPurgeEnv(t)
 	ctx := context.Background()
-	if _, err := e.s.PlanPurge(ctx, review.SessionKey{WorkItemID: "wi-1", FileName: "nope.jsonl"}, e.logs); !errors.Is(err, ErrNotFound) {
+	if _, err := e.s.PlanPurge(ctx, review.SessionKey{WorkItemID: "wi-1", FileName: "nope.jsonl"}, ownsIn(e.logs)); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("purge of an unknown session: %v", err)
 	}
 	if _, err := e.s.RecordInvocation(ctx, Invocation{WorkItemID: "wi-1", Phase: "work", Iteration: 2, AgentKind: "claude"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.s.PlanPurge(ctx, e.capture, e.logs); err == nil || !strings.Contains(err.Error(), "running") {
+	if _, err := e.s.PlanPurge(ctx, e.capture, ownsIn(e.logs)); err == nil || !strings.Contains(err.Error(), "running") {
 		t.Fatalf("purge in a running work item: %v", err)
 	}
 	// Without a logs folder nothing is sift's to delete.
-	plan, err := e.s.PlanPurge(ctx, e.foreign, "")
+	plan, err := e.s.PlanPurge(ctx, e.foreign, nil)
 	if err != nil || plan.Files[0].Delete {
 		t.Fatalf("plan without a logs folder: %+v %v", plan, err)
 	}
@@ -222,7 +235,7 @@ func TestPurgeKeepsFilesOfAnUnmarkedLogsFolder(t *testing.T) {
 	if err := os.Remove(filepath.Join(e.logs, capture.MarkerName)); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := e.s.PlanPurge(context.Background(), e.capture, e.logs)
+	plan, err := e.s.PlanPurge(context.Background(), e.capture, ownsIn(e.logs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -266,11 +266,11 @@ func TestSearchKeepsInStep(t *testing.T) {
 		t.Errorf("after the rebuild: %v", got)
 	}
 	// A purged session is gone.
-	plan, err := e.s.PlanPurge(ctx, a, "")
+	plan, err := e.s.PlanPurge(ctx, a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.s.Purge(ctx, plan); err != nil {
+	if _, err := e.s.Purge(ctx, plan, removeOwned); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.find(t, "okapi"); got != nil {

@@ -45,9 +45,6 @@ type Store struct {
 	r *sql.DB
 	// now is the clock; tests replace it.
 	now func() time.Time
-	// remove deletes a stream file by name in its folder:
-	// (*os.Root).Remove, replaced by tests that need a deletion to fail.
-	remove func(dir *os.Root, name string) error
 	// host names this machine (Owner.Host): the rows it writes say so,
 	// and retention judges the files of those rows only.
 	host string
@@ -251,7 +248,7 @@ func Open(path string) (*Store, error) {
 	if err := create(abs); err != nil {
 		return nil, openError(abs, err)
 	}
-	s := &Store{path: abs, now: time.Now, remove: (*os.Root).Remove, host: hostID()}
+	s := &Store{path: abs, now: time.Now, host: hostID()}
 	if s.w, err = sql.Open("sqlite", dsnWAL(abs, false, walCheckpointPages(abs))); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}

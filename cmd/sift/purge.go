@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/textsafe"
 
@@ -43,7 +44,7 @@ func runPurge(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "purge", err)
 	}
-	plan, err := st.PlanPurge(ctx, key, sf.Logs)
+	plan, err := st.PlanPurge(ctx, key, sf.Owns)
 	if err != nil {
 		return fail(stderr, "purge", err)
 	}
@@ -53,7 +54,7 @@ func runPurge(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "nothing was removed; run again with --yes to remove it")
 		return 1
 	}
-	res, err := st.Purge(ctx, plan)
+	res, err := st.Purge(ctx, plan, app.RemoveOwned)
 	fmt.Fprintf(stdout, "purged %s:\n", textsafe.Inert(key.String()))
 	printPlan(stdout, res.PurgePlan, &res)
 	if err != nil {

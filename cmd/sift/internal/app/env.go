@@ -16,6 +16,7 @@ import (
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/store"
 )
@@ -132,4 +133,16 @@ func (e *Env) StreamRoots() []string {
 		}
 	}
 	return roots
+}
+
+// Owns says which of a session's stream files sift may delete: its
+// capture files in the logs folder (capture.OwnsFile).
+func (e *Env) Owns(k review.SessionKey, path string) (bool, string) {
+	return capture.OwnsFile(e.Logs, k.WorkItemID, k.FileName, path)
+}
+
+// RemoveOwned deletes a capture file of a session that sift owns
+// (capture.RemoveOwned); a purge's Remove.
+func RemoveOwned(k review.SessionKey, path string) (bool, string, error) {
+	return capture.RemoveOwned(k.WorkItemID, k.FileName, path)
 }
