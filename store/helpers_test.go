@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/usage"
 )
 
 // fixtures is the repository's folder of real agent streams.
@@ -184,4 +185,11 @@ func finishInvocation(ctx context.Context, s *Store, id int64, end time.Time, ex
 		return err
 	}
 	return res.Err()
+}
+
+// usageOf totals a store's usage rows as the program does (app.Usage).
+func usageOf(ctx context.Context, s *Store, opt usage.Options) (usage.Report, error) {
+	return usage.Total(opt, func(add func(usage.File) error) error {
+		return s.UsageFiles(ctx, string(opt.Agent), func(f UsageFile) error { return add(usage.File(f)) })
+	})
 }

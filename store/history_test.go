@@ -15,6 +15,7 @@ import (
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
+	"github.com/agentsift/sift/core/usage"
 )
 
 var updateHistory = flag.Bool("update-history", false, "rewrite the history summary goldens in testdata/history")
@@ -180,7 +181,7 @@ func oracleDaily(t *testing.T, files []string) map[string][4]int64 {
 
 func dailyOf(t *testing.T, s *Store, agent agents.Kind) map[string][4]int64 {
 	t.Helper()
-	rep, err := s.Usage(context.Background(), UsageOptions{By: ByDay, Location: time.UTC, Agent: agent})
+	rep, err := usageOf(context.Background(), s, usage.Options{By: usage.ByDay, Location: time.UTC, Agent: agent})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,13 +246,13 @@ func TestUsageGroupings(t *testing.T) {
 	_, roots := historyHome(t)
 	importHistory(t, s, roots)
 	ctx := context.Background()
-	var totals []UsageTotals
-	for _, by := range []UsageBy{ByDay, BySession, ByProject, ByModel} {
-		rep, err := s.Usage(ctx, UsageOptions{By: by, Location: time.UTC})
+	var totals []usage.Totals
+	for _, by := range []usage.By{usage.ByDay, usage.BySession, usage.ByProject, usage.ByModel} {
+		rep, err := usageOf(ctx, s, usage.Options{By: by, Location: time.UTC})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var sum UsageTotals
+		var sum usage.Totals
 		for _, r := range rep.Rows {
 			sum.InputTokens += r.InputTokens
 			sum.OutputTokens += r.OutputTokens
@@ -267,11 +268,11 @@ func TestUsageGroupings(t *testing.T) {
 			t.Errorf("grouping %d totals %+v, by day %+v", i, totals[i], totals[0])
 		}
 	}
-	rep, err := s.Usage(ctx, UsageOptions{By: ByModel, Location: time.UTC})
+	rep, err := usageOf(ctx, s, usage.Options{By: usage.ByModel, Location: time.UTC})
 	if err != nil {
 		t.Fatal(err)
 	}
-	byModel := map[string]UsageRow{}
+	byModel := map[string]usage.Row{}
 	for _, r := range rep.Rows {
 		byModel[r.Key] = r
 	}
@@ -284,7 +285,7 @@ func TestUsageGroupings(t *testing.T) {
 	if gemini.Calls != 3 || gemini.InputTokens != (8123+8390+8450)-(8100+8300) || gemini.OutputTokens != 42+15+5 {
 		t.Errorf("gemini: %+v", gemini)
 	}
-	rep, err = s.Usage(ctx, UsageOptions{By: ByProject, Location: time.UTC})
+	rep, err = usageOf(ctx, s, usage.Options{By: usage.ByProject, Location: time.UTC})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,14 +294,14 @@ func TestUsageGroupings(t *testing.T) {
 			t.Errorf("the demo project's Codex and Gemini calls: %d, want 7", r.Calls)
 		}
 	}
-	since, err := s.Usage(ctx, UsageOptions{By: ByDay, Location: time.UTC, Since: "2026-03-01"})
+	since, err := usageOf(ctx, s, usage.Options{By: usage.ByDay, Location: time.UTC, Since: "2026-03-01"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(since.Rows) != 2 || since.Totals.Calls != 7 {
 		t.Errorf("since 2026-03-01: %d days, %d calls; want 2 and 7", len(since.Rows), since.Totals.Calls)
 	}
-	if _, err := s.Usage(ctx, UsageOptions{By: "year"}); err == nil {
+	if _, err := usageOf(ctx, s, usage.Options{By: "year"}); err == nil {
 		t.Error("an unknown grouping gave no error")
 	}
 }
@@ -322,7 +323,7 @@ func TestUsageFollowsChangedFiles(t *testing.T) {
 	if res.Sessions != 1 {
 		t.Fatalf("re-import summarized %d sessions, want 1", res.Sessions)
 	}
-	rep, err := s.Usage(context.Background(), UsageOptions{By: ByModel, Agent: agents.GeminiHistory})
+	rep, err := usageOf(context.Background(), s, usage.Options{By: usage.ByModel, Agent: agents.GeminiHistory})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +393,7 @@ func TestPlainImportOfHistoryFolders(t *testing.T) {
 			t.Errorf("%s: phase %q", k.file, sum.Phase)
 		}
 	}
-	rep, err := s.Usage(context.Background(), UsageOptions{By: ByModel})
+	rep, err := usageOf(context.Background(), s, usage.Options{By: usage.ByModel})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +427,7 @@ func TestImportGeminiLegacyDocument(t *testing.T) {
 	if sum.SessionID != "s-legacy" || sum.OutputTokens == nil || *sum.OutputTokens != 3 {
 		t.Fatalf("summary: session %q, output %v", sum.SessionID, sum.OutputTokens)
 	}
-	rep, err := s.Usage(context.Background(), UsageOptions{Location: time.UTC})
+	rep, err := usageOf(context.Background(), s, usage.Options{Location: time.UTC})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/usage"
 )
 
 // TestUsageTotalsSaturate: two transcripts whose token counts add up past
@@ -28,17 +29,17 @@ func TestUsageTotalsSaturate(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "-p", session+".jsonl"), []byte(line))
 	}
 	importHistory(t, s, []ingest.HistoryRoot{{Agent: agents.ClaudeHistory, Dir: dir}})
-	for _, by := range []UsageBy{ByDay, BySession} {
-		rep, err := s.Usage(context.Background(), UsageOptions{By: by, Location: time.UTC})
+	for _, by := range []usage.By{usage.ByDay, usage.BySession} {
+		rep, err := usageOf(context.Background(), s, usage.Options{By: by, Location: time.UTC})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.Totals.Calls != 2 {
 			t.Fatalf("by %s: %d calls, want 2", by, rep.Totals.Calls)
 		}
-		all := append([]UsageTotals{rep.Totals}, func() (ts []UsageTotals) {
+		all := append([]usage.Totals{rep.Totals}, func() (ts []usage.Totals) {
 			for _, r := range rep.Rows {
-				ts = append(ts, r.UsageTotals)
+				ts = append(ts, r.Totals)
 			}
 			return ts
 		}()...)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/core/usage"
 )
 
 // Claude config folder and reads `sift usage` back, as table and JSON.
@@ -39,7 +39,7 @@ func TestImportHistoryAndUsageCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("usage: exit %d, %q", code, errs)
 	}
-	var rep store.UsageReport
+	var rep usage.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

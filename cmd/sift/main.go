@@ -82,7 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runHelp(args[1:], stdout, stderr)
 	}
 	if args[0] == "-h" || args[0] == "--help" {
-		usage(stdout)
+		printCommands(stdout)
 		return 0
 	}
 	for _, c := range commands() {
@@ -94,7 +94,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func usage(w io.Writer) {
+// printCommands prints the commands and their usage lines.
+func printCommands(w io.Writer) {
 	fmt.Fprintln(w, "sift: a terminal review inbox for coding-agent runs\n\nusage:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  sift %s\n", c.usage)

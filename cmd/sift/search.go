@@ -186,7 +186,7 @@ func writeSearchJSON(w io.Writer, lines []searchLine) error {
 // command's usage; `sift help search` prints the query language.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		usage(stdout)
+		printCommands(stdout)
 		return 0
 	}
 	if args[0] == "search" {

@@ -8,9 +8,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/textsafe"
-	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/core/usage"
 )
 
 // runUsageCmd implements `sift usage [--agent claude|codex|gemini|all]
@@ -54,7 +55,7 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext()
 	defer stop()
 	opt.Prices = sf.Cfg.PriceTable()
-	rep, err := st.Usage(ctx, opt)
+	rep, err := app.Usage(ctx, st, opt)
 	if err != nil {
 		return fail(stderr, "usage", err)
 	}
@@ -84,8 +85,8 @@ var usageAgents = map[string]agents.Kind{
 }
 
 // usageOptions reads the flags of `sift usage` that choose the totals.
-func usageOptions(by, since, until, zone, agent string) (store.UsageOptions, error) {
-	opt := store.UsageOptions{By: store.UsageBy(by)}
+func usageOptions(by, since, until, zone, agent string) (usage.Options, error) {
+	opt := usage.Options{By: usage.By(by)}
 	kind, ok := usageAgents[agent]
 	if !ok {
 		return opt, fmt.Errorf("--agent %q: want claude, codex, gemini or all", agent)
@@ -122,7 +123,7 @@ func sinceDate(name, s string) (string, error) {
 
 // printUsage prints the report as a table with a total line. Projects,
 // sessions and models come from the histories: they are printed inert.
-func printUsage(w io.Writer, rep store.UsageReport) {
+func printUsage(w io.Writer, rep usage.Report) {
 	if len(rep.Rows) == 0 {
 		fmt.Fprintln(w, "no usage recorded: import the agents' histories with `sift import --history`")
 		return
@@ -131,7 +132,7 @@ func printUsage(w io.Writer, rep store.UsageReport) {
 	fmt.Fprintf(tw, "%s\tinput\toutput\tcache create\tcache read\ttotal tokens\tcost USD\tmodels\t\n", textsafe.Inert(strings.ToUpper(string(rep.By))))
 	var unpriced []string
 	seen := map[string]bool{}
-	line := func(key string, t store.UsageTotals, models, missing []string) {
+	line := func(key string, t usage.Totals, models, missing []string) {
 		cost := fmt.Sprintf("%.2f", t.CostUSD)
 		if len(missing) > 0 {
 			cost += "*"
@@ -140,7 +141,7 @@ func printUsage(w io.Writer, rep store.UsageReport) {
 			t.CacheCreationTokens, t.CacheReadTokens, t.TotalTokens, cost, textsafe.Inert(strings.Join(models, ",")))
 	}
 	for _, r := range rep.Rows {
-		line(r.Key, r.UsageTotals, r.Models, r.Unpriced)
+		line(r.Key, r.Totals, r.Models, r.Unpriced)
 		for _, m := range r.Unpriced {
 			if !seen[m] {
 				seen[m] = true

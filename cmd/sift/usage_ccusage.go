@@ -1,8 +1,6 @@
 package main
 
-import (
-	"github.com/agentsift/sift/store"
-)
+import "github.com/agentsift/sift/core/usage"
 
 // The JSON `ccusage daily --json` prints (ccusage 18.0.11), so that
 // scripts written for ccusage read `sift usage --format ccusage`
@@ -47,13 +45,13 @@ type ccusageTotals struct {
 
 // ccusageKey returns the name of ccusage's array for a grouping, "" for
 // one ccusage has no report of.
-func ccusageKey(by store.UsageBy) string {
+func ccusageKey(by usage.By) string {
 	switch by {
-	case store.ByDay:
+	case usage.ByDay:
 		return "daily"
-	case store.ByWeek:
+	case usage.ByWeek:
 		return "weekly"
-	case store.ByMonth:
+	case usage.ByMonth:
 		return "monthly"
 	}
 	return ""
@@ -61,16 +59,16 @@ func ccusageKey(by store.UsageBy) string {
 
 // ccusageReport shapes a usage report grouped by day, week or month as
 // ccusage prints it.
-func ccusageReport(rep store.UsageReport) map[string]any {
+func ccusageReport(rep usage.Report) map[string]any {
 	periods := make([]ccusagePeriod, 0, len(rep.Rows))
 	for _, r := range rep.Rows {
 		p := ccusagePeriod{InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
 			CacheCreationTokens: r.CacheCreationTokens, CacheReadTokens: r.CacheReadTokens,
 			TotalTokens: r.TotalTokens, TotalCost: r.CostUSD, ModelsUsed: r.Models, ModelBreakdowns: []ccusageByModel{}}
 		switch rep.By {
-		case store.ByWeek:
+		case usage.ByWeek:
 			p.Week = r.Key
-		case store.ByMonth:
+		case usage.ByMonth:
 			p.Month = r.Key
 		default:
 			p.Date = r.Key
