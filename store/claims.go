@@ -31,7 +31,6 @@ func scanClaim(sc interface{ Scan(...any) error }) (review.Claim, error) {
 // reviewer's own claim is renewed; an expired claim is replaced. The
 // session must exist (ErrNotFound).
 func (s *Store) Claim(ctx context.Context, k review.SessionKey, reviewer string, ttl time.Duration) (review.Claim, error) {
-	reviewer = reviewerID(reviewer)
 	if strings.TrimSpace(reviewer) == "" {
 		return review.Claim{}, errors.New("claim: no reviewer id (set --reviewer, the configuration's Reviewer or $USER)")
 	}
@@ -62,7 +61,6 @@ func (s *Store) Claim(ctx context.Context, k review.SessionKey, reviewer string,
 // claim is review.ErrNotClaimed; one another reviewer holds is a
 // *review.ClaimedError, and stays theirs.
 func (s *Store) Release(ctx context.Context, k review.SessionKey, reviewer string) error {
-	reviewer = reviewerID(reviewer)
 	return s.claimTx(ctx, "release", k, func(tx *sql.Tx, held *review.Claim) error {
 		switch {
 		case held == nil:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -47,10 +46,6 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 		if err := checkTarget(d, turns, calls); err != nil {
 			return err
 		}
-		// A note is free text a reviewer may paste a secret into; it is
-		// kept like everything else sift stores: redacted.
-		d.Note = redact.String(d.Note)
-		d.Reviewer = reviewerID(d.Reviewer)
 		// The reviewer has seen the session as it is stored now, unless
 		// the decision says how far (a decision read back from an export).
 		if d.SeenLine <= 0 {
@@ -157,7 +152,6 @@ var ErrNothingToUndo = review.ErrNothingToUndo
 // left, ErrNothingToUndo. Like Decide, it returns once the undo is
 // durable.
 func (s *Store) Undo(ctx context.Context, k review.SessionKey, reviewer string) (review.Decision, error) {
-	reviewer = reviewerID(reviewer)
 	var undone review.Decision
 	err := s.durable(ctx, "undo", func(tx *sql.Tx) error {
 		if err := s.lockSession(ctx, tx, k); err != nil {

@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -121,7 +119,7 @@ func (s *Store) ImportDecisions(ctx context.Context, read func(add func(Exported
 			if err := checkImported(d, s.now()); err != nil {
 				return err
 			}
-			if k := (review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName}); strings.Contains(k.Ref(), redact.Prefix) {
+			if k := (review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName}); review.ShowsRedacted(k.Ref()) {
 				// An export names a key that holds a secret as shown:
 				// the stored session it stands for, when one alone does.
 				if shown == nil {
@@ -132,12 +130,6 @@ func (s *Store) ImportDecisions(ctx context.Context, read func(add func(Exported
 				if real, ok := shown[k.Ref()]; ok {
 					d.WorkItemID, d.FileName = real.WorkItemID, real.FileName
 				}
-			}
-			d.Reviewer = reviewerID(d.Reviewer)
-			if d.Withdraws != nil {
-				w := *d.Withdraws
-				w.Reviewer = reviewerID(w.Reviewer)
-				d.Withdraws = &w
 			}
 			ok, err := importDecision(ctx, tx, d, s.pg)
 			if err != nil {
@@ -246,7 +238,7 @@ func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision, pg bool
 			return false, errors.New("an undo without the decision it withdraws")
 		}
 		kind = w.Decision
-		if supersedes, err = findDecision(ctx, tx, d, w.Decision, redact.String(w.Note), w.Reviewer, w.CreatedAt, 0); err != nil {
+		if supersedes, err = findDecision(ctx, tx, d, w.Decision, w.Note, w.Reviewer, w.CreatedAt, 0); err != nil {
 			return false, err
 		}
 		if supersedes == 0 {
@@ -256,7 +248,7 @@ func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision, pg bool
 	case !kind.Valid():
 		return false, fmt.Errorf("%q is not a decision (want %s)", d.Decision, joinKinds())
 	}
-	note := redact.String(d.Note)
+	note := d.Note
 	id, err := findDecision(ctx, tx, d, kind, note, d.Reviewer, d.CreatedAt, supersedes)
 	if err != nil || id != 0 {
 		return false, err
@@ -311,11 +303,6 @@ func (s *Store) relatest(ctx context.Context, tx *sql.Tx, k review.SessionKey) e
 	}
 	return s.rankSession(ctx, tx, k)
 }
-
-// reviewerID is a reviewer id as the store keeps it: redacted, as a note
-// is. An id is a name someone typed or a teammate's file holds, and a
-// secret pasted as one is no less a secret.
-func reviewerID(id string) string { return redact.String(id) }
 
 // shownKeys maps the keys as shown that differ from the stored key they
 // show (review.SessionKey.Shown) to it, when one stored key alone shows

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/usage"
 )
@@ -193,3 +194,6 @@ func usageOf(ctx context.Context, s *Store, opt usage.Options) (usage.Report, er
 		return s.UsageFiles(ctx, string(opt.Agent), func(f UsageFile) error { return add(usage.File(f)) })
 	})
 }
+
+// testRedactor is the program's redactor (app.Redactor).
+var testRedactor = Redactor{Text: redact.Bytes, JSON: redact.JSONLine}

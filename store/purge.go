@@ -38,7 +38,7 @@ func (p PurgePlan) Empty() bool {
 }
 
 // Owns says whether sift owns a session's stream file and may delete it,
-// and if not why (core/capture.OwnsFile, for the logs folder).
+// and if not why (core/layout.OwnsFile, for the logs folder).
 type Owns func(key review.SessionKey, path string) (bool, string)
 
 // PlanPurge lists what Purge would remove for a session; owns says which
@@ -119,7 +119,7 @@ type PurgeResult struct {
 	Deleted, Kept int
 }
 
-// Remove deletes a stream file sift owns (core/capture.RemoveOwned):
+// Remove deletes a stream file sift owns (core/layout.RemoveOwned):
 // deleted is false, with why, for a file it keeps after all.
 type Remove func(key review.SessionKey, path string) (deleted bool, why string, err error)
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -82,7 +82,7 @@ func newPurgeEnv(t *testing.T) *purgeEnv {
 		t.Fatal(err)
 	}
 	mustImport(t, e.s, e.logs, e.other)
-	if _, err := capture.MarkRoot(e.logs); err != nil {
+	if _, err := layout.MarkRoot(e.logs); err != nil {
 		t.Fatal(err)
 	}
 
@@ -115,13 +115,13 @@ func newPurgeEnv(t *testing.T) *purgeEnv {
 // its capture files.
 func ownsIn(logs string) Owns {
 	return func(k review.SessionKey, path string) (bool, string) {
-		return capture.OwnsFile(logs, k.WorkItemID, k.FileName, path)
+		return layout.OwnsFile(logs, k.WorkItemID, k.FileName, path)
 	}
 }
 
-// removeOwned is the program's Remove (capture.RemoveOwned).
+// removeOwned is the program's Remove (layout.RemoveOwned).
 func removeOwned(k review.SessionKey, path string) (bool, string, error) {
-	return capture.RemoveOwned(k.WorkItemID, k.FileName, path)
+	return layout.RemoveOwned(k.WorkItemID, k.FileName, path)
 }
 
 // purge plans and runs the purge of one session and checks it is gone
@@ -232,7 +232,7 @@ func TestPurgeRefuses(t *testing.T) {
 func TestPurgeKeepsFilesOfAnUnmarkedLogsFolder(t *testing.T) {
 	t.Parallel()
 	e := newPurgeEnv(t)
-	if err := os.Remove(filepath.Join(e.logs, capture.MarkerName)); err != nil {
+	if err := os.Remove(filepath.Join(e.logs, layout.MarkerName)); err != nil {
 		t.Fatal(err)
 	}
 	plan, err := e.s.PlanPurge(context.Background(), e.capture, ownsIn(e.logs))

@@ -6,17 +6,15 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-
-	"github.com/agentsift/sift/core/redact"
 )
 
 // valueKind says how a stored value is redacted.
 type valueKind uint8
 
 const (
-	// textValue is plain text: redact.String.
+	// textValue is plain text: Redactor.Text.
 	textValue valueKind = iota
-	// jsonValue is JSON text: redact.JSONLine, which keeps it valid JSON.
+	// jsonValue is JSON text: Redactor.JSON, which keeps it valid JSON.
 	jsonValue
 	// packedValue is JSON stored packed or plain (pack.go): unpacked,
 	// redacted as JSON and packed again.
@@ -72,10 +70,18 @@ type RedactCount struct {
 	Values, Rows int
 }
 
+// Redactor is the redaction ReapplyRedaction applies: the program's
+// (core/redact), which the store does not know. Text redacts plain text;
+// JSON redacts the strings of a JSON document and keeps it valid.
+type Redactor struct {
+	Text func([]byte) []byte
+	JSON func([]byte) []byte
+}
+
 // reapplyBatchBytes bounds the values one batch holds in memory.
 const reapplyBatchBytes = 16 << 20
 
-// ReapplyRedaction applies today's redaction rules (core/redact) to what
+// ReapplyRedaction applies today's redaction rules (red: core/redact's) to what
 // is already stored (see redactTables) and reports, per table, how many
 // values changed. Running it again changes nothing.
 //
@@ -86,7 +92,7 @@ const reapplyBatchBytes = 16 << 20
 // rewritten in one transaction that drops the trigger and re-creates it
 // from its own stored SQL before committing, so no other writer ever sees
 // the table without it.
-func (s *Store) ReapplyRedaction(ctx context.Context) ([]RedactCount, error) {
+func (s *Store) ReapplyRedaction(ctx context.Context, red Redactor) ([]RedactCount, error) {
 	conn, err := s.w.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reapply redaction: %w", wrapError(err))
@@ -98,7 +104,7 @@ func (s *Store) ReapplyRedaction(ctx context.Context) ([]RedactCount, error) {
 	defer s.sqliteExec(context.WithoutCancel(ctx), conn, "PRAGMA secure_delete = OFF")
 	var out []RedactCount
 	for _, t := range redactTables(s.pg) {
-		c, err := reapplyTable(ctx, conn, t, s.pg)
+		c, err := reapplyTable(ctx, conn, t, s.pg, red)
 		if err != nil {
 			return out, fmt.Errorf("reapply redaction to %s: %w", t.name, err)
 		}
@@ -112,7 +118,7 @@ func (s *Store) ReapplyRedaction(ctx context.Context) ([]RedactCount, error) {
 
 // reapplyTable redacts one table's columns, in batches by rowid; an
 // append-only table in one transaction.
-func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable, pg bool) (RedactCount, error) {
+func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable, pg bool, red Redactor) (RedactCount, error) {
 	c := RedactCount{Table: t.name}
 	var tx *sql.Tx
 	var trigger string
@@ -168,7 +174,7 @@ func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable, pg bool) (
 			var set []string
 			var args []any
 			for i, v := range r.vals {
-				nv, changed, err := redactValue(v, t.kind[i])
+				nv, changed, err := redactValue(v, t.kind[i], red)
 				if err != nil {
 					return c, fmt.Errorf("row %d %s: %w", r.rowid, t.cols[i], err)
 				}
@@ -241,7 +247,7 @@ func readBatch(ctx context.Context, tx *sql.Tx, sel string, after int64, ncols i
 
 // redactValue redacts one stored value, keeping its storage type (a
 // BLOB stays a BLOB, TEXT stays TEXT), and reports whether it changed.
-func redactValue(v any, kind valueKind) (any, bool, error) {
+func redactValue(v any, kind valueKind, red Redactor) (any, bool, error) {
 	var b []byte
 	switch v := v.(type) {
 	case []byte:
@@ -254,15 +260,15 @@ func redactValue(v any, kind valueKind) (any, bool, error) {
 	var nb []byte
 	switch kind {
 	case textValue:
-		nb = redact.Bytes(b)
+		nb = red.Text(b)
 	case jsonValue:
-		nb = redact.JSONLine(b)
+		nb = red.JSON(b)
 	case packedValue:
 		j, err := unpackJSON(b)
 		if err != nil {
 			return nil, false, err
 		}
-		r := redact.JSONLine(j)
+		r := red.JSON(j)
 		if bytes.Equal(r, j) {
 			return v, false, nil
 		}
@@ -274,7 +280,7 @@ func redactValue(v any, kind valueKind) (any, bool, error) {
 		}
 		// The tags are of an agent, flags and an outcome: names, never
 		// a stream's text.
-		rb, rp := redact.String(t.body), redact.JSONLine(t.parts)
+		rb, rp := string(red.Text([]byte(t.body))), red.JSON(t.parts)
 		if rb == t.body && bytes.Equal(rp, t.parts) {
 			return v, false, nil
 		}

@@ -181,7 +181,7 @@ func TestReapplyRedaction(t *testing.T) {
 		t.Fatal("the planted secret is not in the database's bytes")
 	}
 
-	counts, err := s.ReapplyRedaction(ctx)
+	counts, err := s.ReapplyRedaction(ctx, testRedactor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestReapplyRedaction(t *testing.T) {
 	}
 
 	// A second run changes nothing.
-	again, err := s.ReapplyRedaction(ctx)
+	again, err := s.ReapplyRedaction(ctx, testRedactor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestReapplyRedactionLeavesCleanStoreAlone(t *testing.T) {
 		copyFile(t, f, filepath.Join(root, filepath.Base(filepath.Dir(f)), filepath.Base(f)))
 	}
 	mustImport(t, s, root)
-	counts, err := s.ReapplyRedaction(context.Background())
+	counts, err := s.ReapplyRedaction(context.Background(), testRedactor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func BenchmarkReapplyRedaction(b *testing.B) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := s.ReapplyRedaction(context.Background()); err != nil {
+		if _, err := s.ReapplyRedaction(context.Background(), testRedactor); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -279,7 +278,7 @@ func (s *Store) ResolveSession(ctx context.Context, ref string) (review.SessionK
 	if ref == "" {
 		return review.SessionKey{}, fmt.Errorf("session %q: %w", ref, ErrNotFound)
 	}
-	if strings.Contains(ref, redact.Prefix) {
+	if review.ShowsRedacted(ref) {
 		return s.resolveShown(ctx, ref)
 	}
 	if wi, fn, ok := strings.Cut(ref, "/"); ok {

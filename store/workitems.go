@@ -11,7 +11,6 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/ingest"
-	"github.com/agentsift/sift/core/redact"
 )
 
 // WorkItemState is where a work item is in its lifecycle.
@@ -113,7 +112,7 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 		started_at, ended_at, exit_code, raw_metadata_json, cwd, model, model_source)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		inv.WorkItemID, inv.Phase, iter, inv.AgentKind, emptyNull(name),
-		ms(inv.Start), ms(inv.End), exit, string(meta), cwd, emptyNull(redact.String(inv.Model)), emptyNull(inv.ModelSource)).Scan(&id); err != nil {
+		ms(inv.Start), ms(inv.End), exit, string(meta), cwd, emptyNull(inv.Model), emptyNull(inv.ModelSource)).Scan(&id); err != nil {
 		return 0, fmt.Errorf("record invocation: %w", wrapError(err))
 	}
 	return id, wrapError(tx.Commit())

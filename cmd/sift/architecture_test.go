@@ -54,6 +54,14 @@ func TestArchitecture(t *testing.T) {
 			t.Errorf("%s imports %s, which its row of the README's architecture table does not name", p.path, imp)
 		}
 	}
+	// Only the program and its application layer launch agents.
+	for _, r := range rows {
+		for _, p := range r.pkgs {
+			if p != "cmd/sift" && p != "cmd/sift/internal/app" && (r.all || slices.Contains(r.imports, "core/capture")) {
+				t.Errorf("the architecture table lets %s import core/capture", p)
+			}
+		}
+	}
 	// The rules the table's rows spell out, said once more where a
 	// careless edit of the table would lose them.
 	for pkg, banned := range map[string][]string{

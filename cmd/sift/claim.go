@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/config"
 
 	"github.com/agentsift/sift/core/review"
@@ -48,7 +49,7 @@ func runClaim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	name := textsafe.Inert(key.String())
 	if *release {
-		if err := st.Release(ctx, key, who); err != nil {
+		if err := (app.Store{Store: st}).Release(ctx, key, who); err != nil {
 			if errors.Is(err, review.ErrNotClaimed) {
 				return fail(stderr, "claim", fmt.Errorf("%s is not claimed", name))
 			}
@@ -61,7 +62,7 @@ func runClaim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *minutes > 0 {
 		ttl = time.Duration(min(*minutes, config.ClaimMinutesMax)) * time.Minute
 	}
-	c, err := st.Claim(ctx, key, who, ttl)
+	c, err := (app.Store{Store: st}).Claim(ctx, key, who, ttl)
 	if err != nil {
 		return fail(stderr, "claim", err)
 	}

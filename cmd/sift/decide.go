@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/textsafe"
@@ -63,7 +64,7 @@ func runDecide(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		writeHistory(stdout, hist)
 		return 0
 	case *undo:
-		d, err := st.Undo(ctx, key, *reviewer)
+		d, err := (app.Store{Store: st}).Undo(ctx, key, *reviewer)
 		if err != nil {
 			return fail(stderr, "decide", err)
 		}
@@ -71,7 +72,7 @@ func runDecide(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	d := review.Decision{Session: key, TurnID: *turn, ToolCallID: *call, Kind: kind, Note: *note, Reviewer: *reviewer}
-	if err := st.Decide(ctx, d); err != nil {
+	if err := (app.Store{Store: st}).Decide(ctx, d); err != nil {
 		return fail(stderr, "decide", err)
 	}
 	fmt.Fprintf(stdout, "recorded %s on %s by %s\n", kind, textsafe.Inert(target(key, *turn, *call)), textsafe.Inert(*reviewer))

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/search"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
@@ -108,7 +109,7 @@ func runDecisionsImport(args []string, stdin io.Reader, stdout, stderr io.Writer
 		return fail(stderr, "decisions", err)
 	}
 	defer st.Close()
-	res, err := st.ImportDecisions(context.Background(), func(add func(store.ExportedDecision) error) error {
+	res, err := (app.Store{Store: st}).ImportDecisions(context.Background(), func(add func(store.ExportedDecision) error) error {
 		return readDecisions(r, name, add)
 	})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
@@ -78,7 +79,7 @@ func runDemo(args []string, _ io.Reader, _, stderr io.Writer) int {
 		return fail(stderr, "demo", err)
 	}
 	defer cleanup()
-	opts := inf.options(st, "")
+	opts := inf.options(app.Store{Store: st}, "")
 	opts.Title = "sift demo"
 	app, err := tui.NewApp(opts)
 	if err != nil {

@@ -12,10 +12,10 @@ import (
 	"strings"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
+	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 
-	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 )
 
@@ -166,12 +166,12 @@ func (d *doctor) logs(p string) {
 		}
 		return
 	}
-	marked, _ := capture.Marked(p)
+	marked, _ := layout.Marked(p)
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		marked = false
 	}
-	d.line("logs marked: %s", map[bool]string{true: "yes (" + capture.MarkerName + ")", false: "no"}[marked])
-	if w := app.RootWarning(capture.CheckSweepRoot(p)); w != "" {
+	d.line("logs marked: %s", map[bool]string{true: "yes (" + layout.MarkerName + ")", false: "no"}[marked])
+	if w := app.RootWarning(layout.CheckSweepRoot(p)); w != "" {
 		d.problem("%s", w)
 	}
 }

@@ -70,7 +70,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 		return fail(stderr, "inbox", err)
 	}
 	defer st.Close()
-	opts := inf.options(st, sf.Cfg.Reviewer)
+	opts := inf.options(app.Store{Store: st}, sf.Cfg.Reviewer)
 	roots := sf.StreamRoots()
 	opts.OpenStream = func(path string) (*os.File, error) {
 		f, err := ingest.OpenStream(roots, path)

@@ -9,16 +9,15 @@ import (
 	"path/filepath"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
+	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/core/textsafe"
-
-	"github.com/agentsift/sift/core/capture"
 )
 
 // initLogsUsage is the help line of `sift init-logs`.
 const initLogsUsage = "init-logs DIR   mark an existing folder as a sift logs folder, so that the retention sweep may delete old stream files in it"
 
 // runInitLogs implements `sift init-logs DIR`: it marks an existing folder
-// as a logs root sift owns (capture.MarkRoot), so that the retention sweep
+// as a logs root sift owns (layout.MarkRoot), so that the retention sweep
 // may delete its capture-layout files. sift marks the folders it creates
 // itself; a folder that existed before is swept only once marked. It
 // refuses the roots the sweep refuses: /, the home folder and its
@@ -37,7 +36,7 @@ func runInitLogs(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "init-logs", err)
 	}
-	already, err := capture.MarkRoot(dir)
+	already, err := layout.MarkRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		err = fmt.Errorf("%s does not exist (sift creates and marks a new logs folder itself)", app.QuoteArg(dir))
 	}

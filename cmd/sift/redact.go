@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 )
 
 // redactUsage is the usage line of `sift redact`.
@@ -29,7 +31,7 @@ func runRedact(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer st.Close()
 	ctx, stop := signalContext()
 	defer stop()
-	counts, err := st.ReapplyRedaction(ctx)
+	counts, err := st.ReapplyRedaction(ctx, app.Redactor())
 	total := 0
 	for _, c := range counts {
 		total += c.Values

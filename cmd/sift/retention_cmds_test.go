@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/layout"
 )
 
 // oldTree writes old stream-like files under root: two of the capture
@@ -150,7 +150,7 @@ func TestInitLogsRefuses(t *testing.T) {
 			!strings.Contains(errOut, want) {
 			t.Errorf("init-logs %s: %d %q %q, want one line saying %q", arg, code, out, errOut, want)
 		}
-		if ok, _ := capture.Marked(arg); ok && arg != "/" {
+		if ok, _ := layout.Marked(arg); ok && arg != "/" {
 			t.Errorf("init-logs %s marked it", arg)
 		}
 	}
@@ -198,7 +198,7 @@ func TestServeMarksTheLogsFolderItCreates(t *testing.T) {
 	}()
 	addrRE := regexp.MustCompile(`listening on http://`)
 	waitFor(t, "the listening line", 10*time.Second, func() bool { return addrRE.MatchString(stdout.String()) })
-	if ok, _ := capture.Marked(logs); !ok {
+	if ok, _ := layout.Marked(logs); !ok {
 		t.Error("the logs folder serve created is not marked")
 	}
 	waitFor(t, "the start-up sweep", 5*time.Second, func() bool { return strings.Contains(stderr.String(), "Retention sweep") })

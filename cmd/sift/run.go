@@ -15,6 +15,7 @@ import (
 	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/core/textsafe"
 )
@@ -66,7 +67,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		wi = newWorkItemID(time.Now())
 	}
 	for _, c := range [][2]string{{"work item", wi}, {"phase", *phase}} {
-		if err := capture.CheckName(c[0], c[1]); err != nil {
+		if err := layout.CheckName(c[0], c[1]); err != nil {
 			return fail(stderr, "run", err)
 		}
 	}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/cmd/sift/internal/httpapi"
-	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/core/textsafe"
 )
 
@@ -51,7 +51,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer st.Close()
 	// A logs folder serve creates is sift's own: MakeRoot marks it.
-	if _, err := capture.MakeRoot(sf.Logs); err != nil {
+	if _, err := layout.MakeRoot(sf.Logs); err != nil {
 		return fail(stderr, "serve", fmt.Errorf("logs folder: %w", err))
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -66,7 +66,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	logger := serveLogger(stderr)
 	api, err := httpapi.New(httpapi.Options{
-		Store: st, LogsDir: sf.Logs, Token: token, Loopback: loopback,
+		Store: app.Store{Store: st}, LogsDir: sf.Logs, Token: token, Loopback: loopback,
 		Reviewer: reviewerOf("", sf.Cfg.Reviewer), ClaimTTL: sf.Cfg.ClaimTTL(), Logger: logger, Summary: sf.ImportOptions().Summary,
 	})
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
-	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
 )
@@ -44,7 +44,7 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err := printSweepStatus(ctx, stdout, st, sf); err != nil {
 			return fail(stderr, "sweep", err)
 		}
-		if w := app.RootWarning(capture.CheckSweepRoot(sf.Logs)); w != "" {
+		if w := app.RootWarning(layout.CheckSweepRoot(sf.Logs)); w != "" {
 			fmt.Fprintf(stderr, "sift sweep: warning: %s\n", textsafe.Inert(w))
 		}
 		return 0
@@ -222,7 +222,7 @@ func logsUsage(root string) (int, int64) {
 		return 0, 0
 	}
 	for _, d := range top {
-		if d.Type() != os.ModeDir || !capture.IsWorkItemDir(d.Name()) {
+		if d.Type() != os.ModeDir || !layout.IsWorkItemDir(d.Name()) {
 			continue
 		}
 		entries, err := os.ReadDir(filepath.Join(root, d.Name()))
@@ -230,7 +230,7 @@ func logsUsage(root string) (int, int64) {
 			continue
 		}
 		for _, e := range entries {
-			if !e.Type().IsRegular() || !capture.IsLayoutPath(d.Name()+"/"+e.Name()) {
+			if !e.Type().IsRegular() || !layout.IsLayoutPath(d.Name()+"/"+e.Name()) {
 				continue
 			}
 			if info, err := e.Info(); err == nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/layout"
 )
 
 // retentionWorld is a store with sessions from the three places sift
@@ -26,7 +26,7 @@ func newRetentionWorld(t *testing.T) *retentionWorld {
 	dir := t.TempDir()
 	isolate(t, dir)
 	w := &retentionWorld{t: t, db: filepath.Join(dir, "sift.db"), logs: filepath.Join(dir, "logs")}
-	if _, err := capture.MakeRoot(w.logs); err != nil {
+	if _, err := layout.MakeRoot(w.logs); err != nil {
 		t.Fatal(err)
 	}
 	copyFile := func(src, dst string) {

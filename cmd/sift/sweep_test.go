@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
-	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
 )
@@ -24,7 +24,7 @@ func TestSweepOnceRecordsOnlyAWholePass(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	logs := filepath.Join(dir, "logs")
-	if _, err := capture.MakeRoot(logs); err != nil {
+	if _, err := layout.MakeRoot(logs); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(runFixture)

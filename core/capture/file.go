@@ -8,7 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
+
+	"github.com/agentsift/sift/core/layout"
 )
 
 // The modes of what capture creates: private to the user.
@@ -26,15 +27,6 @@ func Iteration(phase string, it int) int {
 	return it
 }
 
-// CheckName rejects a work item id or phase that cannot be one path
-// element: empty, `.`, `..`, or holding a path separator or NUL.
-func CheckName(what, s string) error {
-	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") {
-		return fmt.Errorf("bad %s %q: it must be one path element", what, s)
-	}
-	return nil
-}
-
 // CreateFile creates the stream file of one invocation,
 // <root>/<workItem>/<phase>-<iteration>-<hex12>.jsonl, with twelve random
 // lowercase hex digits so that a retry never overwrites an earlier attempt
@@ -43,14 +35,14 @@ func CheckName(what, s string) error {
 // file is created 0600 and the folders it needs 0700 (before the umask):
 // a stream holds prompts, outputs and any secret redaction missed.
 func CreateFile(root, workItem, phase string, iteration int) (*os.File, error) {
-	if err := CheckName("work item", workItem); err != nil {
+	if err := layout.CheckName("work item", workItem); err != nil {
 		return nil, err
 	}
-	if err := CheckName("phase", phase); err != nil {
+	if err := layout.CheckName("phase", phase); err != nil {
 		return nil, err
 	}
-	// A root this call creates is sift's own: MakeRoot marks it.
-	if _, err := MakeRoot(root); err != nil {
+	// A root this call creates is sift's own: layout.MakeRoot marks it.
+	if _, err := layout.MakeRoot(root); err != nil {
 		return nil, err
 	}
 	dir := filepath.Join(root, workItem)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/agentsift/sift/core/layout"
 )
 
 // SweepSpec says which stream files of a logs root a retention sweep
@@ -16,7 +18,7 @@ import (
 type SweepSpec struct {
 	// Root is the logs folder. Only files of the capture layout directly
 	// in its work item folders are ever deleted, and only when it is a
-	// folder sift owns (CheckSweepRoot); any other root is refused, with
+	// folder sift owns (layout.CheckSweepRoot); any other root is refused, with
 	// SweepResult.LogsRefused saying why. A relative root is made
 	// absolute; an empty one sweeps nothing.
 	Root string
@@ -65,7 +67,7 @@ type SweepResult struct {
 	// Failures lists what could not be deleted or listed; Sweep also
 	// returns them as its error.
 	Failures []Failure
-	// LogsRefused is the *RootError of a logs root the sweep refused
+	// LogsRefused is the *layout.RootError of a logs root the sweep refused
 	// (not sift's own, /, the home folder, a link, a file). Nothing was
 	// swept; that is not a failure.
 	LogsRefused error
@@ -130,7 +132,7 @@ func Sweep(ctx context.Context, spec SweepSpec) (SweepResult, error) {
 
 func (spec *SweepSpec) sweep(ctx context.Context, res *SweepResult) error {
 	rt, err := openLogsRoot(spec.Root)
-	var refused *RootError
+	var refused *layout.RootError
 	switch {
 	case errors.As(err, &refused):
 		res.LogsRefused = refused
@@ -241,11 +243,11 @@ func (f logFile) deleted() DeletedFile {
 }
 
 // openLogsRoot opens a logs root the sweep may work in, after
-// CheckSweepRoot, and checks that what it opened is the folder it checked
+// layout.CheckSweepRoot, and checks that what it opened is the folder it checked
 // (not a link swapped in meanwhile). Every later access goes through the
 // *os.Root, which cannot leave the folder.
 func openLogsRoot(dir string) (*os.Root, error) {
-	if err := CheckSweepRoot(dir); err != nil {
+	if err := layout.CheckSweepRoot(dir); err != nil {
 		return nil, err
 	}
 	rt, err := os.OpenRoot(dir)
@@ -256,7 +258,7 @@ func openLogsRoot(dir string) (*os.Root, error) {
 	fi, err2 := rt.Stat(".")
 	if err1 != nil || err2 != nil || !li.IsDir() || !os.SameFile(li, fi) {
 		rt.Close()
-		return nil, &RootError{Dir: dir, Problem: RootSymlink}
+		return nil, &layout.RootError{Dir: dir, Problem: layout.RootSymlink}
 	}
 	return rt, nil
 }
@@ -273,7 +275,7 @@ func layoutFiles(rt *os.Root, root string, res *SweepResult) []logFile {
 	}
 	var files []logFile
 	for _, d := range top {
-		if d.Type() != fs.ModeDir || !IsWorkItemDir(d.Name()) {
+		if d.Type() != fs.ModeDir || !layout.IsWorkItemDir(d.Name()) {
 			continue
 		}
 		wr, err := openWorkItem(rt, d.Name())
@@ -288,7 +290,7 @@ func layoutFiles(rt *os.Root, root string, res *SweepResult) []logFile {
 			continue
 		}
 		for _, e := range entries {
-			if !e.Type().IsRegular() || !IsLayoutPath(d.Name()+"/"+e.Name()) {
+			if !e.Type().IsRegular() || !layout.IsLayoutPath(d.Name()+"/"+e.Name()) {
 				continue
 			}
 			info, err := e.Info()

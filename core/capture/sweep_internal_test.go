@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/layout"
 )
 
 // The sweep's tests are in sweep_test.go (package capture_test, which may
@@ -36,7 +38,7 @@ func oldLayoutFile(t *testing.T, root, rel string, age time.Duration) string {
 func sweptRoot(t *testing.T) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "logs")
-	if _, err := MakeRoot(root); err != nil {
+	if _, err := layout.MakeRoot(root); err != nil {
 		t.Fatal(err)
 	}
 	return root

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
+	"github.com/agentsift/sift/core/layout"
 )
 
 // retention is a sweep's settings as the configuration and `sift sweep`
@@ -68,7 +69,7 @@ func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 func markedRoot(t testing.TB) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "logs")
-	if _, err := capture.MakeRoot(root); err != nil {
+	if _, err := layout.MakeRoot(root); err != nil {
 		t.Fatal(err)
 	}
 	return root
@@ -152,7 +153,7 @@ func TestSweepFilesBySizeInBatches(t *testing.T) {
 func TestSweepRelativeLogsRoot(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	if _, err := capture.MakeRoot(filepath.Join(dir, "logs")); err != nil {
+	if _, err := layout.MakeRoot(filepath.Join(dir, "logs")); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -250,11 +251,11 @@ func buildDecoys(t *testing.T) *decoyTree {
 	file(filepath.Join(outside, "wi", "notes.log"), 3000)
 
 	// populate fills a logs folder with layout files and decoys.
-	populate := func(root string, layout bool) {
+	populate := func(root string, inLayout bool) {
 		for _, rel := range []string{"ENG-1/work-1-a1b2c3.jsonl", "ENG-1/rework-2-c0ffee.jsonl",
 			"ENG-2/audit-llm-security:llm-review-3-d4e5f6.jsonl", "ENG-3/merge-1-0a1b2c3d4e.jsonl"} {
 			file(filepath.Join(root, rel), 300<<10)
-			if layout {
+			if inLayout {
 				d.layout = append(d.layout, filepath.Join(root, rel))
 			}
 		}
@@ -268,7 +269,7 @@ func buildDecoys(t *testing.T) *decoyTree {
 			"ENG-1/work-1-a1b2c3.jsonl.bak", "ENG-1/work-1-a1b2c3.JSONL", "ENG-1/work-1-a1b2c3.log",
 			"ENG-1/work-1-a1b2c3.txt", "ENG-1/.work-1-a1b2c3.jsonl", "ENG-1/work-a1b2c3.jsonl",
 			"ENG-1/work-x-a1b2c3.jsonl", "ENG-1/-1-a1b2c3.jsonl", "ENG-1/work-1-a1b2c3.jsonl~",
-			"ENG-1/README.md", "ENG-1/" + capture.MarkerName + ".bak",
+			"ENG-1/README.md", "ENG-1/" + layout.MarkerName + ".bak",
 			// Layout names in hidden folders.
 			".git/work-1-a1b2c3.jsonl", ".git/objects/work-1-a1b2c3.jsonl", ".x/work-1-a1b2c3.jsonl",
 			".hidden/ENG-1/work-1-a1b2c3.jsonl",
@@ -288,13 +289,13 @@ func buildDecoys(t *testing.T) *decoyTree {
 		link(filepath.Join(root, "ENG-1"), filepath.Join(root, "ENG-9"))
 		link(filepath.Join(root, "ENG-1", "work-1-a1b2c3.jsonl"), filepath.Join(root, "ENG-10", "work-1-cccccc.jsonl"))
 	}
-	if _, err := capture.MakeRoot(d.marked); err != nil {
+	if _, err := layout.MakeRoot(d.marked); err != nil {
 		t.Fatal(err)
 	}
 	populate(d.marked, true)
 	populate(filepath.Join(base, "unmarked"), false)
 	populate(d.home, false)
-	writeFile(t, filepath.Join(d.home, capture.MarkerName), []byte("marked by hand"))
+	writeFile(t, filepath.Join(d.home, layout.MarkerName), []byte("marked by hand"))
 	link(d.marked, filepath.Join(base, "logs-link"))
 	file(filepath.Join(base, "a-file"), 100)
 	// Everything is old.

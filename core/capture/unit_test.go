@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/layout"
 )
 
 func TestArgv(t *testing.T) {
@@ -182,7 +183,7 @@ func TestNames(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", ".", "..", "a/b", `a\b`} {
-		if CheckName("phase", bad) == nil {
+		if layout.CheckName("phase", bad) == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}

@@ -50,7 +50,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/layout"
 )
 
 // Config is sift's configuration. The YAML keys are the field names.
@@ -393,14 +393,14 @@ func (c Config) CheckWritable() error {
 
 // CheckDirWritable creates dir when needed and checks that a file can be
 // created in it. A folder it creates is marked as sift's own logs root
-// (capture.MakeRoot), so that the retention sweep may work in it; an
+// (layout.MakeRoot), so that the retention sweep may work in it; an
 // existing folder is left unmarked. The error reads "DIR is not writable:
 // REASON".
 func CheckDirWritable(dir string) error {
 	fail := func(err error) error {
 		return fmt.Errorf("%s is not writable: %v", dir, unwrapPath(err))
 	}
-	if _, err := capture.MakeRoot(dir); err != nil {
+	if _, err := layout.MakeRoot(dir); err != nil {
 		return fail(err)
 	}
 	f, err := os.CreateTemp(dir, ".sift-write-check-*")

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/layout"
 )
 
 func writeFile(t *testing.T, path, body string) {
@@ -179,7 +179,7 @@ func TestCheckWritable(t *testing.T) {
 		t.Fatalf("Path not created: %v", err)
 	}
 	entries, _ := os.ReadDir(c.Path)
-	if len(entries) != 1 || entries[0].Name() != capture.MarkerName {
+	if len(entries) != 1 || entries[0].Name() != layout.MarkerName {
 		t.Errorf("check left files behind (or no marker): %v", entries)
 	}
 	// A regular file in the way cannot be made a directory, even as root.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/layout"
 )
 
 // TestDefaultPathIsAbsoluteData pins #2: the default logs folder was the
@@ -79,7 +79,7 @@ func TestCheckWritableMarksWhatItCreates(t *testing.T) {
 	if err := CheckDirWritable(fresh); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := capture.Marked(fresh); !ok {
+	if ok, _ := layout.Marked(fresh); !ok {
 		t.Error("a logs folder CheckDirWritable created is not marked")
 	}
 	existing := filepath.Join(dir, "existing")
@@ -89,7 +89,7 @@ func TestCheckWritableMarksWhatItCreates(t *testing.T) {
 	if err := CheckDirWritable(existing); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := capture.Marked(existing); ok {
+	if ok, _ := layout.Marked(existing); ok {
 		t.Error("CheckDirWritable marked a folder it did not create")
 	}
 }

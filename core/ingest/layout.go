@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/layout"
 )
 
 // Layout is what a stream file's path says about its session.
@@ -18,14 +18,14 @@ type Layout struct {
 
 // ParseLayout reads `<root>/<workItemId>/<phase>-<iteration>-<hex>.jsonl`,
 // the capture layout that core/capture names and matches
-// (capture.ParseStreamName; the retention sweep deletes nothing else). The
+// (layout.ParseStreamName; the retention sweep deletes nothing else). The
 // phase may itself contain dashes and colons
 // (`audit-llm-security:llm-review-3-d4e5f6.jsonl`). Any other file gets its
 // parent folder as work item and phase "work".
 func ParseLayout(path string) Layout {
 	name := filepath.Base(path)
 	l := Layout{WorkItemID: filepath.Base(filepath.Dir(path)), FileName: name, Phase: "work"}
-	if phase, iter, ok := capture.ParseStreamName(name); ok {
+	if phase, iter, ok := layout.ParseStreamName(name); ok {
 		l.Phase, l.Iteration = phase, &iter
 	}
 	return l

@@ -11,6 +11,7 @@ package review
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/agentsift/sift/core/redact"
 )
@@ -37,6 +38,10 @@ func (k SessionKey) Ref() string { return k.WorkItemID + "/" + k.FileName }
 func (k SessionKey) Shown() SessionKey {
 	return SessionKey{WorkItemID: redact.String(k.WorkItemID), FileName: redact.String(k.FileName)}
 }
+
+// ShowsRedacted reports whether a reference holds what redaction put in
+// place of a secret: a key as shown, not as stored.
+func ShowsRedacted(ref string) bool { return strings.Contains(ref, redact.Prefix) }
 
 // IsZero reports whether the key names no session.
 func (k SessionKey) IsZero() bool { return k.WorkItemID == "" && k.FileName == "" }

@@ -16,6 +16,8 @@ import (
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/layout"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/store"
@@ -136,13 +138,19 @@ func (e *Env) StreamRoots() []string {
 }
 
 // Owns says which of a session's stream files sift may delete: its
-// capture files in the logs folder (capture.OwnsFile).
+// capture files in the logs folder (layout.OwnsFile).
 func (e *Env) Owns(k review.SessionKey, path string) (bool, string) {
-	return capture.OwnsFile(e.Logs, k.WorkItemID, k.FileName, path)
+	return layout.OwnsFile(e.Logs, k.WorkItemID, k.FileName, path)
 }
 
 // RemoveOwned deletes a capture file of a session that sift owns
-// (capture.RemoveOwned); a purge's Remove.
+// (layout.RemoveOwned); a purge's Remove.
 func RemoveOwned(k review.SessionKey, path string) (bool, string, error) {
-	return capture.RemoveOwned(k.WorkItemID, k.FileName, path)
+	return layout.RemoveOwned(k.WorkItemID, k.FileName, path)
+}
+
+// Redactor is today's redaction (core/redact) as the store's reapply
+// takes it.
+func Redactor() store.Redactor {
+	return store.Redactor{Text: redact.Bytes, JSON: redact.JSONLine}
 }

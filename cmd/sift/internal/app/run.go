@@ -14,6 +14,7 @@ import (
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/store"
@@ -206,7 +207,7 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 	id, err := r.st.RecordInvocation(context.Background(), store.Invocation{
 		WorkItemID: r.workItem, Phase: r.phase, Iteration: r.iteration,
 		AgentKind: string(r.cli.Kind), File: file, Start: start, Cwd: dir,
-		Model: r.model.Name, ModelSource: r.model.Source,
+		Model: redact.String(r.model.Name), ModelSource: r.model.Source,
 		// This process's identity: should it die before recording the
 		// end, the next sift to open the store ends the run.
 		Owner: store.CurrentOwner(),

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/store"
 )
 
@@ -123,15 +124,15 @@ func (r SweepReport) Warning() string { return RootWarning(r.LogsRefused) }
 // RootWarning says why a logs folder is not swept and what to do about
 // it, in one line; "" when err is not a refusal.
 func RootWarning(err error) string {
-	var re *capture.RootError
+	var re *layout.RootError
 	if !errors.As(err, &re) {
 		return ""
 	}
 	var hint string
 	switch re.Problem {
-	case capture.RootUnmarked:
+	case layout.RootUnmarked:
 		hint = "run `sift init-logs " + QuoteArg(re.Dir) + "` to let sift sweep it"
-	case capture.RootSymlink:
+	case layout.RootSymlink:
 		hint = "point Path (or --logs) at the folder itself, not a link to it"
 	default:
 		hint = "set Path in the configuration (or --logs) to a folder of its own"

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 )
@@ -121,11 +121,11 @@ func (s *Server) handleListStreams(w http.ResponseWriter, r *http.Request) {
 }
 
 // phaseOf reads the phase and iteration from a capture's file name,
-// `<phase>-<iteration>-<hex>.jsonl` (capture.ParseStreamName: twelve hex
+// `<phase>-<iteration>-<hex>.jsonl` (layout.ParseStreamName: twelve hex
 // digits, six in older names); other names are phase work with no
 // iteration, as the store's importer reads them.
 func phaseOf(name string) (string, *int) {
-	phase, n, ok := capture.ParseStreamName(name)
+	phase, n, ok := layout.ParseStreamName(name)
 	if !ok {
 		return "work", nil
 	}

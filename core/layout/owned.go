@@ -1,4 +1,4 @@
-package capture
+package layout
 
 import (
 	"errors"
@@ -72,4 +72,13 @@ func RemoveOwned(workItem, fileName, path string) (deleted bool, why string, err
 	}
 	os.Remove(filepath.Dir(path)) // the work item folder, when left empty
 	return true, "", nil
+}
+
+// reason is an error as a reason, without the path os errors repeat.
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }

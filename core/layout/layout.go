@@ -1,4 +1,10 @@
-package capture
+// Package layout is the one shape of path sift writes its captured
+// streams in, `<logs>/<workItem>/<phase>-<iteration>-<hex>.jsonl`, and the
+// marker that makes a folder a logs root sift owns: how a name is read,
+// which roots the sweep and the purge may delete in, and which files of a
+// session sift owns. The capture writes in it; the import, the API, the
+// sweep and the purge read it.
+package layout
 
 import (
 	"errors"
@@ -11,7 +17,7 @@ import (
 )
 
 // The capture layout is the one shape of path sift writes under a logs
-// root, `<root>/<workItem>/<phase>-<iteration>-<hex>.jsonl` (CreateFile),
+// root, `<root>/<workItem>/<phase>-<iteration>-<hex>.jsonl` (capture.CreateFile),
 // and the only shape the retention sweep deletes. A root sift created
 // holds a marker file; the sweep touches no root without one.
 
@@ -271,4 +277,13 @@ func holdsHome(dir string) bool {
 func within(dir, path string) bool {
 	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
 	return err == nil && (rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))))
+}
+
+// CheckName rejects a work item id or phase that cannot be one path
+// element: empty, `.`, `..`, or holding a path separator or NUL.
+func CheckName(what, s string) error {
+	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") {
+		return fmt.Errorf("bad %s %q: it must be one path element", what, s)
+	}
+	return nil
 }
