@@ -3,7 +3,6 @@ package capture
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/agentsift/sift/core/redact"
 )
@@ -101,7 +100,7 @@ func (d *deltaLines) emit(texts []string) {
 		h := d.held[i]
 		out := make([]byte, 0, len(h.line)+len(t)+16)
 		out = append(out, h.line[:h.lo]...)
-		out = appendJSONString(out, t)
+		out = redact.AppendJSONString(out, t)
 		out = append(out, h.line[h.hi:]...)
 		// The rest of the line (and the text, once more) as any line.
 		d.write(redact.JSONLine(out))
@@ -334,40 +333,4 @@ func jsonEnd(b []byte, i, hi int) int {
 		return -1
 	}
 	return j
-}
-
-// appendJSONString appends s as a JSON string, escaping only what JSON needs
-// (and invalid UTF-8 as U+FFFD).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c < 0x20:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, `\ufffd`...)
-		} else {
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(b, '"')
 }

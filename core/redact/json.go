@@ -183,11 +183,14 @@ func hasEscape(tok []byte) bool {
 	return false
 }
 
-// encode writes s as a JSON string, escaping only what JSON requires (and
-// invalid UTF-8 as U+FFFD), so text that was not redacted keeps its bytes.
-func encode(s string) []byte {
+// encode writes s as a JSON string (AppendJSONString).
+func encode(s string) []byte { return AppendJSONString(make([]byte, 0, len(s)+2), s) }
+
+// AppendJSONString appends s as a JSON string, escaping only what JSON
+// requires (and invalid UTF-8 as U+FFFD), so text that was not redacted
+// keeps its bytes.
+func AppendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
-	b := make([]byte, 0, len(s)+2)
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
