@@ -1,16 +1,18 @@
-// Package detail reads a session's stream file again, after its import,
-// for what the summary keeps only the start of or nothing: each tool
-// call's whole input, output and error with the lines of its events, the
-// conversation (the prompts, what the agent said and thought, the
-// harness's errors, stderr), and raw lines. Every text it returns is
-// redacted. It is the one reader of an imported stream file: the inbox
-// asks it through the program, and never parses or opens a file itself.
+// Package detail reads a session's stream again, after its import, for
+// what the summary keeps only the start of or nothing: its events (Parse,
+// which the exports write out), each tool call's whole input, output and
+// error with the lines of its events, the conversation (the prompts, what
+// the agent said and thought, the harness's errors, stderr), and raw
+// lines. Every text Read and RawLines return is redacted. It is the one
+// reader of an imported stream: the inbox and the exports read through
+// it, and never parse a stream themselves.
 package detail
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -72,12 +74,10 @@ func (r Reader) Read(path, agent string) (*File, error) {
 	}
 	defer f.Close()
 	fd := &File{Calls: map[string]*Call{}}
-	reg := agents.Default()
-	opt := agents.Options{}
-	if _, err := reg.Lookup(agents.Kind(agent)); err == nil {
-		opt.Agent = agents.Kind(agent)
+	if _, err := agents.Default().Lookup(agents.Kind(agent)); err != nil {
+		agent = ""
 	}
-	_, err = reg.Parse(f, opt, func(ev *event.Event) {
+	_, err = Parse(f, agent, false, func(ev *event.Event) {
 		fd.Conv.addEvent(ev)
 		u := &ev.Update
 		if u.ToolCallID == "" || (u.SessionUpdate != event.ToolCall && u.SessionUpdate != event.ToolCallUpdate) {
@@ -94,6 +94,15 @@ func (r Reader) Read(path, agent string) (*File, error) {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	return fd, nil
+}
+
+// Parse reads a stream and hands fn each of its events, in order: agent
+// names its harness (empty sniffs; an unknown one is an error). With lend,
+// fn sees events whose memory the next one reuses (agents.Options.Borrow),
+// for a reader that keeps nothing of them. It fails only when the reader
+// does; bad lines are data.
+func Parse(r io.Reader, agent string, lend bool, fn func(*event.Event)) (event.Stats, error) {
+	return agents.Default().Parse(r, agents.Options{Agent: agents.Kind(agent), Borrow: lend}, fn)
 }
 
 // add folds one event of the call into the detail.

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/textsafe"
@@ -125,7 +125,7 @@ func acpUpdate(ev *event.Event, meta map[string]any) any {
 func StreamACP(r io.Reader, agent string, w io.Writer, sessionID string) error {
 	a := NewACPWriter(w, sessionID)
 	var werr error
-	_, err := agents.Default().Parse(r, agents.Options{Agent: agents.Kind(agent), Borrow: true}, func(ev *event.Event) {
+	_, err := detail.Parse(r, agent, true, func(ev *event.Event) {
 		if werr == nil {
 			werr = a.Write(ev)
 		}

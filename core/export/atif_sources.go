@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
@@ -21,7 +21,7 @@ func StreamTrajectory(r io.Reader, opt summary.Options, f Findings) (*Trajectory
 		opt.NoReviewEvents = true
 		sb = summary.NewBuilder(opt)
 	}
-	st, err := agents.Default().Parse(r, agents.Options{Agent: agents.Kind(opt.Agent)}, func(ev *event.Event) {
+	st, err := detail.Parse(r, opt.Agent, false, func(ev *event.Event) {
 		b.Add(ev)
 		if sb != nil {
 			sb.Add(ev)
