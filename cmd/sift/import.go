@@ -51,7 +51,7 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	sf := addStoreFlags(fs)
 	force := fs.Bool("force", false, "re-summarize unchanged files too")
 	workers := fs.Int("workers", 0, "files summarized at once (default: one per CPU)")
-	history := fs.Bool("history", false, "import the agent CLIs' own session histories (see cmd/sift/history.go)")
+	history := fs.Bool("history", false, "import the agent CLIs' own session histories (see cmd/sift/internal/app/history.go)")
 	paths, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return fail(stderr, "import", err)
