@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 // codexParser reads `codex exec --json`. It claims both wire shapes the CLI
@@ -359,7 +359,7 @@ func codexError(ev *event.Event, msg string, fatal bool) *event.Event {
 		} `json:"error"`
 	}
 	// The body's strings refer to msg's bytes, which the event keeps.
-	if json.UnmarshalOf(unsafe.Slice(unsafe.StringData(msg), len(msg)), &body, json.DecodeNoCopyString()) != nil ||
+	if json.UnmarshalOf(view.Bytes(msg), &body, json.DecodeNoCopyString()) != nil ||
 		body.Error == nil || body.Error.Message == "" {
 		return ev
 	}

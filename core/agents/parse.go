@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 const (
@@ -48,8 +48,8 @@ type Options struct {
 	// kept by a caller that parses one stream after another; nil means a
 	// Scratch of the parse's own.
 	Scratch *Scratch
-	// scribble, with Borrow, overwrites each line's events once the line
-	// is done (tests: see eventPool).
+	// scribble, with Borrow, overwrites each line, its events and the
+	// arrays of its texts once the line is done (tests: see eventPool).
 	scribble bool
 	// windowLines and windowBytes, when set, replace the sniff window's
 	// bounds (tests: a fuzzer's small inputs then overflow it).
@@ -251,6 +251,10 @@ func (d *driver) handle(l Line, cut bool) {
 	default:
 		d.raw(body, false)
 	}
+	if d.lends() && d.sc.pool.scribble {
+		// The line is done with: a view of it kept past here shows.
+		view.Scribble(body)
+	}
 }
 
 // stamp fills the position and session of an event and passes it on.
@@ -308,7 +312,7 @@ func rawBytes(b []byte) []byte {
 // the events are lent (the receiver copies what it keeps), else a copy.
 func (d *driver) text(b []byte) string {
 	if d.lends() && len(b) > 0 {
-		return unsafe.String(unsafe.SliceData(b), len(b))
+		return view.String(b)
 	}
 	return string(b)
 }

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
+	"github.com/agentsift/sift/core/internal/view"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -127,7 +127,7 @@ func (d *Doc) keep(s string) string {
 	}
 	at := len(d.text)
 	d.text = append(d.text, s...)
-	return unsafe.String(&d.text[at], len(s))
+	return view.String(d.text[at:])
 }
 
 // place returns a new part's list of places, holding at (in the

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 // maxFinalText caps the final assistant message kept while streaming.
@@ -172,7 +172,7 @@ func (t *turnState) id() string { return t.tid }
 
 // said returns what the model said in the turn, the start of it, as a view
 // of the turn's array: the caller copies what it keeps.
-func (t *turnState) said() string { return unsafe.String(unsafe.SliceData(t.text), len(t.text)) }
+func (t *turnState) said() string { return view.String(t.text) }
 
 // nameTurns gives the turns their ids, all in one string.
 func (b *Builder) nameTurns() {

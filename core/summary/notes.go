@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 // Caps on the flag notes a summary keeps.
@@ -59,7 +59,7 @@ func (b *Builder) sentence(parts ...string) string {
 	if len(b.say) > maxSentence {
 		b.say = append(b.say[:len(cut(string(b.say), maxSentence-len("…")))], "…"...)
 	}
-	return b.texts.keep(unsafe.String(unsafe.SliceData(b.say), len(b.say)), "")
+	return b.texts.keep(view.String(b.say), "")
 }
 
 // toolName is a call's name in a sentence.

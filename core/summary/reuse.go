@@ -1,6 +1,6 @@
 package summary
 
-import "unsafe"
+import "github.com/agentsift/sift/core/internal/view"
 
 // A builder that summarizes stream after stream, one at a time (an
 // import's reader), is Reset rather than made anew: it keeps its records'
@@ -167,14 +167,13 @@ func (t *textBlocks) keep(s, marker string) string {
 	}
 	start := len(t.cur)
 	t.cur = append(append(t.cur, s...), marker...)
-	return unsafe.String(&t.cur[start], n)
+	return view.String(t.cur[start:])
 }
 
 // bytes is keep for a text that may grow: a slice whose capacity is its
 // length, so that appending to it copies it out of the block.
 func (t *textBlocks) bytes(s string) []byte {
-	k := t.keep(s, "")
-	return unsafe.Slice(unsafe.StringData(k), len(k))
+	return view.Bytes(t.keep(s, ""))
 }
 
 // reset frees the kept blocks for the next stream's strings.
