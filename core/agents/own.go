@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bytes"
+	"strings"
 
 	json "github.com/goccy/go-json"
 
@@ -136,17 +137,22 @@ func (o *owner) own(ev *event.Event) {
 }
 
 // copyRefs copies the noted strings into one allocation, which no one
-// writes again.
+// writes again: a strings.Builder grown once, whose text only ever grows,
+// so that each string is a slice of its final String.
 func (o *owner) copyRefs() {
 	n := 0
 	for _, p := range o.refs {
 		n += len(*p)
 	}
-	buf := make([]byte, 0, n)
+	var buf strings.Builder
+	buf.Grow(n)
 	for _, p := range o.refs {
-		start := len(buf)
-		buf = append(buf, *p...)
-		*p = view.String(buf[start:])
+		buf.WriteString(*p)
+	}
+	all, at := buf.String(), 0
+	for _, p := range o.refs {
+		at += len(*p)
+		*p = all[at-len(*p) : at]
 	}
 	clear(o.refs) // keep no string alive
 }
