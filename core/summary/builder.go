@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/event"
-	"github.com/agentsift/sift/core/internal/view"
 )
 
 // maxFinalText caps the final assistant message kept while streaming.
@@ -170,9 +169,9 @@ type turnState struct {
 // (nameTurns).
 func (t *turnState) id() string { return t.tid }
 
-// said returns what the model said in the turn, the start of it, as a view
-// of the turn's array: the caller copies what it keeps.
-func (t *turnState) said() string { return view.String(t.text) }
+// said returns what the model said in the turn, the start of it: a copy
+// (at most maxTurnText bytes, once per turn).
+func (t *turnState) said() string { return string(t.text) }
 
 // nameTurns gives the turns their ids, all in one string.
 func (b *Builder) nameTurns() {

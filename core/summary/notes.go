@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/agentsift/sift/core/event"
-	"github.com/agentsift/sift/core/internal/view"
 )
 
 // Caps on the flag notes a summary keeps.
@@ -59,7 +58,7 @@ func (b *Builder) sentence(parts ...string) string {
 	if len(b.say) > maxSentence {
 		b.say = append(b.say[:len(cut(string(b.say), maxSentence-len("…")))], "…"...)
 	}
-	return b.texts.keep(view.String(b.say), "")
+	return b.texts.keep(string(b.say), "")
 }
 
 // toolName is a call's name in a sentence.
