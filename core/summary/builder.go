@@ -20,6 +20,9 @@ const maxFinalText = 64 << 10
 type Builder struct {
 	opt     Options
 	project bool
+	// scribble makes Reset overwrite the record strings' blocks before
+	// they are reused (tests).
+	scribble bool
 
 	sessionID   string
 	model       string

@@ -110,6 +110,9 @@ func keptTable[K comparable, V any](m map[K]V) map[K]V {
 func (b *Builder) Reset(opt Options) {
 	opt = opt.withDefaults()
 	calls, turns, lists, texts := b.callRecs, b.turnRecs, b.lists, b.texts
+	if b.scribble {
+		texts.scribble()
+	}
 	calls.reset()
 	turns.reset()
 	lists.slab.reset()
@@ -124,6 +127,7 @@ func (b *Builder) Reset(opt Options) {
 		stalls: keptList(b.stalls), projected: keptList(b.projected), notes: keptList(b.notes), say: keptList(b.say),
 		callRecs: calls, turnRecs: turns, lists: lists, texts: texts,
 		tail: tail, stderr: stderr, final: keptList(b.final), result: keptList(b.result),
+		scribble: b.scribble,
 	}
 }
 
@@ -174,6 +178,14 @@ func (t *textBlocks) keep(s, marker string) string {
 // length, so that appending to it copies it out of the block.
 func (t *textBlocks) bytes(s string) []byte {
 	return view.Bytes(t.keep(s, ""))
+}
+
+// scribble overwrites every block (tests: a string the builder keeps past
+// Reset that is a view of its blocks shows).
+func (t *textBlocks) scribble() {
+	for _, blk := range t.all {
+		view.Scribble(blk[:cap(blk)])
+	}
 }
 
 // reset frees the kept blocks for the next stream's strings.
