@@ -58,7 +58,7 @@ func (b *Builder) sentence(parts ...string) string {
 	if len(b.say) > maxSentence {
 		b.say = append(b.say[:len(cut(string(b.say), maxSentence-len("…")))], "…"...)
 	}
-	return b.texts.keep(string(b.say), "")
+	return keepText(&b.texts, b.say, "")
 }
 
 // toolName is a call's name in a sentence.

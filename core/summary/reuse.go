@@ -152,13 +152,17 @@ type textBlocks struct {
 }
 
 // keep returns a kept copy of s followed by marker.
-func (t *textBlocks) keep(s, marker string) string {
+func (t *textBlocks) keep(s, marker string) string { return keepText(t, s, marker) }
+
+// keepText is keep for a string or the bytes of one (a sentence being
+// written), which it copies as they are.
+func keepText[T string | []byte](t *textBlocks, s T, marker string) string {
 	n := len(s) + len(marker)
 	if n == 0 {
 		return ""
 	}
 	if n > textBlock/4 {
-		return s + marker
+		return string(s) + marker
 	}
 	if cap(t.cur)-len(t.cur) < n {
 		if t.next < len(t.all) {
@@ -172,12 +176,6 @@ func (t *textBlocks) keep(s, marker string) string {
 	start := len(t.cur)
 	t.cur = append(append(t.cur, s...), marker...)
 	return view.String(t.cur[start:])
-}
-
-// bytes is keep for a text that may grow: a slice whose capacity is its
-// length, so that appending to it copies it out of the block.
-func (t *textBlocks) bytes(s string) []byte {
-	return view.Bytes(t.keep(s, ""))
 }
 
 // scribble overwrites every block (tests: a string the builder keeps past

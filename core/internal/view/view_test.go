@@ -29,29 +29,6 @@ func TestStringIsAView(t *testing.T) {
 	}
 }
 
-// TestBytesIsAView: Bytes shares s's bytes, and appending to it copies
-// them rather than writing past s.
-func TestBytesIsAView(t *testing.T) {
-	t.Parallel()
-	buf := []byte("call_1 call_2")
-	s := String(buf[:6])
-	b := Bytes(s)
-	if string(b) != "call_1" || cap(b) != len(b) {
-		t.Fatalf("Bytes = %q, cap %d", b, cap(b))
-	}
-	grown := append(b, 'x')
-	if string(buf) != "call_1 call_2" || string(grown) != "call_1x" {
-		t.Errorf("appending to a view wrote its buffer: %q", buf)
-	}
-	Scribble(buf)
-	if string(b) == "call_1" {
-		t.Error("Bytes' slice did not change with its buffer: Bytes copied")
-	}
-	if len(Bytes("")) != 0 {
-		t.Error("an empty string's bytes are not empty")
-	}
-}
-
 // TestWithin tells a view of a buffer from a copy of its text and from
 // views of its neighbours.
 func TestWithin(t *testing.T) {
