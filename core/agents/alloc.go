@@ -2,11 +2,11 @@ package agents
 
 import (
 	"bytes"
-	"unsafe"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 // eventWithContent is an event and its content block in one allocation:
@@ -142,7 +142,17 @@ const (
 )
 
 // line starts a line: the events and texts of the last one are given back.
+// In scribble mode the arrays of its texts and raw values are overwritten
+// first, so that a view of them kept past the line shows.
 func (sc *Scratch) line() {
+	if sc.pool.scribble {
+		view.Scribble(sc.texts.buf[:cap(sc.texts.buf)])
+		for i := range sc.raws {
+			for _, b := range sc.raws[i].bufs {
+				view.Scribble(b[:cap(b)])
+			}
+		}
+	}
 	sc.pool.reset()
 	sc.texts.reset()
 }
@@ -299,7 +309,7 @@ func (k *keptText) set(s string) { *k = append((*k)[:0], s...) }
 // receiver copies what it keeps), else a copy.
 func (k keptText) text(l *lender) string {
 	if l.sc != nil && len(k) > 0 {
-		return unsafe.String(unsafe.SliceData(k), len(k))
+		return view.String(k)
 	}
 	return string(k)
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	json "github.com/goccy/go-json"
 
@@ -358,8 +357,9 @@ func codexError(ev *event.Event, msg string, fatal bool) *event.Event {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	// The body's strings refer to msg's bytes, which the event keeps.
-	if json.UnmarshalOf(unsafe.Slice(unsafe.StringData(msg), len(msg)), &body, json.DecodeNoCopyString()) != nil ||
+	// The body's strings refer to a copy of msg's bytes (an error line is
+	// rare: the copy costs nothing that counts).
+	if json.UnmarshalOf([]byte(msg), &body, json.DecodeNoCopyString()) != nil ||
 		body.Error == nil || body.Error.Message == "" {
 		return ev
 	}

@@ -2,11 +2,12 @@ package agents
 
 import (
 	"bytes"
-	"unsafe"
+	"strings"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 // owner gives each emitted event its own copy of the strings and bytes that
@@ -14,8 +15,10 @@ import (
 // copy share one allocation. The session id, model and message id, which
 // repeat from line to line, are shared with the previous event when equal.
 type owner struct {
-	// lo and n are the address and length of the line being read.
-	lo, n uintptr
+	// line is the line being read; all, when set, stands for all memory
+	// (keepAll).
+	line []byte
+	all  bool
 	// Last values, shared by the events that repeat them.
 	session, model, messageID string
 	// refs collects the strings that need a copy; kept to reuse its array.
@@ -36,23 +39,21 @@ func detach(ev *event.Event, line []byte) {
 // lent: besides the line, its values may refer to the arrays the stream
 // reuses from line to line (rawArrays, lineTexts).
 func keepAll(ev *event.Event) {
-	o := owner{lo: 0, n: ^uintptr(0)}
+	o := owner{all: true}
 	o.own(ev)
 }
 
 // setLine makes b the line being read.
-func (o *owner) setLine(b []byte) {
-	o.lo, o.n = uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))
-}
+func (o *owner) setLine(b []byte) { o.line = b }
 
 // refers reports whether s points into the line.
 func (o *owner) refers(s string) bool {
-	return len(s) != 0 && uintptr(unsafe.Pointer(unsafe.StringData(s)))-o.lo < o.n
+	return len(s) != 0 && (o.all || view.Within(s, o.line))
 }
 
 // refersBytes reports whether b points into the line.
 func (o *owner) refersBytes(b []byte) bool {
-	return len(b) > 0 && o.refers(unsafe.String(unsafe.SliceData(b), len(b)))
+	return len(b) > 0 && o.refers(view.String(b))
 }
 
 // add notes a string to copy if it refers to the line.
@@ -136,17 +137,22 @@ func (o *owner) own(ev *event.Event) {
 }
 
 // copyRefs copies the noted strings into one allocation, which no one
-// writes again.
+// writes again: a strings.Builder grown once, whose text only ever grows,
+// so that each string is a slice of its final String.
 func (o *owner) copyRefs() {
 	n := 0
 	for _, p := range o.refs {
 		n += len(*p)
 	}
-	buf := make([]byte, 0, n)
+	var buf strings.Builder
+	buf.Grow(n)
 	for _, p := range o.refs {
-		start := len(buf)
-		buf = append(buf, *p...)
-		*p = unsafe.String(unsafe.SliceData(buf[start:]), len(*p))
+		buf.WriteString(*p)
+	}
+	all, at := buf.String(), 0
+	for _, p := range o.refs {
+		at += len(*p)
+		*p = all[at-len(*p) : at]
 	}
 	clear(o.refs) // keep no string alive
 }

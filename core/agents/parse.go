@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 const (
@@ -48,8 +48,8 @@ type Options struct {
 	// kept by a caller that parses one stream after another; nil means a
 	// Scratch of the parse's own.
 	Scratch *Scratch
-	// scribble, with Borrow, overwrites each line's events once the line
-	// is done (tests: see eventPool).
+	// scribble overwrites each line once it is done and, with Borrow,
+	// its events and the arrays of its texts (tests: see eventPool).
 	scribble bool
 	// windowLines and windowBytes, when set, replace the sniff window's
 	// bounds (tests: a fuzzer's small inputs then overflow it).
@@ -65,7 +65,8 @@ type Stats = event.Stats
 // returns an error only when the reader fails; bad lines are data.
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
 	d := &driver{reg: r, emit: emit, sniffing: opt.Agent == "",
-		windowLines: cmp.Or(opt.windowLines, sniffWindowLines), windowBytes: cmp.Or(opt.windowBytes, sniffWindowBytes)}
+		windowLines: cmp.Or(opt.windowLines, sniffWindowLines), windowBytes: cmp.Or(opt.windowBytes, sniffWindowBytes),
+		scribble: opt.scribble}
 	if opt.Borrow {
 		sc := opt.Scratch
 		if sc == nil {
@@ -113,10 +114,12 @@ type driver struct {
 	// stampFn is d.stamp, made once: a method value passed per line would
 	// be allocated per line.
 	stampFn Emit
-	stream  Stream
-	stats   Stats
-	cur     Line
-	emitted bool
+	// scribble is Options.scribble.
+	scribble bool
+	stream   Stream
+	stats    Stats
+	cur      Line
+	emitted  bool
 	// With Options.Borrow the driver's lender lends from the Scratch: the
 	// owner does not copy, and a line's events come from its pool.
 	lender
@@ -251,6 +254,11 @@ func (d *driver) handle(l Line, cut bool) {
 	default:
 		d.raw(body, false)
 	}
+	if d.scribble {
+		// The line is done with: a view of it kept past here, in a lent
+		// event or one the owner failed to copy, shows.
+		view.Scribble(body)
+	}
 }
 
 // stamp fills the position and session of an event and passes it on.
@@ -308,7 +316,7 @@ func rawBytes(b []byte) []byte {
 // the events are lent (the receiver copies what it keeps), else a copy.
 func (d *driver) text(b []byte) string {
 	if d.lends() && len(b) > 0 {
-		return unsafe.String(unsafe.SliceData(b), len(b))
+		return view.String(b)
 	}
 	return string(b)
 }

@@ -4,9 +4,10 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
-	"unsafe"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 // lineTexts is the array the JSON strings of a line that a stream reads
@@ -43,7 +44,7 @@ func (l *lender) text(raw json.RawMessage) (string, bool) {
 	body := raw[1 : len(raw)-1]
 	i := special(body)
 	if i == len(body) {
-		return unsafe.String(unsafe.SliceData(body), len(body)), true
+		return view.String(body), true
 	}
 	if l.sc != nil {
 		if s, ok := l.sc.texts.unescape(body, i); ok {
@@ -122,7 +123,7 @@ func (t *lineTexts) unescape(body []byte, i int) (string, bool) {
 	// Should the array have grown, the strings of the line so far keep
 	// the old one, which nothing writes again.
 	t.buf = out
-	return unsafe.String(unsafe.SliceData(out[start:]), len(out)-start), true
+	return view.String(out[start:]), true
 }
 
 // special returns the index of the first byte of b that is not plain

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	"unicode/utf8"
+
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 // JSONLine redacts one line of a JSON stream so that the result is still
@@ -17,7 +19,7 @@ import (
 //
 // It returns line itself (no copy) when nothing was found.
 func JSONLine(line []byte) []byte {
-	if !mayContain(view(line)) {
+	if !mayContain(view.String(line)) {
 		return line
 	}
 	if !looksJSON(line) {
@@ -122,7 +124,7 @@ func nextNonSpace(b []byte, i int) byte {
 // ends in a keyword ("password", "GITHUB_TOKEN", "apiKey",
 // "authorization").
 func secretName(tok []byte) (secretKey, bool) {
-	name := view(tok[1 : len(tok)-1])
+	name := view.String(tok[1 : len(tok)-1])
 	if len(name) == 0 || keywords[lower(name[len(name)-1])] == nil {
 		return secretKey{}, false
 	}
@@ -148,7 +150,7 @@ func redactSecretValue(key secretKey, tok []byte) []byte {
 // redactToken redacts inside one encoded JSON string and returns its new
 // encoding, or nil when nothing changed.
 func redactToken(tok []byte) []byte {
-	if !mayContain(view(tok)) {
+	if !mayContain(view.String(tok)) {
 		return nil
 	}
 	s, ok := decode(tok)

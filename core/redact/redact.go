@@ -18,7 +18,7 @@
 // secret split across two pieces is still found.
 package redact
 
-import "unsafe"
+import "github.com/agentsift/sift/core/internal/view"
 
 // Prefix starts every replacement; a value that already starts with it is
 // not redacted twice.
@@ -39,7 +39,7 @@ func String(s string) string {
 // Bytes returns b with every secret replaced by its marker. It returns b
 // itself (no copy) when nothing was found.
 func Bytes(b []byte) []byte {
-	if !mayContain(view(b)) {
+	if !mayContain(view.String(b)) {
 		return b
 	}
 	s := string(b)
@@ -48,8 +48,3 @@ func Bytes(b []byte) []byte {
 	}
 	return b
 }
-
-// view returns the bytes of b as a string without copying them, for the
-// scans that read a line and keep nothing of it: the string must not
-// outlive the call it is passed to, and b must not change meanwhile.
-func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

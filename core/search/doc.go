@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
@@ -104,8 +103,10 @@ type Doc struct {
 	turn, call string
 	// text and locs are the room the document copies its parts' texts
 	// and first places into (keep, place), a chunk at a time, rather
-	// than one allocation each.
-	text []byte
+	// than one allocation each. text only ever grows (a full chunk is
+	// left to the strings cut from it), so a part's text is a slice of
+	// its String.
+	text *strings.Builder
 	locs []Location
 }
 
@@ -122,12 +123,13 @@ func (d *Doc) keep(s string) string {
 	if s == "" || len(s) > textChunk/4 {
 		return strings.Clone(s)
 	}
-	if cap(d.text)-len(d.text) < len(s) {
-		d.text = make([]byte, 0, textChunk)
+	if d.text == nil || d.text.Cap()-d.text.Len() < len(s) {
+		d.text = new(strings.Builder)
+		d.text.Grow(textChunk)
 	}
-	at := len(d.text)
-	d.text = append(d.text, s...)
-	return unsafe.String(&d.text[at], len(s))
+	at := d.text.Len()
+	d.text.WriteString(s)
+	return d.text.String()[at:]
 }
 
 // place returns a new part's list of places, holding at (in the

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
 )
@@ -21,6 +20,9 @@ const maxFinalText = 64 << 10
 type Builder struct {
 	opt     Options
 	project bool
+	// scribble makes Reset overwrite the record strings' blocks before
+	// they are reused (tests).
+	scribble bool
 
 	sessionID   string
 	model       string
@@ -149,9 +151,11 @@ type turnState struct {
 	endLine    int
 	start, end instant
 	usage      turnUsage
-	// text is the start of what the model said, at most maxTurnText
-	// bytes (addText).
-	text   []byte
+	// first and grown are the start of what the model said, at most
+	// maxTurnText bytes (addText): the first part, kept in the record
+	// strings, or once a second part comes, an array of the cap.
+	first  string
+	grown  []byte
 	calls  []*callState
 	flags  flagSet
 	closed bool
@@ -170,9 +174,15 @@ type turnState struct {
 // (nameTurns).
 func (t *turnState) id() string { return t.tid }
 
-// said returns what the model said in the turn, the start of it, as a view
-// of the turn's array: the caller copies what it keeps.
-func (t *turnState) said() string { return unsafe.String(unsafe.SliceData(t.text), len(t.text)) }
+// said returns what the model said in the turn, the start of it: the
+// kept first part, or a copy of the grown array (at most maxTurnText
+// bytes).
+func (t *turnState) said() string {
+	if t.grown == nil {
+		return t.first
+	}
+	return string(t.grown)
+}
 
 // nameTurns gives the turns their ids, all in one string.
 func (b *Builder) nameTurns() {
@@ -474,18 +484,23 @@ func (b *Builder) addText(t *turnState, s string) {
 	if s == "" {
 		return
 	}
-	if n := len(t.text); n < maxTurnText {
+	n := len(t.first)
+	if t.grown != nil {
+		n = len(t.grown)
+	}
+	if n < maxTurnText {
 		add := s[:min(len(s), maxTurnText-n)]
-		if t.text == nil {
+		switch {
+		case n == 0:
 			// One response is mostly one text: it is kept in the
 			// record strings, and a second part moves it to an array
 			// of the cap at once.
-			t.text = b.texts.bytes(add)
-			add = ""
-		} else if n+len(add) > cap(t.text) {
-			t.text = append(make([]byte, 0, maxTurnText), t.text...)
+			t.first = b.kept(add)
+		case t.grown == nil:
+			t.grown = append(append(make([]byte, 0, maxTurnText), t.first...), add...)
+		default:
+			t.grown = append(t.grown, add...)
 		}
-		t.text = append(t.text, add...)
 	}
 	if b.finalTurn != t {
 		// Newer text than the last result line's (a later run in the

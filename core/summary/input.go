@@ -5,11 +5,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"strings"
-	"unsafe"
 
 	gojson "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/internal/view"
 )
 
 // inputKeys are the input fields that best say what a call does, in the
@@ -224,8 +224,9 @@ func jsonString(v json.RawMessage) string {
 	case '"':
 		if len(v) >= 2 && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '\\') < 0 && bytes.IndexByte(v[1:len(v)-1], '"') < 0 {
 			// No escape: the text itself, not copied (the caller keeps
-			// a copy of its first line only).
-			return unsafe.String(unsafe.SliceData(v[1:]), len(v)-2)
+			// a copy of its first line only; a file's whole content
+			// would cost a copy per call).
+			return view.String(v[1 : len(v)-1])
 		}
 		var s string
 		if gojson.Unmarshal(v, &s) == nil {

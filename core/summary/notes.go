@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/agentsift/sift/core/event"
 )
@@ -59,7 +58,7 @@ func (b *Builder) sentence(parts ...string) string {
 	if len(b.say) > maxSentence {
 		b.say = append(b.say[:len(cut(string(b.say), maxSentence-len("…")))], "…"...)
 	}
-	return b.texts.keep(unsafe.String(unsafe.SliceData(b.say), len(b.say)), "")
+	return keepText(&b.texts, b.say, "")
 }
 
 // toolName is a call's name in a sentence.

@@ -1,6 +1,6 @@
 package summary
 
-import "unsafe"
+import "github.com/agentsift/sift/core/internal/view"
 
 // A builder that summarizes stream after stream, one at a time (an
 // import's reader), is Reset rather than made anew: it keeps its records'
@@ -110,6 +110,9 @@ func keptTable[K comparable, V any](m map[K]V) map[K]V {
 func (b *Builder) Reset(opt Options) {
 	opt = opt.withDefaults()
 	calls, turns, lists, texts := b.callRecs, b.turnRecs, b.lists, b.texts
+	if b.scribble {
+		texts.scribble()
+	}
 	calls.reset()
 	turns.reset()
 	lists.slab.reset()
@@ -124,6 +127,7 @@ func (b *Builder) Reset(opt Options) {
 		stalls: keptList(b.stalls), projected: keptList(b.projected), notes: keptList(b.notes), say: keptList(b.say),
 		callRecs: calls, turnRecs: turns, lists: lists, texts: texts,
 		tail: tail, stderr: stderr, final: keptList(b.final), result: keptList(b.result),
+		scribble: b.scribble,
 	}
 }
 
@@ -148,13 +152,17 @@ type textBlocks struct {
 }
 
 // keep returns a kept copy of s followed by marker.
-func (t *textBlocks) keep(s, marker string) string {
+func (t *textBlocks) keep(s, marker string) string { return keepText(t, s, marker) }
+
+// keepText is keep for a string or the bytes of one (a sentence being
+// written), which it copies as they are.
+func keepText[T string | []byte](t *textBlocks, s T, marker string) string {
 	n := len(s) + len(marker)
 	if n == 0 {
 		return ""
 	}
 	if n > textBlock/4 {
-		return s + marker
+		return string(s) + marker
 	}
 	if cap(t.cur)-len(t.cur) < n {
 		if t.next < len(t.all) {
@@ -167,14 +175,15 @@ func (t *textBlocks) keep(s, marker string) string {
 	}
 	start := len(t.cur)
 	t.cur = append(append(t.cur, s...), marker...)
-	return unsafe.String(&t.cur[start], n)
+	return view.String(t.cur[start:])
 }
 
-// bytes is keep for a text that may grow: a slice whose capacity is its
-// length, so that appending to it copies it out of the block.
-func (t *textBlocks) bytes(s string) []byte {
-	k := t.keep(s, "")
-	return unsafe.Slice(unsafe.StringData(k), len(k))
+// scribble overwrites every block (tests: a string the builder keeps past
+// Reset that is a view of its blocks shows).
+func (t *textBlocks) scribble() {
+	for _, blk := range t.all {
+		view.Scribble(blk[:cap(blk)])
+	}
 }
 
 // reset frees the kept blocks for the next stream's strings.
