@@ -12,10 +12,21 @@ import (
 	"time"
 )
 
-// migrationFS holds the schema as NNNN_name.sql files, applied in order.
+// migrationFS holds the schema of both backends on one version line: a
+// version is NNNN_name.sqlite.sql, NNNN_name.pg.sql or both, applied in
+// order, and schema_migrations counts the same versions on either
+// backend. A version one backend does not need has no file of its
+// dialect: PostgreSQL's first file is 0010, its schema up to that version
+// in one step.
 //
 //go:embed migrations/*.sql
 var migrationFS embed.FS
+
+// Each migration file's dialect, the last part of its name before .sql.
+const (
+	dialectSQLite   = "sqlite"
+	dialectPostgres = "pg"
+)
 
 // schemaSQL is the schema the migrations make, as one script for a new
 // database (schema.sql, written by TestSchemaSnapshot -update from a
@@ -35,21 +46,29 @@ type migration struct {
 }
 
 // migrations lists the embedded SQLite migrations in version order.
-func migrations() ([]migration, error) { return readMigrations(migrationFS, "migrations") }
+func migrations() ([]migration, error) {
+	return readMigrations(migrationFS, "migrations", dialectSQLite)
+}
 
-// readMigrations lists the NNNN_name.sql files of a folder of fsys in
-// version order.
-func readMigrations(fsys fs.FS, dir string) ([]migration, error) {
+// readMigrations lists the NNNN_name.DIALECT.sql files of a folder of fsys
+// in version order.
+func readMigrations(fsys fs.FS, dir, dialect string) ([]migration, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
 	var ms []migration
 	for _, e := range entries {
-		num, name, ok := strings.Cut(strings.TrimSuffix(e.Name(), ".sql"), "_")
+		base, ok := strings.CutSuffix(e.Name(), ".sql")
+		dot := strings.LastIndexByte(base, '.')
+		stem, d := base[:max(dot, 0)], base[dot+1:]
+		num, name, named := strings.Cut(stem, "_")
 		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: name is not NNNN_name.sql", e.Name())
+		if !ok || dot < 0 || !named || err != nil || d != dialectSQLite && d != dialectPostgres {
+			return nil, fmt.Errorf("migration %s: name is not NNNN_name.sqlite.sql or NNNN_name.pg.sql", e.Name())
+		}
+		if d != dialect {
+			continue
 		}
 		b, err := fs.ReadFile(fsys, dir+"/"+e.Name())
 		if err != nil {
@@ -123,14 +142,21 @@ func applySnapshot(ctx context.Context, tx *sql.Tx, ms []migration) (bool, error
 	return true, nil
 }
 
+// ensureMigrationTable makes schema_migrations, with versions of the type
+// intType, when missing.
+func ensureMigrationTable(ctx context.Context, tx *sql.Tx, intType string) error {
+	_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version `+intType+` PRIMARY KEY, name TEXT NOT NULL, applied_at `+intType+` NOT NULL)`)
+	return err
+}
+
 // applyPending applies, in tx, the migrations of ms newer than the
 // database's version, recording each in schema_migrations (made with
 // versions of the type intType when missing). It refuses a database whose
 // version is newer than every migration. Both backends migrate so, each
 // with its own migrations.
 func applyPending(ctx context.Context, tx *sql.Tx, ms []migration, intType string) (applied bool, err error) {
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version `+intType+` PRIMARY KEY, name TEXT NOT NULL, applied_at `+intType+` NOT NULL)`); err != nil {
+	if err := ensureMigrationTable(ctx, tx, intType); err != nil {
 		return false, err
 	}
 	var cur int

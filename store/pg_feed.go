@@ -10,7 +10,7 @@ import (
 
 // On PostgreSQL the store learns of other writers' changes by push: every
 // write to what the inbox shows notifies the channel sift_changed in its
-// transaction (pgmigrations/0008), and the store's change feed listens on
+// transaction (migrations/0017_feed_words.pg.sql), and the store's change feed listens on
 // a connection of its own. Changed then returns the feed's count of
 // notices, read without asking the server, and WaitChanged returns as
 // soon as a notice arrives. While the feed's connection is down (the

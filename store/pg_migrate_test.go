@@ -6,11 +6,11 @@ import (
 	"github.com/agentsift/sift/store/pgtest"
 )
 
-// TestPostgresMigration0004MapsStatuses is TestMigration0013MapsStatuses
-// on PostgreSQL: a database of the schema before pgmigrations/0004 (the
-// status column, migrations 0004 to 0006 undone), opened again, maps each
+// TestPostgresMigration0013MapsStatuses is TestMigration0013MapsStatuses
+// on PostgreSQL: a database of the schema before 0013_outcome.pg.sql (the
+// status column, migration 0013 and those after it undone), opened again, maps each
 // status to the outcome its row's evidence says, as SQLite's 0013 does.
-func TestPostgresMigration0004MapsStatuses(t *testing.T) {
+func TestPostgresMigration0013MapsStatuses(t *testing.T) {
 	t.Parallel()
 	db := pgtest.New(t)
 	s, err := Open(db)
@@ -19,8 +19,8 @@ func TestPostgresMigration0004MapsStatuses(t *testing.T) {
 	}
 	writeFakes(t, s, outcomeFakes)
 	for _, q := range []string{
-		// 0010, 0008, 0007, 0006 and 0005, applied after 0004 (0008's
-		// triggers go with their function; 0009 only marks a repair).
+		// 0019, 0017, 0016, 0015 and 0014, applied after 0013 (0017's
+		// triggers go with their function; 0018 only marks a repair).
 		`ALTER TABLE decision_latest DROP COLUMN decided_at`,
 		`DROP FUNCTION sift_changed CASCADE`,
 		`DROP FUNCTION search_fts_words CASCADE`,
@@ -32,13 +32,13 @@ func TestPostgresMigration0004MapsStatuses(t *testing.T) {
 		`DELETE FROM meta WHERE key = 'legacy_host'`,
 		`ALTER TABLE work_item_costs DROP COLUMN git_head_before`,
 		`ALTER TABLE work_item_costs DROP COLUMN git_head_after`,
-		// 0004.
+		// 0013.
 		`DROP INDEX summaries_by_outcome`,
 		`DROP FUNCTION sift_jsonb`,
 		`ALTER TABLE agent_stream_summaries DROP COLUMN outcome_rank`,
 		`ALTER TABLE agent_stream_summaries RENAME COLUMN outcome TO status`,
 		`UPDATE agent_stream_summaries SET brief_json = (brief_json::jsonb - 'outcome' - 'outcomeEvidence' - 'flagNotes')::text`,
-		`DELETE FROM schema_migrations WHERE version >= 4`,
+		`DELETE FROM schema_migrations WHERE version >= 13`,
 		// The statuses and evidence the mapping reads.
 		`UPDATE agent_stream_summaries SET status = 'success' WHERE file_name IN ('success', 'flagged')`,
 		`UPDATE agent_stream_summaries SET status = 'error' WHERE file_name IN ('error', 'signal', 'dead')`,

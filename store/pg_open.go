@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"embed"
 	"errors"
 	"fmt"
 	"net/url"
@@ -19,18 +18,12 @@ import (
 
 // The PostgreSQL backend is the same Store on a pgx connection pool: its
 // SQL is the store's, translated (pg_sql.go), its schema is its own
-// (pgmigrations), and where the dialects differ beyond translation the
+// (the .pg.sql migrations), and where the dialects differ beyond translation the
 // store asks s.pg. The driver is pgx through database/sql (pgx/v5/stdlib)
 // rather than pgx's native interface: every query of the store is written
 // against database/sql, so one implementation serves both backends, and
 // the native interface's speed (binary rows without database/sql's
 // conversions) matters less than not keeping two copies of every query.
-
-// pgMigrationFS holds the PostgreSQL schema, NNNN_name.sql, applied in
-// order.
-//
-//go:embed pgmigrations/*.sql
-var pgMigrationFS embed.FS
 
 // migrationLock is the advisory lock key that serialises the migration of
 // a database by several processes opening it at once ("sift" in ASCII).
@@ -88,7 +81,7 @@ func openPostgres(dsn string) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", name, oneLine{err})
 	}
 	// The rows stored before hosts were recorded are the first host's
-	// to open the database since (pgmigrations/0006), as on SQLite.
+	// to open the database since (0015_retention.pg.sql), as on SQLite.
 	if _, err := db.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'legacy_host' AND value = ''`, s.host); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", name, wrapError(err))
@@ -101,7 +94,36 @@ func openPostgres(dsn string) (*Store, error) {
 }
 
 // pgMigrations lists the PostgreSQL migrations in version order.
-func pgMigrations() ([]migration, error) { return readMigrations(pgMigrationFS, "pgmigrations") }
+func pgMigrations() ([]migration, error) {
+	return readMigrations(migrationFS, "migrations", dialectPostgres)
+}
+
+// pgFirstVersion is the version of PostgreSQL's first migration on the
+// line both backends share; sift before the lines merged numbered the
+// PostgreSQL migrations on a line of their own, from 1 (pgRenumber).
+const pgFirstVersion = 10
+
+// pgRenumber moves a database's record of migrations from the line
+// PostgreSQL had of its own onto the shared one, in tx: its 1 (the schema
+// up to SQLite's 0010 in one step) is 10, and each later one is the
+// SQLite migration it twins, 9 more. A database on the shared line has no
+// version below pgFirstVersion, and is left as it is.
+func pgRenumber(ctx context.Context, tx *sql.Tx) error {
+	var old int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version < ?`, pgFirstVersion).Scan(&old); err != nil || old == 0 {
+		return err
+	}
+	// Two steps, as version is a key: out of the way, then in place.
+	for _, q := range []string{
+		`UPDATE schema_migrations SET version = -version`,
+		`UPDATE schema_migrations SET version = CASE WHEN version = -1 THEN 10 ELSE 9 - version END`,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("renumber migrations: %w", err)
+		}
+	}
+	return nil
+}
 
 // pgMigrate applies the pending PostgreSQL migrations in one transaction
 // that holds an advisory lock: a second process opening the database at
@@ -122,6 +144,12 @@ func pgMigrate(ctx context.Context, db *sql.DB) error {
 	// The migrations' text is PostgreSQL's own: it goes through the
 	// connection's translation, which leaves it as it is (it has no
 	// placeholders and no LIKE).
+	if err := ensureMigrationTable(ctx, tx, "BIGINT"); err != nil {
+		return err
+	}
+	if err := pgRenumber(ctx, tx); err != nil {
+		return err
+	}
 	if _, err := applyPending(ctx, tx, ms, "BIGINT"); err != nil {
 		return err
 	}

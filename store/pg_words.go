@@ -12,7 +12,7 @@ import (
 // On PostgreSQL a search document's words are a tsvector: the body's runs
 // of letters and digits, lower-cased, each with its positions, as
 // to_tsvector('simple', regexp_replace(lower(body), '[^[:alnum:]]+', ' ',
-// 'g')) makes them (pgmigrations/0001), the words FTS5's unicode61
+// 'g')) makes them (migrations/0010_init.pg.sql), the words FTS5's unicode61
 // tokenizer makes on SQLite. Computing that on the server was a third of
 // its time in an import: the regular expression and the parser run over
 // every byte of every document, in the one connection the import writes
@@ -22,7 +22,7 @@ import (
 // words are the runs of [a-z0-9] (TestPostgresWordsMatchServer checks
 // it against the server, quirks of its parser included); any other
 // body's words the server computes as before (its trigger,
-// pgmigrations/0008).
+// migrations/0017_feed_words.pg.sql).
 
 // The limits of a tsvector (PostgreSQL's ts_type.h): a word's positions
 // stop at pgMaxPos, a word keeps at most pgMaxPositions of them, and the

@@ -10,7 +10,7 @@
 //
 // The same Store runs on a PostgreSQL database that a team shares when
 // Open is given a postgres:// URL (pg_open.go): one SQL, translated by the
-// connection, a schema of its own (pgmigrations), one pool.
+// connection, its own files on the one migration line, one pool.
 //
 // A Store holds two connection pools on the same file: one writer
 // connection (SQLite allows one writer at a time; serialising writers in the

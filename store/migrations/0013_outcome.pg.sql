@@ -1,4 +1,4 @@
--- The twin of store/migrations/0013_outcome.sql: the outcome replaces the
+-- The twin of store/migrations/0013_outcome.sqlite.sql: the outcome replaces the
 -- status, with outcome_rank its urgency. The rows stored before are
 -- mapped by the same rules, in PostgreSQL's JSON functions; a brief_json
 -- that is not JSON is left as it is, as SQLite's json_valid leaves it.

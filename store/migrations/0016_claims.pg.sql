@@ -1,4 +1,4 @@
--- The twin of store/migrations/0016_claims.sql: each session's current
+-- The twin of store/migrations/0016_claims.sqlite.sql: each session's current
 -- claim by a reviewer, live until expires_at (unix ms).
 CREATE TABLE review_claims (
   work_item_id TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- The twin of store/migrations/0012_live.sql: runs in progress (live,
+-- The twin of store/migrations/0012_live.sqlite.sql: runs in progress (live,
 -- live_tool, live_wait), how far a reviewer had seen when deciding
 -- (seen_line, repeated in decision_latest) and the line a grown session's
 -- reviewer had seen (new_since).

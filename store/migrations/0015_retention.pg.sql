@@ -1,4 +1,4 @@
--- The twin of store/migrations/0015_retention.sql: the host that recorded
+-- The twin of store/migrations/0015_retention.sqlite.sql: the host that recorded
 -- a session (rows stored before belong to meta legacy_host, the first host
 -- to open the database after this migration), and the records of sweeps
 -- and imports.
