@@ -1,0 +1,80 @@
+package agents
+
+import "sync"
+
+// Harness is everything sift knows about one agent CLI, as data and
+// functions: its parsers and how sift run launches it. Each harness's
+// entry is built in its own file (<harness>_harness.go, next to its parser
+// <harness>.go), and registry.go lists them; the packages that launch,
+// resume or read a harness ask its entry rather than switching on its
+// kind.
+type Harness struct {
+	// Kind names the harness; its stream parser's kind.
+	Kind Kind
+	// Parser reads the stream the CLI prints on stdout.
+	Parser Parser
+	// History, when set, reads the sessions the CLI keeps on disk.
+	History *History
+	// CLI is how sift run launches it.
+	CLI CLI
+}
+
+// CLI is how sift run launches an agent CLI with its streaming flags (the
+// flags follow testdata/streams/FORMATS.md).
+type CLI struct {
+	// Binary is the default executable name, looked up on PATH; sift run
+	// takes it for the harness's name too (cursor-agent, agy).
+	Binary string
+	// Sub is a subcommand the non-interactive mode needs (codex exec,
+	// opencode run, droid exec); it is kept when capture is disabled.
+	Sub string
+	// Stream are the flags that make the CLI print its JSON stream.
+	Stream []string
+	// Probe says how sift decides whether the installed CLI has them.
+	Probe Probe
+}
+
+// Probe says how sift decides whether an agent CLI's streaming flags work.
+type Probe uint8
+
+// The probes.
+const (
+	// NoProbe: the flags are known to work.
+	NoProbe Probe = iota
+	// NoStream: the CLI has no structured mode; it is captured as
+	// plaintext.
+	NoStream
+	// ProbeHelp: its --help must advertise the flags (gemini).
+	ProbeHelp
+	// ProbeHelpAndRun: its --help must mention --output-format, then a
+	// trivial run must print only JSON lines; the verdict is cached per
+	// version (agy).
+	ProbeHelpAndRun
+)
+
+// table holds every harness's entry, built once: the entries are read
+// only, like the price catalog (pricing.builtin), so that the hot paths
+// that ask them (a capture's every line, a summary's every tool call) do
+// not build them each time.
+var table = sync.OnceValue(harnesses)
+
+// Harnesses returns the entry of every harness, in sniffing order. The
+// entries are shared: a caller must not change them.
+func Harnesses() []Harness { return table() }
+
+// LookupHarness returns the entry of the harness of a stream's kind (a
+// history's kind names none: ask for its Kind.Harness).
+func LookupHarness(k Kind) (Harness, bool) {
+	for _, h := range table() {
+		if h.Kind == k {
+			return h, true
+		}
+	}
+	return Harness{}, false
+}
+
+// History is the sessions an agent CLI keeps on disk.
+type History struct {
+	// Parser reads one session file.
+	Parser Parser
+}

@@ -1,0 +1,11 @@
+package agents
+
+// qwenHarness is Qwen Code, whose stream has Claude Code's shape
+// (claude.go).
+func qwenHarness() Harness {
+	return Harness{
+		Kind:   Qwen,
+		Parser: claudeParser{kind: Qwen},
+		CLI:    CLI{Binary: "qwen", Stream: []string{"--output-format", "stream-json"}},
+	}
+}
