@@ -1,5 +1,11 @@
 package agents
 
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
 // claudeHarness is Claude Code.
 func claudeHarness() Harness {
 	return Harness{
@@ -7,5 +13,50 @@ func claudeHarness() Harness {
 		Parser:  claudeParser{kind: Claude},
 		History: &History{Parser: claudeHistoryParser{}},
 		CLI:     CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
+		Model:   claudeModel,
 	}
+}
+
+// claudeModel reads Claude Code's model, in its documented order:
+// --model, then $ANTHROPIC_MODEL, then the settings files' `model` key:
+// managed settings, --settings (a file or a JSON text), the project's
+// .claude/settings.local.json and .claude/settings.json, then the user's
+// ($CLAUDE_CONFIG_DIR, else ~/.claude)/settings.json.
+func claudeModel(l Launch) (Model, error) {
+	if m, ok := fromFlag(l.Args, "--model"); ok {
+		return m, nil
+	}
+	if m, ok := fromEnv(l, "ANTHROPIC_MODEL"); ok {
+		return m, nil
+	}
+	var layers []func() (Model, error)
+	file := func(path string) func() (Model, error) {
+		return func() (Model, error) { return jsonModel(l, path, "model") }
+	}
+	layers = append(layers, file("/etc/claude-code/managed-settings.json"))
+	if s, _ := flagValue(l.Args, "--settings"); s != "" {
+		if strings.HasPrefix(strings.TrimSpace(s), "{") {
+			layers = append(layers, func() (Model, error) {
+				name, err := modelKey([]byte(s), "model")
+				if err != nil {
+					return Model{}, fmt.Errorf("--settings: %w", err)
+				}
+				return Model{Name: name, Source: "--settings"}, nil
+			})
+		} else {
+			layers = append(layers, file(s))
+		}
+	}
+	if l.Dir != "" {
+		layers = append(layers, file(filepath.Join(l.Dir, ".claude", "settings.local.json")),
+			file(filepath.Join(l.Dir, ".claude", "settings.json")))
+	}
+	user := l.getenv("CLAUDE_CONFIG_DIR")
+	if user == "" && l.home() != "" {
+		user = filepath.Join(l.home(), ".claude")
+	}
+	if user != "" {
+		layers = append(layers, file(filepath.Join(user, "settings.json")))
+	}
+	return firstOf(layers...)
 }

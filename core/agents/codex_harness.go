@@ -1,5 +1,13 @@
 package agents
 
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
 // codexHarness is OpenAI's Codex CLI.
 func codexHarness() Harness {
 	return Harness{
@@ -7,5 +15,111 @@ func codexHarness() Harness {
 		Parser:  codexParser{},
 		History: &History{Parser: codexHistoryParser{}},
 		CLI:     CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
+		Model:   codexModel,
 	}
+}
+
+// codexModel reads Codex's model: -m/--model, then a `-c model=…`
+// override (its value is TOML, else the raw string), then the profile's
+// (-p NAME: $CODEX_HOME/NAME.config.toml as codex 0.171 layers it, else
+// the older [profiles.NAME] table), then config.toml's own `model`, with
+// a `profile` key choosing a [profiles.NAME] table first.
+// $CODEX_HOME defaults to ~/.codex.
+func codexModel(l Launch) (Model, error) {
+	if m, ok := fromFlag(l.Args, "-m", "--model"); ok {
+		return m, nil
+	}
+	if m, ok := codexOverride(l.Args); ok {
+		return m, nil
+	}
+	home := l.getenv("CODEX_HOME")
+	if home == "" {
+		if l.home() == "" {
+			return Model{}, nil
+		}
+		home = filepath.Join(l.home(), ".codex")
+	}
+	profile, _ := flagValue(l.Args, "-p", "--profile")
+	base := filepath.Join(home, "config.toml")
+	var cfg codexConfig
+	return firstOf(
+		func() (Model, error) {
+			if profile == "" {
+				return Model{}, nil
+			}
+			path := filepath.Join(home, profile+".config.toml")
+			var p codexConfig
+			err := readTOML(path, &p)
+			return Model{Name: p.Model, Source: l.show(path)}, err
+		},
+		func() (Model, error) {
+			if err := readTOML(base, &cfg); err != nil {
+				return Model{}, err
+			}
+			if profile == "" {
+				profile = cfg.Profile
+			}
+			if p, ok := cfg.Profiles[profile]; ok && p.Model != "" {
+				return Model{Name: p.Model, Source: l.show(base) + " [profiles." + profile + "]"}, nil
+			}
+			return Model{Name: cfg.Model, Source: l.show(base)}, nil
+		},
+	)
+}
+
+// codexConfig is what sift reads of a Codex config.toml.
+type codexConfig struct {
+	Model    string `toml:"model"`
+	Profile  string `toml:"profile"`
+	Profiles map[string]struct {
+		Model string `toml:"model"`
+	} `toml:"profiles"`
+}
+
+// codexOverride reads the last `-c model=VALUE` (or --config) override.
+func codexOverride(args []string) (Model, bool) {
+	var m Model
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		var kv, flag string
+		switch {
+		case (a == "-c" || a == "--config") && i+1 < len(args):
+			kv, flag = args[i+1], a
+			i++
+		case strings.HasPrefix(a, "--config="):
+			kv, flag = a[len("--config="):], "--config"
+		default:
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) != "model" {
+			continue
+		}
+		// Codex parses the value as TOML, else takes it as it is.
+		var doc struct {
+			V string `toml:"v"`
+		}
+		if err := toml.Unmarshal([]byte("v = "+v), &doc); err == nil {
+			v = doc.V
+		}
+		if v = strings.TrimSpace(v); v != "" {
+			m = Model{Name: v, Source: flag + " model=…"}
+		}
+	}
+	return m, m.Name != ""
+}
+
+// readTOML reads a TOML file into v; a missing file leaves v as it is.
+func readTOML(path string, v any) error {
+	b, err := readConfig(path)
+	if err != nil || b == nil {
+		return err
+	}
+	if err := toml.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return nil
 }

@@ -17,6 +17,10 @@ type Harness struct {
 	History *History
 	// CLI is how sift run launches it.
 	CLI CLI
+	// Model reads the model an invocation asks for from its arguments,
+	// environment and configuration files (InvocationModel); nil when
+	// sift reads none.
+	Model func(Launch) (Model, error)
 }
 
 // CLI is how sift run launches an agent CLI with its streaming flags (the
