@@ -14,6 +14,8 @@ func claudeHarness() Harness {
 		History: &History{Parser: claudeHistoryParser{}},
 		CLI:     CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
 		Model:   claudeModel,
+		// claude 2.1.332: -r, --resume <session-id>; -p, --print.
+		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"--resume", id, "-p", "--", p} }},
 	}
 }
 

@@ -16,6 +16,8 @@ func codexHarness() Harness {
 		History: &History{Parser: codexHistoryParser{}},
 		CLI:     CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
 		Model:   codexModel,
+		// codex 0.171.0: codex exec resume [SESSION_ID] [PROMPT].
+		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"exec", "resume", id, "--", p} }},
 	}
 }
 

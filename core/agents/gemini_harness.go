@@ -10,6 +10,10 @@ func geminiHarness() Harness {
 		History: &History{Parser: geminiHistoryParser{}},
 		CLI:     CLI{Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, Probe: ProbeHelp},
 		Model:   geminiModel,
+		// gemini 0.61.0: -r, --resume <latest|index|uuid> (its --help
+		// names only latest and an index; its session selector takes
+		// the UUID too); -p, --prompt.
+		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"--resume", id, "--prompt=" + p} }},
 	}
 }
 

@@ -1,6 +1,9 @@
 package agents
 
-import "sync"
+import (
+	"regexp"
+	"sync"
+)
 
 // Harness is everything sift knows about one agent CLI, as data and
 // functions: its parsers and how sift run launches it. Each harness's
@@ -21,6 +24,9 @@ type Harness struct {
 	// environment and configuration files (InvocationModel); nil when
 	// sift reads none.
 	Model func(Launch) (Model, error)
+	// Resume is how its CLI resumes a session with a new prompt; nil
+	// when sift has not checked its resume flags.
+	Resume *Resume
 }
 
 // CLI is how sift run launches an agent CLI with its streaming flags (the
@@ -75,6 +81,25 @@ func LookupHarness(k Kind) (Harness, bool) {
 		}
 	}
 	return Harness{}, false
+}
+
+// Resume is how an agent CLI resumes one of its sessions by id with a
+// prompt, checked against its pinned CLI (testdata/agents): its --help and
+// arguments parser.
+type Resume struct {
+	// ID matches a session id of the harness: an id that does not is
+	// never put on a command line.
+	ID *regexp.Regexp
+	// Args returns the arguments after the binary, for an id that
+	// matched ID. The prompt goes after `--` (or in `--prompt=`), so that
+	// a note starting with a dash is never read as a flag.
+	Args func(id, prompt string) []string
+}
+
+// uuidID matches a session id that is a UUID (claude's session_id,
+// codex's thread_id, gemini's session_id).
+func uuidID() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 }
 
 // History is the sessions an agent CLI keeps on disk.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -14,6 +15,10 @@ func opencodeHarness() Harness {
 		Parser: opencodeParser{},
 		CLI:    CLI{Binary: "opencode", Sub: "run", Stream: []string{"--format", "json"}},
 		Model:  opencodeModel,
+		// opencode 1.18.33: opencode run -s, --session <id> [message..].
+		Resume: &Resume{ID: regexp.MustCompile(`^ses_[0-9A-Za-z]{8,64}$`), Args: func(id, p string) []string {
+			return []string{"run", "--session", id, "--", p}
+		}},
 	}
 }
 
