@@ -13,6 +13,7 @@ func claudeHarness() Harness {
 		Parser:  claudeParser{kind: Claude},
 		History: &History{Parser: claudeHistoryParser{}},
 		CLI:     CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
+		deltas:  claudeDeltas,
 		Model:   claudeModel,
 		// claude 2.1.332: -r, --resume <session-id>; -p, --print.
 		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"--resume", id, "-p", "--", p} }},
@@ -61,4 +62,27 @@ func claudeModel(l Launch) (Model, error) {
 		layers = append(layers, file(filepath.Join(user, "settings.json")))
 	}
 	return firstOf(layers...)
+}
+
+// claudeDeltas recognises Claude Code's stream_event content_block_delta
+// lines (--include-partial-messages): text, thinking and a tool input's
+// JSON, each block by its index.
+func claudeDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
+	if typ != "stream_event" {
+		return "", jsonVal{}, false
+	}
+	ev := obj.member(b, "event")
+	if ev.str(b, "type") == "content_block_delta" {
+		delta := ev.member(b, "delta")
+		index := string(ev.member(b, "index").raw(b))
+		switch delta.str(b, "type") {
+		case "text_delta":
+			return "claude:text:" + index, delta.member(b, "text"), true
+		case "thinking_delta":
+			return "claude:thinking:" + index, delta.member(b, "thinking"), true
+		case "input_json_delta":
+			return "claude:input:" + index, delta.member(b, "partial_json"), true
+		}
+	}
+	return "", jsonVal{}, false
 }

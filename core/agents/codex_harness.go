@@ -15,6 +15,7 @@ func codexHarness() Harness {
 		Parser:  codexParser{},
 		History: &History{Parser: codexHistoryParser{}},
 		CLI:     CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
+		deltas:  codexDeltas,
 		Model:   codexModel,
 		// codex 0.171.0: codex exec resume [SESSION_ID] [PROMPT].
 		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"exec", "resume", id, "--", p} }},
@@ -124,4 +125,21 @@ func readTOML(path string, v any) error {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
 	return nil
+}
+
+// codexDeltas recognises codex's item.plan.delta lines and the older
+// builds' *_delta messages.
+func codexDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
+	switch typ {
+	case "item.plan.delta":
+		return "plan", obj.member(b, "delta"), true
+	case "":
+		if msg := obj.member(b, "msg"); msg.ok() {
+			switch t := msg.str(b, "type"); t {
+			case "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta":
+				return t, msg.member(b, "delta"), true
+			}
+		}
+	}
+	return "", jsonVal{}, false
 }

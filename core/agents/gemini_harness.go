@@ -9,6 +9,7 @@ func geminiHarness() Harness {
 		Parser:  geminiParser{},
 		History: &History{Parser: geminiHistoryParser{}},
 		CLI:     CLI{Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, Probe: ProbeHelp},
+		deltas:  geminiDeltas,
 		Model:   geminiModel,
 		// gemini 0.61.0: -r, --resume <latest|index|uuid> (its --help
 		// names only latest and an index; its session selector takes
@@ -44,4 +45,12 @@ func geminiModel(l Launch) (Model, error) {
 		layers = append(layers, file(filepath.Join(l.home(), ".gemini", "settings.json")))
 	}
 	return firstOf(layers...)
+}
+
+// geminiDeltas recognises Gemini CLI's message lines with "delta":true.
+func geminiDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
+	if typ == "message" && obj.member(b, "delta").is(b, "true") {
+		return "message:" + obj.str(b, "role"), obj.member(b, "content"), true
+	}
+	return "", jsonVal{}, false
 }

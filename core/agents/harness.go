@@ -27,6 +27,9 @@ type Harness struct {
 	// Resume is how its CLI resumes a session with a new prompt; nil
 	// when sift has not checked its resume flags.
 	Resume *Resume
+	// deltas recognises the lines of a reply streamed as it is
+	// generated (deltas.go); nil when the CLI prints none.
+	deltas deltaShape
 }
 
 // CLI is how sift run launches an agent CLI with its streaming flags (the
