@@ -9,12 +9,13 @@ import (
 // claudeHarness is Claude Code.
 func claudeHarness() Harness {
 	return Harness{
-		Kind:    Claude,
-		Parser:  claudeParser{kind: Claude},
-		History: &History{Parser: claudeHistoryParser{}},
-		CLI:     CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
-		deltas:  claudeDeltas,
-		Model:   claudeModel,
+		Kind:      Claude,
+		Parser:    claudeParser{kind: Claude},
+		History:   &History{Parser: claudeHistoryParser{}},
+		CLI:       CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
+		EditTools: []string{"Edit", "MultiEdit", "Write"},
+		deltas:    claudeDeltas,
+		Model:     claudeModel,
 		// claude 2.1.332: -r, --resume <session-id>; -p, --print.
 		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"--resume", id, "-p", "--", p} }},
 	}

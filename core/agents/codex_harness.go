@@ -11,12 +11,13 @@ import (
 // codexHarness is OpenAI's Codex CLI.
 func codexHarness() Harness {
 	return Harness{
-		Kind:    Codex,
-		Parser:  codexParser{},
-		History: &History{Parser: codexHistoryParser{}},
-		CLI:     CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
-		deltas:  codexDeltas,
-		Model:   codexModel,
+		Kind:      Codex,
+		Parser:    codexParser{},
+		History:   &History{Parser: codexHistoryParser{}},
+		CLI:       CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
+		EditTools: []string{"apply_patch"},
+		deltas:    codexDeltas,
+		Model:     codexModel,
 		// codex 0.171.0: codex exec resume [SESSION_ID] [PROMPT].
 		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"exec", "resume", id, "--", p} }},
 	}

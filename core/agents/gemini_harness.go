@@ -5,12 +5,13 @@ import "path/filepath"
 // geminiHarness is Gemini CLI.
 func geminiHarness() Harness {
 	return Harness{
-		Kind:    Gemini,
-		Parser:  geminiParser{},
-		History: &History{Parser: geminiHistoryParser{}},
-		CLI:     CLI{Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, Probe: ProbeHelp},
-		deltas:  geminiDeltas,
-		Model:   geminiModel,
+		Kind:      Gemini,
+		Parser:    geminiParser{},
+		History:   &History{Parser: geminiHistoryParser{}},
+		CLI:       CLI{Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, Probe: ProbeHelp},
+		EditTools: []string{"replace", "write_file"},
+		deltas:    geminiDeltas,
+		Model:     geminiModel,
 		// gemini 0.61.0: -r, --resume <latest|index|uuid> (its --help
 		// names only latest and an index; its session selector takes
 		// the UUID too); -p, --prompt.

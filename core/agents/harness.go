@@ -2,6 +2,7 @@ package agents
 
 import (
 	"regexp"
+	"slices"
 	"sync"
 )
 
@@ -27,6 +28,9 @@ type Harness struct {
 	// Resume is how its CLI resumes a session with a new prompt; nil
 	// when sift has not checked its resume flags.
 	Resume *Resume
+	// EditTools are the tools whose input is an edit a diff shows (an
+	// old and a new text, a whole file, or a patch).
+	EditTools []string
 	// deltas recognises the lines of a reply streamed as it is
 	// generated (deltas.go); nil when the CLI prints none.
 	deltas deltaShape
@@ -84,6 +88,17 @@ func LookupHarness(k Kind) (Harness, bool) {
 		}
 	}
 	return Harness{}, false
+}
+
+// IsEditTool reports whether a tool is one some harness edits files with
+// (Harness.EditTools).
+func IsEditTool(name string) bool {
+	for _, h := range table() {
+		if slices.Contains(h.EditTools, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Resume is how an agent CLI resumes one of its sessions by id with a

@@ -4,8 +4,9 @@ package agents
 // (claude.go).
 func qwenHarness() Harness {
 	return Harness{
-		Kind:   Qwen,
-		Parser: claudeParser{kind: Qwen},
-		CLI:    CLI{Binary: "qwen", Stream: []string{"--output-format", "stream-json"}},
+		Kind:      Qwen,
+		Parser:    claudeParser{kind: Qwen},
+		CLI:       CLI{Binary: "qwen", Stream: []string{"--output-format", "stream-json"}},
+		EditTools: []string{"edit"},
 	}
 }
