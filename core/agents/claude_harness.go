@@ -13,6 +13,7 @@ func claudeHarness() Harness {
 		Parser:    claudeParser{kind: Claude},
 		History:   &History{Parser: claudeHistoryParser{}},
 		CLI:       CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
+		RunTotal:  "result line",
 		EditTools: []string{"Edit", "MultiEdit", "Write"},
 		deltas:    claudeDeltas,
 		Model:     claudeModel,

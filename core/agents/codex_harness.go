@@ -15,6 +15,7 @@ func codexHarness() Harness {
 		Parser:    codexParser{},
 		History:   &History{Parser: codexHistoryParser{}},
 		CLI:       CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
+		RunTotal:  "turn.completed",
 		EditTools: []string{"apply_patch"},
 		deltas:    codexDeltas,
 		Model:     codexModel,

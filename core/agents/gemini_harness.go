@@ -9,6 +9,7 @@ func geminiHarness() Harness {
 		Parser:    geminiParser{},
 		History:   &History{Parser: geminiHistoryParser{}},
 		CLI:       CLI{Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, Probe: ProbeHelp},
+		RunTotal:  "stats",
 		EditTools: []string{"replace", "write_file"},
 		deltas:    geminiDeltas,
 		Model:     geminiModel,

@@ -31,6 +31,10 @@ type Harness struct {
 	// EditTools are the tools whose input is an edit a diff shows (an
 	// old and a new text, a whole file, or a patch).
 	EditTools []string
+	// RunTotal names where the harness's stream gives its own token
+	// total of a run ("result line", "stats"), which a summary checks the
+	// calls' sum against; "" reads as "run total".
+	RunTotal string
 	// deltas recognises the lines of a reply streamed as it is
 	// generated (deltas.go); nil when the CLI prints none.
 	deltas deltaShape

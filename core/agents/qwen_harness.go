@@ -7,6 +7,7 @@ func qwenHarness() Harness {
 		Kind:      Qwen,
 		Parser:    claudeParser{kind: Qwen},
 		CLI:       CLI{Binary: "qwen", Stream: []string{"--output-format", "stream-json"}},
+		RunTotal:  "result line",
 		EditTools: []string{"edit"},
 	}
 }
