@@ -9,9 +9,10 @@ import (
 // claudeHarness is Claude Code.
 func claudeHarness() Harness {
 	return Harness{
-		Kind:      Claude,
-		Parser:    claudeParser{kind: Claude},
-		History:   &History{Parser: claudeHistoryParser{}},
+		Kind:   Claude,
+		Parser: claudeParser{kind: Claude},
+		History: &History{Parser: claudeHistoryParser{}, Dirs: claudeHistoryDirs, Session: claudeSession, Root: claudeHistoryRoot,
+			SubagentParents: true},
 		CLI:       CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
 		RunTotal:  "result line",
 		EditTools: []string{"Edit", "MultiEdit", "Write"},
@@ -87,4 +88,54 @@ func claudeDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
 		}
 	}
 	return "", jsonVal{}, false
+}
+
+// claudeHistoryDirs are the folders Claude Code keeps its sessions in:
+// <dir>/projects of every folder of CLAUDE_CONFIG_DIR (comma-separated, as
+// ccusage reads it), else of ~/.config/claude ($XDG_CONFIG_HOME/claude)
+// and ~/.claude.
+func claudeHistoryDirs(getenv func(string) string, home string) []string {
+	if v := getenv("CLAUDE_CONFIG_DIR"); strings.TrimSpace(v) != "" {
+		var dirs []string
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				dirs = append(dirs, filepath.Join(d, "projects"))
+			}
+		}
+		return dirs
+	}
+	if home == "" {
+		return nil
+	}
+	xdg := getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	return []string{filepath.Join(xdg, "claude", "projects"), filepath.Join(home, ".claude", "projects")}
+}
+
+// claudeSession names a Claude Code session file:
+// <project>/<session>.jsonl, <project>/<session>/subagents/agent-<id>.jsonl,
+// and transcripts in deeper folders of a project (as ccusage globs
+// projects/**/*.jsonl), named by their path in the project.
+func claudeSession(parts []string) (workItem, name string, ok bool) {
+	name = parts[len(parts)-1]
+	if !strings.HasSuffix(name, ".jsonl") || len(parts) < 2 {
+		return "", name, false
+	}
+	if len(parts) == 4 && parts[2] == "subagents" {
+		name = parts[1] + "." + name
+	} else if len(parts) > 2 {
+		name = strings.Join(parts[1:], ".")
+	}
+	return parts[0], name, true
+}
+
+// claudeHistoryRoot is the projects folder a transcript is in: two
+// folders up, four from a subagent's.
+func claudeHistoryRoot(path string) string {
+	if filepath.Base(filepath.Dir(path)) == "subagents" {
+		return upDirs(path, 4)
+	}
+	return upDirs(path, 2)
 }

@@ -11,9 +11,10 @@ import (
 // codexHarness is OpenAI's Codex CLI.
 func codexHarness() Harness {
 	return Harness{
-		Kind:      Codex,
-		Parser:    codexParser{},
-		History:   &History{Parser: codexHistoryParser{}},
+		Kind:   Codex,
+		Parser: codexParser{},
+		History: &History{Parser: codexHistoryParser{}, Dirs: codexHistoryDirs, Session: codexSession, Root: codexHistoryRoot,
+			ProjectFromCwd: true},
 		CLI:       CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
 		RunTotal:  "turn.completed",
 		EditTools: []string{"apply_patch"},
@@ -145,3 +146,30 @@ func codexDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
 	}
 	return "", jsonVal{}, false
 }
+
+// codexHistoryDirs is the folder Codex keeps its rollouts in:
+// $CODEX_HOME/sessions, else ~/.codex/sessions.
+func codexHistoryDirs(getenv func(string) string, home string) []string {
+	codex := getenv("CODEX_HOME")
+	if codex == "" && home != "" {
+		codex = filepath.Join(home, ".codex")
+	}
+	if codex == "" {
+		return nil
+	}
+	return []string{filepath.Join(codex, "sessions")}
+}
+
+// codexSession names a Codex rollout, YYYY/MM/DD/rollout-*.jsonl. Its work
+// item is its recorded cwd, known only once read; until then it is
+// "codex".
+func codexSession(parts []string) (workItem, name string, ok bool) {
+	name = parts[len(parts)-1]
+	if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+		return "", name, false
+	}
+	return "codex", name, true
+}
+
+// codexHistoryRoot is the folder a rollout found by its shape is in.
+func codexHistoryRoot(path string) string { return upDirs(path, 1) }

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sync"
@@ -124,8 +125,58 @@ func uuidID() *regexp.Regexp {
 	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 }
 
-// History is the sessions an agent CLI keeps on disk.
+// History is the sessions an agent CLI keeps on disk: where, and how a
+// file there names its session.
 type History struct {
-	// Parser reads one session file.
+	// Parser reads one session file; its kind is the history's.
 	Parser Parser
+	// Dirs returns the folders the CLI keeps its sessions in, honouring
+	// the variables the CLI itself reads: getenv reads the environment,
+	// home is the user's home folder ("" when unknown).
+	Dirs func(getenv func(string) string, home string) []string
+	// Session names the session of a file under one of those folders,
+	// from the parts of its path relative to the folder: its work item
+	// (the project) and its file name; ok is false for a file that is no
+	// session.
+	Session func(parts []string) (workItem, name string, ok bool)
+	// Root returns the folder a session file found by its shape, not
+	// under a folder of Dirs, would be under: the CLI's folder structure
+	// around the file.
+	Root func(path string) string
+	// Projects, when set, maps the project folders under a root (the
+	// work items Session names) to the working directories they stand
+	// for.
+	Projects func(root string) map[string]string
+	// Document, when set, reads a file that holds a whole session as one
+	// JSON document (a name ending in .json) as the lines Parser reads.
+	Document func(doc []byte) ([]byte, error)
+	// ProjectFromCwd: a session's work item is the working directory it
+	// records, once read (Session's is a placeholder).
+	ProjectFromCwd bool
+	// SubagentParents: a subagent's transcript is linked to the call of
+	// its parent session that started it.
+	SubagentParents bool
+	// NamedByID: a session is stored under a name made of the id it
+	// records, not its file's name, which several machines' sessions may
+	// share.
+	NamedByID bool
+}
+
+// LookupHistory returns the history whose files a kind reads
+// (claude-history), and whether there is one.
+func LookupHistory(k Kind) (*History, bool) {
+	for _, h := range table() {
+		if h.History != nil && h.History.Parser.Kind() == k {
+			return h.History, true
+		}
+	}
+	return nil, false
+}
+
+// upDirs is the folder n levels above path.
+func upDirs(path string, n int) string {
+	for range n {
+		path = filepath.Dir(path)
+	}
+	return path
 }
