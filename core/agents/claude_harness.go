@@ -11,15 +11,20 @@ func claudeHarness() Harness {
 	return Harness{
 		Kind:   Claude,
 		Parser: claudeParser{kind: Claude},
-		History: &History{Parser: claudeHistoryParser{}, Dirs: claudeHistoryDirs, Session: claudeSession, Root: claudeHistoryRoot,
-			SubagentParents: true},
-		CLI:       CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
-		RunTotal:  "result line",
-		EditTools: []string{"Edit", "MultiEdit", "Write"},
-		deltas:    claudeDeltas,
-		Model:     claudeModel,
+		History: &History{
+			Parser: claudeHistoryParser{},
+			Dirs:   claudeHistoryDirs, Session: claudeSession, Root: claudeHistoryRoot,
+			SubagentParents: true,
+		},
+		CLI:   CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
+		Model: claudeModel,
 		// claude 2.1.332: -r, --resume <session-id>; -p, --print.
-		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"--resume", id, "-p", "--", p} }},
+		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string {
+			return []string{"--resume", id, "-p", "--", p}
+		}},
+		EditTools: []string{"Edit", "MultiEdit", "Write"},
+		RunTotal:  "result line",
+		deltas:    claudeDeltas,
 	}
 }
 

@@ -13,15 +13,20 @@ func codexHarness() Harness {
 	return Harness{
 		Kind:   Codex,
 		Parser: codexParser{},
-		History: &History{Parser: codexHistoryParser{}, Dirs: codexHistoryDirs, Session: codexSession, Root: codexHistoryRoot,
-			ProjectFromCwd: true},
-		CLI:       CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
-		RunTotal:  "turn.completed",
-		EditTools: []string{"apply_patch"},
-		deltas:    codexDeltas,
-		Model:     codexModel,
+		History: &History{
+			Parser: codexHistoryParser{},
+			Dirs:   codexHistoryDirs, Session: codexSession, Root: codexHistoryRoot,
+			ProjectFromCwd: true,
+		},
+		CLI:   CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
+		Model: codexModel,
 		// codex 0.171.0: codex exec resume [SESSION_ID] [PROMPT].
-		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"exec", "resume", id, "--", p} }},
+		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string {
+			return []string{"exec", "resume", id, "--", p}
+		}},
+		EditTools: []string{"apply_patch"},
+		RunTotal:  "turn.completed",
+		deltas:    codexDeltas,
 	}
 }
 

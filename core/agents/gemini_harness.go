@@ -12,17 +12,22 @@ func geminiHarness() Harness {
 	return Harness{
 		Kind:   Gemini,
 		Parser: geminiParser{},
-		History: &History{Parser: geminiHistoryParser{}, Dirs: geminiHistoryDirs, Session: geminiSession, Root: geminiHistoryRoot, Projects: geminiProjects,
-			Document: GeminiLegacyLines, NamedByID: true},
-		CLI:       CLI{Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, Probe: ProbeHelp},
-		RunTotal:  "stats",
-		EditTools: []string{"replace", "write_file"},
-		deltas:    geminiDeltas,
-		Model:     geminiModel,
+		History: &History{
+			Parser: geminiHistoryParser{},
+			Dirs:   geminiHistoryDirs, Session: geminiSession, Root: geminiHistoryRoot,
+			Projects: geminiProjects, Document: GeminiLegacyLines, NamedByID: true,
+		},
+		CLI:   CLI{Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, Probe: ProbeHelp},
+		Model: geminiModel,
 		// gemini 0.61.0: -r, --resume <latest|index|uuid> (its --help
 		// names only latest and an index; its session selector takes
 		// the UUID too); -p, --prompt.
-		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string { return []string{"--resume", id, "--prompt=" + p} }},
+		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string {
+			return []string{"--resume", id, "--prompt=" + p}
+		}},
+		EditTools: []string{"replace", "write_file"},
+		RunTotal:  "stats",
+		deltas:    geminiDeltas,
 	}
 }
 

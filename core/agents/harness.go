@@ -8,11 +8,13 @@ import (
 )
 
 // Harness is everything sift knows about one agent CLI, as data and
-// functions: its parsers and how sift run launches it. Each harness's
-// entry is built in its own file (<harness>_harness.go, next to its parser
-// <harness>.go), and registry.go lists them; the packages that launch,
-// resume or read a harness ask its entry rather than switching on its
-// kind.
+// functions: its parsers, how sift run launches it, the model an
+// invocation asks for, how it resumes a session, the tools it edits files
+// with, where it prints its run total, its delta lines and where it keeps
+// its history. Each harness's entry is built in its own file
+// (<harness>_harness.go, next to its parser <harness>.go) and registry.go
+// lists them; capture, edit, summary, ingest and the program ask an entry
+// rather than switching on a kind.
 type Harness struct {
 	// Kind names the harness; its stream parser's kind.
 	Kind Kind
