@@ -26,11 +26,12 @@ func DeltaText(b []byte) (stream string, lo, hi int, ok bool) {
 	}
 	obj := jsonVal{start, len(b)}
 	typ := obj.str(b, "type")
-	for _, h := range table() {
-		if h.deltas == nil {
+	hs := table()
+	for i := range hs {
+		if hs[i].deltas == nil {
 			continue
 		}
-		if stream, text, ok := h.deltas(b, obj, typ); ok {
+		if stream, text, ok := hs[i].deltas(b, obj, typ); ok {
 			return deltaOf(b, stream, text)
 		}
 	}

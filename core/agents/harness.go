@@ -79,7 +79,8 @@ const (
 // table holds every harness's entry, built once: the entries are read
 // only, like the price catalog (pricing.builtin), so that the hot paths
 // that ask them (a capture's every line, a summary's every tool call) do
-// not build them each time.
+// not build them each time. Those walk it by index: an entry is too large
+// to copy for each look.
 var table = sync.OnceValue(harnesses)
 
 // Harnesses returns the entry of every harness, in sniffing order. The
@@ -89,9 +90,10 @@ func Harnesses() []Harness { return table() }
 // LookupHarness returns the entry of the harness of a stream's kind (a
 // history's kind names none: ask for its Kind.Harness).
 func LookupHarness(k Kind) (Harness, bool) {
-	for _, h := range table() {
-		if h.Kind == k {
-			return h, true
+	hs := table()
+	for i := range hs {
+		if hs[i].Kind == k {
+			return hs[i], true
 		}
 	}
 	return Harness{}, false
@@ -100,8 +102,9 @@ func LookupHarness(k Kind) (Harness, bool) {
 // IsEditTool reports whether a tool is one some harness edits files with
 // (Harness.EditTools).
 func IsEditTool(name string) bool {
-	for _, h := range table() {
-		if slices.Contains(h.EditTools, name) {
+	hs := table()
+	for i := range hs {
+		if slices.Contains(hs[i].EditTools, name) {
 			return true
 		}
 	}
@@ -167,9 +170,10 @@ type History struct {
 // LookupHistory returns the history whose files a kind reads
 // (claude-history), and whether there is one.
 func LookupHistory(k Kind) (*History, bool) {
-	for _, h := range table() {
-		if h.History != nil && h.History.Parser.Kind() == k {
-			return h.History, true
+	hs := table()
+	for i := range hs {
+		if h := hs[i].History; h != nil && h.Parser.Kind() == k {
+			return h, true
 		}
 	}
 	return nil, false
