@@ -28,7 +28,7 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	since := fs.String("since", "", "only days from this date on (YYYY-MM-DD or YYYYMMDD)")
 	until := fs.String("until", "", "only days up to this date, inclusive (YYYY-MM-DD or YYYYMMDD)")
 	zone := fs.String("timezone", "", "the time zone days are read in (IANA name; default: local time)")
-	agent := fs.String("agent", "all", "only this harness's history: claude, codex, gemini or all")
+	agent := fs.String("agent", "all", "only this harness's history: "+usageAgentNames())
 	asJSON := fs.Bool("json", false, "print JSON (the same as --format json)")
 	format := fs.String("format", "table", "table, json, or ccusage (the JSON of `ccusage daily|weekly|monthly --json`)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
@@ -75,21 +75,39 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// usageAgents maps --agent to the history it keeps; the history kinds
-// themselves are accepted as aliases.
-var usageAgents = map[string]agents.Kind{
-	"all": "", "": "",
-	"claude": agents.ClaudeHistory, "codex": agents.CodexHistory, "gemini": agents.GeminiHistory,
-	string(agents.ClaudeHistory): agents.ClaudeHistory, string(agents.CodexHistory): agents.CodexHistory,
-	string(agents.GeminiHistory): agents.GeminiHistory,
+// usageAgent returns the history --agent names: that of a harness that
+// keeps one (its entry's History), also named by the history's own kind;
+// "" for all.
+func usageAgent(agent string) (agents.Kind, bool) {
+	if agent == "all" || agent == "" {
+		return "", true
+	}
+	for _, h := range agents.Harnesses() {
+		if h.History != nil && (agent == string(h.Kind) || agent == string(h.History.Parser.Kind())) {
+			return h.History.Parser.Kind(), true
+		}
+	}
+	return "", false
+}
+
+// usageAgentNames lists the values of --agent: "claude, codex, gemini or
+// all".
+func usageAgentNames() string {
+	var names []string
+	for _, h := range agents.Harnesses() {
+		if h.History != nil {
+			names = append(names, string(h.Kind))
+		}
+	}
+	return strings.Join(names, ", ") + " or all"
 }
 
 // usageOptions reads the flags of `sift usage` that choose the totals.
 func usageOptions(by, since, until, zone, agent string) (usage.Options, error) {
 	opt := usage.Options{By: usage.By(by)}
-	kind, ok := usageAgents[agent]
+	kind, ok := usageAgent(agent)
 	if !ok {
-		return opt, fmt.Errorf("--agent %q: want claude, codex, gemini or all", agent)
+		return opt, fmt.Errorf("--agent %q: want %s", agent, usageAgentNames())
 	}
 	opt.Agent = kind
 	var err error

@@ -1,16 +1,22 @@
-// Package agents turns the stdout stream of a coding-agent CLI into sift's
-// normalized events: one parser per harness, a registry of them in sniffing
-// order, and a driver (Parse) that reads lines with bounded memory, strips
-// sandbox prefixes, recognises sift's own envelope lines and keeps every line
-// it cannot read as a raw event.
+// Package agents is everything sift knows about each coding-agent CLI (a
+// harness), in the harness's own files. Its parsers turn the stdout stream
+// of a CLI into sift's normalized events: one parser per harness, a
+// registry of them in sniffing order, and a driver (Parse) that reads lines
+// with bounded memory, strips sandbox prefixes, recognises sift's own
+// envelope lines and keeps every line it cannot read as a raw event. Its
+// entries (Harness) say the rest: how sift run launches the CLI, the model
+// an invocation asks for, how it resumes a session, the tools it edits
+// with, where it prints its run total, its delta lines and its history.
 //
 // Each harness's parser lives in its own file (claude.go, cursor.go,
-// codex.go, …, and the on-disk histories in *_history.go); helpers that more
-// than one wire format needs are in wire.go. A new harness is a file with a
-// Parser (its Kind, the lines it Claims when sniffing, its Stream, and
-// whether it EndsWithResult), an entry in registry.go, and recorded streams
-// under testdata/streams/<kind> with their event goldens. The summary learns
-// nothing of it but what the events and the parse's event.Stats say.
+// codex.go, …, and the on-disk histories in *_history.go), its entry in
+// <harness>_harness.go; helpers that more than one wire format needs are in
+// wire.go. A new harness is a file with a Parser (its Kind, the lines it
+// Claims when sniffing, its Stream, and whether it EndsWithResult), a file
+// with its entry, one line in registry.go, and recorded streams under
+// testdata/streams/<kind> with their event goldens. The summary learns
+// nothing of it but what the events, the parse's event.Stats and its entry
+// say.
 package agents
 
 import (
@@ -110,8 +116,9 @@ func NewRegistry(parsers ...Parser) *Registry {
 }
 
 // Default returns the registry of every harness sift reads, in the sniffing
-// order: antigravity, claude, codex, copilot, cursor, droid, gemini, kimi,
-// opencode, qwen, unknown.
+// order of registry.go: the stdout streams (antigravity, claude, codex,
+// copilot, cursor, droid, gemini, kimi, opencode, qwen), the on-disk
+// histories, then unknown.
 func Default() *Registry {
 	return NewRegistry(defaultParsers()...)
 }

@@ -1,22 +1,35 @@
 package agents
 
-// defaultParsers lists every harness's parser in sniffing order. The
-// on-disk history formats come after the stdout streams.
-func defaultParsers() []Parser {
-	return []Parser{
-		antigravityParser{},
-		claudeParser{kind: Claude},
-		codexParser{},
-		copilotParser{},
-		cursorParser{},
-		droidParser{},
-		geminiParser{},
-		kimiParser{},
-		opencodeParser{},
-		claudeParser{kind: Qwen},
-		claudeHistoryParser{},
-		codexHistoryParser{},
-		geminiHistoryParser{},
-		unknownParser{},
+// harnesses lists every harness sift knows, in sniffing order. A new
+// harness is one line here.
+func harnesses() []Harness {
+	return []Harness{
+		antigravityHarness(),
+		claudeHarness(),
+		codexHarness(),
+		copilotHarness(),
+		cursorHarness(),
+		droidHarness(),
+		geminiHarness(),
+		kimiHarness(),
+		opencodeHarness(),
+		qwenHarness(),
 	}
+}
+
+// defaultParsers lists every harness's parser in sniffing order: the
+// stdout streams, then the on-disk history formats, then the parser of
+// unknown streams.
+func defaultParsers() []Parser {
+	hs := Harnesses()
+	ps := make([]Parser, 0, 2*len(hs)+1)
+	for _, h := range hs {
+		ps = append(ps, h.Parser)
+	}
+	for _, h := range hs {
+		if h.History != nil {
+			ps = append(ps, h.History.Parser)
+		}
+	}
+	return append(ps, unknownParser{})
 }

@@ -29,48 +29,20 @@ func (m Mode) String() string {
 	return "plaintext"
 }
 
-// probe says how an agent's streaming mode is decided.
-type probe uint8
-
-const (
-	always     probe = iota // the flags are known to work
-	never                   // no structured mode: plaintext
-	probeHelp               // gemini: --help must advertise the flags
-	probeTwice              // agy: --help, then a trivial run, cached per version
-)
-
-// CLI describes how one agent CLI is launched with its streaming flags.
+// CLI is how one agent CLI is launched with its streaming flags: its
+// harness's entry (agents.Harness.CLI).
 type CLI struct {
 	// Kind is the harness.
 	Kind agents.Kind
-	// Binary is the default executable name, looked up on PATH.
-	Binary string
-	// Sub is a subcommand the non-interactive mode needs (codex exec,
-	// opencode run, droid exec); it is kept when capture is disabled.
-	Sub string
-	// Stream are the flags that make the CLI print its JSON stream.
-	Stream []string
-	probe  probe
+	agents.CLI
 }
 
-// CLIs returns every agent CLI sift can launch, by kind. The flags follow
-// testdata/streams/FORMATS.md.
+// CLIs returns every agent CLI sift can launch, by kind.
 func CLIs() map[agents.Kind]CLI {
-	list := []CLI{
-		{Kind: agents.Claude, Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
-		{Kind: agents.Codex, Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
-		{Kind: agents.Cursor, Binary: "cursor-agent", Stream: []string{"--print", "--output-format", "stream-json", "--stream-partial-output"}},
-		{Kind: agents.Gemini, Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, probe: probeHelp},
-		{Kind: agents.Antigravity, Binary: "agy", Stream: []string{"--print", "--output-format", "stream-json"}, probe: probeTwice},
-		{Kind: agents.OpenCode, Binary: "opencode", Sub: "run", Stream: []string{"--format", "json"}},
-		{Kind: agents.Copilot, Binary: "copilot", probe: never},
-		{Kind: agents.Qwen, Binary: "qwen", Stream: []string{"--output-format", "stream-json"}},
-		{Kind: agents.Kimi, Binary: "kimi", Stream: []string{"--print", "--output-format", "stream-json"}},
-		{Kind: agents.Droid, Binary: "droid", Sub: "exec", Stream: []string{"--output-format", "stream-json"}},
-	}
-	m := make(map[agents.Kind]CLI, len(list))
-	for _, c := range list {
-		m[c.Kind] = c
+	hs := agents.Harnesses()
+	m := make(map[agents.Kind]CLI, len(hs))
+	for _, h := range hs {
+		m[h.Kind] = CLI{Kind: h.Kind, CLI: h.CLI}
 	}
 	return m
 }
@@ -78,15 +50,11 @@ func CLIs() map[agents.Kind]CLI {
 // LookupCLI returns the CLI for a kind or its binary name (cursor-agent,
 // agy).
 func LookupCLI(name string) (CLI, error) {
-	k := agents.Kind(strings.ToLower(name))
-	switch k {
-	case "cursor-agent":
-		k = agents.Cursor
-	case "agy":
-		k = agents.Antigravity
-	}
 	all := CLIs()
-	c, ok := all[k]
+	c, ok := all[agents.Kind(strings.ToLower(name))]
+	if !ok {
+		c, ok = byBinary(all, strings.ToLower(name))
+	}
 	if !ok {
 		kinds := make([]string, 0, len(all))
 		for k := range all {
@@ -96,6 +64,16 @@ func LookupCLI(name string) (CLI, error) {
 		return CLI{}, fmt.Errorf("%w %q (known: %s)", agents.ErrUnknownAgent, name, strings.Join(kinds, ", "))
 	}
 	return c, nil
+}
+
+// byBinary returns the CLI whose binary is named bin.
+func byBinary(all map[agents.Kind]CLI, bin string) (CLI, bool) {
+	for _, c := range all {
+		if c.Binary == bin {
+			return c, true
+		}
+	}
+	return CLI{}, false
 }
 
 // Argv returns the arguments after the binary: the subcommand (unless the

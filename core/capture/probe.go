@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
 // Prober decides at run time whether an agent CLI whose streaming flag
@@ -38,14 +40,14 @@ const agyProbePrompt = "Reply with the single word OK."
 // whose flags are known, plaintext for copilot, and the probe's verdict for
 // gemini and agy. Anything ambiguous is plaintext.
 func (p Prober) Mode(ctx context.Context, cli CLI, bin string) Mode {
-	switch cli.probe {
-	case always:
+	switch cli.Probe {
+	case agents.NoProbe:
 		return Structured
-	case probeHelp:
+	case agents.ProbeHelp:
 		if p.helpAdvertises(ctx, bin, "--output-format", "stream-json") {
 			return Structured
 		}
-	case probeTwice:
+	case agents.ProbeHelpAndRun:
 		if p.antigravity(ctx, bin) {
 			return Structured
 		}

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/agentsift/sift/core/agents"
@@ -21,37 +20,6 @@ type Resume struct {
 	Why string
 }
 
-// resumer builds the resume arguments of one harness, after its binary,
-// from a session id that matched its pattern and a prompt.
-type resumer struct {
-	id   *regexp.Regexp
-	args func(id, prompt string) []string
-}
-
-// resumers are the harnesses whose pinned CLI (testdata/agents) resumes a
-// session by id with a prompt, checked against each CLI's --help and
-// arguments parser: the prompt goes after `--` (or in `--prompt=`), so
-// that a note starting with a dash is never read as a flag.
-func resumers() map[agents.Kind]resumer {
-	// The session id of claude (session_id), codex (thread_id) and
-	// gemini (session_id) is a UUID.
-	uuidID := regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	return map[agents.Kind]resumer{
-		// claude 2.1.332: -r, --resume <session-id>; -p, --print.
-		agents.Claude: {uuidID, func(id, p string) []string { return []string{"--resume", id, "-p", "--", p} }},
-		// codex 0.171.0: codex exec resume [SESSION_ID] [PROMPT].
-		agents.Codex: {uuidID, func(id, p string) []string { return []string{"exec", "resume", id, "--", p} }},
-		// gemini 0.61.0: -r, --resume <latest|index|uuid> (its --help
-		// names only latest and an index; its session selector takes
-		// the UUID too); -p, --prompt.
-		agents.Gemini: {uuidID, func(id, p string) []string { return []string{"--resume", id, "--prompt=" + p} }},
-		// opencode 1.18.33: opencode run -s, --session <id> [message..].
-		agents.OpenCode: {regexp.MustCompile(`^ses_[0-9A-Za-z]{8,64}$`), func(id, p string) []string {
-			return []string{"run", "--session", id, "--", p}
-		}},
-	}
-}
-
 // ResumeCommand returns how to resume an agent's session (its harness
 // session id) with a prompt, in the session's recorded working directory
 // (cwd, "" when unknown). The session id is used only when it matches the
@@ -60,21 +28,20 @@ func resumers() map[agents.Kind]resumer {
 // id and an empty prompt give no command, and Why says which.
 func ResumeCommand(kind agents.Kind, sessionID, cwd, prompt string) Resume {
 	r := Resume{Dir: cwd}
-	res, ok := resumers()[kind]
-	cli, known := CLIs()[kind]
+	h, known := agents.LookupHarness(kind)
 	switch {
 	case !known:
 		r.Why = "sift does not know the " + string(kind) + " CLI"
-	case !ok:
-		r.Why = "no resume command: the " + cli.Binary + " CLI is not pinned in sift's tests, so its resume flags are unchecked"
+	case h.Resume == nil:
+		r.Why = "no resume command: the " + h.CLI.Binary + " CLI is not pinned in sift's tests, so its resume flags are unchecked"
 	case sessionID == "":
 		r.Why = "no resume command: the stream names no " + string(kind) + " session id"
-	case !res.id.MatchString(sessionID):
+	case !h.Resume.ID.MatchString(sessionID):
 		r.Why = "no resume command: the session id is not a " + string(kind) + " session id"
 	case strings.TrimSpace(prompt) == "":
 		r.Why = "no resume command: the follow-up has no note to send as the prompt"
 	default:
-		r.Argv = append([]string{cli.Binary}, res.args(sessionID, prompt)...)
+		r.Argv = append([]string{h.CLI.Binary}, h.Resume.Args(sessionID, prompt)...)
 	}
 	return r
 }

@@ -1,26 +1,20 @@
 // Package edit reads what a coding agent's tool calls change: the unified
-// diff of an edit tool's input (Claude Code's Edit, MultiEdit and Write,
-// codex's and droid's apply_patch, gemini's replace and write_file,
-// qwen's edit) and the files a call touches, with the lines it adds and
+// diff of an edit tool's input (the tools each harness's entry names,
+// agents.Harness.EditTools: Claude Code's Edit, MultiEdit and Write,
+// codex's apply_patch, droid's ApplyPatch, gemini's replace and
+// write_file, qwen's edit) and the files a call touches, with the lines it adds and
 // removes (Touched), shell commands included where they name the files
 // they write in a form read without running them.
 package edit
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-)
 
-// Tools are the tools whose input is an edit a diff shows: Claude Code's
-// Edit, MultiEdit and Write, codex's and droid's apply_patch, gemini's
-// replace and write_file, qwen's edit. Any call of kind edit is tried
-// too.
-func Tools() []string {
-	return []string{"Edit", "MultiEdit", "Write", "apply_patch", "ApplyPatch", "replace", "write_file", "edit"}
-}
+	"github.com/agentsift/sift/core/agents"
+)
 
 // input is the part of an edit tool's input a diff is built from.
 type input struct {
@@ -40,8 +34,10 @@ type input struct {
 	Diff  *string `json:"diff"`
 }
 
-// isEdit reports whether a call is one whose input may be an edit.
-func isEdit(name, kind string) bool { return kind == "edit" || slices.Contains(Tools(), name) }
+// isEdit reports whether a call is one whose input may be an edit: a call
+// of kind edit, or of a tool some harness edits files with (its entry's
+// EditTools).
+func isEdit(name, kind string) bool { return kind == "edit" || agents.IsEditTool(name) }
 
 // Diff returns what an edit tool call changes as a unified diff, from its
 // input: old and new strings (Edit, replace, edit), a list of them

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -64,8 +63,8 @@ func findHistory(r HistoryRoot, parents *parentCalls, found *Found) ([]File, []F
 		return nil, []Failure{{root, reason(err)}}
 	}
 	var projects map[string]string
-	if r.Agent == agents.GeminiHistory {
-		projects = geminiProjects(w.dir)
+	if h, ok := agents.LookupHistory(r.Agent); ok && h.Projects != nil {
+		projects = h.Projects(w.dir)
 	}
 	err = filepath.WalkDir(w.dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -105,80 +104,22 @@ func findHistory(r HistoryRoot, parents *parentCalls, found *Found) ([]File, []F
 	return out, fails
 }
 
-// historyLayout names a history file's session, or reports that the file
-// is not one. The work item of a Codex rollout is its recorded cwd, known
-// only once read; until then it is "codex".
+// historyLayout names a history file's session, as its harness's entry
+// reads its path under the root (agents.History.Session), or reports that
+// the file is not one.
 func historyLayout(agent agents.Kind, root, path string) (Layout, bool) {
 	rel, err := filepath.Rel(root, path)
 	if err != nil {
 		return Layout{}, false
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
-	name := parts[len(parts)-1]
-	l := Layout{Phase: PhaseInteractive, FileName: name}
-	switch agent {
-	case agents.ClaudeHistory:
-		// <project>/<session>.jsonl, <project>/<session>/subagents/agent-<id>.jsonl,
-		// and transcripts in deeper folders of a project (as ccusage
-		// globs projects/**/*.jsonl), named by their path in the project.
-		if !strings.HasSuffix(name, ".jsonl") || len(parts) < 2 {
-			return l, false
-		}
-		l.WorkItemID = parts[0]
-		if len(parts) == 4 && parts[2] == "subagents" {
-			l.FileName = parts[1] + "." + name
-		} else if len(parts) > 2 {
-			l.FileName = strings.Join(parts[1:], ".")
-		}
-	case agents.CodexHistory:
-		// YYYY/MM/DD/rollout-*.jsonl
-		if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
-			return l, false
-		}
-		l.WorkItemID = "codex"
-	case agents.GeminiHistory:
-		// <project>/chats/session-*.json(l), and a subagent's chat
-		// <project>/chats/<parent session>/<session>.jsonl.
-		if len(parts) < 3 || len(parts) > 4 || parts[1] != "chats" ||
-			!(strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")) {
-			return l, false
-		}
-		l.WorkItemID = parts[0]
-		if len(parts) == 4 {
-			l.FileName = parts[2] + "." + name
-		}
-	default:
+	l := Layout{Phase: PhaseInteractive, FileName: parts[len(parts)-1]}
+	h, ok := agents.LookupHistory(agent)
+	if !ok {
 		return l, false
 	}
-	return l, true
-}
-
-// geminiProjects maps Gemini CLI's project folders under tmp to the
-// project roots they stand for: ~/.gemini/projects.json ({"projects":
-// {root: folder}}) and a folder's own .project_root file. Older Gemini CLI
-// named the folder by a hash of the root, which no file maps back: those
-// stay by their hash.
-func geminiProjects(root string) map[string]string {
-	out := map[string]string{}
-	if b, err := os.ReadFile(filepath.Join(filepath.Dir(root), "projects.json")); err == nil {
-		var pj struct {
-			Projects map[string]string `json:"projects"`
-		}
-		if json.Unmarshal(b, &pj) == nil {
-			for path, slug := range pj.Projects {
-				out[slug] = path
-			}
-		}
-	}
-	entries, _ := os.ReadDir(root)
-	for _, e := range entries {
-		if b, err := os.ReadFile(filepath.Join(root, e.Name(), ".project_root")); err == nil {
-			if p := strings.TrimSpace(string(b)); p != "" {
-				out[e.Name()] = p
-			}
-		}
-	}
-	return out
+	l.WorkItemID, l.FileName, ok = h.Session(parts)
+	return l, ok
 }
 
 // sniffedLayout is the history layout of a file found by its shape rather
@@ -186,35 +127,16 @@ func geminiProjects(root string) map[string]string {
 // structure around the file. A file outside that structure keeps its
 // folder as work item, with the interactive phase.
 func sniffedLayout(kind agents.Kind, path string, l Layout) Layout {
-	up := func(p string, n int) string {
-		for range n {
-			p = filepath.Dir(p)
-		}
-		return p
-	}
-	dir := filepath.Base(filepath.Dir(path))
-	var root string
-	switch kind {
-	case agents.ClaudeHistory:
-		root = up(path, 2)
-		if dir == "subagents" {
-			root = up(path, 4)
-		}
-	case agents.CodexHistory:
-		root = up(path, 1)
-	case agents.GeminiHistory:
-		root = up(path, 3)
-		if dir != "chats" {
-			root = up(path, 4)
-		}
-	}
-	if hl, ok := historyLayout(kind, root, path); ok {
-		if kind == agents.GeminiHistory {
-			if cwd, ok := geminiProjects(root)[hl.WorkItemID]; ok {
-				hl.WorkItemID = ProjectID(cwd)
+	if h, ok := agents.LookupHistory(kind); ok {
+		root := h.Root(path)
+		if hl, ok := historyLayout(kind, root, path); ok {
+			if h.Projects != nil {
+				if cwd, ok := h.Projects(root)[hl.WorkItemID]; ok {
+					hl.WorkItemID = ProjectID(cwd)
+				}
 			}
+			return hl
 		}
-		return hl
 	}
 	l.Phase, l.Iteration = PhaseInteractive, nil
 	return l
@@ -237,7 +159,8 @@ func ProjectID(cwd string) string {
 // isHistoryKind reports whether a format is an agent CLI's own history:
 // its files carry the usage Usage accounts.
 func isHistoryKind(k agents.Kind) bool {
-	return k == agents.ClaudeHistory || k == agents.CodexHistory || k == agents.GeminiHistory
+	_, ok := agents.LookupHistory(k)
+	return ok
 }
 
 // sniffHistory reports the history format of a file from its first bytes,

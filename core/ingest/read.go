@@ -86,17 +86,22 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	}
 	var src io.Reader = r.br
 	var l listeners
+	// What the history's entry says of its files; nothing for a stream.
+	var hist agents.History
+	if h, ok := agents.LookupHistory(kind); ok {
+		hist = *h
+	}
 	switch {
 	case kind != "":
 		opt.Agent = string(kind)
 		l.usage = &Usage{}
-		if kind == agents.ClaudeHistory {
+		if hist.SubagentParents {
 			l.usage.ParentCall = f.parents.lookup(f)
 		}
-		l.cwd = kind == agents.CodexHistory
-		if kind == agents.GeminiHistory && strings.HasSuffix(f.Path, ".json") {
+		l.cwd = hist.ProjectFromCwd
+		if hist.Document != nil && strings.HasSuffix(f.Path, ".json") {
 			// The older Gemini CLI wrote one JSON document per session.
-			if src, err = geminiDocument(r.br); err != nil {
+			if src, err = historyDocument(r.br, hist.Document); err != nil {
 				return nil, err
 			}
 		}
@@ -140,7 +145,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 		lay = sniffedLayout(kind, f.Path, lay)
 	}
 	sum.WorkItemID, sum.FileName, sum.Phase, sum.Iteration = lay.WorkItemID, lay.FileName, lay.Phase, lay.Iteration
-	if kind == agents.GeminiHistory {
+	if hist.NamedByID {
 		sum.FileName = historySessionName(f, lay.FileName, sum.SessionID)
 	}
 	if l.cwdSeen != "" {
@@ -179,14 +184,14 @@ func (l *listeners) listen(ev *event.Event) {
 	}
 }
 
-// geminiDocument reads an older Gemini CLI session document as the lines
-// the Gemini history parser reads.
-func geminiDocument(r io.Reader) (io.Reader, error) {
+// historyDocument reads a session document (an older Gemini CLI's) as the
+// lines its history parser reads.
+func historyDocument(r io.Reader, read func([]byte) ([]byte, error)) (io.Reader, error) {
 	doc, err := io.ReadAll(r)
 	if err != nil {
 		return nil, errors.New(reason(err))
 	}
-	lines, err := agents.GeminiLegacyLines(doc)
+	lines, err := read(doc)
 	if err != nil {
 		return nil, fmt.Errorf("gemini session document: %w", err)
 	}

@@ -1,6 +1,9 @@
 package summary
 
-import "github.com/agentsift/sift/core/event"
+import (
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
+)
 
 // Reconciliation states how a summary's token counts hold together: the
 // total the harness printed itself (a result line's usage, codex's
@@ -35,12 +38,6 @@ const (
 	FlagUsageMismatch     Flag = "usage_mismatch"
 	FlagTokenCounterReset Flag = "token_counter_reset"
 )
-
-// runSources names the harness total of each harness that prints one.
-var runSources = map[string]string{
-	"claude": "result line", "qwen": "result line", "cursor": "result line",
-	"codex": "turn.completed", "gemini": "stats",
-}
 
 // mismatch reports whether two counts differ beyond rounding: by more
 // than a token and more than 0.1 % of the larger.
@@ -84,7 +81,9 @@ func (b *Builder) reconcile(s *Summary) flagSet {
 	}
 	if b.run != nil {
 		r.HarnessTotal = &TokenFigures{b.run.in, b.run.out}
-		r.Source = runSources[s.AgentKind]
+		if h, ok := agents.LookupHarness(agents.Kind(s.AgentKind)); ok {
+			r.Source = h.RunTotal
+		}
 		if r.Source == "" {
 			r.Source = "run total"
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
@@ -74,7 +75,7 @@ type invocationRun struct {
 	invID int64
 	rec   bool
 	// model is the model the invocation asks for, read at its start.
-	model capture.Model
+	model agents.Model
 	// live follows the stream file while the agent runs (live.go).
 	live *liveRun
 	// headBefore is the git HEAD of the agent's working directory, read
@@ -85,12 +86,12 @@ type invocationRun struct {
 // invocationModel reads the model the agent is asked to use, from the
 // user's arguments, the agent's environment and its CLI's configuration
 // files; a file that cannot be read is a warning and no model.
-func (r *invocationRun) invocationModel(args []string, spec capture.Spec) capture.Model {
+func (r *invocationRun) invocationModel(args []string, spec capture.Spec) agents.Model {
 	dir := spec.Dir
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	m, err := capture.InvocationModel(r.cli.Kind, capture.Launch{
+	m, err := agents.InvocationModel(r.cli.Kind, agents.Launch{
 		Args: args, Env: append(os.Environ(), spec.Env...), Dir: dir})
 	if err != nil {
 		r.warn("model: %v", err)

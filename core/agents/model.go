@@ -1,4 +1,4 @@
-package capture
+package agents
 
 import (
 	"errors"
@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/agentsift/sift/core/agents"
 )
 
 // Model is the model an agent invocation asked for and where it was read:
@@ -60,16 +58,9 @@ func (l Launch) show(path string) string {
 // the start). The zero Model means none of them names one: the CLI then
 // uses its built-in default, which sift does not guess. An error names a
 // configuration file that could not be read; the CLI would refuse it too.
-func InvocationModel(kind agents.Kind, l Launch) (Model, error) {
-	switch kind {
-	case agents.Codex:
-		return codexModel(l)
-	case agents.Claude:
-		return claudeModel(l)
-	case agents.Gemini:
-		return geminiModel(l)
-	case agents.OpenCode:
-		return opencodeModel(l)
+func InvocationModel(kind Kind, l Launch) (Model, error) {
+	if h, ok := LookupHarness(kind); ok && h.Model != nil {
+		return h.Model(l)
 	}
 	return Model{}, nil
 }

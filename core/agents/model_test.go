@@ -1,12 +1,10 @@
-package capture
+package agents
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/agentsift/sift/core/agents"
 )
 
 // write puts files (path → content, relative to root) under root.
@@ -29,73 +27,73 @@ func TestInvocationModel(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		kind  agents.Kind
+		kind  Kind
 		args  []string
 		env   []string
 		files map[string]string // under a temp root holding home/ and work/
 		want  Model
 	}{
-		{"codex -m wins over config", agents.Codex, []string{"exec", "-m", "gpt-5.1", "fix it"}, nil,
+		{"codex -m wins over config", Codex, []string{"exec", "-m", "gpt-5.1", "fix it"}, nil,
 			map[string]string{"home/.codex/config.toml": `model = "gpt-5"`}, Model{"gpt-5.1", "-m"}},
-		{"codex --model=", agents.Codex, []string{"--model=o3", "hi"}, nil, nil, Model{"o3", "--model"}},
-		{"codex -c model override is TOML", agents.Codex, []string{"-c", `model="o4-mini"`, "hi"}, nil,
+		{"codex --model=", Codex, []string{"--model=o3", "hi"}, nil, nil, Model{"o3", "--model"}},
+		{"codex -c model override is TOML", Codex, []string{"-c", `model="o4-mini"`, "hi"}, nil,
 			map[string]string{"home/.codex/config.toml": `model = "gpt-5"`}, Model{"o4-mini", "-c model=…"}},
-		{"codex -c model override raw", agents.Codex, []string{"--config", "model=gpt-5-codex"}, nil, nil,
+		{"codex -c model override raw", Codex, []string{"--config", "model=gpt-5-codex"}, nil, nil,
 			Model{"gpt-5-codex", "--config model=…"}},
-		{"codex config.toml", agents.Codex, []string{"hi"}, nil,
+		{"codex config.toml", Codex, []string{"hi"}, nil,
 			map[string]string{"home/.codex/config.toml": "# mine\nmodel = \"gpt-5\"\nmodel_provider = \"openai\"\n\n[model_providers.mock]\nbase_url = \"http://127.0.0.1:1/v1\"\n"},
 			Model{"gpt-5", "~/.codex/config.toml"}},
-		{"codex $CODEX_HOME", agents.Codex, []string{"hi"}, []string{"CODEX_HOME=ROOT/ch"},
+		{"codex $CODEX_HOME", Codex, []string{"hi"}, []string{"CODEX_HOME=ROOT/ch"},
 			map[string]string{"ch/config.toml": `model = 'gpt-5-mini'`, "home/.codex/config.toml": `model = "gpt-5"`},
 			Model{"gpt-5-mini", "ROOT/ch/config.toml"}},
-		{"codex profile key selects a table", agents.Codex, nil, nil,
+		{"codex profile key selects a table", Codex, nil, nil,
 			map[string]string{"home/.codex/config.toml": "model = \"gpt-5\"\nprofile = \"deep\"\n[profiles.deep]\nmodel = \"o3\"\n"},
 			Model{"o3", "~/.codex/config.toml [profiles.deep]"}},
-		{"codex -p layers NAME.config.toml", agents.Codex, []string{"-p", "fast"}, nil,
+		{"codex -p layers NAME.config.toml", Codex, []string{"-p", "fast"}, nil,
 			map[string]string{"home/.codex/fast.config.toml": `model = "gpt-5-nano"`, "home/.codex/config.toml": `model = "gpt-5"`},
 			Model{"gpt-5-nano", "~/.codex/fast.config.toml"}},
-		{"codex no model anywhere", agents.Codex, []string{"hi"}, nil,
+		{"codex no model anywhere", Codex, []string{"hi"}, nil,
 			map[string]string{"home/.codex/config.toml": `approval_policy = "never"`}, Model{}},
-		{"codex flags after -- are the prompt", agents.Codex, []string{"--", "-m", "x"}, nil, nil, Model{}},
+		{"codex flags after -- are the prompt", Codex, []string{"--", "-m", "x"}, nil, nil, Model{}},
 
-		{"claude --model", agents.Claude, []string{"--model", "claude-sonnet-4-5", "--", "hi"}, []string{"ANTHROPIC_MODEL=opus"},
+		{"claude --model", Claude, []string{"--model", "claude-sonnet-4-5", "--", "hi"}, []string{"ANTHROPIC_MODEL=opus"},
 			nil, Model{"claude-sonnet-4-5", "--model"}},
-		{"claude $ANTHROPIC_MODEL", agents.Claude, nil, []string{"ANTHROPIC_MODEL=claude-opus-4-5"},
+		{"claude $ANTHROPIC_MODEL", Claude, nil, []string{"ANTHROPIC_MODEL=claude-opus-4-5"},
 			map[string]string{"home/.claude/settings.json": `{"model": "haiku"}`}, Model{"claude-opus-4-5", "$ANTHROPIC_MODEL"}},
-		{"claude project settings over user", agents.Claude, nil, nil,
+		{"claude project settings over user", Claude, nil, nil,
 			map[string]string{"work/.claude/settings.json": `{"model": "claude-sonnet-4-5"}`, "home/.claude/settings.json": `{"model": "haiku"}`},
 			Model{"claude-sonnet-4-5", "ROOT/work/.claude/settings.json"}},
-		{"claude --settings JSON", agents.Claude, []string{"--settings", `{"model":"claude-haiku-4-5"}`}, nil, nil,
+		{"claude --settings JSON", Claude, []string{"--settings", `{"model":"claude-haiku-4-5"}`}, nil, nil,
 			Model{"claude-haiku-4-5", "--settings"}},
-		{"claude user settings", agents.Claude, nil, nil,
+		{"claude user settings", Claude, nil, nil,
 			map[string]string{"home/.claude/settings.json": "{\n  // mine\n  \"model\": \"claude-opus-4-1\",\n}\n"},
 			Model{"claude-opus-4-1", "~/.claude/settings.json"}},
 
-		{"gemini -m", agents.Gemini, []string{"-m", "gemini-2.5-pro", "-p", "hi"}, nil, nil, Model{"gemini-2.5-pro", "-m"}},
-		{"gemini $GEMINI_MODEL", agents.Gemini, nil, []string{"GEMINI_MODEL=gemini-2.5-flash"}, nil,
+		{"gemini -m", Gemini, []string{"-m", "gemini-2.5-pro", "-p", "hi"}, nil, nil, Model{"gemini-2.5-pro", "-m"}},
+		{"gemini $GEMINI_MODEL", Gemini, nil, []string{"GEMINI_MODEL=gemini-2.5-flash"}, nil,
 			Model{"gemini-2.5-flash", "$GEMINI_MODEL"}},
-		{"gemini settings model.name", agents.Gemini, nil, nil,
+		{"gemini settings model.name", Gemini, nil, nil,
 			map[string]string{"home/.gemini/settings.json": `{"security":{"auth":{"selectedType":"gemini-api-key"}},"model":{"name":"gemini-2.5-pro"}}`},
 			Model{"gemini-2.5-pro", "~/.gemini/settings.json"}},
-		{"gemini older settings model string", agents.Gemini, nil, nil,
+		{"gemini older settings model string", Gemini, nil, nil,
 			map[string]string{"home/.gemini/settings.json": `{"model":"gemini-2.0-flash"}`}, Model{"gemini-2.0-flash", "~/.gemini/settings.json"}},
-		{"gemini workspace over user", agents.Gemini, nil, nil,
+		{"gemini workspace over user", Gemini, nil, nil,
 			map[string]string{"work/.gemini/settings.json": `{"model":{"name":"gemini-3-pro-preview"}}`, "home/.gemini/settings.json": `{"model":{"name":"gemini-2.5-pro"}}`},
 			Model{"gemini-3-pro-preview", "ROOT/work/.gemini/settings.json"}},
 
-		{"opencode -m", agents.OpenCode, []string{"-m", "anthropic/claude-sonnet-4-5", "hi"}, nil, nil,
+		{"opencode -m", OpenCode, []string{"-m", "anthropic/claude-sonnet-4-5", "hi"}, nil, nil,
 			Model{"anthropic/claude-sonnet-4-5", "-m"}},
-		{"opencode project opencode.json", agents.OpenCode, []string{"hi"}, nil,
+		{"opencode project opencode.json", OpenCode, []string{"hi"}, nil,
 			map[string]string{"work/opencode.json": `{"$schema":"https://opencode.ai/config.json","model":"openai/gpt-5"}`,
 				"home/.config/opencode/opencode.json": `{"model":"anthropic/claude-haiku-4-5"}`},
 			Model{"openai/gpt-5", "ROOT/work/opencode.json"}},
-		{"opencode global jsonc", agents.OpenCode, nil, nil,
+		{"opencode global jsonc", OpenCode, nil, nil,
 			map[string]string{"home/.config/opencode/opencode.jsonc": "{\n /* default */ \"model\": \"anthropic/claude-haiku-4-5\",\n}"},
 			Model{"anthropic/claude-haiku-4-5", "~/.config/opencode/opencode.jsonc"}},
-		{"opencode inline content wins", agents.OpenCode, nil, []string{`OPENCODE_CONFIG_CONTENT={"model":"openai/gpt-5-mini"}`},
+		{"opencode inline content wins", OpenCode, nil, []string{`OPENCODE_CONFIG_CONTENT={"model":"openai/gpt-5-mini"}`},
 			map[string]string{"work/opencode.json": `{"model":"openai/gpt-5"}`}, Model{"openai/gpt-5-mini", "$OPENCODE_CONFIG_CONTENT"}},
 
-		{"a harness sift reads no configuration of", agents.Droid, []string{"-m", "x"}, nil, nil, Model{}},
+		{"a harness sift reads no configuration of", Droid, []string{"-m", "x"}, nil, nil, Model{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,7 +129,7 @@ func TestInvocationModelBadConfig(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	write(t, root, map[string]string{"home/.codex/config.toml": "model = \n"})
-	_, err := InvocationModel(agents.Codex, Launch{Env: []string{"HOME=" + filepath.Join(root, "home")}})
+	_, err := InvocationModel(Codex, Launch{Env: []string{"HOME=" + filepath.Join(root, "home")}})
 	if err == nil || !strings.Contains(err.Error(), "config.toml") {
 		t.Fatalf("err = %v, want one naming config.toml", err)
 	}

@@ -1,0 +1,146 @@
+package agents
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// claudeHarness is Claude Code.
+func claudeHarness() Harness {
+	return Harness{
+		Kind:   Claude,
+		Parser: claudeParser{kind: Claude},
+		History: &History{
+			Parser: claudeHistoryParser{},
+			Dirs:   claudeHistoryDirs, Session: claudeSession, Root: claudeHistoryRoot,
+			SubagentParents: true,
+		},
+		CLI:   CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
+		Model: claudeModel,
+		// claude 2.1.332: -r, --resume <session-id>; -p, --print.
+		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string {
+			return []string{"--resume", id, "-p", "--", p}
+		}},
+		EditTools: []string{"Edit", "MultiEdit", "Write"},
+		RunTotal:  "result line",
+		deltas:    claudeDeltas,
+	}
+}
+
+// claudeModel reads Claude Code's model, in its documented order:
+// --model, then $ANTHROPIC_MODEL, then the settings files' `model` key:
+// managed settings, --settings (a file or a JSON text), the project's
+// .claude/settings.local.json and .claude/settings.json, then the user's
+// ($CLAUDE_CONFIG_DIR, else ~/.claude)/settings.json.
+func claudeModel(l Launch) (Model, error) {
+	if m, ok := fromFlag(l.Args, "--model"); ok {
+		return m, nil
+	}
+	if m, ok := fromEnv(l, "ANTHROPIC_MODEL"); ok {
+		return m, nil
+	}
+	var layers []func() (Model, error)
+	file := func(path string) func() (Model, error) {
+		return func() (Model, error) { return jsonModel(l, path, "model") }
+	}
+	layers = append(layers, file("/etc/claude-code/managed-settings.json"))
+	if s, _ := flagValue(l.Args, "--settings"); s != "" {
+		if strings.HasPrefix(strings.TrimSpace(s), "{") {
+			layers = append(layers, func() (Model, error) {
+				name, err := modelKey([]byte(s), "model")
+				if err != nil {
+					return Model{}, fmt.Errorf("--settings: %w", err)
+				}
+				return Model{Name: name, Source: "--settings"}, nil
+			})
+		} else {
+			layers = append(layers, file(s))
+		}
+	}
+	if l.Dir != "" {
+		layers = append(layers, file(filepath.Join(l.Dir, ".claude", "settings.local.json")),
+			file(filepath.Join(l.Dir, ".claude", "settings.json")))
+	}
+	user := l.getenv("CLAUDE_CONFIG_DIR")
+	if user == "" && l.home() != "" {
+		user = filepath.Join(l.home(), ".claude")
+	}
+	if user != "" {
+		layers = append(layers, file(filepath.Join(user, "settings.json")))
+	}
+	return firstOf(layers...)
+}
+
+// claudeDeltas recognises Claude Code's stream_event content_block_delta
+// lines (--include-partial-messages): text, thinking and a tool input's
+// JSON, each block by its index.
+func claudeDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
+	if typ != "stream_event" {
+		return "", jsonVal{}, false
+	}
+	ev := obj.member(b, "event")
+	if ev.str(b, "type") == "content_block_delta" {
+		delta := ev.member(b, "delta")
+		index := string(ev.member(b, "index").raw(b))
+		switch delta.str(b, "type") {
+		case "text_delta":
+			return "claude:text:" + index, delta.member(b, "text"), true
+		case "thinking_delta":
+			return "claude:thinking:" + index, delta.member(b, "thinking"), true
+		case "input_json_delta":
+			return "claude:input:" + index, delta.member(b, "partial_json"), true
+		}
+	}
+	return "", jsonVal{}, false
+}
+
+// claudeHistoryDirs are the folders Claude Code keeps its sessions in:
+// <dir>/projects of every folder of CLAUDE_CONFIG_DIR (comma-separated, as
+// ccusage reads it), else of ~/.config/claude ($XDG_CONFIG_HOME/claude)
+// and ~/.claude.
+func claudeHistoryDirs(getenv func(string) string, home string) []string {
+	if v := getenv("CLAUDE_CONFIG_DIR"); strings.TrimSpace(v) != "" {
+		var dirs []string
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				dirs = append(dirs, filepath.Join(d, "projects"))
+			}
+		}
+		return dirs
+	}
+	if home == "" {
+		return nil
+	}
+	xdg := getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	return []string{filepath.Join(xdg, "claude", "projects"), filepath.Join(home, ".claude", "projects")}
+}
+
+// claudeSession names a Claude Code session file:
+// <project>/<session>.jsonl, <project>/<session>/subagents/agent-<id>.jsonl,
+// and transcripts in deeper folders of a project (as ccusage globs
+// projects/**/*.jsonl), named by their path in the project.
+func claudeSession(parts []string) (workItem, name string, ok bool) {
+	name = parts[len(parts)-1]
+	if !strings.HasSuffix(name, ".jsonl") || len(parts) < 2 {
+		return "", name, false
+	}
+	if len(parts) == 4 && parts[2] == "subagents" {
+		name = parts[1] + "." + name
+	} else if len(parts) > 2 {
+		name = strings.Join(parts[1:], ".")
+	}
+	return parts[0], name, true
+}
+
+// claudeHistoryRoot is the projects folder a transcript is in: two
+// folders up, four from a subagent's.
+func claudeHistoryRoot(path string) string {
+	if filepath.Base(filepath.Dir(path)) == "subagents" {
+		return upDirs(path, 4)
+	}
+	return upDirs(path, 2)
+}

@@ -1,0 +1,180 @@
+package agents
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// codexHarness is OpenAI's Codex CLI.
+func codexHarness() Harness {
+	return Harness{
+		Kind:   Codex,
+		Parser: codexParser{},
+		History: &History{
+			Parser: codexHistoryParser{},
+			Dirs:   codexHistoryDirs, Session: codexSession, Root: codexHistoryRoot,
+			ProjectFromCwd: true,
+		},
+		CLI:   CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
+		Model: codexModel,
+		// codex 0.171.0: codex exec resume [SESSION_ID] [PROMPT].
+		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string {
+			return []string{"exec", "resume", id, "--", p}
+		}},
+		EditTools: []string{"apply_patch"},
+		RunTotal:  "turn.completed",
+		deltas:    codexDeltas,
+	}
+}
+
+// codexModel reads Codex's model: -m/--model, then a `-c model=…`
+// override (its value is TOML, else the raw string), then the profile's
+// (-p NAME: $CODEX_HOME/NAME.config.toml as codex 0.171 layers it, else
+// the older [profiles.NAME] table), then config.toml's own `model`, with
+// a `profile` key choosing a [profiles.NAME] table first.
+// $CODEX_HOME defaults to ~/.codex.
+func codexModel(l Launch) (Model, error) {
+	if m, ok := fromFlag(l.Args, "-m", "--model"); ok {
+		return m, nil
+	}
+	if m, ok := codexOverride(l.Args); ok {
+		return m, nil
+	}
+	home := l.getenv("CODEX_HOME")
+	if home == "" {
+		if l.home() == "" {
+			return Model{}, nil
+		}
+		home = filepath.Join(l.home(), ".codex")
+	}
+	profile, _ := flagValue(l.Args, "-p", "--profile")
+	base := filepath.Join(home, "config.toml")
+	var cfg codexConfig
+	return firstOf(
+		func() (Model, error) {
+			if profile == "" {
+				return Model{}, nil
+			}
+			path := filepath.Join(home, profile+".config.toml")
+			var p codexConfig
+			err := readTOML(path, &p)
+			return Model{Name: p.Model, Source: l.show(path)}, err
+		},
+		func() (Model, error) {
+			if err := readTOML(base, &cfg); err != nil {
+				return Model{}, err
+			}
+			if profile == "" {
+				profile = cfg.Profile
+			}
+			if p, ok := cfg.Profiles[profile]; ok && p.Model != "" {
+				return Model{Name: p.Model, Source: l.show(base) + " [profiles." + profile + "]"}, nil
+			}
+			return Model{Name: cfg.Model, Source: l.show(base)}, nil
+		},
+	)
+}
+
+// codexConfig is what sift reads of a Codex config.toml.
+type codexConfig struct {
+	Model    string `toml:"model"`
+	Profile  string `toml:"profile"`
+	Profiles map[string]struct {
+		Model string `toml:"model"`
+	} `toml:"profiles"`
+}
+
+// codexOverride reads the last `-c model=VALUE` (or --config) override.
+func codexOverride(args []string) (Model, bool) {
+	var m Model
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		var kv, flag string
+		switch {
+		case (a == "-c" || a == "--config") && i+1 < len(args):
+			kv, flag = args[i+1], a
+			i++
+		case strings.HasPrefix(a, "--config="):
+			kv, flag = a[len("--config="):], "--config"
+		default:
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) != "model" {
+			continue
+		}
+		// Codex parses the value as TOML, else takes it as it is.
+		var doc struct {
+			V string `toml:"v"`
+		}
+		if err := toml.Unmarshal([]byte("v = "+v), &doc); err == nil {
+			v = doc.V
+		}
+		if v = strings.TrimSpace(v); v != "" {
+			m = Model{Name: v, Source: flag + " model=…"}
+		}
+	}
+	return m, m.Name != ""
+}
+
+// readTOML reads a TOML file into v; a missing file leaves v as it is.
+func readTOML(path string, v any) error {
+	b, err := readConfig(path)
+	if err != nil || b == nil {
+		return err
+	}
+	if err := toml.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return nil
+}
+
+// codexDeltas recognises codex's item.plan.delta lines and the older
+// builds' *_delta messages.
+func codexDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
+	switch typ {
+	case "item.plan.delta":
+		return "plan", obj.member(b, "delta"), true
+	case "":
+		if msg := obj.member(b, "msg"); msg.ok() {
+			switch t := msg.str(b, "type"); t {
+			case "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta":
+				return t, msg.member(b, "delta"), true
+			}
+		}
+	}
+	return "", jsonVal{}, false
+}
+
+// codexHistoryDirs is the folder Codex keeps its rollouts in:
+// $CODEX_HOME/sessions, else ~/.codex/sessions.
+func codexHistoryDirs(getenv func(string) string, home string) []string {
+	codex := getenv("CODEX_HOME")
+	if codex == "" && home != "" {
+		codex = filepath.Join(home, ".codex")
+	}
+	if codex == "" {
+		return nil
+	}
+	return []string{filepath.Join(codex, "sessions")}
+}
+
+// codexSession names a Codex rollout, YYYY/MM/DD/rollout-*.jsonl. Its work
+// item is its recorded cwd, known only once read; until then it is
+// "codex".
+func codexSession(parts []string) (workItem, name string, ok bool) {
+	name = parts[len(parts)-1]
+	if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+		return "", name, false
+	}
+	return "codex", name, true
+}
+
+// codexHistoryRoot is the folder a rollout found by its shape is in.
+func codexHistoryRoot(path string) string { return upDirs(path, 1) }

@@ -1,0 +1,11 @@
+package agents
+
+// droidHarness is Factory's Droid CLI.
+func droidHarness() Harness {
+	return Harness{
+		Kind:      Droid,
+		Parser:    droidParser{},
+		CLI:       CLI{Binary: "droid", Sub: "exec", Stream: []string{"--output-format", "stream-json"}},
+		EditTools: []string{"ApplyPatch"},
+	}
+}

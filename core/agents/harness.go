@@ -1,0 +1,188 @@
+package agents
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sync"
+)
+
+// Harness is everything sift knows about one agent CLI, as data and
+// functions: its parsers, how sift run launches it, the model an
+// invocation asks for, how it resumes a session, the tools it edits files
+// with, where it prints its run total, its delta lines and where it keeps
+// its history. Each harness's entry is built in its own file
+// (<harness>_harness.go, next to its parser <harness>.go) and registry.go
+// lists them; capture, edit, summary, ingest and the program ask an entry
+// rather than switching on a kind.
+type Harness struct {
+	// Kind names the harness; its stream parser's kind.
+	Kind Kind
+	// Parser reads the stream the CLI prints on stdout.
+	Parser Parser
+	// History, when set, reads the sessions the CLI keeps on disk.
+	History *History
+	// CLI is how sift run launches it.
+	CLI CLI
+	// Model reads the model an invocation asks for from its arguments,
+	// environment and configuration files (InvocationModel); nil when
+	// sift reads none.
+	Model func(Launch) (Model, error)
+	// Resume is how its CLI resumes a session with a new prompt; nil
+	// when sift has not checked its resume flags.
+	Resume *Resume
+	// EditTools are the tools whose input is an edit a diff shows (an
+	// old and a new text, a whole file, or a patch).
+	EditTools []string
+	// RunTotal names where the harness's stream gives its own token
+	// total of a run ("result line", "stats"), which a summary checks the
+	// calls' sum against; "" reads as "run total".
+	RunTotal string
+	// deltas recognises the lines of a reply streamed as it is
+	// generated (deltas.go); nil when the CLI prints none.
+	deltas deltaShape
+}
+
+// CLI is how sift run launches an agent CLI with its streaming flags (the
+// flags follow testdata/streams/FORMATS.md).
+type CLI struct {
+	// Binary is the default executable name, looked up on PATH; sift run
+	// takes it for the harness's name too (cursor-agent, agy).
+	Binary string
+	// Sub is a subcommand the non-interactive mode needs (codex exec,
+	// opencode run, droid exec); it is kept when capture is disabled.
+	Sub string
+	// Stream are the flags that make the CLI print its JSON stream.
+	Stream []string
+	// Probe says how sift decides whether the installed CLI has them.
+	Probe Probe
+}
+
+// Probe says how sift decides whether an agent CLI's streaming flags work.
+type Probe uint8
+
+// The probes.
+const (
+	// NoProbe: the flags are known to work.
+	NoProbe Probe = iota
+	// NoStream: the CLI has no structured mode; it is captured as
+	// plaintext.
+	NoStream
+	// ProbeHelp: its --help must advertise the flags (gemini).
+	ProbeHelp
+	// ProbeHelpAndRun: its --help must mention --output-format, then a
+	// trivial run must print only JSON lines; the verdict is cached per
+	// version (agy).
+	ProbeHelpAndRun
+)
+
+// table holds every harness's entry, built once: the entries are read
+// only, like the price catalog (pricing.builtin), so that the hot paths
+// that ask them (a capture's every line, a summary's every tool call) do
+// not build them each time. Those walk it by index: an entry is too large
+// to copy for each look.
+var table = sync.OnceValue(harnesses)
+
+// Harnesses returns the entry of every harness, in sniffing order. The
+// entries are shared: a caller must not change them.
+func Harnesses() []Harness { return table() }
+
+// LookupHarness returns the entry of the harness of a stream's kind (a
+// history's kind names none: ask for its Kind.Harness).
+func LookupHarness(k Kind) (Harness, bool) {
+	hs := table()
+	for i := range hs {
+		if hs[i].Kind == k {
+			return hs[i], true
+		}
+	}
+	return Harness{}, false
+}
+
+// IsEditTool reports whether a tool is one some harness edits files with
+// (Harness.EditTools).
+func IsEditTool(name string) bool {
+	hs := table()
+	for i := range hs {
+		if slices.Contains(hs[i].EditTools, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Resume is how an agent CLI resumes one of its sessions by id with a
+// prompt, checked against its pinned CLI (testdata/agents): its --help and
+// arguments parser.
+type Resume struct {
+	// ID matches a session id of the harness: an id that does not is
+	// never put on a command line.
+	ID *regexp.Regexp
+	// Args returns the arguments after the binary, for an id that
+	// matched ID. The prompt goes after `--` (or in `--prompt=`), so that
+	// a note starting with a dash is never read as a flag.
+	Args func(id, prompt string) []string
+}
+
+// uuidID matches a session id that is a UUID (claude's session_id,
+// codex's thread_id, gemini's session_id).
+func uuidID() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+}
+
+// History is the sessions an agent CLI keeps on disk: where, and how a
+// file there names its session.
+type History struct {
+	// Parser reads one session file; its kind is the history's.
+	Parser Parser
+	// Dirs returns the folders the CLI keeps its sessions in, honouring
+	// the variables the CLI itself reads: getenv reads the environment,
+	// home is the user's home folder ("" when unknown).
+	Dirs func(getenv func(string) string, home string) []string
+	// Session names the session of a file under one of those folders,
+	// from the parts of its path relative to the folder: its work item
+	// (the project) and its file name; ok is false for a file that is no
+	// session.
+	Session func(parts []string) (workItem, name string, ok bool)
+	// Root returns the folder a session file found by its shape, not
+	// under a folder of Dirs, would be under: the CLI's folder structure
+	// around the file.
+	Root func(path string) string
+	// Projects, when set, maps the project folders under a root (the
+	// work items Session names) to the working directories they stand
+	// for.
+	Projects func(root string) map[string]string
+	// Document, when set, reads a file that holds a whole session as one
+	// JSON document (a name ending in .json) as the lines Parser reads.
+	Document func(doc []byte) ([]byte, error)
+	// ProjectFromCwd: a session's work item is the working directory it
+	// records, once read (Session's is a placeholder).
+	ProjectFromCwd bool
+	// SubagentParents: a subagent's transcript is linked to the call of
+	// its parent session that started it.
+	SubagentParents bool
+	// NamedByID: a session is stored under a name made of the id it
+	// records, not its file's name, which several machines' sessions may
+	// share.
+	NamedByID bool
+}
+
+// LookupHistory returns the history whose files a kind reads
+// (claude-history), and whether there is one.
+func LookupHistory(k Kind) (*History, bool) {
+	hs := table()
+	for i := range hs {
+		if h := hs[i].History; h != nil && h.Parser.Kind() == k {
+			return h, true
+		}
+	}
+	return nil, false
+}
+
+// upDirs is the folder n levels above path.
+func upDirs(path string, n int) string {
+	for range n {
+		path = filepath.Dir(path)
+	}
+	return path
+}

@@ -1,0 +1,13 @@
+package agents
+
+// qwenHarness is Qwen Code, whose stream has Claude Code's shape
+// (claude.go).
+func qwenHarness() Harness {
+	return Harness{
+		Kind:      Qwen,
+		Parser:    claudeParser{kind: Qwen},
+		CLI:       CLI{Binary: "qwen", Stream: []string{"--output-format", "stream-json"}},
+		RunTotal:  "result line",
+		EditTools: []string{"edit"},
+	}
+}
