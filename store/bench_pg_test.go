@@ -110,7 +110,7 @@ func benchStore(b *testing.B, fresh func(dir string) (string, func()), n int) *S
 	}
 	b.Cleanup(func() { s.Close() })
 	writeFakes(b, s, benchFakes(n))
-	if s.pg {
+	if onPG(s) {
 		// What autovacuum does after a bulk insert: the statistics, and
 		// the visibility map that lets a count read an index alone.
 		if _, err := s.w.Exec(`VACUUM ANALYZE`); err != nil {

@@ -18,14 +18,10 @@ import (
 // On PostgreSQL it is the count of the change feed's notices, pushed by
 // the writers' transactions, and while the feed is down the server's WAL
 // position (pg_feed.go).
-func (s *Store) Changed(ctx context.Context) (uint64, error) {
-	if s.pg {
-		v, err := s.pgChanged(ctx)
-		if err != nil {
-			return 0, fmt.Errorf("data version: %w", err)
-		}
-		return v, nil
-	}
+func (s *Store) Changed(ctx context.Context) (uint64, error) { return s.d.changed(ctx, s) }
+
+// changed is Changed on SQLite.
+func (sqliteDialect) changed(ctx context.Context, s *Store) (uint64, error) {
 	s.verMu.Lock()
 	defer s.verMu.Unlock()
 	if s.ver == nil {
@@ -55,8 +51,8 @@ func (s *Store) closeVersion() error {
 	defer s.verMu.Unlock()
 	if s.feed != nil {
 		s.feed.close()
-	} else if s.pg {
-		s.feed = stoppedFeed()
+	} else {
+		s.d.stopFeed(s)
 	}
 	// The stopped feed stays, down: a Changed or WaitChanged after
 	// Close falls back to the closed pool and returns its error.
@@ -70,3 +66,9 @@ func (s *Store) closeVersion() error {
 	s.ver, s.verDB = nil, nil
 	return err
 }
+
+// stopFeed does nothing on SQLite: it has no feed.
+func (sqliteDialect) stopFeed(*Store) {}
+
+// wake is a channel that never fires on SQLite: WaitChanged polls.
+func (sqliteDialect) wake(context.Context, *Store) (<-chan struct{}, bool) { return nil, false }

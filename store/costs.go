@@ -23,26 +23,32 @@ const SourceSiftRun = "sift_run"
 // over would lose it (a project's history sessions all share work item,
 // phase and agent).
 const costFindSQL = `SELECT id FROM work_item_costs
-	WHERE work_item_id = ?1 AND phase IN (?2, ?3) AND iteration IS ?4 AND agent_kind = ?5
+	WHERE work_item_id = ?1 AND phase IN (?2, ?3) AND iteration IS NOT DISTINCT FROM ?4 AND agent_kind = ?5
 	AND (file_name IS NULL OR file_name = ?6)
 	ORDER BY file_name IS NOT NULL DESC, id DESC LIMIT 1`
 
 // costUpdateSQL writes a summary's tokens and cost into a row. The
 // harness's cost is authoritative and replaces the row's; an estimate only
 // fills a missing one. A stream-sourced row also takes the summary's window.
-const costUpdateSQL = `UPDATE work_item_costs SET
+func costUpdateSQL(d dialect) string {
+	source := d.jsonText("raw_metadata_json", "source")
+	return `UPDATE work_item_costs SET
 	input_tokens = ?1, output_tokens = ?2, cached_input_tokens = ?3,
 	cost_usd = CASE WHEN ?5 = 'harness' THEN ?4 ELSE COALESCE(cost_usd, ?4) END,
 	file_name = COALESCE(file_name, ?6),
-	started_at = CASE WHEN json_extract(raw_metadata_json, '$.source') = '` + SourceStreamAnalyser + `' THEN ?7 ELSE COALESCE(started_at, ?7) END,
-	ended_at = CASE WHEN json_extract(raw_metadata_json, '$.source') = '` + SourceStreamAnalyser + `' THEN ?8 ELSE COALESCE(ended_at, ?8) END,
-	raw_metadata_json = json_set(raw_metadata_json, '$.costSource', ?5)
+	started_at = CASE WHEN ` + source + ` = '` + SourceStreamAnalyser + `' THEN ?7 ELSE COALESCE(started_at, ?7) END,
+	ended_at = CASE WHEN ` + source + ` = '` + SourceStreamAnalyser + `' THEN ?8 ELSE COALESCE(ended_at, ?8) END,
+	raw_metadata_json = ` + d.jsonSetText("raw_metadata_json", "costSource", "?5") + `
 	WHERE id = ?9`
+}
 
 // costInsertSQL inserts a stream-sourced row.
-const costInsertSQL = `INSERT INTO work_item_costs (work_item_id, phase, iteration, agent_kind, file_name,
+func costInsertSQL(d dialect) string {
+	return `INSERT INTO work_item_costs (work_item_id, phase, iteration, agent_kind, file_name,
 	started_at, ended_at, input_tokens, output_tokens, cached_input_tokens, cost_usd, raw_metadata_json)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, json_object('source', '` + SourceStreamAnalyser + `', 'costSource', ?, 'path', ?))`
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ` +
+		d.jsonObject("'source'", "'"+SourceStreamAnalyser+"'", "'costSource'", "?", "'path'", "?") + `)`
+}
 
 // reconcileCost updates the invocation row matching a summary, or inserts
 // a stream-sourced one; with find false, the caller knows there is none.
@@ -110,9 +116,7 @@ func (s *Store) Costs(ctx context.Context, workItemID string) ([]Cost, error) {
 			&in, &outT, &cached, &usd, &c.RawMetadataJSON, &c.Model, &c.ModelSource); err != nil {
 			return nil, fmt.Errorf("costs: %w", err)
 		}
-		if s.pg {
-			c.RawMetadataJSON = pgCompactJSON(c.RawMetadataJSON)
-		}
+		c.RawMetadataJSON = s.d.storedJSON(c.RawMetadataJSON)
 		c.Iteration, c.ExitCode = intp(it), intp(exit)
 		c.Start, c.End = i64p(start), i64p(end)
 		c.InputTokens, c.OutputTokens, c.CachedTokens = i64p(in), i64p(outT), i64p(cached)

@@ -68,7 +68,7 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 		if err := s.rankSession(ctx, tx, k); err != nil {
 			return fmt.Errorf("decide: %w", err)
 		}
-		if err := indexNote(ctx, tx, d, s.pg); err != nil {
+		if err := indexNote(ctx, tx, d, s.d); err != nil {
 			return fmt.Errorf("decide: %w", err)
 		}
 		return nil

@@ -131,7 +131,7 @@ func (s *Store) ImportDecisions(ctx context.Context, read func(add func(Exported
 					d.WorkItemID, d.FileName = real.WorkItemID, real.FileName
 				}
 			}
-			ok, err := importDecision(ctx, tx, d, s.pg)
+			ok, err := importDecision(ctx, tx, d, s.d)
 			if err != nil {
 				return err
 			}
@@ -223,7 +223,7 @@ func checkImported(d ExportedDecision, now time.Time) error {
 
 // importDecision appends one exported decision unless it is stored;
 // added is false when it was.
-func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision, pg bool) (added bool, err error) {
+func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision, dl dialect) (added bool, err error) {
 	if d.WorkItemID == "" || d.FileName == "" {
 		return false, errors.New("no workItemId or fileName")
 	}
@@ -263,7 +263,7 @@ func importDecision(ctx context.Context, tx *sql.Tx, d ExportedDecision, pg bool
 	if note != "" {
 		rd := review.Decision{ID: newID, Session: review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName},
 			Kind: kind, Note: note, TurnID: d.TurnID, ToolCallID: d.ToolCallID}
-		if err := indexNote(ctx, tx, rd, pg); err != nil {
+		if err := indexNote(ctx, tx, rd, dl); err != nil {
 			return false, err
 		}
 	}

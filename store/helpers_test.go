@@ -197,3 +197,10 @@ func usageOf(ctx context.Context, s *Store, opt usage.Options) (usage.Report, er
 
 // testRedactor is the program's redactor (app.Redactor).
 var testRedactor = Redactor{Text: redact.Bytes, JSON: redact.JSONLine}
+
+// onPG reports whether a test store runs on PostgreSQL (the suite's
+// second run).
+func onPG(s *Store) bool {
+	_, ok := s.d.(pgDialect)
+	return ok
+}

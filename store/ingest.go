@@ -76,7 +76,7 @@ func (w *importWriter) Encode(sess *ingest.Session) (ingest.Row, error) {
 	if w.s.unprepared {
 		return r, nil
 	}
-	if err := r.prepareDoc(!w.s.pg); err != nil {
+	if err := w.s.d.prepareRowDoc(r); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -26,7 +26,7 @@ func (s *Store) Locate(ctx context.Context, q review.Query, k review.SessionKey)
 	if err != nil {
 		return 0, fmt.Errorf("locate: %w", err)
 	}
-	where, args := where(q, nil)
+	where, args := where(s.d, q, nil)
 	and := " WHERE "
 	if where != "" {
 		and = where + " AND "
@@ -117,7 +117,7 @@ func (s *Store) locateByScan(ctx context.Context, q review.Query, k review.Sessi
 	if err != nil {
 		return 0, fmt.Errorf("locate: %w", err)
 	}
-	where, args := where(q, nil)
+	where, args := where(s.d, q, nil)
 	rows, err := s.r.QueryContext(ctx, "SELECT s.work_item_id, s.file_name"+countFrom+where+order, args...)
 	if err != nil {
 		return 0, fmt.Errorf("locate: %w", wrapError(err))
@@ -145,7 +145,7 @@ func (s *Store) groupTotals(ctx context.Context, q review.Query, workItems []str
 	if len(workItems) == 0 {
 		return out, nil
 	}
-	where, args := where(q, nil)
+	where, args := where(s.d, q, nil)
 	in := "s.work_item_id IN (?" + strings.Repeat(", ?", len(workItems)-1) + ")"
 	if where == "" {
 		where = " WHERE " + in
@@ -155,7 +155,7 @@ func (s *Store) groupTotals(ctx context.Context, q review.Query, workItems []str
 	for _, wi := range workItems {
 		args = append(args, wi)
 	}
-	rows, err := s.r.QueryContext(ctx, "SELECT s.work_item_id, COUNT(*), SUM("+flaggedSQL+"), SUM(s.review_state = ''), SUM(s.estimated_usd)"+
+	rows, err := s.r.QueryContext(ctx, "SELECT s.work_item_id, COUNT(*), "+countOf(flaggedSQL)+", "+countOf("s.review_state = ''")+", SUM(s.estimated_usd)"+
 		countFrom+where+" GROUP BY s.work_item_id", args...)
 	if err != nil {
 		return nil, fmt.Errorf("group totals: %w", wrapError(err))

@@ -72,7 +72,8 @@ var ErrCopyConflict = errors.New("the target holds other decisions under the sam
 // decision the same, and moves the target's id counters past the copied
 // ids.
 func (s *Store) CopyTo(ctx context.Context, dst *Store) ([]CopyCount, error) {
-	if s.pg || !dst.pg {
+	_, fromSQLite := s.d.(sqliteDialect)
+	if _, toPG := dst.d.(pgDialect); !fromSQLite || !toPG {
 		return nil, errors.New("copy: the source must be a SQLite store and the target a PostgreSQL one")
 	}
 	var out []CopyCount

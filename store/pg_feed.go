@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -201,17 +202,14 @@ func (s *Store) WaitChanged(ctx context.Context, since uint64) (uint64, error) {
 		if err != nil || v != since {
 			return v, err
 		}
-		var wake <-chan struct{}
-		if s.pg {
-			var up bool
-			if _, up, wake = s.pgFeedOf(ctx).state(); up {
-				// Listening: no poll, the next notice wakes it.
-				select {
-				case <-wake:
-					continue
-				case <-ctx.Done():
-					return v, nil
-				}
+		wake, listening := s.d.wake(ctx, s)
+		if listening {
+			// Listening: no poll, the next notice wakes it.
+			select {
+			case <-wake:
+				continue
+			case <-ctx.Done():
+				return v, nil
 			}
 		}
 		t := time.NewTimer(pollInterval)
@@ -228,3 +226,23 @@ func (s *Store) WaitChanged(ctx context.Context, since uint64) (uint64, error) {
 
 // pollInterval is how often WaitChanged polls where nothing is pushed.
 const pollInterval = time.Second
+
+// changed is Changed on PostgreSQL: the feed's count of notices.
+func (pgDialect) changed(ctx context.Context, s *Store) (uint64, error) {
+	v, err := s.pgChanged(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("data version: %w", err)
+	}
+	return v, nil
+}
+
+// stopFeed leaves a stopped feed on a store whose feed never started: a
+// Changed after Close falls back to the closed pool and returns its
+// error.
+func (pgDialect) stopFeed(s *Store) { s.feed = stoppedFeed() }
+
+// wake is the feed's: while it listens, a notice wakes WaitChanged.
+func (pgDialect) wake(ctx context.Context, s *Store) (<-chan struct{}, bool) {
+	_, up, wake := s.pgFeedOf(ctx).state()
+	return wake, up
+}

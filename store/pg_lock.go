@@ -29,20 +29,23 @@ const writesLock = 0x7369667477
 
 // lockWrites takes the writes lock alone in an import's transaction; it
 // does nothing on SQLite.
-func (s *Store) lockWrites(ctx context.Context, tx *sql.Tx) error {
-	if !s.pg {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(writesLock))
-	return wrapError(err)
-}
+func (s *Store) lockWrites(ctx context.Context, tx *sql.Tx) error { return s.d.lockWrites(ctx, tx) }
 
 // lockSession takes the writes lock shared and a session's lock alone in
 // a decision's transaction; it does nothing on SQLite.
 func (s *Store) lockSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
-	if !s.pg {
-		return nil
-	}
+	return s.d.lockSession(ctx, tx, k)
+}
+
+func (sqliteDialect) lockWrites(context.Context, *sql.Tx) error                     { return nil }
+func (sqliteDialect) lockSession(context.Context, *sql.Tx, review.SessionKey) error { return nil }
+
+func (pgDialect) lockWrites(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(writesLock))
+	return wrapError(err)
+}
+
+func (pgDialect) lockSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
 	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(hashtextextended(? || '/' || ?, 0))`,
 		int64(writesLock), k.WorkItemID, k.FileName)
 	return wrapError(err)

@@ -17,9 +17,11 @@ import (
 )
 
 // The PostgreSQL backend is the same Store on a pgx connection pool: its
-// SQL is the store's, translated (pg_sql.go), its schema is its own
-// (the .pg.sql migrations), and where the dialects differ beyond translation the
-// store asks s.pg. The driver is pgx through database/sql (pgx/v5/stdlib)
+// SQL is the store's with its placeholders rebound (pg_bind.go), its
+// schema is its own files on the one migration line (the .pg.sql
+// migrations), and where the engines differ the store asks its dialect,
+// pgDialect (dialect.go). The driver is pgx through database/sql
+// (pgx/v5/stdlib)
 // rather than pgx's native interface: every query of the store is written
 // against database/sql, so one implementation serves both backends, and
 // the native interface's speed (binary rows without database/sql's
@@ -68,12 +70,12 @@ func openPostgres(dsn string) (*Store, error) {
 		host, _ := os.Hostname()
 		cfg.RuntimeParams["application_name"] = "sift@" + host
 	}
-	c := &pgConnector{inner: stdlib.GetConnector(*cfg), cache: map[string]translated{}}
+	c := &pgConnector{inner: stdlib.GetConnector(*cfg), cache: map[string]bound{}}
 	db := sql.OpenDB(c)
 	db.SetMaxOpenConns(16)
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{path: name, pg: true, w: db, r: db, now: time.Now, host: hostID(), pgCfg: cfg}
+	s := &Store{path: name, d: pgDialect{}, w: db, r: db, now: time.Now, host: hostID(), pgCfg: cfg}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := retryConnect(ctx, func() error { return pgMigrate(ctx, db) }); err != nil {
@@ -141,9 +143,8 @@ func pgMigrate(ctx context.Context, db *sql.DB) error {
 	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", int64(migrationLock)); err != nil {
 		return fmt.Errorf("migration lock: %w", err)
 	}
-	// The migrations' text is PostgreSQL's own: it goes through the
-	// connection's translation, which leaves it as it is (it has no
-	// placeholders and no LIKE).
+	// The migrations' text is PostgreSQL's own: the connection's
+	// rebinding leaves it as it is (it has no placeholders).
 	if err := ensureMigrationTable(ctx, tx, "BIGINT"); err != nil {
 		return err
 	}
@@ -166,10 +167,15 @@ type execer interface {
 // its sync or its file); on PostgreSQL, where the server owns those, it
 // does nothing.
 func (s *Store) sqliteExec(ctx context.Context, ex execer, q string) (sql.Result, error) {
-	if s.pg {
-		return driver.RowsAffected(0), nil
-	}
+	return s.d.sqliteExec(ctx, ex, q)
+}
+
+func (sqliteDialect) sqliteExec(ctx context.Context, ex execer, q string) (sql.Result, error) {
 	return ex.ExecContext(ctx, q)
+}
+
+func (pgDialect) sqliteExec(context.Context, execer, string) (sql.Result, error) {
+	return driver.RowsAffected(0), nil
 }
 
 // connectTries is how many times Open tries to reach the server, waiting

@@ -16,9 +16,9 @@ import (
 // PostgreSQL (three quarters of its time). pgPipe sends a batch's
 // statements in pgx's pipeline instead: all of them in one write, their
 // results read back in order, the server running them one after the
-// other as the loop would have. The statements are the store's, in
-// SQLite's dialect, translated by the connection's cache as every other
-// statement is; their order, and so their effect, is the loop's.
+// other as the loop would have. The statements are the store's, their
+// placeholders rebound by the connection's cache as every other
+// statement's are; their order, and so their effect, is the loop's.
 
 // pgPipe queues statements for one pipeline on a transaction's
 // connection.
@@ -57,10 +57,10 @@ func (p *pgPipe) query(what, q string, scan func(pgx.Rows) error, args ...any) {
 	}
 }
 
-// queue translates a statement and its arguments as the connection
+// queue rebinds a statement and its arguments as the connection
 // would (pgConn) and queues it.
 func (p *pgPipe) queue(what, q string, args []any) *pgx.QueuedQuery {
-	t := p.tr.translateN(q)
+	t := p.tr.rebindStmt(q)
 	if len(args) > t.n {
 		args = args[:t.n]
 	}

@@ -18,10 +18,10 @@ import (
 // decision, per batch for an import, whose sessions mostly have no
 // decision at all.
 
-// pgRankSession is rankSession on PostgreSQL: the session's review state,
+// rankSession is Store.rankSession on PostgreSQL: the session's review state,
 // computed here, then its new_since and triage rank by the shared
 // statements.
-func pgRankSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
+func (pgDialect) rankSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
 	if err := pgWriteState(ctx, tx, k); err != nil {
 		return fmt.Errorf("rank %s: %w", k, err)
 	}
@@ -75,10 +75,10 @@ func pgWriteState(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
 	return wrapError(err)
 }
 
-// pgIndexSessions is indexSessions on PostgreSQL: the review state of
+// indexSessions is Store.indexSessions on PostgreSQL: the review state of
 // the written sessions that have decisions (the others' is empty), their
 // triage ranks and their tool names, in a few statements per batch.
-func pgIndexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
+func (pgDialect) indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 	wis := make([]string, len(rows))
 	files := make([]string, len(rows))
 	names := make([]string, len(rows))

@@ -15,12 +15,12 @@ import (
 	"github.com/agentsift/sift/core/search"
 )
 
-// pgWriteRows is writeRows on PostgreSQL: the same rows, statements and
+// writeRows is Store.writeRows on PostgreSQL: the same rows, statements and
 // order, with a batch's per-session statements sent in pipelines
 // (pgPipe) rather than one round trip each. A batch that holds a session
 // twice is written in runs that hold it once, one after the other, as
 // the loop would.
-func (s *Store) pgWriteRows(ctx context.Context, rows []*sessionRow, cf costFiles) error {
+func (pgDialect) writeRows(ctx context.Context, s *Store, rows []*sessionRow, cf costFiles) error {
 	conn, err := s.w.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("write batch: %w", wrapError(err))
@@ -235,12 +235,12 @@ func (s *Store) pgWriteRun(ctx context.Context, conn *sql.Conn, rows []*sessionR
 func queueCost(p *pgPipe, r *sessionRow, id int64) {
 	sum, what := r.sum, "reconcile cost of "+r.file.Path
 	if id == 0 {
-		p.exec(what, costInsertSQL, sum.WorkItemID, sum.Phase, nullIntp(sum.Iteration), sum.AgentKind,
+		p.exec(what, costInsertSQL(pgDialect{}), sum.WorkItemID, sum.Phase, nullIntp(sum.Iteration), sum.AgentKind,
 			sum.FileName, msPtr(sum.StartedAt), msPtr(sum.EndedAt), nullInt(sum.InputTokens), nullInt(sum.OutputTokens),
 			nullInt(sum.CachedInputTokens), nullFloat(sum.EstimatedUSD), string(sum.CostSource), r.file.Path)
 		return
 	}
-	p.exec(what, costUpdateSQL, nullInt(sum.InputTokens), nullInt(sum.OutputTokens),
+	p.exec(what, costUpdateSQL(pgDialect{}), nullInt(sum.InputTokens), nullInt(sum.OutputTokens),
 		nullInt(sum.CachedInputTokens), nullFloat(sum.EstimatedUSD), string(sum.CostSource), sum.FileName,
 		msPtr(sum.StartedAt), msPtr(sum.EndedAt), id)
 }

@@ -93,8 +93,8 @@ func (s *Store) sessionPaths(ctx context.Context, key review.SessionKey) ([]stri
 	rows, err := s.r.QueryContext(ctx, `SELECT path FROM stream_files WHERE work_item_id = ?1 AND file_name = ?2
 		UNION SELECT path FROM agent_stream_summaries WHERE work_item_id = ?1 AND file_name = ?2
 		UNION SELECT path FROM usage_files WHERE work_item_id = ?1 AND file_name = ?2
-		UNION SELECT json_extract(raw_metadata_json, '$.path') FROM work_item_costs WHERE work_item_id = ?1 AND file_name = ?2
-			AND COALESCE(json_extract(raw_metadata_json, '$.path'), '') != ''`, key.WorkItemID, key.FileName)
+		UNION SELECT `+s.d.jsonText("raw_metadata_json", "path")+` FROM work_item_costs WHERE work_item_id = ?1 AND file_name = ?2
+			AND COALESCE(`+s.d.jsonText("raw_metadata_json", "path")+`, '') != ''`, key.WorkItemID, key.FileName)
 	if err != nil {
 		return nil, err
 	}

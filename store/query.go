@@ -91,9 +91,9 @@ func orderByOf(q review.Query, a string) (string, error) {
 			}
 			b.WriteString(wrap(t.expr))
 			if t.desc {
-				b.WriteString(" DESC")
+				b.WriteString(" DESC NULLS LAST")
 			} else {
-				b.WriteString(" ASC")
+				b.WriteString(" ASC NULLS FIRST")
 			}
 		}
 	}
@@ -123,8 +123,8 @@ func sortIndex(k review.SortKey) string {
 // filters (sq, nil for none; its words are the search's read plan's, in
 // search_query.go). It refers to the summary as s and, for the undecided
 // filter, to its session-level decision pointer as l (sessionFrom).
-func where(q review.Query, sq *search.Query) (string, []any) {
-	conds, args := whereConds(q, sq)
+func where(d dialect, q review.Query, sq *search.Query) (string, []any) {
+	conds, args := whereConds(d, q, sq)
 	if len(conds) == 0 {
 		return "", nil
 	}
@@ -132,7 +132,7 @@ func where(q review.Query, sq *search.Query) (string, []any) {
 }
 
 // whereConds are where's conditions.
-func whereConds(q review.Query, sq *search.Query) ([]string, []any) {
+func whereConds(d dialect, q review.Query, sq *search.Query) ([]string, []any) {
 	var conds []string
 	var args []any
 	if q.Flagged {
@@ -154,13 +154,14 @@ func whereConds(q review.Query, sq *search.Query) ([]string, []any) {
 		args = append(args, q.Since.UnixMilli())
 	}
 	if q.Text != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q.Text) + "%"
-		conds = append(conds, `(s.work_item_id LIKE ? ESCAPE '\' OR s.file_name LIKE ? ESCAPE '\'
-			OR s.model LIKE ? ESCAPE '\' OR s.session_id LIKE ? ESCAPE '\' OR s.final_assistant_message LIKE ? ESCAPE '\')`)
-		args = append(args, like, like, like, like, like)
+		pattern := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q.Text) + "%"
+		like := " " + d.like() + ` ? ESCAPE '\'`
+		conds = append(conds, `(s.work_item_id`+like+` OR s.file_name`+like+`
+			OR s.model`+like+` OR s.session_id`+like+` OR s.final_assistant_message`+like+`)`)
+		args = append(args, pattern, pattern, pattern, pattern, pattern)
 	}
 	if sq != nil {
-		c, a := searchConds(sq)
+		c, a := searchConds(d, sq)
 		conds = append(conds, c...)
 		args = append(args, a...)
 	}

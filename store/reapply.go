@@ -45,11 +45,8 @@ type redactTable struct {
 // replaced text's words at once (secure-delete, migration 0008); on
 // SQLite it keeps no text of its own, and its documents' triggers index a
 // rewritten one (search_text, migration 0017).
-func redactTables(pg bool) []redactTable {
-	search := redactTable{name: "search_text", cols: []string{"doc"}, kind: []valueKind{searchTextValue}}
-	if pg {
-		search = redactTable{name: "search_fts", cols: []string{"body", "parts"}, kind: []valueKind{textValue, jsonValue}}
-	}
+func redactTables(d dialect) []redactTable {
+	search := d.searchTextTable()
 	return []redactTable{
 		{name: "agent_stream_summaries",
 			cols: []string{"final_assistant_message", "brief_json", "tool_calls_json", "stalls_json", "turns_json", "model", "session_id"},
@@ -103,8 +100,8 @@ func (s *Store) ReapplyRedaction(ctx context.Context, red Redactor) ([]RedactCou
 	}
 	defer s.sqliteExec(context.WithoutCancel(ctx), conn, "PRAGMA secure_delete = OFF")
 	var out []RedactCount
-	for _, t := range redactTables(s.pg) {
-		c, err := reapplyTable(ctx, conn, t, s.pg, red)
+	for _, t := range redactTables(s.d) {
+		c, err := reapplyTable(ctx, conn, t, s.d, red)
 		if err != nil {
 			return out, fmt.Errorf("reapply redaction to %s: %w", t.name, err)
 		}
@@ -118,7 +115,7 @@ func (s *Store) ReapplyRedaction(ctx context.Context, red Redactor) ([]RedactCou
 
 // reapplyTable redacts one table's columns, in batches by rowid; an
 // append-only table in one transaction.
-func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable, pg bool, red Redactor) (RedactCount, error) {
+func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable, d dialect, red Redactor) (RedactCount, error) {
 	c := RedactCount{Table: t.name}
 	var tx *sql.Tx
 	var trigger string
@@ -130,19 +127,8 @@ func reapplyTable(ctx context.Context, conn *sql.Conn, t redactTable, pg bool, r
 		if t.appendOnly == "" {
 			return nil
 		}
-		if pg {
-			// PostgreSQL's trigger is switched off and on in the
-			// transaction: no other writer sees it off.
-			trigger = `ALTER TABLE ` + t.name + ` ENABLE TRIGGER ` + t.appendOnly
-			_, err = tx.ExecContext(ctx, `ALTER TABLE `+t.name+` DISABLE TRIGGER `+t.appendOnly)
-			return wrapError(err)
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`,
-			t.appendOnly).Scan(&trigger); err != nil {
-			return fmt.Errorf("trigger %s: %w", t.appendOnly, wrapError(err))
-		}
-		_, err = tx.ExecContext(ctx, `DROP TRIGGER "`+t.appendOnly+`"`)
-		return wrapError(err)
+		trigger, err = d.disableTrigger(ctx, tx, t.name, t.appendOnly)
+		return err
 	}
 	commit := func() error {
 		if t.appendOnly != "" {
@@ -304,4 +290,34 @@ func packRaw(j []byte) []byte {
 	sc := scratch.Get().(*packScratch)
 	defer scratch.Put(sc)
 	return sc.pack(j)
+}
+
+// searchTextTable is SQLite's search_text: its documents packed (the
+// index keeps no text of its own).
+func (sqliteDialect) searchTextTable() redactTable {
+	return redactTable{name: "search_text", cols: []string{"doc"}, kind: []valueKind{searchTextValue}}
+}
+
+// searchTextTable is PostgreSQL's search_fts: text and parts' JSON.
+func (pgDialect) searchTextTable() redactTable {
+	return redactTable{name: "search_fts", cols: []string{"body", "parts"}, kind: []valueKind{textValue, jsonValue}}
+}
+
+// disableTrigger drops a trigger on SQLite, in tx, and returns its
+// definition, which creates it again.
+func (sqliteDialect) disableTrigger(ctx context.Context, tx *sql.Tx, _, trigger string) (string, error) {
+	var def string
+	if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`,
+		trigger).Scan(&def); err != nil {
+		return "", fmt.Errorf("trigger %s: %w", trigger, wrapError(err))
+	}
+	_, err := tx.ExecContext(ctx, `DROP TRIGGER "`+trigger+`"`)
+	return def, wrapError(err)
+}
+
+// disableTrigger switches a trigger off on PostgreSQL, in tx: no other
+// writer sees it off.
+func (pgDialect) disableTrigger(ctx context.Context, tx *sql.Tx, table, trigger string) (string, error) {
+	_, err := tx.ExecContext(ctx, `ALTER TABLE `+table+` DISABLE TRIGGER `+trigger)
+	return `ALTER TABLE ` + table + ` ENABLE TRIGGER ` + trigger, wrapError(err)
 }

@@ -76,7 +76,7 @@ func indexedWords(t *testing.T, s *Store, needle string) int {
 	}
 	defer conn.Close()
 	vocab := `SELECT COUNT(*) FROM temp.search_vocab WHERE term = ?`
-	if s.pg {
+	if onPG(s) {
 		vocab = `SELECT COUNT(*) FROM search_fts, unnest(words) AS u WHERE u.lexeme = ?`
 	} else if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, search_fts, row)`); err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func plant(t *testing.T, s *Store, key review.SessionKey) {
 		sql  string
 		args []any
 	}{
-		{`UPDATE agent_stream_summaries SET final_assistant_message = ?, brief_json = json_set(brief_json, '$.finalAssistantMessage', ?),
+		{`UPDATE agent_stream_summaries SET final_assistant_message = ?, brief_json = ` + s.d.jsonSetText("brief_json", "finalAssistantMessage", "?") + `,
 			tool_calls_json = ?, stalls_json = ?, turns_json = ?, model = ? WHERE work_item_id = ? AND file_name = ?`,
 			[]any{"done, token " + missedSecret, "done, token " + missedSecret, calls,
 				`[{"gapMs":1,"kind":"llm","note":"` + missedSecret + `"}]`, turns, "m " + missedSecret, key.WorkItemID, key.FileName}},
@@ -137,7 +137,7 @@ func plant(t *testing.T, s *Store, key review.SessionKey) {
 		{`UPDATE session_filter SET tool_names = ? WHERE work_item_id = ? AND file_name = ?`,
 			[]any{`["Bash","` + missedSecret + `"]`, key.WorkItemID, key.FileName}},
 		{`INSERT INTO usage_files (path, work_item_id, file_name, agent_kind, session_id, models, entry_count, entries)
-			VALUES ('/h/x.jsonl', 'p', 'x.jsonl', 'claude', 'sess', ?, 0, x'')`, []any{"claude-opus\n" + missedSecret}},
+			VALUES ('/h/x.jsonl', 'p', 'x.jsonl', 'claude', 'sess', ?, 0, ?)`, []any{"claude-opus\n" + missedSecret, []byte{}}},
 		{`INSERT INTO review_decisions (work_item_id, file_name, decision, note, created_at) VALUES (?, ?, 'needs_followup', ?, ?)`,
 			[]any{key.WorkItemID, key.FileName, "pasted " + missedSecret + " by mistake", time.Now().UnixMilli() + 1000}},
 		{plantInSearchSQL(s), []any{" token " + missedSecret, key.WorkItemID, key.FileName}},
@@ -177,7 +177,7 @@ func TestReapplyRedaction(t *testing.T) {
 	if _, err := s.sqliteExec(ctx, s.w, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		t.Fatal(err)
 	}
-	if !s.pg && !inFiles(t, s, missedSecret) {
+	if !onPG(s) && !inFiles(t, s, missedSecret) {
 		t.Fatal("the planted secret is not in the database's bytes")
 	}
 
@@ -199,7 +199,7 @@ func TestReapplyRedaction(t *testing.T) {
 		t.Fatalf("the search index still has %d words of the secret", n)
 	}
 	// Nor is it left in free space or in the WAL.
-	if !s.pg && inFiles(t, s, missedSecret) {
+	if !onPG(s) && inFiles(t, s, missedSecret) {
 		t.Error("the secret is still in the bytes of the database or its WAL")
 	}
 	// What was rewritten still reads, with the marker.

@@ -59,14 +59,14 @@ func (s *Store) beginRebuild(ctx context.Context) error {
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, metaRebuilding, strconv.FormatInt(s.now().UnixMilli(), 10)); err != nil {
 		return fmt.Errorf("rebuild: %w", wrapError(err))
 	}
-	if err := resetSearchIndex(ctx, tx, s.pg); err != nil {
+	if err := s.d.resetSearchIndex(ctx, tx); err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
 	for _, q := range []string{
 		`DELETE FROM review_events`,
 		`DELETE FROM agent_stream_summaries`,
 		`UPDATE stream_files SET size = -1`,
-		`DELETE FROM work_item_costs WHERE json_extract(raw_metadata_json, '$.source') = '` + SourceStreamAnalyser + `'`,
+		`DELETE FROM work_item_costs WHERE ` + s.d.jsonText("raw_metadata_json", "source") + ` = '` + SourceStreamAnalyser + `'`,
 		`UPDATE work_items SET state = 'terminal' WHERE state = 'running' AND NOT EXISTS (SELECT 1 FROM work_item_costs c
 			WHERE c.work_item_id = work_items.id AND c.ended_at IS NULL)`,
 	} {

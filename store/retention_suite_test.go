@@ -329,7 +329,7 @@ func TestSweepCandidatesPlan(t *testing.T) {
 	t.Parallel()
 	sqliteOnly(t, "it reads SQLite's EXPLAIN QUERY PLAN")
 	s := newTestStore(t)
-	rows, err := s.r.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+summaryCandidatesSQL, 1, 0, "", "", "h", 10)
+	rows, err := s.r.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+summaryCandidatesSQL(s.d), 1, 0, "", "", "h", 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,12 +21,14 @@ const eventsSweepSQL = `FROM review_events e
 // open follow-up, after a place in that order (activity, work item,
 // file): those whose files are gone go. The path is the indexed file's,
 // else the summary's own.
-const summaryCandidatesSQL = `SELECT s.work_item_id, s.file_name, s.activity_at,
+func summaryCandidatesSQL(d dialect) string {
+	return `SELECT s.work_item_id, s.file_name, s.activity_at,
 	COALESCE((SELECT f.path FROM stream_files f WHERE f.work_item_id = s.work_item_id AND f.file_name = s.file_name LIMIT 1), s.path)
-	FROM agent_stream_summaries s INDEXED BY summaries_retention
+	FROM agent_stream_summaries s` + d.indexedBy("summaries_retention") + `
 	WHERE s.activity_at < ? AND (s.activity_at, s.work_item_id, s.file_name) > (?, ?, ?)
 	AND COALESCE(s.host_id, (SELECT value FROM meta WHERE key = 'legacy_host')) = ?
 	AND NOT ` + followupOpenSQL + ` ORDER BY s.activity_at, s.work_item_id, s.file_name LIMIT ?`
+}
 
 // workItemsSweepSQL selects the terminal work items idle for
 // SummariesFor with no summary left.
@@ -168,7 +170,7 @@ func (s *Store) sweepSummaries(ctx context.Context, r Retention, cut int64, res 
 // summaryCandidates reads a batch of candidates after a session in their
 // order; more is false after the last batch.
 func (s *Store) summaryCandidates(ctx context.Context, r Retention, cut int64, after SweptSession) (batch []SweptSession, more bool, err error) {
-	rows, err := s.r.QueryContext(ctx, summaryCandidatesSQL, cut, after.Activity.UnixMilli(), after.Key.WorkItemID,
+	rows, err := s.r.QueryContext(ctx, summaryCandidatesSQL(s.d), cut, after.Activity.UnixMilli(), after.Key.WorkItemID,
 		after.Key.FileName, s.host, r.BatchSize)
 	if err != nil {
 		return nil, false, wrapError(err)

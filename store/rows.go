@@ -235,6 +235,14 @@ func (r *sessionRow) prepareDoc(pack bool) error {
 	return err
 }
 
+// prepareRowDoc prepares a session row's document packed, as SQLite
+// stores it.
+func (sqliteDialect) prepareRowDoc(r *sessionRow) error { return r.prepareDoc(true) }
+
+// prepareRowDoc prepares a session row's document with its parts' JSON, as
+// PostgreSQL stores it.
+func (pgDialect) prepareRowDoc(r *sessionRow) error { return r.prepareDoc(false) }
+
 // batchStmts are the statements of one write batch.
 type batchStmts struct {
 	workItem, touchWorkItem, summary, events, noEvents, file, costFind, costUpdate, costInsert *sql.Stmt
@@ -332,9 +340,12 @@ func workItemsOf(rows []*sessionRow) []string {
 }
 
 func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles) error {
-	if s.pg {
-		return s.pgWriteRows(ctx, rows, cf)
-	}
+	return s.d.writeRows(ctx, s, rows, cf)
+}
+
+// writeRows is Store.writeRows on SQLite: one transaction, the batch's
+// statements prepared once.
+func (sqliteDialect) writeRows(ctx context.Context, s *Store, rows []*sessionRow, cf costFiles) error {
 	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("write batch: %w", wrapError(err))
@@ -358,8 +369,8 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 		{&st.noEvents, `DELETE FROM review_events WHERE work_item_id = ? AND file_name = ?`},
 		{&st.file, fileUpsertSQL},
 		{&st.costFind, costFindSQL},
-		{&st.costUpdate, costUpdateSQL},
-		{&st.costInsert, costInsertSQL},
+		{&st.costUpdate, costUpdateSQL(s.d)},
+		{&st.costInsert, costInsertSQL(s.d)},
 	} {
 		if *p.dst, err = tx.PrepareContext(ctx, p.sql); err != nil {
 			return fmt.Errorf("write batch: prepare: %w", wrapError(err))
@@ -418,7 +429,7 @@ func (s *Store) writeRows(ctx context.Context, rows []*sessionRow, cf costFiles)
 	if err := s.indexSessions(ctx, tx, rows); err != nil {
 		return err
 	}
-	if err := indexSearch(ctx, tx, rows, s.pg); err != nil {
+	if err := indexSearch(ctx, tx, rows, s.d); err != nil {
 		return err
 	}
 	if err := writeUsage(ctx, tx, rows); err != nil {

@@ -46,7 +46,7 @@ func searchDoc(sum *summary.Summary, pieces []search.Piece) *search.Doc {
 // the time of writing the documents). A replaced document is indexed
 // again at once, by its triggers (migration 0017).
 type docWriter struct {
-	pg                           bool
+	d                            dialect
 	tx                           *sql.Tx
 	notes, upsert, text, replace *sql.Stmt
 	// upsertValues is upsert of a prepared document, whose row's
@@ -62,28 +62,32 @@ type docWriter struct {
 // indexRows is how many documents one statement of flush indexes.
 const indexRows = 128
 
-func newDocWriter(ctx context.Context, tx *sql.Tx, pg bool) (*docWriter, error) {
-	w := &docWriter{pg: pg, tx: tx, added: map[int64]searchText{}}
-	text := `INSERT INTO search_text (id, doc) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`
-	replace := `UPDATE search_text SET doc = ? WHERE id = ?`
-	// The summary's values are read from its covering index: its row
-	// holds its lists, and the columns past them are read through its
-	// overflow pages (half the cost of writing a document).
-	upsert := `INSERT INTO search_docs (work_item_id, file_name, ` + docFilterCols + `)
+// docStatements are the statements of a document's writer, each "" where
+// the engine has none: the upsert of a document's row (from its summary,
+// or from the values an import's reader gave), the insert of its text,
+// and the replacement of a text stored before.
+type docStatements struct{ upsert, upsertValues, text, replace string }
+
+// docStatements are SQLite's. The summary's values are read from its
+// covering index: its row holds its lists, and the columns past them are
+// read through its overflow pages (half the cost of writing a document).
+func (sqliteDialect) docStatements() docStatements {
+	return docStatements{
+		upsert: `INSERT INTO search_docs (work_item_id, file_name, ` + docFilterCols + `)
 		SELECT work_item_id, file_name, ` + docFilterCols + ` FROM agent_stream_summaries INDEXED BY summaries_search
 		WHERE work_item_id = ? AND file_name = ?
-		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id, agent_kind, flags, outcome`
-	upsertValues := `INSERT INTO search_docs (work_item_id, file_name, ` + docFilterCols + `) VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id`
-	if pg {
-		// PostgreSQL's search_docs has no copies of the summary's columns.
-		upsertValues = ""
-		upsert = `INSERT INTO search_docs (work_item_id, file_name) VALUES (?, ?)
-			ON CONFLICT (work_item_id, file_name) DO UPDATE SET work_item_id = excluded.work_item_id RETURNING id`
-		// PostgreSQL's search_fts holds the text and its words.
-		text = `INSERT INTO search_fts (rowid, body, parts) VALUES (?, ?, ?)`
-		replace = `DELETE FROM search_fts WHERE rowid = ?`
+		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id, agent_kind, flags, outcome`,
+		upsertValues: `INSERT INTO search_docs (work_item_id, file_name, ` + docFilterCols + `) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (work_item_id, file_name) DO UPDATE SET ` + docFilterSet + ` RETURNING id`,
+		text:    `INSERT INTO search_text (id, doc) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`,
+		replace: `UPDATE search_text SET doc = ? WHERE id = ?`,
 	}
+}
+
+func newDocWriter(ctx context.Context, tx *sql.Tx, d dialect) (*docWriter, error) {
+	w := &docWriter{d: d, tx: tx, added: map[int64]searchText{}}
+	ds := d.docStatements()
+	upsert, upsertValues, text, replace := ds.upsert, ds.upsertValues, ds.text, ds.replace
 	stmts := []struct {
 		dst **sql.Stmt
 		sql string
@@ -191,24 +195,12 @@ func (p *preparedDoc) weight() int {
 // write writes a session's document in place of the one it had; pre is
 // the document prepared, or nil.
 func (w *docWriter) write(ctx context.Context, k review.SessionKey, d *search.Doc, pre *preparedDoc) error {
+	return w.d.writeDoc(ctx, w, k, d, pre)
+}
+
+// writeDoc is docWriter.write on SQLite.
+func (sqliteDialect) writeDoc(ctx context.Context, w *docWriter, k review.SessionKey, d *search.Doc, pre *preparedDoc) error {
 	var id int64
-	if w.pg {
-		if pre == nil || pre.text.parts == nil {
-			var err error
-			if pre, err = prepareDoc(d, "", false); err != nil {
-				return err
-			}
-		}
-		if err := w.upsert.QueryRowContext(ctx, k.WorkItemID, k.FileName).Scan(&id); err != nil {
-			return wrapError(err)
-		}
-		// A new id has no text to drop: the delete finds none.
-		if _, err := w.replace.ExecContext(ctx, id); err != nil {
-			return wrapError(err)
-		}
-		_, err := w.text.ExecContext(ctx, id, pre.text.body, pre.text.parts)
-		return wrapError(err)
-	}
 	// The tags are of the summary's values as stored, which the row of
 	// the document copies: those the import's reader gave with the
 	// document, which the import's writer stored, else read back.
@@ -292,8 +284,8 @@ func (w *docWriter) flush(ctx context.Context) error {
 // indexSearch writes the search documents of the sessions a write
 // transaction wrote, with their decisions' notes. The import calls it in
 // its transaction, after the summaries' rows.
-func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow, pg bool) error {
-	w, err := newDocWriter(ctx, tx, pg)
+func indexSearch(ctx context.Context, tx *sql.Tx, rows []*sessionRow, dl dialect) error {
+	w, err := newDocWriter(ctx, tx, dl)
 	if err != nil {
 		return err
 	}
@@ -356,12 +348,12 @@ func notedSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) (map[rev
 // indexNote adds a decision's note to its session's document, in the
 // decision's transaction. A session not indexed yet gets its notes when
 // it is (IndexMissing, or its next import).
-func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision, pg bool) error {
+func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision, dl dialect) error {
 	if d.Note == "" {
 		return nil
 	}
 	k := d.Session
-	body, ps, err := readSearchText(ctx, tx, k, pg)
+	body, ps, err := dl.readSearchText(ctx, tx, k)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
@@ -370,7 +362,7 @@ func indexNote(ctx context.Context, tx *sql.Tx, d review.Decision, pg bool) erro
 	}
 	sd := search.LoadDoc(body, ps)
 	sd.Add(search.InNote, d.Note, search.Location{TurnID: d.TurnID, CallID: d.ToolCallID})
-	w, err := newDocWriter(ctx, tx, pg)
+	w, err := newDocWriter(ctx, tx, dl)
 	if err != nil {
 		return err
 	}
@@ -394,10 +386,7 @@ func purgeSearchIndex(ctx context.Context, tx *sql.Tx, k review.SessionKey) erro
 // out of the index by a trigger; dropping the index and the documents
 // and creating them again, from their own stored definitions (the
 // documents' triggers with them), is immediate.
-func resetSearchIndex(ctx context.Context, tx *sql.Tx, pg bool) error {
-	if pg {
-		return pgResetSearchIndex(ctx, tx)
-	}
+func (sqliteDialect) resetSearchIndex(ctx context.Context, tx *sql.Tx) error {
 	rows, err := tx.QueryContext(ctx, `SELECT sql FROM sqlite_master WHERE (type = 'table' AND name IN ('search_fts', 'search_text'))
 		OR (type = 'trigger' AND tbl_name = 'search_text') ORDER BY type = 'trigger', name`)
 	if err != nil {
@@ -435,22 +424,9 @@ type rowQuerier interface {
 }
 
 // readSearchText reads a session's stored document, its body and parts;
-// sql.ErrNoRows, unwrapped, when it has none.
-func readSearchText(ctx context.Context, q rowQuerier, k review.SessionKey, pg bool) (string, []search.Part, error) {
-	if pg {
-		var body string
-		var parts []byte
-		err := q.QueryRowContext(ctx, `SELECT f.body, f.parts FROM search_docs d JOIN search_fts f ON f.rowid = d.id
-			WHERE d.work_item_id = ? AND d.file_name = ?`, k.WorkItemID, k.FileName).Scan(&body, &parts)
-		if err != nil {
-			return "", nil, err
-		}
-		var ps []search.Part
-		if err := json.Unmarshal(parts, &ps); err != nil {
-			return "", nil, fmt.Errorf("%w: its parts: %v", errSearchText, err)
-		}
-		return body, ps, nil
-	}
+// sql.ErrNoRows, unwrapped, when it has none. On SQLite the document is
+// stored packed in search_text (the index keeps no text).
+func (sqliteDialect) readSearchText(ctx context.Context, q rowQuerier, k review.SessionKey) (string, []search.Part, error) {
 	var doc []byte
 	err := q.QueryRowContext(ctx, `SELECT t.doc FROM search_docs d JOIN search_text t ON t.id = d.id
 		WHERE d.work_item_id = ? AND d.file_name = ?`, k.WorkItemID, k.FileName).Scan(&doc)

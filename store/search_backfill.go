@@ -120,7 +120,7 @@ func (s *Store) writeDocs(ctx context.Context, keys []review.SessionKey, docs []
 		return fmt.Errorf("search backfill: %w", wrapError(err))
 	}
 	defer tx.Rollback()
-	w, err := newDocWriter(ctx, tx, s.pg)
+	w, err := newDocWriter(ctx, tx, s.d)
 	if err != nil {
 		return err
 	}

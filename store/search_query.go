@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	json "github.com/goccy/go-json"
-
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/search"
 )
@@ -69,21 +67,23 @@ func ftsJoin(ts []search.Term, op string) string {
 // notInIndexSQL is true for a summary s whose search document does not
 // match an FTS5 expression, its one argument: a search of exclusions
 // only.
-const notInIndexSQL = `(s.work_item_id, s.file_name) NOT IN (SELECT d.work_item_id, d.file_name
-	FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid WHERE search_fts MATCH ?)`
+func notInIndexSQL(d dialect) string {
+	return `(s.work_item_id, s.file_name) NOT IN (SELECT d.work_item_id, d.file_name
+	FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid WHERE ` + d.match("search_fts") + `)`
+}
 
 // searchConds returns the conditions a search's filters put on a summary
 // s, and their arguments; and, for a search of exclusions only, theirs.
 // The words of a search are its read plan's (searchRead).
-func searchConds(sq *search.Query) ([]string, []any) {
+func searchConds(d dialect, sq *search.Query) ([]string, []any) {
 	var conds []string
 	var args []any
 	if neg := sq.Negative(); len(sq.Positive()) == 0 && len(neg) > 0 {
-		conds = append(conds, notInIndexSQL)
+		conds = append(conds, notInIndexSQL(d))
 		args = append(args, ftsJoin(neg, "OR"))
 	}
 	for _, f := range sq.Filters {
-		c, a := filterCond(f)
+		c, a := filterCond(d, f)
 		if f.Not {
 			c = "NOT COALESCE((" + c + "), FALSE)"
 		}
@@ -94,30 +94,31 @@ func searchConds(sq *search.Query) ([]string, []any) {
 }
 
 // filterCond is the condition of one field filter on a summary s.
-func filterCond(f search.Filter) (string, []any) {
+func filterCond(d dialect, f search.Filter) (string, []any) {
+	like := " " + d.like() + ` ? ESCAPE '\'`
 	prefix := likeEscape(f.Value) + "%"
 	const decided = `SELECT 1 FROM decision_latest x WHERE x.work_item_id = s.work_item_id AND x.file_name = s.file_name`
 	switch f.Field {
 	case search.FieldAgent:
-		return `s.agent_kind LIKE ? ESCAPE '\'`, []any{prefix}
+		return `s.agent_kind` + like, []any{prefix}
 	case search.FieldTool:
-		return `EXISTS (SELECT 1 FROM session_filter t, json_each(t.tool_names) j
-			WHERE t.work_item_id = s.work_item_id AND t.file_name = s.file_name AND j.value LIKE ? ESCAPE '\')`, []any{prefix}
+		return `EXISTS (SELECT 1 FROM session_filter t, ` + d.jsonValues("t.tool_names", "j") + `
+			WHERE t.work_item_id = s.work_item_id AND t.file_name = s.file_name AND j.value` + like + `)`, []any{prefix}
 	case search.FieldFlag:
 		// flags holds the names separated by single spaces.
-		return `(' ' || s.flags) LIKE ? ESCAPE '\'`, []any{"% " + prefix}
+		return `(' ' || s.flags)` + like, []any{"% " + prefix}
 	case search.FieldModel:
-		return `s.model LIKE ? ESCAPE '\'`, []any{"%" + prefix}
+		return `s.model` + like, []any{"%" + prefix}
 	case search.FieldOutcome:
 		return "s.outcome = ?", []any{string(f.Outcome)}
 	case search.FieldDecision:
 		if f.Value == search.DecisionNone {
 			return `NOT EXISTS (` + decided + ` AND x.turn_id = '' AND x.tool_call_id = '')`, nil
 		}
-		return `EXISTS (` + decided + ` AND x.decision LIKE ? ESCAPE '\')`, []any{prefix}
+		return `EXISTS (` + decided + ` AND x.decision` + like + `)`, []any{prefix}
 	case search.FieldReviewer:
 		return `EXISTS (SELECT 1 FROM review_decisions r WHERE r.work_item_id = s.work_item_id AND r.file_name = s.file_name
-			AND r.reviewer_id LIKE ? ESCAPE '\')`, []any{prefix}
+			AND r.reviewer_id` + like + `)`, []any{prefix}
 	case search.FieldSince:
 		return `s.activity_at >= ?`, []any{f.Since.UnixMilli()}
 	case search.FieldCost:
@@ -151,19 +152,7 @@ func (s *Store) Matches(ctx context.Context, k review.SessionKey, q review.Query
 	}
 	ctx, done := searchDeadline(ctx, q.Search)
 	defer done(&err)
-	var body string
-	var ps []search.Part
-	if s.pg {
-		var parts []byte
-		err = s.r.QueryRowContext(ctx, pgMatchesSQL, k.WorkItemID, k.FileName, ftsJoin(sq.Positive(), "OR")).Scan(&body, &parts)
-		if err == nil {
-			err = json.Unmarshal(parts, &ps)
-		}
-	} else {
-		// The index keeps no text (migration 0017): the document is read
-		// from search_text, and its matches marked here.
-		body, ps, err = readSearchText(ctx, s.r, k, false)
-	}
+	body, ps, err := s.d.matchedText(ctx, s, k, sq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -172,6 +161,13 @@ func (s *Store) Matches(ctx context.Context, k review.SessionKey, q review.Query
 	}
 	hl := markMatches(body, sq)
 	return highlighted(hl, ps, snippetBytes), nil
+}
+
+// matchedText is the session's document when it matches the search's
+// words, on SQLite: the index keeps no text (migration 0017), so the
+// document is read from search_text, and its matches marked by Matches.
+func (sqliteDialect) matchedText(ctx context.Context, s *Store, k review.SessionKey, _ *search.Query) (string, []search.Part, error) {
+	return s.d.readSearchText(ctx, s.r, k)
 }
 
 // highlighted reads the matches out of a document's text as highlight()

@@ -55,6 +55,8 @@ const (
 
 // searchRead is a query with a search, as the store reads it.
 type searchRead struct {
+	// d is the store's dialect.
+	d dialect
 	q review.Query
 	// expr is the FTS5 expression of the search's words (and exclusions),
 	// "" when it has none; n is how many documents it matches that pass
@@ -93,47 +95,62 @@ func (r *searchRead) release() {
 // readSearch prepares a query's search (sq, not nil) for reading: its
 // conditions, and how many documents its words match.
 func (s *Store) readSearch(ctx context.Context, q review.Query, sq *search.Query) (*searchRead, error) {
-	r := &searchRead{q: q}
-	r.conds, r.args = whereConds(q, sq)
-	if !s.pg {
-		r.splitConds(sq)
-	}
-	if pos := sq.Positive(); len(pos) > 0 {
-		r.expr = ftsJoin(pos, "AND")
-		for _, t := range sq.Negative() {
-			r.expr += " NOT " + ftsPhrase(t)
-		}
-		r.expr += strings.Join(r.tagTerms, "")
-		// SQLite gathers the matches' set as it counts them (search_set.go).
-		count := "COUNT(*)"
-		if !s.pg {
-			count = "COALESCE(sift_match_set(?, search_fts.rowid), 0)"
-		}
-		query, args := `SELECT `+count+` FROM search_fts WHERE search_fts MATCH ?`, []any{r.expr}
-		if len(r.docConds) > 0 {
-			// The static filters are read from the documents' rows,
-			// looked up by id: a common word and a selective filter
-			// (flag:stall) are counted without a summary.
-			query = `SELECT ` + count + ` FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid
-				WHERE search_fts MATCH ? AND ` + strings.Join(r.docConds, " AND ")
-			args = append(args, r.docArgs...)
-		}
-		var err error
-		if s.pg {
-			err = s.r.QueryRowContext(ctx, query, args...).Scan(&r.n)
-		} else {
-			r.set, r.n, err = gatherMatchSet(ctx, s.r, query, args...)
-			if err == nil && r.n < 0 {
-				// Ids past a set's bound: counted, and read by the
-				// plans that need no set.
-				err = s.r.QueryRowContext(ctx, strings.Replace(query, count, "COUNT(*)", 1), args...).Scan(&r.n)
-			}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("search: %w", wrapError(err))
-		}
+	r := &searchRead{d: s.d, q: q}
+	r.conds, r.args = whereConds(s.d, q, sq)
+	if err := s.d.countMatches(ctx, s, r, sq); err != nil {
+		return nil, fmt.Errorf("search: %w", wrapError(err))
 	}
 	return r, nil
+}
+
+// matchExpr sets the FTS5 expression of a search's words (r.expr), "" when
+// it has none, with the static filters the index answers (r.tagTerms).
+func (r *searchRead) matchExpr(sq *search.Query) {
+	pos := sq.Positive()
+	if len(pos) == 0 {
+		return
+	}
+	r.expr = ftsJoin(pos, "AND")
+	for _, t := range sq.Negative() {
+		r.expr += " NOT " + ftsPhrase(t)
+	}
+	r.expr += strings.Join(r.tagTerms, "")
+}
+
+// matchCountSQL counts the documents the search's words match with the
+// aggregate count, which pass the doc conditions (if any), and its
+// arguments.
+func (r *searchRead) matchCountSQL(count string) (string, []any) {
+	query, args := `SELECT `+count+` FROM search_fts WHERE `+r.d.match("search_fts"), []any{r.expr}
+	if len(r.docConds) > 0 {
+		// The static filters are read from the documents' rows, looked
+		// up by id: a common word and a selective filter (flag:stall)
+		// are counted without a summary.
+		query = `SELECT ` + count + ` FROM search_fts ` + r.d.orderedJoin() + ` search_docs sd ON sd.id = search_fts.rowid
+			WHERE ` + r.d.match("search_fts") + ` AND ` + strings.Join(r.docConds, " AND ")
+		args = append(args, r.docArgs...)
+	}
+	return query, args
+}
+
+// countMatches is readSearch's count on SQLite: the conditions are split
+// (splitConds), and the matches' set is gathered as they are counted
+// (search_set.go).
+func (sqliteDialect) countMatches(ctx context.Context, s *Store, r *searchRead, sq *search.Query) error {
+	r.splitConds(sq)
+	if r.matchExpr(sq); r.expr == "" {
+		return nil
+	}
+	count := "COALESCE(sift_match_set(?, search_fts.rowid), 0)"
+	query, args := r.matchCountSQL(count)
+	var err error
+	r.set, r.n, err = gatherMatchSet(ctx, s.r, query, args...)
+	if err == nil && r.n < 0 {
+		// Ids past a set's bound: counted, and read by the plans that
+		// need no set.
+		err = s.r.QueryRowContext(ctx, strings.Replace(query, count, "COUNT(*)", 1), args...).Scan(&r.n)
+	}
+	return err
 }
 
 // The columns of its summary a search document's row copies (migration
@@ -176,7 +193,7 @@ func (r *searchRead) splitConds(sq *search.Query) {
 			continue
 		}
 		col := docFilterColumn(f.Field)
-		c, a := filterCond(f)
+		c, a := filterCond(r.d, f)
 		if col == "" || strings.Count(c, "s."+col) != 1 {
 			rest.Filters = append(rest.Filters, f)
 			continue
@@ -188,7 +205,7 @@ func (r *searchRead) splitConds(sq *search.Query) {
 		r.docConds = append(r.docConds, c)
 		r.docArgs = append(r.docArgs, a...)
 	}
-	r.restConds, r.restArgs = whereConds(r.q, &rest)
+	r.restConds, r.restArgs = whereConds(r.d, r.q, &rest)
 	r.split = true
 }
 
@@ -274,8 +291,8 @@ func (s *Store) plan(ctx context.Context, r *searchRead) (readPlan, error) {
 
 // coveringJoin reads the summary s of a session row a from the covering
 // index.
-func coveringJoin(a string) string {
-	return " CROSS JOIN agent_stream_summaries s INDEXED BY summaries_search ON s.work_item_id = " + a +
+func coveringJoin(d dialect, a string) string {
+	return " " + d.orderedJoin() + " agent_stream_summaries s" + d.indexedBy("summaries_search") + " ON s.work_item_id = " + a +
 		".work_item_id AND s.file_name = " + a + ".file_name"
 }
 
@@ -305,22 +322,22 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 	}
 	switch {
 	case p == fromMatches:
-		b.WriteString(" FROM search_fts CROSS JOIN search_docs sd ON sd.id = search_fts.rowid" + coveringJoin("sd"))
+		b.WriteString(" FROM search_fts " + r.d.orderedJoin() + " search_docs sd ON sd.id = search_fts.rowid" + coveringJoin(r.d, "sd"))
 		conds, args = r.matchConds()
-		conds = append([]string{"search_fts MATCH ?"}, conds...)
+		conds = append([]string{r.d.match("search_fts")}, conds...)
 		args = append([]any{r.expr}, args...)
 		order = "s"
 	case r.q.GroupByWorkItem:
 		// No index holds the order: every session is sorted.
-		b.WriteString(" FROM agent_stream_summaries s INDEXED BY summaries_search")
+		b.WriteString(" FROM agent_stream_summaries s" + r.d.indexedBy("summaries_search"))
 		order = "s"
 	case walk && !needS:
-		b.WriteString(" FROM agent_stream_summaries o INDEXED BY " + sortIndex(r.q.Sort))
+		b.WriteString(" FROM agent_stream_summaries o" + r.d.indexedBy(sortIndex(r.q.Sort)))
 		key = "o"
 	default:
-		b.WriteString(" FROM agent_stream_summaries o INDEXED BY " + sortIndex(r.q.Sort) + coveringJoin("o"))
+		b.WriteString(" FROM agent_stream_summaries o" + r.d.indexedBy(sortIndex(r.q.Sort)) + coveringJoin(r.d, "o"))
 	}
-	docJoin := " CROSS JOIN search_docs sd ON sd.work_item_id = " + key + ".work_item_id AND sd.file_name = " + key + ".file_name"
+	docJoin := " " + r.d.orderedJoin() + " search_docs sd ON sd.work_item_id = " + key + ".work_item_id AND sd.file_name = " + key + ".file_name"
 	switch p {
 	case alongSet:
 		b.WriteString(docJoin)
@@ -334,12 +351,12 @@ func (r *searchRead) from(p readPlan) (string, []any, string) {
 		// session would be looked up once per match.
 		// The match is checked after the filters, which read the row
 		// at hand: a selective filter spares most checks.
-		conds = append(conds[:len(conds):len(conds)], "+sd.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)")
+		conds = append(conds[:len(conds):len(conds)], "+sd.id IN (SELECT rowid FROM search_fts WHERE "+r.d.match("search_fts")+")")
 		args = append(args[:len(args):len(args)], r.expr)
 	case alongProbe:
 		b.WriteString(docJoin)
 		// Probed after the filters: a probe costs the expression's run.
-		conds = append(conds[:len(conds):len(conds)], "EXISTS (SELECT 1 FROM search_fts WHERE search_fts MATCH ? AND search_fts.rowid = sd.id)")
+		conds = append(conds[:len(conds):len(conds)], "EXISTS (SELECT 1 FROM search_fts WHERE "+r.d.match("search_fts")+" AND search_fts.rowid = sd.id)")
 		args = append(args[:len(args):len(args)], r.expr)
 	}
 	if len(conds) > 0 {
@@ -371,7 +388,7 @@ func (s *Store) searchPage(ctx context.Context, r *searchRead, cols string) (str
 		keys += " LIMIT ? OFFSET ?"
 		args = append(args, lim, r.q.Offset)
 	}
-	return "SELECT " + cols + " FROM (" + keys + ") p CROSS JOIN agent_stream_summaries s ON s.work_item_id = p.work_item_id" +
+	return "SELECT " + cols + " FROM (" + keys + ") p " + s.d.orderedJoin() + " agent_stream_summaries s ON s.work_item_id = p.work_item_id" +
 		" AND s.file_name = p.file_name" + decidedJoin + "\n\tLEFT JOIN review_decisions d ON d.id = l.decision_id" + order, args, nil
 }
 
@@ -422,7 +439,7 @@ func (s *Store) searchCounts(ctx context.Context, r *searchRead) (review.Counts,
 	}
 	from, args := r.countFrom()
 	var f, u sql.NullInt64
-	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*), SUM("+flaggedSQL+"), SUM(s.review_state = '')"+from, args...).Scan(&c.Total, &f, &u); err != nil {
+	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*), "+countOf(flaggedSQL)+", "+countOf("s.review_state = ''")+from, args...).Scan(&c.Total, &f, &u); err != nil {
 		return c, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
 	c.Flagged, c.Undecided = int(f.Int64), int(u.Int64)

@@ -80,7 +80,7 @@ func (s *Store) docsAfter(ctx context.Context, after int64) ([]review.SessionKey
 // as it is (its index triggers cannot read it either, to replace it): it
 // must not stop the repair, nor every search after it.
 func (s *Store) repairedDoc(ctx context.Context, k review.SessionKey) (*search.Doc, error) {
-	body, parts, err := readSearchText(ctx, s.r, k, s.pg)
+	body, parts, err := s.d.readSearchText(ctx, s.r, k)
 	switch {
 	case errors.Is(err, sql.ErrNoRows), errors.Is(err, errSearchText):
 		return nil, nil

@@ -473,8 +473,8 @@ func TestSearchPlanShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := review.Query{Sort: review.SortTriage, Search: "npm test agent:claude", Undecided: true}
-	r := &searchRead{q: q, expr: `"npm" AND "test"`}
-	r.conds, r.args = whereConds(q, &sq)
+	r := &searchRead{d: s.d, q: q, expr: `"npm" AND "test"`}
+	r.conds, r.args = whereConds(s.d, q, &sq)
 	for _, tc := range []struct {
 		p          readPlan
 		want, nots []string
@@ -530,9 +530,9 @@ func TestSearchPrefixIsNeverProbed(t *testing.T) {
 // SQLite's in search_text (its index keeps none), PostgreSQL's in
 // search_fts.
 func searchBodies(s *Store) (string, error) {
-	q := `SELECT COALESCE(group_concat(sift_search_body(doc), ' '), '') FROM search_text`
-	if s.pg {
-		q = `SELECT COALESCE(group_concat(body, ' '), '') FROM search_fts`
+	q := `SELECT COALESCE(string_agg(sift_search_body(doc), ' '), '') FROM search_text`
+	if onPG(s) {
+		q = `SELECT COALESCE(string_agg(body, ' '), '') FROM search_fts`
 	}
 	var b string
 	err := s.r.QueryRow(q).Scan(&b)
@@ -543,7 +543,7 @@ func searchBodies(s *Store) (string, error) {
 // argument) to a session's search document (the work item and file), as
 // a store that let it through would have written it.
 func plantInSearchSQL(s *Store) string {
-	if s.pg {
+	if onPG(s) {
 		return `UPDATE search_fts SET body = body || ? WHERE rowid = (SELECT id FROM search_docs WHERE work_item_id = ? AND file_name = ?)`
 	}
 	return `UPDATE search_text SET doc = sift_search_pack(sift_search_body(doc) || ?, sift_search_tags(doc), sift_search_parts(doc))

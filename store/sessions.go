@@ -51,7 +51,7 @@ func (s *Store) ListSessions(ctx context.Context, q review.Query) (p review.Page
 		}
 	} else {
 		var cond string
-		cond, args = where(q, nil)
+		cond, args = where(s.d, q, nil)
 		query = "SELECT " + cols + decisionCols + sessionFrom + cond + order
 		if q.Limit > 0 || q.Offset > 0 {
 			lim := q.Limit
@@ -156,7 +156,7 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (n int, err e
 		defer rd.release()
 		return s.searchCount(ctx, rd)
 	}
-	where, args := where(q, nil)
+	where, args := where(s.d, q, nil)
 	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*)"+countFrom+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
@@ -164,7 +164,7 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (n int, err e
 }
 
 // countsSQL counts the sessions, the flagged and the undecided ones.
-const countsSQL = "SELECT COUNT(*), SUM(" + flaggedSQL + "), SUM(s.review_state = '')" + countFrom
+var countsSQL = "SELECT COUNT(*), " + countOf(flaggedSQL) + ", " + countOf("s.review_state = ''") + countFrom
 
 // Counts returns how many sessions a query selects, how many of them are
 // flagged (in the sense of Query.Flagged) and how many are undecided
@@ -188,7 +188,7 @@ func (s *Store) Counts(ctx context.Context, q review.Query) (_ review.Counts, er
 		defer rd.release()
 		return s.searchCounts(ctx, rd)
 	}
-	where, args := where(q, nil)
+	where, args := where(s.d, q, nil)
 	var f, u sql.NullInt64
 	var c review.Counts
 	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&c.Total, &f, &u)

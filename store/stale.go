@@ -34,12 +34,14 @@ type StaleRun struct {
 
 // openRunsSQL lists the invocations of sift run that have not ended and
 // carry an owner.
-const openRunsSQL = `SELECT id, work_item_id, COALESCE(json_extract(raw_metadata_json, '$.path'), ''),
-	json_extract(raw_metadata_json, '$.pid'), COALESCE(json_extract(raw_metadata_json, '$.pidStart'), ''),
-	COALESCE(json_extract(raw_metadata_json, '$.host'), ''), COALESCE(json_extract(raw_metadata_json, '$.pidNamespace'), ''),
-	COALESCE(json_extract(raw_metadata_json, '$.boot'), '')
-	FROM work_item_costs WHERE ended_at IS NULL AND json_extract(raw_metadata_json, '$.source') = ?
-	AND json_extract(raw_metadata_json, '$.pid') IS NOT NULL ORDER BY id`
+func openRunsSQL(d dialect) string {
+	return `SELECT id, work_item_id, COALESCE(` + d.jsonText("raw_metadata_json", "path") + `, ''),
+	` + d.jsonText("raw_metadata_json", "pid") + `, COALESCE(` + d.jsonText("raw_metadata_json", "pidStart") + `, ''),
+	COALESCE(` + d.jsonText("raw_metadata_json", "host") + `, ''), COALESCE(` + d.jsonText("raw_metadata_json", "pidNamespace") + `, ''),
+	COALESCE(` + d.jsonText("raw_metadata_json", "boot") + `, '')
+	FROM work_item_costs WHERE ended_at IS NULL AND ` + d.jsonText("raw_metadata_json", "source") + ` = ?
+	AND ` + d.jsonText("raw_metadata_json", "pid") + ` IS NOT NULL ORDER BY id`
+}
 
 // ReapStaleRuns finds the invocations recorded by this host whose process
 // is gone (see Owner) and ends them: ended_at is the stream file's last
@@ -51,7 +53,7 @@ const openRunsSQL = `SELECT id, work_item_id, COALESCE(json_extract(raw_metadata
 // calls it, so every command that opens the store heals what a killed
 // `sift run` left behind.
 func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
-	rows, err := s.w.QueryContext(ctx, openRunsSQL, SourceSiftRun)
+	rows, err := s.w.QueryContext(ctx, openRunsSQL(s.d), SourceSiftRun)
 	if err != nil {
 		return nil, fmt.Errorf("stale runs: %w", wrapError(err))
 	}
@@ -95,16 +97,7 @@ func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
 		if fi, err := os.Stat(r.File); err == nil && r.File != "" {
 			end = fi.ModTime()
 		}
-		// The guard on ended_at leaves a run another sift ended meanwhile
-		// alone; started_at bounds the end from below.
-		q := `UPDATE work_item_costs SET ended_at = MAX(COALESCE(started_at, ?1), ?1),
-			raw_metadata_json = json_set(raw_metadata_json, '$.stale', json('true'),
-				'$.staleReason', 'process ' || ?2 || ' is gone: sift run was killed before it recorded the end',
-				'$.staleAt', ?3)
-			WHERE id = ?4 AND ended_at IS NULL`
-		if s.pg {
-			q = pgMarkStaleSQL
-		}
+		q := s.d.markStaleSQL()
 		if _, err := s.w.ExecContext(ctx, q, end.UnixMilli(), strconv.Itoa(r.PID), s.now().UnixMilli(), r.ID); err != nil {
 			return nil, fmt.Errorf("mark run %d stale: %w", r.ID, wrapError(err))
 		}
@@ -119,7 +112,7 @@ func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
 	for _, wi := range order {
 		var open int
 		if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*) FROM work_item_costs WHERE work_item_id = ? AND ended_at IS NULL
-			AND json_extract(raw_metadata_json, '$.source') = ?`, wi, SourceSiftRun).Scan(&open); err != nil {
+			AND `+s.d.jsonText("raw_metadata_json", "source")+` = ?`, wi, SourceSiftRun).Scan(&open); err != nil {
 			return nil, fmt.Errorf("stale runs of %s: %w", wi, wrapError(err))
 		}
 		if open > 0 {
@@ -132,3 +125,13 @@ func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
 	}
 	return stale, nil
 }
+
+// sqliteMarkStaleSQL is ReapStaleRuns's update of a run whose process is
+// gone, on SQLite (pgMarkStaleSQL on PostgreSQL). The guard on ended_at
+// leaves a run another sift ended meanwhile alone; started_at bounds the
+// end from below.
+const sqliteMarkStaleSQL = `UPDATE work_item_costs SET ended_at = MAX(COALESCE(started_at, ?1), ?1),
+	raw_metadata_json = json_set(raw_metadata_json, '$.stale', json('true'),
+		'$.staleReason', 'process ' || ?2 || ' is gone: sift run was killed before it recorded the end',
+		'$.staleAt', ?3)
+	WHERE id = ?4 AND ended_at IS NULL`

@@ -9,8 +9,9 @@
 // events and are never lost: a decision acknowledged by Decide is on disk.
 //
 // The same Store runs on a PostgreSQL database that a team shares when
-// Open is given a postgres:// URL (pg_open.go): one SQL, translated by the
-// connection, its own files on the one migration line, one pool.
+// Open is given a postgres:// URL (pg_open.go): one SQL, what differs
+// asked of its dialect (dialect.go), its own files on the one migration
+// line, one pool.
 //
 // A Store holds two connection pools on the same file: one writer
 // connection (SQLite allows one writer at a time; serialising writers in the
@@ -48,10 +49,10 @@ type Store struct {
 	// host names this machine (Owner.Host): the rows it writes say so,
 	// and retention judges the files of those rows only.
 	host string
-	// pg is set on a PostgreSQL store (pg_open.go): w and r are then one
-	// pool, and the few statements whose dialects differ beyond what the
-	// connection translates take their PostgreSQL form.
-	pg bool
+	// d is the engine's dialect (dialect.go): what the store asks of it
+	// where SQLite and PostgreSQL differ. On PostgreSQL (pg_open.go) w
+	// and r are one pool.
+	d dialect
 	// forcePlan makes every search with words read by one plan
 	// (search_read.go); tests set it, the zero value lets the store
 	// choose.
@@ -248,7 +249,7 @@ func Open(path string) (*Store, error) {
 	if err := create(abs); err != nil {
 		return nil, openError(abs, err)
 	}
-	s := &Store{path: abs, now: time.Now, host: hostID()}
+	s := &Store{path: abs, d: sqliteDialect{}, now: time.Now, host: hostID()}
 	if s.w, err = sql.Open("sqlite", dsnWAL(abs, false, walCheckpointPages(abs))); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}

@@ -46,7 +46,7 @@ func TestSuitePostgres(t *testing.T) { pgtest.RunSuite(t, "TestSuitePostgres") }
 func tableNames(t testing.TB, s *Store) []string {
 	t.Helper()
 	q := `SELECT name FROM sqlite_master WHERE type = 'table'`
-	if s.pg {
+	if onPG(s) {
 		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`
 	}
 	rows, err := s.r.QueryContext(context.Background(), q)
@@ -69,7 +69,7 @@ func tableNames(t testing.TB, s *Store) []string {
 func columnCount(t testing.TB, s *Store, table string, cols ...string) int {
 	t.Helper()
 	q := `SELECT name FROM pragma_table_info(?)`
-	if s.pg {
+	if onPG(s) {
 		q = `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?`
 	}
 	rows, err := s.r.QueryContext(context.Background(), q, table)

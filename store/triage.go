@@ -40,9 +40,11 @@ const rankSQL = `UPDATE agent_stream_summaries AS s SET triage_rank = ` + triage
 // the search's tool names (toolnames.go). The import calls it in its
 // transaction, after the summaries' rows.
 func (s *Store) indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
-	if s.pg {
-		return pgIndexSessions(ctx, tx, rows)
-	}
+	return s.d.indexSessions(ctx, tx, rows)
+}
+
+// indexSessions is Store.indexSessions on SQLite.
+func (sqliteDialect) indexSessions(ctx context.Context, tx *sql.Tx, rows []*sessionRow) error {
 	var sts [2]*sql.Stmt
 	for i, q := range []string{indexRowSQL, filterRowSQL} {
 		st, err := tx.PrepareContext(ctx, q)
@@ -79,9 +81,12 @@ var rankOfStateSQL = strings.Replace(triageRankSQL, "s.review_state = ''", "("+r
 // rankSession recomputes one session's review state and triage rank in a
 // transaction that changed its decisions.
 func (s *Store) rankSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
-	if s.pg {
-		return pgRankSession(ctx, tx, k)
-	}
+	return s.d.rankSession(ctx, tx, k)
+}
+
+// rankSession is Store.rankSession on SQLite: its Go functions compute
+// the state (state.go).
+func (sqliteDialect) rankSession(ctx context.Context, tx *sql.Tx, k review.SessionKey) error {
 	for _, q := range []string{stateSQL, newSinceSQL, rankSQL} {
 		if _, err := tx.ExecContext(ctx, q, k.WorkItemID, k.FileName); err != nil {
 			return fmt.Errorf("rank %s: %w", k, wrapError(err))

@@ -119,7 +119,7 @@ func TestMigrationRanksStoredSessions(t *testing.T) {
 		t.Fatalf("triage order after the migration %v, want %v", got, want)
 	}
 	var names string
-	if err := s.r.QueryRow(`SELECT group_concat(tool_names, ' ') FROM session_filter`).Scan(&names); err != nil {
+	if err := s.r.QueryRow(`SELECT string_agg(tool_names, ' ') FROM session_filter`).Scan(&names); err != nil {
 		t.Fatal(err)
 	}
 	if names != `["Bash"] ["Bash"] ["Bash"]` {

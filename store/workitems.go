@@ -188,7 +188,7 @@ func (s *Store) FinishInvocation(ctx context.Context, id int64, end time.Time, e
 	}
 	var open int
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM work_item_costs WHERE work_item_id = ? AND ended_at IS NULL
-		AND json_extract(raw_metadata_json, '$.source') = ?`, wi, SourceSiftRun).Scan(&open); err != nil {
+		AND `+s.d.jsonText("raw_metadata_json", "source")+` = ?`, wi, SourceSiftRun).Scan(&open); err != nil {
 		return false, fmt.Errorf("finish invocation %d: %w", id, wrapError(err))
 	}
 	if open == 0 {
@@ -220,8 +220,8 @@ func (s *Store) EndWorkItem(ctx context.Context, id string) ([]string, error) {
 // workItemFiles lists the known stream files of a work item.
 func (s *Store) workItemFiles(ctx context.Context, id string) ([]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT path FROM stream_files WHERE work_item_id = ?
-		UNION SELECT json_extract(raw_metadata_json, '$.path') FROM work_item_costs
-		WHERE work_item_id = ? AND COALESCE(json_extract(raw_metadata_json, '$.path'), '') != ''`, id, id)
+		UNION SELECT `+s.d.jsonText("raw_metadata_json", "path")+` FROM work_item_costs
+		WHERE work_item_id = ? AND COALESCE(`+s.d.jsonText("raw_metadata_json", "path")+`, '') != ''`, id, id)
 	if err != nil {
 		return nil, fmt.Errorf("work item %s files: %w", id, wrapError(err))
 	}
@@ -318,7 +318,7 @@ func (s *Store) indexed(ctx context.Context) (map[string]ingest.FileStat, error)
 func (s *Store) Invocations(ctx context.Context) (ingest.Invocations, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT work_item_id, phase, iteration, agent_kind, COALESCE(file_name, ''),
 		started_at, ended_at, exit_code, COALESCE(model, ''), COALESCE(model_source, '') FROM work_item_costs
-		WHERE COALESCE(json_extract(raw_metadata_json, '$.source'), '') != ? ORDER BY id`, SourceStreamAnalyser)
+		WHERE COALESCE(`+s.d.jsonText("raw_metadata_json", "source")+`, '') != ? ORDER BY id`, SourceStreamAnalyser)
 	if err != nil {
 		return nil, fmt.Errorf("invocations: %w", wrapError(err))
 	}
