@@ -14,6 +14,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/agentsift/sift/core/proc"
 )
 
 // The PostgreSQL backend is the same Store on a pgx connection pool: its
@@ -75,7 +77,7 @@ func openPostgres(dsn string) (*Store, error) {
 	db.SetMaxOpenConns(16)
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{path: name, d: pgDialect{}, w: db, r: db, now: time.Now, host: hostID(), pgCfg: cfg}
+	s := &Store{path: name, d: pgDialect{}, w: db, r: db, now: time.Now, host: proc.HostID(), pgCfg: cfg}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := retryConnect(ctx, func() error { return pgMigrate(ctx, db) }); err != nil {
@@ -87,10 +89,6 @@ func openPostgres(dsn string) (*Store, error) {
 	if _, err := db.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'legacy_host' AND value = ''`, s.host); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", name, wrapError(err))
-	}
-	if _, err := s.ReapStaleRuns(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", name, err)
 	}
 	return s, nil
 }

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"github.com/agentsift/sift/core/proc"
 )
 
 // invocationMeta is the raw_metadata_json of a recorded invocation: who
 // wrote it, the stream file, and the process that runs it (pid, start
 // time, host, pid namespace, boot).
-func invocationMeta(file string, o Owner) map[string]any {
+func invocationMeta(file string, o proc.Owner) map[string]any {
 	m := map[string]any{"source": SourceSiftRun, "path": file}
 	if o.PID > 0 {
 		m["pid"] = o.PID
@@ -50,19 +52,20 @@ func openRunsSQL(d dialect) string {
 // with no running invocation becomes terminal, so that the next import
 // reads its files instead of deferring them forever. Rows of another
 // host or pid namespace, and rows without an owner, are left alone. Open
-// calls it, so every command that opens the store heals what a killed
-// `sift run` left behind.
-func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
+// Whether a process is gone is the caller's to judge (proc.Judge): the
+// store reads and writes rows only. The application layer calls it when
+// it opens the store, so every command heals what a killed `sift run`
+// left behind.
+func (s *Store) ReapStaleRuns(ctx context.Context, gone func(proc.Owner) bool) ([]StaleRun, error) {
 	rows, err := s.w.QueryContext(ctx, openRunsSQL(s.d), SourceSiftRun)
 	if err != nil {
 		return nil, fmt.Errorf("stale runs: %w", wrapError(err))
 	}
 	var stale []StaleRun
-	var here *Owner // read from /proc only when there is an open run to judge
 	for rows.Next() {
 		var r StaleRun
 		var pid sql.NullString
-		var o Owner
+		var o proc.Owner
 		if err := rows.Scan(&r.ID, &r.WorkItemID, &r.File, &pid, &o.Start, &o.Host, &o.PIDNamespace, &o.Boot); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("stale runs: %w", err)
@@ -72,11 +75,7 @@ func (s *Store) ReapStaleRuns(ctx context.Context) ([]StaleRun, error) {
 			continue
 		}
 		o.PID, r.PID = n, n
-		if here == nil {
-			cur := CurrentOwner()
-			here = &cur
-		}
-		if o.sameMachine(*here) && o.gone(*here) {
+		if gone(o) {
 			stale = append(stale, r)
 		}
 	}

@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/proc"
 	"github.com/agentsift/sift/core/review"
 )
 
 // startSleeper starts a real child process that lives until the test
 // kills it, and returns it with its identity as sift run would record it.
-func startSleeper(t *testing.T) (*exec.Cmd, Owner) {
+func startSleeper(t *testing.T) (*exec.Cmd, proc.Owner) {
 	t.Helper()
 	cmd := exec.Command("sleep", "60")
 	if err := cmd.Start(); err != nil {
@@ -25,11 +26,11 @@ func startSleeper(t *testing.T) (*exec.Cmd, Owner) {
 		cmd.Wait()
 	})
 	pid := cmd.Process.Pid
-	start, ok := processStart(pid)
-	if !ok || start == "" {
+	o, ok := proc.Of(pid)
+	if !ok || o.Start == "" {
 		t.Fatalf("no start time for live pid %d", pid)
 	}
-	return cmd, Owner{PID: pid, Start: start, Host: hostID(), PIDNamespace: pidNamespace(), Boot: bootID()}
+	return cmd, o
 }
 
 // killHard sends SIGKILL and reaps the child, as a killed `sift run`
@@ -45,7 +46,7 @@ func killHard(t *testing.T, cmd *exec.Cmd) {
 // staleFixture records a running invocation of work item wi owned by o,
 // with a stream file of its own under root, and returns the store path
 // and the file.
-func staleFixture(t *testing.T, dbPath, root, wi string, o Owner) string {
+func staleFixture(t *testing.T, dbPath, root, wi string, o proc.Owner) string {
 	t.Helper()
 	s, err := Open(dbPath)
 	if err != nil {
@@ -78,8 +79,15 @@ func TestStaleRunOfKilledProcessIsEnded(t *testing.T) {
 	}
 	defer s.Close()
 	ctx := context.Background()
+	// Opening the store judges no process: the application's open reaps.
+	if st, _ := s.WorkItemState(ctx, "wi-killed"); st.IsTerminal() {
+		t.Fatalf("store.Open ended a run (%q): judging processes is not the store's", st)
+	}
+	if _, err := s.ReapStaleRuns(ctx, proc.Judge()); err != nil {
+		t.Fatal(err)
+	}
 	if st, _ := s.WorkItemState(ctx, "wi-killed"); st != WorkItemTerminal {
-		t.Fatalf("work item of a SIGKILLed run is %q after the next open", st)
+		t.Fatalf("work item of a SIGKILLed run is %q after the reap", st)
 	}
 	// The next import no longer defers the file: it reads it (the store
 	// reads no file itself).
@@ -120,7 +128,7 @@ func TestStaleRunJudgement(t *testing.T) {
 	earlierBoot.Boot = "00000000-0000-0000-0000-000000000000"
 	tests := []struct {
 		name    string
-		owner   Owner
+		owner   proc.Owner
 		running bool
 	}{
 		{"live pid is left alone", liveOwner, true},
@@ -129,7 +137,7 @@ func TestStaleRunJudgement(t *testing.T) {
 		{"pid of an earlier boot is ended", earlierBoot, false},
 		{"another host's row is never judged", otherHost, true},
 		{"another pid namespace's row is never judged", otherNS, true},
-		{"a row without owner is never judged", Owner{}, true},
+		{"a row without owner is never judged", proc.Owner{}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,6 +149,9 @@ func TestStaleRunJudgement(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
+			if _, err := s.ReapStaleRuns(context.Background(), proc.Judge()); err != nil {
+				t.Fatal(err)
+			}
 			st, err := s.WorkItemState(context.Background(), "wi-1")
 			if err != nil {
 				t.Fatal(err)

@@ -35,6 +35,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/agentsift/sift/core/proc"
 )
 
 // Store is an open sift database. It is safe for concurrent use.
@@ -249,7 +251,7 @@ func Open(path string) (*Store, error) {
 	if err := create(abs); err != nil {
 		return nil, openError(abs, err)
 	}
-	s := &Store{path: abs, d: sqliteDialect{}, now: time.Now, host: hostID()}
+	s := &Store{path: abs, d: sqliteDialect{}, now: time.Now, host: proc.HostID()}
 	if s.w, err = sql.Open("sqlite", dsnWAL(abs, false, walCheckpointPages(abs))); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
@@ -268,12 +270,6 @@ func Open(path string) (*Store, error) {
 	n := max(4, runtime.NumCPU())
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
-	// A `sift run` killed before it recorded its end left its work item
-	// running; end such runs now, so that their files import.
-	if _, err := s.ReapStaleRuns(context.Background()); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("open store %s: %w", abs, err)
-	}
 	return s, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/proc"
 )
 
 // WorkItemState is where a work item is in its lifecycle.
@@ -48,7 +49,7 @@ type Invocation struct {
 	// Owner is the process that runs the invocation (sift run itself),
 	// so that a later sift can mark the run stale once that process is
 	// gone (ReapStaleRuns). The zero Owner is never judged.
-	Owner Owner
+	Owner proc.Owner
 	// Model is the model the run asked for, as read at its start (its
 	// arguments, environment or CLI configuration); ModelSource says
 	// where ("--model", "~/.codex/config.toml"). Both are empty when

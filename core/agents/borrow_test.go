@@ -72,4 +72,3 @@ func emitted(t *testing.T, path string, opt Options) []string {
 	}
 	return out
 }
-

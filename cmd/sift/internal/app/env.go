@@ -9,6 +9,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/layout"
+	"github.com/agentsift/sift/core/proc"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
@@ -68,7 +70,10 @@ func (e *Env) Load() error {
 }
 
 // Open reads the configuration and opens the store the environment
-// names.
+// names. A `sift run` killed before it recorded its end left its work
+// item running: Open ends such runs of this machine whose process is gone
+// (store.ReapStaleRuns judged by proc.Judge), so that every command heals
+// them and their files import.
 func (e *Env) Open() (*store.Store, error) {
 	if err := e.Load(); err != nil {
 		return nil, err
@@ -77,7 +82,15 @@ func (e *Env) Open() (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.Open(path)
+	st, err := store.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.ReapStaleRuns(context.Background(), proc.Judge()); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("open store %s: %w", store.RedactDSN(path), err)
+	}
+	return st, nil
 }
 
 // DBPath is the database the environment names: --db, else $SIFT_DB,

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/proc"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
 )
@@ -128,7 +129,7 @@ func reapStale(ctx context.Context, st *store.Store, opts ingest.Options, warn f
 
 // reapOnce is one pass of reapStale.
 func reapOnce(ctx context.Context, st *store.Store, opts ingest.Options) error {
-	stale, err := st.ReapStaleRuns(ctx)
+	stale, err := st.ReapStaleRuns(ctx, proc.Judge())
 	if err != nil {
 		return err
 	}

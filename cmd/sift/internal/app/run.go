@@ -15,6 +15,7 @@ import (
 	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/proc"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
@@ -211,7 +212,7 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 		Model: redact.String(r.model.Name), ModelSource: r.model.Source,
 		// This process's identity: should it die before recording the
 		// end, the next sift to open the store ends the run.
-		Owner: store.CurrentOwner(),
+		Owner: proc.Current(),
 	})
 	if err != nil {
 		r.warn("%v", err)

@@ -1,4 +1,7 @@
-package store
+// Package proc is a process's identity and liveness: who runs a `sift
+// run` (pid, start time, machine, pid namespace, boot), and whether that
+// process is still alive, judged from this machine.
+package proc
 
 import (
 	"os"
@@ -33,15 +36,21 @@ type Owner struct {
 	Boot string
 }
 
-// CurrentOwner returns the identity of the calling process.
-func CurrentOwner() Owner {
-	pid := os.Getpid()
-	start, _ := processStart(pid)
-	return Owner{PID: pid, Start: start, Host: hostID(), PIDNamespace: pidNamespace(), Boot: bootID()}
+// Current returns the identity of the calling process.
+func Current() Owner {
+	o, _ := Of(os.Getpid())
+	return o
 }
 
-// hostID names this machine: /etc/machine-id, else the host name.
-func hostID() string {
+// Of returns the identity of process pid on this machine, and whether it
+// runs.
+func Of(pid int) (Owner, bool) {
+	start, alive := processStart(pid)
+	return Owner{PID: pid, Start: start, Host: HostID(), PIDNamespace: pidNamespace(), Boot: bootID()}, alive
+}
+
+// HostID names this machine: /etc/machine-id, else the host name.
+func HostID() string {
 	if b, err := os.ReadFile("/etc/machine-id"); err == nil {
 		if id := strings.TrimSpace(string(b)); id != "" {
 			return id
@@ -53,19 +62,19 @@ func hostID() string {
 	return ""
 }
 
-// sameMachine reports whether an owner was recorded on this machine and in
+// SameMachine reports whether an owner was recorded on this machine and in
 // this pid namespace, so that its pid means the same process here.
-func (o Owner) sameMachine(here Owner) bool {
+func (o Owner) SameMachine(here Owner) bool {
 	if o.Host == "" || o.Host != here.Host {
 		return false
 	}
 	return o.PIDNamespace == here.PIDNamespace
 }
 
-// gone reports whether the owner's process no longer runs, judged from
-// this machine (sameMachine must hold): a different boot, no such pid, or
+// Gone reports whether the owner's process no longer runs, judged from
+// this machine (SameMachine must hold): a different boot, no such pid, or
 // a pid now held by a process that started at another time.
-func (o Owner) gone(here Owner) bool {
+func (o Owner) Gone(here Owner) bool {
 	if o.Boot != "" && here.Boot != "" && o.Boot != here.Boot {
 		return true
 	}
@@ -74,4 +83,18 @@ func (o Owner) gone(here Owner) bool {
 		return true
 	}
 	return o.Start != "" && start != "" && start != o.Start
+}
+
+// Judge returns a judge of owners from this machine: whether an owner's
+// process ran here and is gone. It reads this process's identity at its
+// first call only, so that a judge never asked reads nothing.
+func Judge() func(Owner) bool {
+	var here *Owner
+	return func(o Owner) bool {
+		if here == nil {
+			cur := Current()
+			here = &cur
+		}
+		return o.SameMachine(*here) && o.Gone(*here)
+	}
 }

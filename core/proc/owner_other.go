@@ -1,6 +1,6 @@
 //go:build !unix
 
-package store
+package proc
 
 // processStart cannot tell here: every process counts as alive, so no run
 // is ever marked stale.

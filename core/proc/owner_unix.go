@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package store
+package proc
 
 import (
 	"errors"
