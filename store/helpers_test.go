@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
@@ -164,7 +166,7 @@ func fakeRow(t testing.TB, f fake, i int) *sessionRow {
 // `sift import` configures it: a session past it keeps no review events.
 func tiered(o ingest.Options) ingest.Options {
 	if o.KeepEvents == nil {
-		o.KeepEvents = Retention{}.KeepsEvents
+		o.KeepEvents = retention.Policy{}.KeepsEvents
 	}
 	return o
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
@@ -272,7 +274,7 @@ func TestReviewEventsFollowTheTier(t *testing.T) {
 	// A configured tier of ten years keeps them.
 	long := 10 * 365 * 24 * time.Hour
 	if _, err := ingest.Import(ctx, s, []string{root}, ingest.Options{Force: true,
-		KeepEvents: Retention{FullEventsFor: long, FlaggedFor: long}.KeepsEvents}, nil); err != nil {
+		KeepEvents: retention.Policy{FullEventsFor: long, FlaggedFor: long}.KeepsEvents}, nil); err != nil {
 		t.Fatal(err)
 	}
 	old, err = s.ReviewEvents(ctx, review.SessionKey{WorkItemID: "wi", FileName: "work-1-bbbbbb.jsonl"})

@@ -6,88 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/review"
 )
-
-// Retention says how long sift keeps review data, aged by the session's
-// last activity. The stream files are core/capture's to sweep
-// (capture.Sweep): the store tells it which files to keep longer
-// (KeptFiles) or always (PinnedFiles) and forgets those it deleted
-// (ForgetFiles).
-//
-// A summary goes only once its stream file is gone (deleted by the file
-// sweep or by the user) and it is past SummariesFor: a session whose file
-// is on disk, an agent's own history included, stays whatever its age, so
-// that no sweep removes what the next import would bring back. Only the
-// sessions this host recorded are judged by their files. A session with
-// an open needs_followup decision keeps its summary and review events
-// whatever its age. Decisions are never swept.
-type Retention struct {
-	// FullEventsFor keeps review events; 0 means 48 h.
-	FullEventsFor time.Duration
-	// FlaggedFor keeps a flagged session's review events and stream file
-	// (beyond the files' retention, not beyond their size cap); 0 means
-	// 30 days.
-	FlaggedFor time.Duration
-	// SummariesFor keeps summaries, whose stream files are gone, for
-	// this long; 0 means 90 days.
-	SummariesFor time.Duration
-	// BatchSize is how many rows one delete step handles; 0 means 500.
-	BatchSize int
-	// FileGone reports whether a session's stream file is gone; nil
-	// looks on disk (FileGone). A sweep that has just deleted files
-	// (or, dry, would) says so for those.
-	FileGone func(path string) bool
-	// DryRun removes nothing: the result counts and lists what a pass
-	// would remove.
-	DryRun bool
-}
-
-func (r Retention) withDefaults() Retention {
-	if r.FullEventsFor <= 0 {
-		r.FullEventsFor = 48 * time.Hour
-	}
-	if r.FlaggedFor <= 0 {
-		r.FlaggedFor = 30 * 24 * time.Hour
-	}
-	if r.SummariesFor <= 0 {
-		r.SummariesFor = 90 * 24 * time.Hour
-	}
-	if r.BatchSize <= 0 {
-		r.BatchSize = 500
-	}
-	if r.FileGone == nil {
-		r.FileGone = FileGone
-	}
-	return r
-}
-
-// FileGone reports whether the file at an absolute path does not exist.
-// Any other error (a folder that cannot be read, a disk not mounted under
-// its folder) is not "gone": the session stays.
-func FileGone(path string) bool {
-	if !filepath.IsAbs(path) {
-		return false
-	}
-	_, err := os.Lstat(path)
-	return errors.Is(err, fs.ErrNotExist)
-}
-
-// KeepsEvents reports whether a session keeps its review events at an age
-// (since its last activity): younger than FullEventsFor, or, flagged,
-// than FlaggedFor. An import neither builds nor writes those the sweep
-// would delete at once (ingest.Options.KeepEvents): the summary, turns
-// and tool calls are kept, and the detail is read again from the file on
-// demand.
-func (r Retention) KeepsEvents(age time.Duration, flagged bool) bool {
-	r = r.withDefaults()
-	return age <= r.FullEventsFor || flagged && age <= r.FlaggedFor
-}
 
 // SweepResult is what one pass over the review data removed, or, dry,
 // would remove.
@@ -133,8 +58,8 @@ const (
 // Deletes run in batches of BatchSize, each its own transaction. A
 // failure is returned (naming the table) and in the result. Whoever runs
 // the whole pass (the stream files too) records it with RecordSweepRun.
-func (s *Store) Sweep(ctx context.Context, r Retention) (SweepResult, error) {
-	r = r.withDefaults()
+func (s *Store) Sweep(ctx context.Context, r retention.Policy) (SweepResult, error) {
+	r = r.WithDefaults()
 	now := s.now()
 	began := time.Now()
 	res := SweepResult{Started: now}
@@ -176,11 +101,11 @@ func (s *Store) LastSweep(ctx context.Context) (time.Time, error) {
 }
 
 // KeptFiles returns the indexed stream files the retention sweep keeps
-// longer than others (capture.SweepSpec.Keep), each for how long: those of
+// longer than others (retention.SweepSpec.Keep), each for how long: those of
 // flagged sessions, for FlaggedFor. The files of open follow-ups are kept
 // always (PinnedFiles).
-func (s *Store) KeptFiles(ctx context.Context, r Retention) (map[string]time.Duration, error) {
-	r = r.withDefaults()
+func (s *Store) KeptFiles(ctx context.Context, r retention.Policy) (map[string]time.Duration, error) {
+	r = r.WithDefaults()
 	out := map[string]time.Duration{}
 	err := s.sessionFiles(ctx, `s.flagged = 1`, func(p string) { out[p] = r.FlaggedFor })
 	if err != nil {
@@ -190,7 +115,7 @@ func (s *Store) KeptFiles(ctx context.Context, r Retention) (map[string]time.Dur
 }
 
 // PinnedFiles returns the stream files of sessions with an open
-// needs_followup decision (capture.SweepSpec.Pinned): neither their age
+// needs_followup decision (retention.SweepSpec.Pinned): neither their age
 // nor the size cap removes them until the follow-up is closed, and an
 // import always builds their review events (ingest.State.Pinned).
 func (s *Store) PinnedFiles(ctx context.Context) (map[string]bool, error) {
@@ -234,7 +159,7 @@ func (s *Store) sessionFiles(ctx context.Context, cond string, add func(string))
 }
 
 // ForgetFiles drops deleted stream files from the ingest index, in one
-// transaction (capture.SweepSpec.Forget).
+// transaction (retention.SweepSpec.Forget).
 func (s *Store) ForgetFiles(ctx context.Context, paths []string) error {
 	if len(paths) == 0 {
 		return nil

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/retention"
 )
 
 // BenchmarkSweepOldSessionsOnDisk is the pass the inbox runs at every
@@ -37,12 +39,12 @@ func BenchmarkSweepOldSessionsOnDisk(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if _, err := s.Sweep(ctx, Retention{}); err != nil { // the review events go once
+	if _, err := s.Sweep(ctx, retention.Policy{}); err != nil { // the review events go once
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := s.Sweep(ctx, Retention{})
+		res, err := s.Sweep(ctx, retention.Policy{})
 		if err != nil || res.SummariesSwept != 0 {
 			b.Fatalf("%+v, %v", res, err)
 		}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 )
@@ -51,7 +53,7 @@ func (f *retentionFixture) session(name string, age time.Duration, flagged bool)
 // sweep runs a pass, failing the test on an error.
 func (f *retentionFixture) sweep() SweepResult {
 	f.t.Helper()
-	res, err := f.s.Sweep(context.Background(), Retention{})
+	res, err := f.s.Sweep(context.Background(), retention.Policy{})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -219,7 +221,7 @@ func TestSweepDryRun(t *testing.T) {
 	gone, path := f.session("gone", 100*day, false)
 	kept, _ := f.session("kept", 100*day, false)
 	os.Remove(path)
-	res, err := f.s.Sweep(ctx, Retention{DryRun: true, FileGone: func(p string) bool { return FileGone(p) }})
+	res, err := f.s.Sweep(ctx, retention.Policy{DryRun: true, FileGone: func(p string) bool { return retention.FileGone(p) }})
 	if err != nil {
 		t.Fatal(err)
 	}

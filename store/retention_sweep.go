@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -37,7 +39,7 @@ const workItemsSweepSQL = `FROM work_items w WHERE w.state = 'terminal' AND w.up
 
 // sweepData deletes, or, dry, counts, the expired review events,
 // the summaries whose files are gone and the idle work items, in batches.
-func (s *Store) sweepData(ctx context.Context, r Retention, now time.Time, res *SweepResult) error {
+func (s *Store) sweepData(ctx context.Context, r retention.Policy, now time.Time, res *SweepResult) error {
 	cutEvents := now.Add(-r.FullEventsFor).UnixMilli()
 	cutFlagged := now.Add(-r.FlaggedFor).UnixMilli()
 	cutSummaries := now.Add(-r.SummariesFor).UnixMilli()
@@ -83,7 +85,7 @@ func (s *Store) sweepData(ctx context.Context, r Retention, now time.Time, res *
 
 // sweepEvents deletes the review events past their tier; dry, it lists
 // their sessions.
-func (s *Store) sweepEvents(ctx context.Context, r Retention, cutEvents, cutFlagged int64, res *SweepResult) error {
+func (s *Store) sweepEvents(ctx context.Context, r retention.Policy, cutEvents, cutFlagged int64, res *SweepResult) error {
 	if !r.DryRun {
 		return s.deleteInBatches(ctx, r, `DELETE FROM review_events WHERE rowid IN (SELECT e.rowid `+eventsSweepSQL+` LIMIT ?)`,
 			[]any{cutEvents, cutFlagged}, &res.EventsDeleted, res)
@@ -106,7 +108,7 @@ func (s *Store) sweepEvents(ctx context.Context, r Retention, cutEvents, cutFlag
 
 // deleteInBatches runs a delete whose last argument is its batch size
 // until it deletes fewer rows than that, counting them into n.
-func (s *Store) deleteInBatches(ctx context.Context, r Retention, query string, args []any, n *int, res *SweepResult) error {
+func (s *Store) deleteInBatches(ctx context.Context, r retention.Policy, query string, args []any, n *int, res *SweepResult) error {
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -131,7 +133,7 @@ func (s *Store) deleteInBatches(ctx context.Context, r Retention, query string, 
 // deleted (with its review events, search document and index row) in the
 // batch's transaction, which checks again that it is old and has no open
 // follow-up (a decision made meanwhile keeps it).
-func (s *Store) sweepSummaries(ctx context.Context, r Retention, cut int64, res *SweepResult) error {
+func (s *Store) sweepSummaries(ctx context.Context, r retention.Policy, cut int64, res *SweepResult) error {
 	after := SweptSession{Activity: time.UnixMilli(-1 << 62)}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -169,7 +171,7 @@ func (s *Store) sweepSummaries(ctx context.Context, r Retention, cut int64, res 
 
 // summaryCandidates reads a batch of candidates after a session in their
 // order; more is false after the last batch.
-func (s *Store) summaryCandidates(ctx context.Context, r Retention, cut int64, after SweptSession) (batch []SweptSession, more bool, err error) {
+func (s *Store) summaryCandidates(ctx context.Context, r retention.Policy, cut int64, after SweptSession) (batch []SweptSession, more bool, err error) {
 	rows, err := s.r.QueryContext(ctx, summaryCandidatesSQL(s.d), cut, after.Activity.UnixMilli(), after.Key.WorkItemID,
 		after.Key.FileName, s.host, r.BatchSize)
 	if err != nil {

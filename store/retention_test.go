@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -35,12 +37,12 @@ func TestKeptAndForgottenFiles(t *testing.T) {
 	if err := s.Decide(ctx, review.Decision{Session: review.SessionKey{WorkItemID: "wi-2", FileName: filepath.Base(followup)}, TurnID: "t1", Kind: review.NeedsFollowup}); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []Retention{{}, {FlaggedFor: 7 * 24 * time.Hour}} {
+	for _, r := range []retention.Policy{{}, {FlaggedFor: 7 * 24 * time.Hour}} {
 		keep, err := s.KeptFiles(ctx, r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := r.withDefaults().FlaggedFor
+		want := r.WithDefaults().FlaggedFor
 		if len(keep) != 1 || keep[flagged] != want {
 			t.Errorf("%+v: kept %v, want the flagged file for %s", r, keep, want)
 		}
@@ -81,7 +83,7 @@ func TestSweepReviewData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := s.Sweep(ctx, Retention{BatchSize: 2})
+	res, err := s.Sweep(ctx, retention.Policy{BatchSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ func TestSweepReviewData(t *testing.T) {
 		t.Fatalf("work item with summaries swept: %v", err)
 	}
 	s.now = func() time.Time { return now.Add(1000 * day) }
-	if res, err = s.Sweep(ctx, Retention{}); err != nil {
+	if res, err = s.Sweep(ctx, retention.Policy{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"100d-decided", "100d-recent", "3d-followup"} {
@@ -130,7 +132,7 @@ func TestRecordSweep(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
 	ctx := context.Background()
-	if _, err := s.Sweep(ctx, Retention{}); err != nil {
+	if _, err := s.Sweep(ctx, retention.Policy{}); err != nil {
 		t.Fatal(err)
 	}
 	if last, err := s.LastSweep(ctx); err != nil || !last.IsZero() {
@@ -159,7 +161,7 @@ func TestSweepWorkItems(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.now = func() time.Time { return now.Add(85 * 24 * time.Hour) }
-	res, err := s.Sweep(ctx, Retention{})
+	res, err := s.Sweep(ctx, retention.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +169,7 @@ func TestSweepWorkItems(t *testing.T) {
 		t.Fatalf("a work item idle for 85 days was swept: %+v", res)
 	}
 	s.now = func() time.Time { return now.Add(91 * 24 * time.Hour) }
-	if res, err = s.Sweep(ctx, Retention{}); err != nil || res.WorkItemsSwept != 1 {
+	if res, err = s.Sweep(ctx, retention.Policy{}); err != nil || res.WorkItemsSwept != 1 {
 		t.Fatalf("sweep: %+v, %v", res, err)
 	}
 	if _, err := s.WorkItemState(ctx, "old"); !errors.Is(err, ErrNotFound) {
@@ -209,7 +211,7 @@ func TestSweepShrinksTheFile(t *testing.T) {
 		return n
 	}
 	before := size()
-	res, err := s.Sweep(ctx, Retention{})
+	res, err := s.Sweep(ctx, retention.Policy{})
 	if err != nil || res.SummariesSwept != 3000 {
 		t.Fatalf("sweep: %+v, %v", res, err)
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/search"
@@ -283,7 +285,7 @@ func TestSearchKeepsInStep(t *testing.T) {
 	// A swept session (its file gone) is gone.
 	os.Remove(b)
 	e.s.now = func() time.Time { return time.Now().Add(10 * 365 * 24 * time.Hour) }
-	if _, err := e.s.Sweep(ctx, Retention{}); err != nil {
+	if _, err := e.s.Sweep(ctx, retention.Policy{}); err != nil {
 		t.Fatal(err)
 	}
 	e.s.now = time.Now

@@ -367,7 +367,7 @@ func (s *Store) resolveShown(ctx context.Context, ref string) (review.SessionKey
 }
 
 // ReviewEvents returns the review events of a session in stream order.
-// They are kept 48 h (longer for flagged sessions, see Retention); a
+// They are kept 48 h (longer for flagged sessions, see retention.Policy); a
 // session whose events were swept returns none and no error, a missing
 // session ErrNotFound.
 func (s *Store) ReviewEvents(ctx context.Context, key review.SessionKey) ([]summary.ReviewEvent, error) {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
@@ -160,7 +162,7 @@ func seedDemo(ctx context.Context, st *store.Store, dir string, now time.Time) e
 		}
 	}
 	for _, wi := range items {
-		res, err := ingest.CompleteWorkItem(ctx, st, wi, []string{logs}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents})
+		res, err := ingest.CompleteWorkItem(ctx, st, wi, []string{logs}, ingest.Options{KeepEvents: retention.Policy{}.KeepsEvents})
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentsift/sift/core/export"
@@ -159,7 +161,7 @@ func TestExportWhenTheRawFileIsGone(t *testing.T) {
 	if err := st.Decide(ctx, review.Decision{Session: key, Kind: review.Reviewed, Reviewer: "ana"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Sweep(ctx, store.Retention{FullEventsFor: time.Nanosecond, FlaggedFor: time.Nanosecond}); err != nil {
+	if _, err := st.Sweep(ctx, retention.Policy{FullEventsFor: time.Nanosecond, FlaggedFor: time.Nanosecond}); err != nil {
 		t.Fatal(err)
 	}
 	if evs, _ := st.ReviewEvents(ctx, key); len(evs) != 0 {

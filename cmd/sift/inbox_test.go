@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -421,7 +423,7 @@ func benchStore(b *testing.B) *store.Store {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res, err := ingest.Import(context.Background(), st, []string{logs}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, nil)
+	res, err := ingest.Import(context.Background(), st, []string{logs}, ingest.Options{KeepEvents: retention.Policy{}.KeepsEvents}, nil)
 	if err != nil || len(res.Failed) > 0 {
 		b.Fatalf("import: %v %v", err, res.Failed)
 	}
@@ -498,7 +500,7 @@ func TestBackgroundImportReportsProgress(t *testing.T) {
 	defer st.Close()
 	var msgs []app.ImportProgress
 	res, err := app.ImportInBackground(context.Background(), st, []string{filepath.Join("demo", "streams")},
-		ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, func(p app.ImportProgress) { msgs = append(msgs, p) })
+		ingest.Options{KeepEvents: retention.Policy{}.KeepsEvents}, func(p app.ImportProgress) { msgs = append(msgs, p) })
 	if len(msgs) < 1 || err != nil || res.Sessions != 14 {
 		t.Fatalf("%d progress reports, %d sessions, %v", len(msgs), res.Sessions, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/cmd/sift/internal/corpus"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
@@ -61,7 +63,7 @@ func searchBenchStore(b testing.TB) (*store.Store, corpus.StreamSpec) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	imp, err := ingest.Import(context.Background(), st, []string{spec.Root}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, nil)
+	imp, err := ingest.Import(context.Background(), st, []string{spec.Root}, ingest.Options{KeepEvents: retention.Policy{}.KeepsEvents}, nil)
 	if err != nil || len(imp.Failed) > 0 || imp.Sessions != spec.Sessions {
 		b.Fatalf("import: %v %v (%d sessions)", err, imp.Failed, imp.Sessions)
 	}

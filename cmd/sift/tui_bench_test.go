@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/retention"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -71,7 +73,7 @@ func bigSessionStore(b *testing.B) (*store.Store, review.SessionKey) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	if _, err := ingest.Import(context.Background(), st, []string{filepath.Join(dir, "logs")}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, nil); err != nil {
+	if _, err := ingest.Import(context.Background(), st, []string{filepath.Join(dir, "logs")}, ingest.Options{KeepEvents: retention.Policy{}.KeepsEvents}, nil); err != nil {
 		b.Fatal(err)
 	}
 	k := review.SessionKey{WorkItemID: "WI-BIG", FileName: "work-1-b16b16.jsonl"}

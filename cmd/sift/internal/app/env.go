@@ -14,7 +14,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/layout"
@@ -111,8 +112,8 @@ func (e *Env) DBPath() (string, error) {
 }
 
 // Retention is the configuration's retention of review data.
-func (e *Env) Retention() store.Retention {
-	return store.Retention{
+func (e *Env) Retention() retention.Policy {
+	return retention.Policy{
 		FullEventsFor: e.Cfg.Review.FullEvents(), FlaggedFor: e.Cfg.Review.Flagged(),
 		SummariesFor: e.Cfg.Review.Summaries(),
 	}
@@ -120,8 +121,8 @@ func (e *Env) Retention() store.Retention {
 
 // SweepSpec is the configuration's retention of the logs folder's stream
 // files.
-func (e *Env) SweepSpec() capture.SweepSpec {
-	return capture.SweepSpec{Root: e.Logs, RetainFor: config.Days(e.Cfg.RetainedDays),
+func (e *Env) SweepSpec() retention.SweepSpec {
+	return retention.SweepSpec{Root: e.Logs, RetainFor: config.Days(e.Cfg.RetainedDays),
 		MaxTotalBytes: config.MiB(e.Cfg.MaxTotalSizeMb)}
 }
 

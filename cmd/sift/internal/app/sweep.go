@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/store"
 )
@@ -16,7 +17,7 @@ import (
 // SweepReport is one retention pass: the logs folder's stream files
 // (core/capture) and the review data (store).
 type SweepReport struct {
-	capture.SweepResult
+	retention.SweepResult
 	Data    store.SweepResult
 	Elapsed time.Duration
 }
@@ -97,10 +98,10 @@ func sweepPass(ctx context.Context, st *store.Store, env *Env, dry bool) (SweepR
 	if err == nil {
 		spec := env.SweepSpec()
 		spec.Keep, spec.Pinned, spec.Forget, spec.DryRun = keep, pinned, st.ForgetFiles, dry
-		res.SweepResult, err = capture.Sweep(ctx, spec)
+		res.SweepResult, err = retention.Sweep(ctx, spec)
 	} else {
 		// Without the files to keep, no file is swept.
-		res.SweepResult.Failures = append(res.SweepResult.Failures, capture.Failure{Path: env.Logs, Reason: err.Error()})
+		res.SweepResult.Failures = append(res.SweepResult.Failures, retention.Failure{Path: env.Logs, Reason: err.Error()})
 	}
 	if err != nil {
 		errs = append(errs, err)
@@ -109,7 +110,7 @@ func sweepPass(ctx context.Context, st *store.Store, env *Env, dry bool) (SweepR
 	for _, f := range res.Deleted {
 		deleted[f.Path] = true
 	}
-	r.FileGone = func(path string) bool { return deleted[path] || store.FileGone(path) }
+	r.FileGone = func(path string) bool { return deleted[path] || retention.FileGone(path) }
 	r.DryRun = dry
 	if res.Data, err = st.Sweep(ctx, r); err != nil {
 		errs = append(errs, err)

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 	"github.com/agentsift/sift/store"
@@ -102,7 +104,7 @@ func FuzzHandlers(f *testing.F) {
 	if err := os.WriteFile(filepath.Join(logs, "wi-good", "work-1-000001.jsonl"), good, 0o644); err != nil {
 		f.Fatal(err)
 	}
-	if _, err := ingest.Import(context.Background(), st, []string{logs}, ingest.Options{Workers: 1, KeepEvents: store.Retention{}.KeepsEvents}, nil); err != nil {
+	if _, err := ingest.Import(context.Background(), st, []string{logs}, ingest.Options{Workers: 1, KeepEvents: retention.Policy{}.KeepsEvents}, nil); err != nil {
 		f.Fatal(err)
 	}
 	api, err := New(Options{Store: st, LogsDir: logs, Loopback: true})
@@ -144,7 +146,7 @@ func FuzzHandlers(f *testing.F) {
 			*files.Files[0].LineCount != sum.LineCount {
 			t.Fatalf("file list %+v, summary has %d lines", files, sum.LineCount)
 		}
-		if res, err := ingest.Import(context.Background(), st, []string{filepath.Join(logs, wi)}, ingest.Options{Workers: 1, KeepEvents: store.Retention{}.KeepsEvents}, nil); err != nil {
+		if res, err := ingest.Import(context.Background(), st, []string{filepath.Join(logs, wi)}, ingest.Options{Workers: 1, KeepEvents: retention.Policy{}.KeepsEvents}, nil); err != nil {
 			t.Fatalf("import: %v", err)
 		} else if binary := bytes.IndexByte(data[:min(len(data), 4096)], 0) >= 0; len(res.Failed) > 0 && !binary {
 			t.Fatalf("import: %v", res.Failed)

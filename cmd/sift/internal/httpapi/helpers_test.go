@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentsift/sift/core/retention"
+
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/store"
 	"github.com/agentsift/sift/store/pgtest"
@@ -212,7 +214,7 @@ func newUnstartedWithHook(h http.Handler, closed chan struct{}) *httptest.Server
 // importAll imports the logs root into the store.
 func (e *env) importAll() {
 	e.t.Helper()
-	res, err := ingest.Import(context.Background(), e.store, []string{e.logs}, ingest.Options{KeepEvents: store.Retention{}.KeepsEvents}, nil)
+	res, err := ingest.Import(context.Background(), e.store, []string{e.logs}, ingest.Options{KeepEvents: retention.Policy{}.KeepsEvents}, nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -223,5 +225,5 @@ func (e *env) importAll() {
 
 // storeImportOptions are the import options of the tests.
 func storeImportOptions() ingest.Options {
-	return ingest.Options{Workers: 1, KeepEvents: store.Retention{}.KeepsEvents}
+	return ingest.Options{Workers: 1, KeepEvents: retention.Policy{}.KeepsEvents}
 }

@@ -1,4 +1,4 @@
-package capture
+package retention
 
 import (
 	"context"
@@ -115,4 +115,10 @@ func TestSweepRemovalDoesNotFollowASwappedLink(t *testing.T) {
 	if _, err := openLogsRoot(root); err == nil {
 		t.Error("a linked root was opened")
 	}
+}
+
+// exists reports whether a path is there.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

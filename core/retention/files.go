@@ -1,4 +1,10 @@
-package capture
+// Package retention is how long sift keeps what it recorded: the tiers
+// of review data (Policy), which the store's data sweep applies, and the
+// sweep of the logs folder's stream files (Sweep), which is told by the
+// store which files its flagged sessions keep longer and its open
+// follow-ups keep always, and which files to forget. The application
+// layer runs the pass: the files first, then the data.
+package retention
 
 import (
 	"context"

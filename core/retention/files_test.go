@@ -1,4 +1,4 @@
-package capture_test
+package retention_test
 
 import (
 	"context"
@@ -11,15 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/capture"
 	"github.com/agentsift/sift/core/config"
 	"github.com/agentsift/sift/core/layout"
+	"github.com/agentsift/sift/core/retention"
 )
 
-// retention is a sweep's settings as the configuration and `sift sweep`
+// settings is a sweep's settings as the configuration and `sift sweep`
 // give them, turned into a SweepSpec as cmd/sift does (config.Days and
 // config.MiB saturate: a huge setting never wraps).
-type retention struct {
+type settings struct {
 	RetainedDays   int
 	MaxTotalSizeMb int
 	FlaggedFor     time.Duration
@@ -28,12 +28,12 @@ type retention struct {
 
 // spec is the SweepSpec of r for root, keeping the files of keep for
 // r.FlaggedFor (30 days when 0, as the store's default tier).
-func (r retention) spec(root string, keep ...string) capture.SweepSpec {
+func (r settings) spec(root string, keep ...string) retention.SweepSpec {
 	flagged := r.FlaggedFor
 	if flagged <= 0 {
 		flagged = 30 * 24 * time.Hour
 	}
-	s := capture.SweepSpec{Root: root, RetainFor: config.Days(r.RetainedDays), MaxTotalBytes: config.MiB(r.MaxTotalSizeMb),
+	s := retention.SweepSpec{Root: root, RetainFor: config.Days(r.RetainedDays), MaxTotalBytes: config.MiB(r.MaxTotalSizeMb),
 		BatchSize: r.BatchSize, Keep: map[string]time.Duration{}}
 	for _, p := range keep {
 		s.Keep[p] = flagged
@@ -89,7 +89,7 @@ func TestSweepFilesByAgeAndFlags(t *testing.T) {
 	// The store says which files its flagged sessions and open
 	// follow-ups keep (the store's TestKeptAndForgottenFiles), and
 	// forgets the files deleted.
-	spec := retention{RetainedDays: 14}.spec(root, oldFlagged, oldFollowup, ancientFlagged)
+	spec := settings{RetainedDays: 14}.spec(root, oldFlagged, oldFollowup, ancientFlagged)
 	indexed := map[string]bool{old: true, oldFlagged: true, oldFollowup: true, ancientFlagged: true}
 	spec.Forget = func(_ context.Context, paths []string) error {
 		for _, p := range paths {
@@ -97,7 +97,7 @@ func TestSweepFilesByAgeAndFlags(t *testing.T) {
 		}
 		return nil
 	}
-	res, err := capture.Sweep(ctx, spec)
+	res, err := retention.Sweep(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestSweepFilesByAgeAndFlags(t *testing.T) {
 		t.Errorf("the index keeps %d files, want the 2 kept files", len(indexed))
 	}
 	// RetainedDays 0 keeps files forever.
-	if res, err := capture.Sweep(ctx, retention{}.spec(root)); err != nil || res.FilesDeleted != 0 {
+	if res, err := retention.Sweep(ctx, settings{}.spec(root)); err != nil || res.FilesDeleted != 0 {
 		t.Fatalf("sweep with RetainedDays 0: %+v, %v", res, err)
 	}
 }
@@ -130,7 +130,7 @@ func TestSweepFilesBySizeInBatches(t *testing.T) {
 		files = append(files, logFileAt(t, root, "wi", "work-1-00000"+string(rune('0'+i))+".jsonl", 256<<10, time.Duration(10-i)*time.Hour))
 	}
 	// 1 MiB cap: the six oldest go, flagged or not, whatever their age.
-	res, err := capture.Sweep(ctx, retention{RetainedDays: 30, MaxTotalSizeMb: 1, BatchSize: 4}.spec(root, files[0]))
+	res, err := retention.Sweep(ctx, settings{RetainedDays: 30, MaxTotalSizeMb: 1, BatchSize: 4}.spec(root, files[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestSweepRelativeLogsRoot(t *testing.T) {
 	ctx := context.Background()
 	flagged := logFileAt(t, dir, "logs/wi", "work-1-00000f.jsonl", 10, 20*24*time.Hour)
 	plain := logFileAt(t, dir, "logs/wi", "work-1-00000e.jsonl", 10, 20*24*time.Hour)
-	if _, err := capture.Sweep(ctx, retention{RetainedDays: 14}.spec("logs", flagged)); err != nil {
+	if _, err := retention.Sweep(ctx, settings{RetainedDays: 14}.spec("logs", flagged)); err != nil {
 		t.Fatal(err)
 	}
 	if !exists(flagged) || exists(plain) {
@@ -172,7 +172,7 @@ func TestSweepRelativeLogsRoot(t *testing.T) {
 // byte cap to 0; both swept a fresh file (one with an open follow-up).
 func TestSweepOverflowKeepsFreshFiles(t *testing.T) {
 	t.Parallel()
-	for _, r := range []retention{
+	for _, r := range []settings{
 		{RetainedDays: 106752},
 		{RetainedDays: math.MaxInt},
 		{MaxTotalSizeMb: 1 << 43},
@@ -187,7 +187,7 @@ func TestSweepOverflowKeepsFreshFiles(t *testing.T) {
 			root := markedRoot(t)
 			fresh := logFileAt(t, root, "wi", "work-1-00000a.jsonl", 100, time.Minute)
 			followup := logFileAt(t, root, "wi", "work-1-00000b.jsonl", 100, time.Minute)
-			res, err := capture.Sweep(ctx, r.spec(root, followup))
+			res, err := retention.Sweep(ctx, r.spec(root, followup))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +198,7 @@ func TestSweepOverflowKeepsFreshFiles(t *testing.T) {
 	}
 }
 
-// The retention suite: a tree full of decoys swept under many
+// The settings suite: a tree full of decoys swept under many
 // configurations and roots. After every sweep, every file outside the
 // capture layout of a root sift owns is still there, unchanged, and
 // nothing outside the root was touched (#2, #3).
@@ -394,24 +394,24 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// sweepConfigs are the retention settings every root is swept with: the
+// sweepConfigs are the settings settings every root is swept with: the
 // usual ones, the edges of each range and the values that overflowed.
-func sweepConfigs() []retention {
-	var out []retention
+func sweepConfigs() []settings {
+	var out []settings
 	for _, days := range []int{0, 1, 14, 36500, 36501, 106751, 106752, math.MaxInt, -1, math.MinInt} {
-		out = append(out, retention{RetainedDays: days})
+		out = append(out, settings{RetainedDays: days})
 	}
 	for _, mb := range []int{1, 1 << 30, 1 << 43, 1 << 44, math.MaxInt, -1, math.MinInt} {
-		out = append(out, retention{MaxTotalSizeMb: mb})
+		out = append(out, settings{MaxTotalSizeMb: mb})
 	}
 	return append(out,
-		retention{RetainedDays: 1, MaxTotalSizeMb: 1, BatchSize: 1},
-		retention{RetainedDays: 106752, MaxTotalSizeMb: 1 << 44, FlaggedFor: math.MaxInt64},
-		retention{RetainedDays: 1, FlaggedFor: math.MinInt64, BatchSize: math.MaxInt},
+		settings{RetainedDays: 1, MaxTotalSizeMb: 1, BatchSize: 1},
+		settings{RetainedDays: 106752, MaxTotalSizeMb: 1 << 44, FlaggedFor: math.MaxInt64},
+		settings{RetainedDays: 1, FlaggedFor: math.MinInt64, BatchSize: math.MaxInt},
 	)
 }
 
-// TestSweepNeverLeavesTheLayout is the retention suite. A tree is built
+// TestSweepNeverLeavesTheLayout is the settings suite. A tree is built
 // once per root and rebuilt only after a sweep removed something.
 func TestSweepNeverLeavesTheLayout(t *testing.T) {
 	ctx := context.Background()
@@ -441,7 +441,7 @@ func TestSweepNeverLeavesTheLayout(t *testing.T) {
 					d = buildDecoys(t)
 					t.Setenv("HOME", d.home)
 				}
-				res, err := capture.Sweep(ctx, r.spec(rc.root(d)))
+				res, err := retention.Sweep(ctx, r.spec(rc.root(d)))
 				if err != nil {
 					t.Fatalf("%+v: sweep: %v", r, err)
 				}
@@ -481,7 +481,7 @@ func BenchmarkSweepFilesList(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := capture.Sweep(ctx, retention{RetainedDays: 14}.spec(root))
+		res, err := retention.Sweep(ctx, settings{RetainedDays: 14}.spec(root))
 		if err != nil || res.FilesKept != 5000 {
 			b.Fatalf("%+v, %v", res, err)
 		}

@@ -1,11 +1,11 @@
-package capture_test
+package retention_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/core/retention"
 )
 
 // TestSweepPassesOverPinnedFiles: a pinned file (an open follow-up's) is
@@ -20,13 +20,13 @@ func TestSweepPassesOverPinnedFiles(t *testing.T) {
 	old := logFileAt(t, root, "wi-1", "work-1-000002.jsonl", 100, 20*day)
 	big := logFileAt(t, root, "wi-2", "work-1-000003.jsonl", 600<<10, 3*day)
 	fresh := logFileAt(t, root, "wi-2", "work-1-000004.jsonl", 100, day)
-	spec := retention{RetainedDays: 14, MaxTotalSizeMb: 1}.spec(root)
+	spec := settings{RetainedDays: 14, MaxTotalSizeMb: 1}.spec(root)
 	spec.Pinned = map[string]bool{pinnedOld: true}
 
 	dry := spec
 	dry.DryRun = true
 	dry.Forget = func(context.Context, []string) error { t.Fatal("a dry run forgot files"); return nil }
-	res, err := capture.Sweep(ctx, dry)
+	res, err := retention.Sweep(ctx, dry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestSweepPassesOverPinnedFiles(t *testing.T) {
 		}
 	}
 
-	res, err = capture.Sweep(ctx, spec)
+	res, err = retention.Sweep(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
