@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -87,7 +88,7 @@ func analyze(p parser, r io.Reader, opt summary.Options, listen func(*event.Even
 			sum, rev, err = nil, nil, fmt.Errorf("summarize: internal error after line %d: %s", line, msg)
 		}
 	}()
-	st, err := p.reg.Parse(r, agents.Options{Agent: agents.Kind(opt.Agent), Borrow: true, Scratch: p.scratch}, emit)
+	st, err := p.reg.Parse(r, agents.Options{Agent: agents.Kind(opt.Agent), Borrow: true, Scratch: p.scratch, Redact: redact.JSONLine}, emit)
 	if err != nil {
 		return nil, nil, err
 	}
