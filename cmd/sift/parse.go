@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/textsafe"
 )
 
@@ -40,7 +41,7 @@ func runParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	counts := map[event.Kind]int{}
 	enc := textsafe.NewEncoder(w)
 	var encErr error
-	st, err := reg.Parse(f, agents.Options{Agent: agents.Kind(*agent)}, func(ev *event.Event) {
+	st, err := reg.Parse(f, agents.Options{Agent: agents.Kind(*agent), Redact: redact.JSONLine}, func(ev *event.Event) {
 		counts[ev.Update.SessionUpdate]++
 		if !*stats && encErr == nil {
 			encErr = enc.Encode(ev)

@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -74,5 +76,34 @@ func TestParseCommandErrors(t *testing.T) {
 				t.Fatalf("stderr %q, want one line with %q", errOut, tc.want)
 			}
 		})
+	}
+}
+
+// TestParseCommandRedacts prints the events of a stream whose tool input,
+// tool output, message and session id hold a secret: `sift parse` reads a
+// file sift did not capture, so it redacts each line as it enters, and
+// the secret reaches the screen nowhere.
+func TestParseCommandRedacts(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("../../testdata/streams/claude/evolve-2.1.7-run1-write-file.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "ghp_" + strings.Repeat("Z9y8X7w6", 5)[:36]
+	stream := strings.ReplaceAll(string(src), "4bd9804e-6adb-41d7-8691-9b07158b0d3a", secret)
+	stream = strings.ReplaceAll(stream, "Hello from claude!", "token "+secret)
+	if strings.Count(stream, secret) < 5 {
+		t.Fatal("the stream holds no secret to redact")
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(stream), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runSift(t, "parse", path)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if w := secretWindow(out, secret[len("ghp_"):]); w != "" || !strings.Contains(out, "[REDACTED:") {
+		t.Fatalf("sift parse printed the secret (%q) or no marker:\n%s", w, out)
 	}
 }

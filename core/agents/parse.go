@@ -44,6 +44,12 @@ type Options struct {
 	// emit returns. It spares a copy of every event's text for a receiver
 	// that only folds events into figures (summary.Builder).
 	Borrow bool
+	// Redact, when set, is applied to each line before it is parsed: the
+	// reader of a stream sift did not capture redacts where the text
+	// enters (ingest passes redact.JSONLine), so that every event, and
+	// everything made of them, holds redacted text. It returns the line
+	// itself when it holds no secret.
+	Redact func(line []byte) []byte
 	// Scratch, with Borrow, is what the parse reuses from line to line,
 	// kept by a caller that parses one stream after another; nil means a
 	// Scratch of the parse's own.
@@ -66,13 +72,13 @@ type Stats = event.Stats
 func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
 	d := &driver{reg: r, emit: emit, sniffing: opt.Agent == "",
 		windowLines: cmp.Or(opt.windowLines, sniffWindowLines), windowBytes: cmp.Or(opt.windowBytes, sniffWindowBytes),
-		scribble: opt.scribble}
+		scribble: opt.scribble || view.ScribblingAll()}
 	if opt.Borrow {
 		sc := opt.Scratch
 		if sc == nil {
 			sc = &Scratch{}
 		}
-		sc.pool.scribble = opt.scribble
+		sc.pool.scribble = d.scribble
 		d.lendFrom(sc)
 	}
 	d.stampFn = d.stamp
@@ -90,6 +96,9 @@ func (r *Registry) Parse(rd io.Reader, opt Options, emit Emit) (Stats, error) {
 			d.stats.Lines++
 			if cut {
 				d.stats.CutLines++
+			}
+			if opt.Redact != nil {
+				line = opt.Redact(line)
 			}
 			d.line(Line{Bytes: line, No: d.stats.Lines, Offset: lr.start}, cut)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -58,6 +59,11 @@ type parser struct {
 	reg     *agents.Registry
 	scratch *agents.Scratch
 	builder *summary.Builder
+	// captured is set for a file a recorded `sift run` wrote: its lines
+	// were redacted on their way to disk (core/capture), and are not
+	// scanned again. Every other file is redacted where it enters, line
+	// by line, before it is parsed.
+	captured bool
 }
 
 // analyze is the one parse of a stream, by the parsers of p: every
@@ -87,7 +93,11 @@ func analyze(p parser, r io.Reader, opt summary.Options, listen func(*event.Even
 			sum, rev, err = nil, nil, fmt.Errorf("summarize: internal error after line %d: %s", line, msg)
 		}
 	}()
-	st, err := p.reg.Parse(r, agents.Options{Agent: agents.Kind(opt.Agent), Borrow: true, Scratch: p.scratch}, emit)
+	po := agents.Options{Agent: agents.Kind(opt.Agent), Borrow: true, Scratch: p.scratch}
+	if !p.captured {
+		po.Redact = redact.JSONLine
+	}
+	st, err := p.reg.Parse(r, po, emit)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -48,8 +48,11 @@ func newReader(opt Options, now time.Time, analyze analyzeFunc) *reader {
 		builder: summary.NewBuilder(summary.Options{})}
 }
 
-// parser is what the reader parses with.
-func (r *reader) parser() parser { return parser{reg: r.reg, scratch: &r.scratch, builder: r.builder} }
+// parser is what the reader parses a file with; captured says a recorded
+// `sift run` wrote it, redacted.
+func (r *reader) parser(captured bool) parser {
+	return parser{reg: r.reg, scratch: &r.scratch, builder: r.builder, captured: captured}
+}
 
 // read reads one file into a session: one parse, whose events go to the
 // summary builder (which makes the review events) and, for an agent's
@@ -124,7 +127,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	if l.usage != nil {
 		listen = func(ev *event.Event) { l.listen(ev); srch.listen(ev) }
 	}
-	sum, rev, err := r.analyze(r.parser(), src, opt, listen)
+	sum, rev, err := r.analyze(r.parser(inv != nil), src, opt, listen)
 	if err != nil && kind == "" && errors.Is(err, agents.ErrUnknownAgent) {
 		// A recorded run naming a harness this sift cannot read: sniff
 		// instead.
@@ -132,7 +135,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 			opt.Agent = ""
 			r.br.Reset(fh)
 			*srch = *newSearchText()
-			sum, rev, err = r.analyze(r.parser(), r.br, opt, srch.listen)
+			sum, rev, err = r.analyze(r.parser(inv != nil), r.br, opt, srch.listen)
 		}
 	}
 	if err != nil {

@@ -110,7 +110,7 @@ func keptTable[K comparable, V any](m map[K]V) map[K]V {
 func (b *Builder) Reset(opt Options) {
 	opt = opt.withDefaults()
 	calls, turns, lists, texts := b.callRecs, b.turnRecs, b.lists, b.texts
-	if b.scribble {
+	if b.scribble || view.ScribblingAll() {
 		texts.scribble()
 	}
 	calls.reset()

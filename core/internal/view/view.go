@@ -21,7 +21,10 @@
 // TestNoUnsafeOutsideView fails when another product file imports unsafe.
 package view
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // String returns b's bytes as a string without copying them. The string
 // is valid only while b's bytes are not written; it must not be kept.
@@ -44,3 +47,15 @@ func Scribble(b []byte) {
 		b[i] = '~'
 	}
 }
+
+// scribbleAll is ScribbleAll's switch.
+var scribbleAll atomic.Bool
+
+// ScribbleAll turns on (or off) the scribble mode of every parse and
+// every summary builder of the process, for an end-to-end test that
+// reaches neither's own (core/ingest's TestScribbledImportEqualsPlain):
+// correct code gives the same results either way.
+func ScribbleAll(on bool) { scribbleAll.Store(on) }
+
+// ScribblingAll reports whether ScribbleAll turned the scribble modes on.
+func ScribblingAll() bool { return scribbleAll.Load() }
