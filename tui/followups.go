@@ -97,7 +97,10 @@ func (v *followupsView) entry(f *review.Followup, sel bool, w int) []string {
 	add("note    ", f.Decision.Note)
 	if c := f.Call; c != nil {
 		text := c.Name + ": " + firstLine(c.InputSummary)
-		if c.Error != nil {
+		switch {
+		case c.Why != "":
+			text = c.Name + ": " + c.Why
+		case c.Error != nil:
 			text = c.Name + ": " + firstLine(*c.Error)
 		}
 		add("failed  ", text)

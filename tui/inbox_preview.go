@@ -208,7 +208,11 @@ func (m *inboxView) previewError(s *review.Session, w int) []string {
 			continue
 		}
 		text := tc.TurnID + " " + tc.Name + ": " + firstLine(tc.InputSummary)
-		if tc.Error != nil {
+		switch {
+		case tc.Why != "":
+			// The failure's own words, as its flag says them.
+			text += "\n" + tc.Why
+		case tc.Error != nil:
 			text += "\n" + *tc.Error
 		}
 		out := indentLines(st, text, w, 4)

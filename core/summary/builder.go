@@ -93,6 +93,8 @@ type Builder struct {
 	// there were.
 	orphanErr  noteRec
 	orphanErrs int
+	// orphanFatal says orphanErr is a fatal error.
+	orphanFatal bool
 
 	structured bool
 	rawLines   int
@@ -162,12 +164,15 @@ type turnState struct {
 	// usd and costSrc are the turn's cost, once priced (cost.go).
 	usd     float64
 	costSrc CostSource
-	// idx is the turn's index in the session; errLine, errMsg and errs
-	// are its first harness error and how many it had.
-	idx     int
-	errLine int
-	errMsg  string
-	errs    int
+	// idx is the turn's index in the session; errLine and errMsg are its
+	// headline harness error (the fatal one, else the last: warnings are
+	// not counted), errs how many it had, errFatal whether the headline
+	// is fatal.
+	idx      int
+	errLine  int
+	errMsg   string
+	errs     int
+	errFatal bool
 }
 
 // id is the turn's id, t1, t2, …; named once the stream has ended
@@ -326,6 +331,12 @@ func (b *Builder) Add(ev *event.Event) {
 func (b *Builder) harnessError(ev *event.Event, at instant) {
 	u := &ev.Update
 	b.errors++
+	sev := errorSeverity(u.Message, u.Fatal)
+	if sev == sevWarning {
+		// A notice the run survives: counted, never a flag or a
+		// headline.
+		return
+	}
 	msg := b.clipLine(u.Message, maxLine)
 	if msg == "" {
 		msg = "an error with no message"
@@ -337,8 +348,10 @@ func (b *Builder) harnessError(ev *event.Event, at instant) {
 	}
 	t := b.turnOf(ev)
 	if t == nil {
-		if !b.errOrphan {
+		if !b.errOrphan || !b.orphanFatal {
+			// The headline: the fatal one, else the last.
 			b.orphanErr = noteRec{note: FlagNote{Flag: FlagHarnessError, Evidence: Evidence{Sentence: msg, Line: ev.Line}}}
+			b.orphanFatal = sev == sevFatal
 		}
 		b.errOrphan = true
 		b.orphanErrs++
@@ -346,8 +359,9 @@ func (b *Builder) harnessError(ev *event.Event, at instant) {
 	}
 	t.flags.add(FlagHarnessError)
 	b.touch(t, ev, at)
-	if t.errs == 0 {
-		t.errLine, t.errMsg = ev.Line, msg
+	if !t.errFatal {
+		// The headline: the fatal one, else the last.
+		t.errLine, t.errMsg, t.errFatal = ev.Line, msg, sev == sevFatal
 	}
 	t.errs++
 }

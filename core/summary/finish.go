@@ -122,6 +122,9 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 		if c.is(callHasOutput) {
 			tc.OutputBytes = slab.int64(c.outBytes)
 		}
+		if c.ext != nil {
+			tc.Why = c.ext.why
+		}
 		if c.is(callHasExit) {
 			tc.ExitCode = slab.int(c.exit)
 		}

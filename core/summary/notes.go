@@ -106,9 +106,13 @@ func (b *Builder) callNote(c *callState, f Flag) {
 		if c.is(callHasExit) && c.exit != 0 {
 			verb = " exited " + itoa(int64(c.exit))
 		}
-		if c.err != nil {
+		switch {
+		case c.ext != nil && c.ext.why != "":
+			// The failure's own words: the line that explains it.
+			e.Sentence = b.sentence(name, verb, ": ", c.ext.why)
+		case c.err != nil:
 			e.Sentence = b.sentence(name, verb, ": ", clippedFirst(*c.err))
-		} else {
+		default:
 			e.Sentence = b.sentence(name, verb)
 		}
 	}

@@ -85,7 +85,7 @@ func TestFlagNotes(t *testing.T) {
 	sum, _ := s.summarize(t, Options{ExitCode: event.Int(1)})
 	want := []string{
 		"approval_required t1: Bash denied: Command contains output redirection (line 3)",
-		"tool_failed t2: Bash exited 2: make: *** [all] Error 2 … (lines 4–5)",
+		"tool_failed t2: Bash exited 2: make: *** [all] Error 2 (lines 4–5)",
 		"harness_error t2: harness error: stream disconnected; retrying (line 6)",
 		"unfinished_tool t3: Read never returned a result (line 7)",
 	}

@@ -77,6 +77,9 @@ type callExtra struct {
 	approvalAt   instant
 	approvalLine int
 	approvalMsg  string
+	// why is the line of a failed call's output or error that explains
+	// the failure (explainLine), redacted and clipped.
+	why string
 }
 
 // callFlags are a call's yes/no state.
@@ -340,6 +343,9 @@ func (b *Builder) apply(c *callState, ev *event.Event, at instant) {
 	msg := u.Message
 	if msg == "" {
 		msg = contentText(u.Content)
+	}
+	if why := explainLine(contentText(u.Content), u.Message); why != "" && !c.is(callApproval) {
+		c.extra().why = b.clipLine(why, maxLine)
 	}
 	if msg != "" {
 		e := b.clipText(strings.TrimSpace(msg), MaxErrorText)

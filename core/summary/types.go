@@ -166,6 +166,10 @@ type ToolCall struct {
 	OutputBytes      *int64  `json:"outputBytes"`
 	ExitCode         *int    `json:"exitCode"`
 	Error            *string `json:"error"`
+	// Why is the line of a failed call's output or error that explains
+	// the failure (its flag's sentence quotes it); empty when none does,
+	// and on sessions summarized before sift picked it.
+	Why string `json:"why,omitempty"`
 	// Line and EndLine are the stream lines of the call and its result.
 	Line    int `json:"line"`
 	EndLine int `json:"endLine,omitempty"`
