@@ -37,6 +37,9 @@ type KeyMap struct {
 	Pager, Editor, Copy          key.Binding
 	Search, NextMatch, PrevMatch key.Binding
 	Wrap, PrevCall, NextCall     key.Binding
+	// NextError and PrevError step through a call's error lines (lnav's
+	// are taken: n/N are the search's, ]/[ the calls).
+	NextError, PrevError key.Binding
 
 	// Decisions, on every screen: Decide decides what is selected (the
 	// sessions marked, a turn, a tool call), DecideSession the open
@@ -96,6 +99,8 @@ func DefaultKeyMap() KeyMap {
 		Wrap:      b("w", "wrap", "w"),
 		PrevCall:  b("[", "prev call", "["),
 		NextCall:  b("]", "next call", "]"),
+		NextError: b("}", "next error line", "}"),
+		PrevError: b("{", "prev error line", "{"),
 
 		Decide:        b("d", "decide", "d"),
 		DecideSession: b("D", "decide session", "D"),

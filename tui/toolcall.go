@@ -50,6 +50,13 @@ type toolView struct {
 	query     string
 	matches   []int
 	match     int
+
+	// errRows are the body rows that start a line of the output that can
+	// explain a failure ({ and } step through them); whyRow is the row
+	// marked: first the line the failed call's sentence quotes, where the
+	// view opens, then the error line { or } moved to; -1 for none.
+	errRows []int
+	whyRow  int
 }
 
 var _ component = (*toolView)(nil)
@@ -74,8 +81,12 @@ func (m *toolView) setCall(s *review.Session, tc *summary.ToolCall) {
 func (m *toolView) setDetail(cd *detail.Call, raw []string, err error) {
 	m.detail, m.raw, m.err, m.loading = cd, raw, err, false
 	m.build()
-	if m.query != "" && len(m.matches) > 0 {
+	switch {
+	case m.query != "" && len(m.matches) > 0:
 		m.scrollTo(m.matches[m.match])
+	case m.whyRow >= 0:
+		// A failed call opens at the line that explains it.
+		m.scrollTo(m.whyRow)
 	}
 }
 
@@ -151,6 +162,10 @@ func (m *toolView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Wrap):
 		m.nowrap = !m.nowrap
 		m.layout()
+	case key.Matches(msg, k.NextError):
+		m.nextError(1)
+	case key.Matches(msg, k.PrevError):
+		m.nextError(-1)
 	case key.Matches(msg, k.PrevCall):
 		return m.step(-1)
 	case key.Matches(msg, k.NextCall):
@@ -385,7 +400,7 @@ func (m *toolView) FullHelp() [][]key.Binding {
 	k := m.c.Keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.PrevCall, k.NextCall, k.Back},
-		{k.Search, k.NextMatch, k.PrevMatch, k.Wrap, k.Copy, k.Pager, k.Editor},
+		{k.Search, k.NextMatch, k.PrevMatch, k.NextError, k.PrevError, k.Wrap, k.Copy, k.Pager, k.Editor},
 		{k.Decide, k.DecideSession, k.Followup, k.Undo, k.History, k.NextTodo, k.Followups, k.Claim},
 		{k.View, k.Refresh, k.Help, k.Quit},
 	}

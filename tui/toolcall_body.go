@@ -3,12 +3,14 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentsift/sift/core/edit"
+	"github.com/agentsift/sift/core/summary"
 )
 
 // bodySection is one part of a tool call's body: the input (or the diff
@@ -66,7 +68,68 @@ func (m *toolView) layout() {
 		}
 	}
 	m.findMatches()
+	m.findErrors()
 	m.clamp()
+}
+
+// findErrors finds the output's error lines and the row of the line the
+// failed call's sentence quotes (its last occurrence: tools print their
+// verdict last).
+func (m *toolView) findErrors() {
+	m.errRows, m.whyRow = m.errRows[:0], -1
+	why := ""
+	if m.call.Success != nil && !*m.call.Success {
+		why, _, _ = strings.Cut(m.call.Why, " / ")
+	}
+	for i, r := range m.body {
+		if r.line < 0 || m.sections[r.sec].name != "output" && m.sections[r.sec].name != "error" {
+			continue
+		}
+		if i > 0 && m.body[i-1].sec == r.sec && m.body[i-1].line == r.line {
+			continue // a wrapped line's later rows
+		}
+		line := m.sectionLine(r.sec, r.line)
+		if summary.ExplainsFailure(line) {
+			m.errRows = append(m.errRows, i)
+		}
+		if why != "" && quotes(strings.TrimSpace(line), why) {
+			m.whyRow = i
+		}
+	}
+}
+
+// quotes reports whether a line is the one a sentence quotes: the same,
+// or, quoted cut ("…"), starting the same.
+func quotes(line, why string) bool {
+	if cut, ok := strings.CutSuffix(why, "…"); ok {
+		return cut != "" && strings.HasPrefix(line, cut)
+	}
+	return line == why
+}
+
+// sectionLine is the plain text of a section's line.
+func (m *toolView) sectionLine(sec, line int) string {
+	return ansi.Strip(m.sections[sec].lines[line])
+}
+
+// nextError moves to the next (1) or previous (-1) error line, from the
+// one marked, wrapping around, and marks it.
+func (m *toolView) nextError(dir int) {
+	n := len(m.errRows)
+	if n == 0 {
+		return
+	}
+	cur := slices.Index(m.errRows, m.whyRow)
+	switch {
+	case cur >= 0:
+		cur = (cur + dir + n) % n
+	case dir > 0:
+		cur = 0
+	default:
+		cur = n - 1
+	}
+	m.whyRow = m.errRows[cur]
+	m.scrollTo(m.whyRow)
 }
 
 // bodySections are the call's input (or its diff), output and error. The
@@ -86,6 +149,7 @@ func (m *toolView) bodySections() []bodySection {
 	out, lang := m.outputText()
 	errText := m.errorText()
 	same := errText != "" && strings.TrimSpace(out) == strings.TrimSpace(errText)
+	shown := same || errText != "" && errorInOutput(out, errText)
 	switch {
 	case m.loading:
 		secs = append(secs, bodySection{name: "output", lines: []string{" " + m.spin + st.App.Subtle.Render(" reading the stream…")}})
@@ -97,7 +161,7 @@ func (m *toolView) bodySections() []bodySection {
 	case errText == "":
 		secs = append(secs, bodySection{name: "output", lines: []string{st.App.Subtle.Render(" (no output)")}})
 	}
-	if errText != "" && !strings.Contains(out, strings.TrimSpace(errText)) || same {
+	if errText != "" && !shown || same {
 		var lines []string
 		if m.c.Mode == Operator {
 			lines = []string{st.Status.Error.Render(" " + Inert(firstLine(errText)))}
@@ -111,15 +175,34 @@ func (m *toolView) bodySections() []bodySection {
 	return secs
 }
 
-// errorText is the call's error, from the summary or the stream.
+// errorText is the call's error: the summary's, unless it was cut (it
+// ends in "…") and the stream, once read, has it whole.
 func (m *toolView) errorText() string {
+	cut := m.call.Error == nil || strings.HasSuffix(*m.call.Error, "…")
+	if cut && m.detail != nil && m.detail.Error != "" {
+		return m.detail.Error
+	}
 	if m.call.Error != nil {
 		return *m.call.Error
 	}
-	if m.detail != nil {
-		return m.detail.Error
-	}
 	return ""
+}
+
+// errorInOutput reports whether an error is already in the output, so
+// that it is not shown twice: the whole error, or, when it was cut (the
+// summary's ends in "…"), its first lines.
+func errorInOutput(out, errText string) bool {
+	e := strings.TrimSpace(errText)
+	if strings.Contains(out, e) {
+		return true
+	}
+	e = strings.TrimSpace(strings.TrimSuffix(e, "…"))
+	lines := strings.Split(e, "\n")
+	if len(lines) > 3 {
+		lines = lines[:3]
+	}
+	head := strings.TrimSpace(strings.Join(lines, "\n"))
+	return head != "" && strings.Contains(out, head)
 }
 
 // diff is the call's edit as a unified diff, when it is one.
@@ -181,6 +264,16 @@ func (m *toolView) rowText(i int) string {
 	r := m.body[i]
 	if r.line < 0 {
 		return m.c.Styles.rule(m.sectionLabel(r.sec), m.w)
+	}
+	if i == m.whyRow {
+		// The line the failed call's sentence quotes, or the error line
+		// { and } moved to.
+		text := r.text
+		if strings.HasPrefix(r.plain, " ") {
+			// The mark takes the place of the line's first blank.
+			text = ansi.Cut(text, 1, ansi.StringWidth(text))
+		}
+		return fitWidth(m.c.Styles.Status.Error.Render("▶")+text, m.w)
 	}
 	if m.query == "" {
 		return r.text

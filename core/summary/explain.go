@@ -115,6 +115,23 @@ func explainLine(texts ...string) string {
 	return l
 }
 
+// ExplainsFailure reports whether a line of a tool's output is one that
+// can explain a failure (an error, a failed test, an assertion, …), by
+// the rules a failed call's sentence is chosen by: the lines the call
+// view steps through with its error-line keys.
+func ExplainsFailure(line string) bool {
+	l := strings.TrimSpace(line)
+	if l == "" || matchesAny(explainNoise, l) || matchesAny(explainWeak, l) {
+		return false
+	}
+	for _, r := range explainRules {
+		if r.weight >= 2 && r.re.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
 // matchesAny reports whether a line matches one of res.
 func matchesAny(res []*regexp.Regexp, l string) bool {
 	for _, re := range res {
