@@ -218,7 +218,7 @@ func (m *sessionView) promptLines() []string {
 	st := m.c.Styles
 	switch {
 	case m.convErr != nil:
-		return []string{st.label("prompt") + st.Status.Error.Render(Inert(m.convErr.Error()))}
+		return []string{st.label("prompt") + st.Status.Error.Render(Inert(streamProblem(m.convErr)))}
 	case m.conv == nil && m.s.Path == "":
 		return []string{st.label("prompt") + st.App.Subtle.Render("the store does not know this session's stream file")}
 	case m.conv == nil:

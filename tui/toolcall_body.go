@@ -154,7 +154,7 @@ func (m *toolView) bodySections() []bodySection {
 	case m.loading:
 		secs = append(secs, bodySection{name: "output", lines: []string{" " + m.spin + st.App.Subtle.Render(" reading the stream…")}})
 	case m.err != nil:
-		secs = append(secs, bodySection{name: "output", lines: []string{st.Status.Error.Render(" " + Inert(m.err.Error()))}})
+		secs = append(secs, bodySection{name: "output", lines: []string{st.Status.Error.Render(" " + Inert(streamProblem(m.err)))}})
 	case out != "" && !same:
 		lines := m.c.highlight(out, lang)
 		secs = append(secs, bodySection{name: "output", lines: lines, count: len(lines)})

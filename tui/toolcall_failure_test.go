@@ -106,3 +106,33 @@ func TestLongFailureOpensAtItsVerdict(t *testing.T) {
 		})
 	}
 }
+
+// TestGoneFileIsSaidInWords: a session whose stream file was deleted after
+// its import says so once, in words, in the session's prompt row and in
+// place of a call's output, never as a Go error; drawn at the three
+// sizes.
+func TestGoneFileIsSaidInWords(t *testing.T) {
+	dir := t.TempDir()
+	s := longFailure(t, dir)
+	if err := os.Remove(s.Path); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range goldenSizes() {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := newTestApp(t, size[0], size[1], NewMemStore([]review.Session{s}))
+			k := m.c.Keys
+			press(t, m, k.Enter)
+			checkFrame(t, m, size[0], size[1])
+			session := screenText(m)
+			press(t, m, k.Enter, k.Enter)
+			checkFrame(t, m, size[0], size[1])
+			call := screenText(m)
+			for what, got := range map[string]string{"session": session, "call": call} {
+				if n := strings.Count(got, "gone from disk"); n != 1 || strings.Contains(got, "no such file") {
+					t.Errorf("the %s view says the file is gone %d times, or as a Go error:\n%s", what, n, got)
+				}
+			}
+			golden.RequireEqual(t, session+"\n"+call)
+		})
+	}
+}

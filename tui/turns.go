@@ -132,6 +132,9 @@ func (m *sessionView) textRowLine(cols []column, sel bool, name, what string) st
 // or why there is none.
 func (m *sessionView) promptWords() string {
 	switch {
+	case m.conv == nil && m.convErr != nil:
+		// Said once, where the stream's content would be.
+		return streamProblem(m.convErr)
 	case m.conv == nil:
 		return "…"
 	case len(m.conv.Prompts.Lines) == 0:
