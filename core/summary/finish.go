@@ -278,7 +278,12 @@ func (b *Builder) turnsAndStalls(s *Summary, p projector) flagSet {
 	if cap(s.Stalls) <= maxKeptList {
 		b.lists.stalls = s.Stalls
 	}
-	s.StallCount = len(s.Stalls)
+	s.StallCount = 0
+	for i := range s.Stalls {
+		if s.Stalls[i].Flagged {
+			s.StallCount++
+		}
+	}
 
 	var sizes []int64
 	for _, t := range b.turns {

@@ -124,6 +124,8 @@ type Summary struct {
 
 	// Counts the inbox sorts and filters on.
 	ToolCallCount int `json:"toolCallCount"`
+	// StallCount counts the flagged stalls: tool time below the tool
+	// threshold is listed in Stalls, never counted.
 	StallCount    int `json:"stallCount"`
 	ErrorCount    int `json:"errorCount"`
 	ApprovalCount int `json:"approvalCount"`
@@ -178,9 +180,11 @@ type ToolCall struct {
 }
 
 // Stall is a gap between consecutive events longer than the threshold.
-// A wait on a tool (tool_execution) is tool time: it is listed and
-// counted, but flags its turn (Flagged) only past the tool threshold
-// (Options.ToolStallThreshold) or when the tool then failed.
+// A wait on a tool (tool_execution) is tool time: it is listed, but is a
+// stall (Flagged: it flags its turn and counts in StallCount) only past
+// the tool threshold (Options.ToolStallThreshold) or when the tool then
+// failed. One rule for the inbox's column, the flag, the timeline and
+// the report.
 type Stall struct {
 	StartedAt time.Time `json:"startedAt"`
 	GapMs     int64     `json:"gapMs"`
