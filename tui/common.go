@@ -57,7 +57,7 @@ type Common struct {
 	// Reviewer is recorded on decisions and claims.
 	Reviewer string
 	// Resume builds a follow-up's resume command (Options.Resume).
-	Resume func(f *review.Followup) (line, why string)
+	Resume func(f *review.Followup) review.Resume
 	// ClaimTTL is how long a claim holds (0: review.DefaultClaimTTL).
 	ClaimTTL time.Duration
 	// lexers memoises chroma lexer lookups by name or file name.
@@ -94,7 +94,7 @@ type Options struct {
 	// Resume says how to resume a follow-up's agent session: the command
 	// as a shell line, or why there is none. The program gives it: the
 	// resume command is each harness's; nil knows none.
-	Resume func(f *review.Followup) (line, why string)
+	Resume func(f *review.Followup) review.Resume
 	// ClaimTTL is how long a claim (c) holds; 0 means
 	// review.DefaultClaimTTL (config ClaimMinutes).
 	ClaimTTL time.Duration

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -44,11 +46,10 @@ func (m *App) handleFollowups(msg followupsLoadedMsg) tea.Cmd {
 	return nil
 }
 
-// resume is the command that resumes a follow-up's session, as a shell
-// line, or why there is none (Options.Resume).
-func (v *followupsView) resume(f *review.Followup) (line, why string) {
+// resume is how to resume a follow-up's session (Options.Resume).
+func (v *followupsView) resume(f *review.Followup) review.Resume {
 	if v.c.Resume == nil {
-		return "", "no resume command: this inbox was given no way to build one"
+		return review.Resume{Why: "no resume command: this inbox was given no way to build one"}
 	}
 	return v.c.Resume(f)
 }
@@ -66,11 +67,11 @@ func (v *followupsView) Update(msg tea.KeyPressMsg) tea.Cmd {
 		v.cursor = max(v.cursor-1, 0)
 	case v.cursor >= len(v.fs):
 	case key.Matches(msg, k.Copy):
-		line, why := v.resume(&v.fs[v.cursor])
-		if why != "" {
-			return intent(statusMsg{text: why})
+		r := v.resume(&v.fs[v.cursor])
+		if r.Why != "" {
+			return intent(statusMsg{text: r.Why})
 		}
-		return intent(copyMsg{what: "the resume command", text: line})
+		return intent(copyMsg{what: "the resume command", text: r.Shell()})
 	case key.Matches(msg, k.Enter):
 		f := &v.fs[v.cursor]
 		return tea.Batch(intent(closeOverlayMsg{}), intent(openSessionMsg{key: f.Decision.Session}))
@@ -94,6 +95,15 @@ func (v *followupsView) entry(f *review.Followup, sel bool, w int) []string {
 	add := func(label, text string) {
 		lines = append(lines, st.Dialog.Choice.Render(fitWidth("    "+label+Inert(firstLine(text)), w)))
 	}
+	// A command is shown whole, wrapped: it is copied by hand too.
+	addWhole := func(label, text string) {
+		for i, l := range strings.Split(ansi.Hardwrap(Inert(text), max(w-12, 10), true), "\n") {
+			if i > 0 {
+				label = strings.Repeat(" ", len(label))
+			}
+			lines = append(lines, st.Dialog.Choice.Render(fitWidth("    "+label+l, w)))
+		}
+	}
 	add("note    ", f.Decision.Note)
 	if c := f.Call; c != nil {
 		text := c.Name + ": " + firstLine(c.InputSummary)
@@ -105,10 +115,20 @@ func (v *followupsView) entry(f *review.Followup, sel bool, w int) []string {
 		}
 		add("failed  ", text)
 	}
-	if line, why := v.resume(f); why != "" {
-		add("resume  ", why)
-	} else {
-		add("resume  ", line)
+	switch r := v.resume(f); {
+	case r.Why != "":
+		add("resume  ", r.Why)
+	default:
+		addWhole("resume  ", r.Shell())
+		if r.DirWhy != "" {
+			add("folder  ", r.DirWhy)
+		} else if r.DirFrom == review.DirFromStream {
+			add("folder  ", "from the stream: "+r.Dir)
+		}
+		if n := r.NoteShell(); n != "" {
+			addWhole("or      ", n)
+			add("        ", "("+review.NoteLabel+")")
+		}
 	}
 	return lines
 }
@@ -126,10 +146,20 @@ func (v *followupsView) View(w, h int) string {
 		lines = append(lines, st.Dialog.Choice.Render("no open follow-ups · x asks for one"))
 	}
 	rows := max(h-8, 5)
-	per := 5
-	first := max(min(v.cursor-(rows/per)/2, len(v.fs)-rows/per), 0)
-	for i := first; i < len(v.fs) && len(lines)+per <= rows+2; i++ {
-		lines = append(lines, v.entry(&v.fs[i], i == v.cursor, inner)...)
+	entries := make([][]string, len(v.fs))
+	for i := range v.fs {
+		entries[i] = v.entry(&v.fs[i], i == v.cursor, inner)
+	}
+	// From the selected entry back as far as the room allows, then
+	// forward: the selection is always in view.
+	first := min(v.cursor, max(len(entries)-1, 0))
+	for used := 0; first > 0; first-- {
+		if used += len(entries[first]) + 1; used+len(entries[first-1])+1 > rows {
+			break
+		}
+	}
+	for i := first; i < len(entries) && len(lines)+len(entries[i])+1 <= rows+2; i++ {
+		lines = append(lines, entries[i]...)
 		lines = append(lines, "")
 	}
 	lines = append(lines, st.Dialog.Choice.Render(fitWidth("↑↓ select · y copy the resume command · enter open · esc close", inner)))

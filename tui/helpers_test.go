@@ -236,7 +236,6 @@ func checkFrame(t testing.TB, m *App, w, h int) {
 }
 
 // testResume is the program's resume builder (cmd/sift resumeLine).
-func testResume(f *review.Followup) (line, why string) {
-	r := capture.ResumeCommand(agents.Kind(f.Session.AgentKind), f.Session.SessionID, f.Session.Cwd, f.Decision.Note)
-	return r.Shell(), r.Why
+func testResume(f *review.Followup) review.Resume {
+	return capture.ResumeCommand(agents.Kind(f.Session.AgentKind), f.Session.SessionID, f.Session.Cwd, f.Session.StreamCwd, f.Decision.Note)
 }

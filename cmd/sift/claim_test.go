@@ -61,7 +61,7 @@ func TestClaimCommand(t *testing.T) {
 func inboxApp(t *testing.T, st tui.Store, reviewer string, w, h int) *tui.App {
 	t.Helper()
 	m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", Title: "sift demo", NoAnimation: true,
-		Now: func() time.Time { return demoNow }, Reviewer: reviewer, Resume: resumeLine})
+		Now: func() time.Time { return demoNow }, Reviewer: reviewer, Resume: resumeOf})
 	if err != nil {
 		t.Fatal(err)
 	}

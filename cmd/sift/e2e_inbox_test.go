@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/export"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -266,7 +267,7 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sift followups: %v", err)
 	}
-	var fs []followupJSON
+	var fs []export.FollowupItem
 	if err := json.Unmarshal(out, &fs); err != nil {
 		t.Fatalf("sift followups --json: %v\n%s", err, out)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentsift/sift/core/export"
 	"github.com/agentsift/sift/core/review"
 )
 
@@ -85,7 +86,7 @@ func TestEndToEndRecordedStreamInTmux(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sift followups: %v", err)
 	}
-	var fs []followupJSON
+	var fs []export.FollowupItem
 	if err := json.Unmarshal(out, &fs); err != nil {
 		t.Fatalf("sift followups --json: %v\n%s", err, out)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentsift/sift/core/export"
 )
 
 // TestDecideUndoHistoryAndFollowups walks a follow-up through the
@@ -31,13 +33,13 @@ func TestDecideUndoHistoryAndFollowups(t *testing.T) {
 	if out := decide("--decision", "needs_followup", "--tool-call", call.ID, "--note", "don't stop; rerun it"); !strings.Contains(out, "by ana") {
 		t.Fatalf("the configuration's reviewer is not recorded: %q", out)
 	}
-	followups := func() []followupJSON {
+	followups := func() []export.FollowupItem {
 		t.Helper()
 		out, errOut, code := siftCmd(t, "followups", "--db", db, "--json")
 		if code != 0 {
 			t.Fatalf("followups: %d %q", code, errOut)
 		}
-		var fs []followupJSON
+		var fs []export.FollowupItem
 		if err := json.Unmarshal([]byte(out), &fs); err != nil {
 			t.Fatalf("followups --json: %v\n%s", err, out)
 		}

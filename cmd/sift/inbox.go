@@ -43,7 +43,7 @@ func (f *inboxFlags) check() error {
 // options are the app options the flags set; configured is the
 // configuration's Reviewer ("" when none).
 func (f *inboxFlags) options(st tui.Store, configured string) tui.Options {
-	o := tui.Options{Store: st, Theme: f.theme, Reviewer: reviewerOf(f.reviewer, configured), Resume: resumeLine}
+	o := tui.Options{Store: st, Theme: f.theme, Reviewer: reviewerOf(f.reviewer, configured), Resume: resumeOf}
 	if f.operator {
 		o.Mode = tui.Operator
 	}

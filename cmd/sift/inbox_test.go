@@ -362,7 +362,7 @@ func TestInboxOnRealStore(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", screen, view, size[0], size[1]), func(t *testing.T) {
 					st := demoStore(t)
 					o := tui.Options{Store: st, Theme: "dark", Title: "sift demo", NoAnimation: true,
-						Now: func() time.Time { return demoNow }, Reviewer: "tester", Resume: resumeLine}
+						Now: func() time.Time { return demoNow }, Reviewer: "tester", Resume: resumeOf}
 					if operator {
 						o.Mode = tui.Operator
 					}
@@ -441,7 +441,7 @@ func BenchmarkInboxFirstPage(b *testing.B) {
 	var counts tea.Cmd
 	b.Run("first-page", func(b *testing.B) {
 		for range b.N {
-			m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeLine})
+			m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeOf})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -519,7 +519,7 @@ func TestBackgroundImportReportsProgress(t *testing.T) {
 func BenchmarkInboxScroll(b *testing.B) {
 	st := benchStore(b)
 	defer st.Close()
-	m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeLine})
+	m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeOf})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -546,7 +546,7 @@ func BenchmarkInboxFilter(b *testing.B) {
 	w := spec.Words()
 	slash := keyPress(tui.DefaultKeyMap().Filter.Keys()[0])
 	open := func(b *testing.B, typed string) *tui.App {
-		m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeLine})
+		m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeOf})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -84,8 +84,7 @@ func buildReport(ctx context.Context, st *store.Store, now, since time.Time) (*e
 		return nil, err
 	}
 	for i := range fus {
-		r := resumeOf(&fus[i])
-		in.Followups = append(in.Followups, export.ReportFollowup{Followup: fus[i], Resume: r.Shell(), ResumeUnavailable: r.Why})
+		in.Followups = append(in.Followups, export.ReportFollowup{Followup: fus[i], Resume: resumeOf(&fus[i])})
 	}
 	return export.BuildReport(in), nil
 }

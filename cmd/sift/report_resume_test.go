@@ -2,10 +2,22 @@ package main
 
 import (
 	"encoding/json"
+	"html"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentsift/sift/cmd/sift/internal/httpapi"
+	"github.com/agentsift/sift/core/export"
+	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/tui"
 )
 
 // importedDB imports streams (path under the logs folder, WORKITEM/FILE →
@@ -94,45 +106,116 @@ func TestReportResumeNeverTakesAnIDAsAFlag(t *testing.T) {
 	}
 }
 
-// TestReportResumeIsFollowupsResume: the report's resume command for a
-// follow-up is the one sift followups gives for it, in every format.
-func TestReportResumeIsFollowupsResume(t *testing.T) {
+// TestResumeIsOneCommandEverywhere: for the same follow-ups, the inbox's
+// follow-ups list, sift followups, sift report (every format) and the API
+// show the same resume command: interactive, in the folder the stream
+// records when that folder exists (labelled so), and the form that sends
+// the note as the prompt beside it, labelled. A codex run whose stream
+// records no folder says the folder is unknown.
+func TestResumeIsOneCommandEverywhere(t *testing.T) {
+	project := t.TempDir()
+	const claudeID, codexID = "eff3be49-5d5c-492c-baea-ad4d629adf93", "01a228ca-6c23-7b71-9824-63b909c09da0"
+	claude := streamWithID(t, "claude/e2e-claude-code-2.1.332-scripted.jsonl", claudeID, claudeID)
+	claude = regexp.MustCompile(`"cwd":"[^"]*"`).ReplaceAllString(claude, `"cwd":"`+project+`"`)
 	db := resumeEnv(t, map[string]string{
-		"work-1-c0dec5.jsonl": streamWithID(t, "codex/e2e-codex-0.171.0-scripted.jsonl",
-			"01a228ca-6c23-7b71-9824-63b909c09da0", "01a228ca-6c23-7b71-9824-63b909c09da0"),
+		"work-1-c0dec5.jsonl": streamWithID(t, "codex/e2e-codex-0.171.0-scripted.jsonl", codexID, codexID),
+		"work-2-c1a0de.jsonl": claude,
 	})
 	out, errOut, code := siftCmd(t, "followups", "--db", db, "--json")
 	if code != 0 {
 		t.Fatalf("followups: %d %q", code, errOut)
 	}
-	var fs []followupJSON
-	if err := json.Unmarshal([]byte(out), &fs); err != nil || len(fs) != 1 || fs[0].Resume == nil {
+	var fs []export.FollowupItem
+	if err := json.Unmarshal([]byte(out), &fs); err != nil || len(fs) != 2 {
 		t.Fatalf("followups: %v %s", err, out)
 	}
-	want := fs[0].Resume.Command
-	report := func(format string) string {
-		t.Helper()
-		out, errOut, code := siftCmd(t, "report", "--db", db, "--format", format)
-		if code != 0 {
-			t.Fatalf("report --format %s: %d %q", format, code, errOut)
+	want := map[string]*export.ResumeCommand{}
+	for _, f := range fs {
+		if f.Resume == nil || f.Resume.WithNote == nil {
+			t.Fatalf("%s: no resume or no note form: %+v %q", f.AgentKind, f.Resume, f.ResumeUnavailable)
 		}
-		return out
+		want[f.AgentKind] = f.Resume
 	}
+	if c := want["claude"]; c.Command != "cd -- "+project+" && claude --resume "+claudeID || c.DirFrom != "the stream" ||
+		c.WithNote.Command != "cd -- "+project+" && claude --resume "+claudeID+" -p -- 'rerun the tests'" {
+		t.Errorf("claude's resume: %+v %+v", c, c.WithNote)
+	}
+	if c := want["codex"]; c.Command != "codex resume "+codexID || c.DirUnknown == "" ||
+		c.WithNote.Command != "codex exec resume "+codexID+" -- 'rerun the tests'" {
+		t.Errorf("codex's resume: %+v %+v", c, c.WithNote)
+	}
+	text, _, _ := siftCmd(t, "followups", "--db", db)
+	for _, c := range want {
+		for _, line := range []string{"resume:  " + c.Command, "or:      " + c.WithNote.Command} {
+			if !strings.Contains(text, line) {
+				t.Errorf("sift followups does not print %q:\n%s", line, text)
+			}
+		}
+	}
+	// The report, in each format.
 	var r struct {
 		Followups []struct {
-			Resume string `json:"resume"`
+			Resume, ResumeWithNote string
 		} `json:"followups"`
 	}
-	if err := json.Unmarshal([]byte(report("json")), &r); err != nil || len(r.Followups) != 1 {
-		t.Fatalf("report json: %v %+v", err, r)
+	rep, errOut, code := siftCmd(t, "report", "--db", db, "--format", "json")
+	if err := json.Unmarshal([]byte(rep), &r); code != 0 || err != nil || len(r.Followups) != 2 {
+		t.Fatalf("report json: %d %q %v %s", code, errOut, err, rep)
 	}
-	if r.Followups[0].Resume != want {
-		t.Errorf("json: resume %q, sift followups %q", r.Followups[0].Resume, want)
+	for _, f := range r.Followups {
+		if !slices.ContainsFunc(fs, func(x export.FollowupItem) bool {
+			return x.Resume.Command == f.Resume && x.Resume.WithNote.Command == f.ResumeWithNote
+		}) {
+			t.Errorf("report json: resume %q / %q is not sift followups'", f.Resume, f.ResumeWithNote)
+		}
 	}
-	if md := report("md"); !strings.Contains(md, "resume: `"+want+"`") {
-		t.Errorf("md: no resume %q:\n%s", want, md)
+	md, _, _ := siftCmd(t, "report", "--db", db, "--format", "md")
+	page, _, _ := siftCmd(t, "report", "--db", db, "--format", "html")
+	for _, c := range want {
+		if !strings.Contains(md, "resume: `"+c.Command+"`") || !strings.Contains(md, "`"+c.WithNote.Command+"`") {
+			t.Errorf("md: no resume %q:\n%s", c.Command, md)
+		}
+		if !strings.Contains(page, "<code>"+html.EscapeString(c.Command)+"</code>") {
+			t.Errorf("html: no resume %q", c.Command)
+		}
 	}
-	if page := report("html"); !strings.Contains(page, "<code>"+strings.ReplaceAll(want, "'", "&#39;")+"</code>") {
-		t.Errorf("html: no resume %q:\n%s", want, page)
+	// The API and the inbox, on the same store.
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	api, err := httpapi.New(httpapi.Options{Store: st, LogsDir: t.TempDir(), Loopback: true, Resume: resumeOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer api.Close()
+	rec := httptest.NewRecorder()
+	api.ServeHTTP(rec, httptest.NewRequest("GET", "http://127.0.0.1/followups", nil))
+	var viaAPI []export.FollowupItem
+	if err := json.Unmarshal(rec.Body.Bytes(), &viaAPI); err != nil || rec.Code != 200 || len(viaAPI) != 2 {
+		t.Fatalf("GET /followups: %d %v %s", rec.Code, err, rec.Body)
+	}
+	for _, f := range viaAPI {
+		if w := want[f.AgentKind]; f.Resume == nil || f.Resume.Command != w.Command || f.Resume.WithNote.Command != w.WithNote.Command {
+			t.Errorf("API: %s resume %+v, want %+v", f.AgentKind, f.Resume, w)
+		}
+	}
+	m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sendAll(t, m, tea.WindowSizeMsg{Width: 200, Height: 50})
+	runCmd(t, m, m.Init())
+	sendAll(t, m, keyPress(tui.DefaultKeyMap().Followups.Keys()[0]))
+	screen := ansi.Strip(m.View().Content)
+	// The box wraps a long command: read it without the box's edges and
+	// blanks.
+	flat := strings.NewReplacer(" ", "", "│", "", "\n", "").Replace(screen)
+	squeeze := strings.NewReplacer(" ", "").Replace
+	for _, c := range want {
+		if !strings.Contains(flat, squeeze(c.Command)) || !strings.Contains(flat, squeeze(c.WithNote.Command)) {
+			t.Errorf("the inbox's follow-ups do not show %q / %q:\n%s", c.Command, c.WithNote.Command, screen)
+		}
 	}
 }

@@ -68,6 +68,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	api, err := httpapi.New(httpapi.Options{
 		Store: app.Store{Store: st}, LogsDir: sf.Logs, Token: token, Loopback: loopback,
 		Reviewer: reviewerOf("", sf.Cfg.Reviewer), ClaimTTL: sf.Cfg.ClaimTTL(), Logger: logger, Summary: sf.ImportOptions().Summary,
+		Resume: resumeOf,
 	})
 	if err != nil {
 		ln.Close()

@@ -91,7 +91,7 @@ func bigSessionStore(b *testing.B) (*store.Store, review.SessionKey) {
 func BenchmarkOpenLargeSession(b *testing.B) {
 	st, _ := bigSessionStore(b)
 	newApp := func() *tui.App {
-		m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeLine})
+		m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeOf})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func BenchmarkKeypressRedraw(b *testing.B) {
 		{"mark", k(km.Mark)},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeLine})
+			m, err := tui.NewApp(tui.Options{Store: st, Theme: "dark", NoAnimation: true, Resume: resumeOf})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -19,9 +19,9 @@ func claudeHarness() Harness {
 		CLI:   CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
 		Model: claudeModel,
 		// claude 2.1.332: -r, --resume <session-id>; -p, --print.
-		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string {
-			return []string{"--resume", id, "-p", "--", p}
-		}},
+		Resume: &Resume{ID: uuidID(),
+			Args:   func(id string) []string { return []string{"--resume", id} },
+			Prompt: func(id, p string) []string { return []string{"--resume", id, "-p", "--", p} }},
 		EditTools: []string{"Edit", "MultiEdit", "Write"},
 		RunTotal:  "result line",
 		deltas:    claudeDeltas,

@@ -21,9 +21,9 @@ func codexHarness() Harness {
 		CLI:   CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
 		Model: codexModel,
 		// codex 0.171.0: codex exec resume [SESSION_ID] [PROMPT].
-		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string {
-			return []string{"exec", "resume", id, "--", p}
-		}},
+		Resume: &Resume{ID: uuidID(),
+			Args:   func(id string) []string { return []string{"resume", id} },
+			Prompt: func(id, p string) []string { return []string{"exec", "resume", id, "--", p} }},
 		EditTools: []string{"apply_patch"},
 		RunTotal:  "turn.completed",
 		deltas:    codexDeltas,

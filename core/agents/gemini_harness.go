@@ -22,9 +22,9 @@ func geminiHarness() Harness {
 		// gemini 0.61.0: -r, --resume <latest|index|uuid> (its --help
 		// names only latest and an index; its session selector takes
 		// the UUID too); -p, --prompt.
-		Resume: &Resume{ID: uuidID(), Args: func(id, p string) []string {
-			return []string{"--resume", id, "--prompt=" + p}
-		}},
+		Resume: &Resume{ID: uuidID(),
+			Args:   func(id string) []string { return []string{"--resume", id} },
+			Prompt: func(id, p string) []string { return []string{"--resume", id, "--prompt=" + p} }},
 		EditTools: []string{"replace", "write_file"},
 		RunTotal:  "stats",
 		deltas:    geminiDeltas,

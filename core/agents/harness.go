@@ -111,17 +111,19 @@ func IsEditTool(name string) bool {
 	return false
 }
 
-// Resume is how an agent CLI resumes one of its sessions by id with a
-// prompt, checked against its pinned CLI (testdata/agents): its --help and
-// arguments parser.
+// Resume is how an agent CLI resumes one of its sessions by id, checked
+// against its pinned CLI's --help (core/capture TestResumeFlagsAreTheCLIs).
 type Resume struct {
 	// ID matches a session id of the harness: an id that does not is
 	// never put on a command line.
 	ID *regexp.Regexp
-	// Args returns the arguments after the binary, for an id that
-	// matched ID. The prompt goes after `--` (or in `--prompt=`), so that
+	// Args returns the arguments after the binary that resume the session
+	// interactively, for an id that matched ID.
+	Args func(id string) []string
+	// Prompt returns those that send it a prompt instead (the CLI answers
+	// and exits). The prompt goes after `--` (or in `--prompt=`), so that
 	// a note starting with a dash is never read as a flag.
-	Args func(id, prompt string) []string
+	Prompt func(id, prompt string) []string
 }
 
 // uuidID matches a session id that is a UUID (claude's session_id,

@@ -28,7 +28,7 @@ func TestHarnessEntries(t *testing.T) {
 		if got, ok := LookupHarness(h.Kind); !ok || got.Kind != h.Kind {
 			t.Errorf("%s: LookupHarness finds %v", h.Kind, got.Kind)
 		}
-		if h.Resume != nil && (h.Resume.ID == nil || h.Resume.Args == nil) {
+		if h.Resume != nil && (h.Resume.ID == nil || h.Resume.Args == nil || h.Resume.Prompt == nil) {
 			t.Errorf("%s: a resume without its id pattern or arguments", h.Kind)
 		}
 		hist := h.History

@@ -16,9 +16,9 @@ func opencodeHarness() Harness {
 		CLI:    CLI{Binary: "opencode", Sub: "run", Stream: []string{"--format", "json"}},
 		Model:  opencodeModel,
 		// opencode 1.18.33: opencode run -s, --session <id> [message..].
-		Resume: &Resume{ID: regexp.MustCompile(`^ses_[0-9A-Za-z]{8,64}$`), Args: func(id, p string) []string {
-			return []string{"run", "--session", id, "--", p}
-		}},
+		Resume: &Resume{ID: regexp.MustCompile(`^ses_[0-9A-Za-z]{8,64}$`),
+			Args:   func(id string) []string { return []string{"--session", id} },
+			Prompt: func(id, p string) []string { return []string{"run", "--session", id, "--", p} }},
 	}
 }
 

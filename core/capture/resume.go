@@ -1,33 +1,34 @@
 package capture
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/review"
 )
 
-// Resume is how to resume an agent's session with a new prompt: the
-// command a follow-up hands the reviewer.
-type Resume struct {
-	// Argv is the command, the agent's binary first; nil when there is
-	// none (Why says why).
-	Argv []string
-	// Dir is the folder to run it in: the working directory sift run
-	// recorded for the session, "" when unknown. The agents keep their
-	// sessions per project folder, so a resume elsewhere finds none.
-	Dir string
-	// Why says why there is no command; "" when there is one.
-	Why string
-}
-
 // ResumeCommand returns how to resume an agent's session (its harness
-// session id) with a prompt, in the session's recorded working directory
-// (cwd, "" when unknown). The session id is used only when it matches the
-// harness's own id pattern: text from a stream never becomes a flag or a
-// command. A harness whose CLI sift cannot check, a missing or malformed
-// id and an empty prompt give no command, and Why says which.
-func ResumeCommand(kind agents.Kind, sessionID, cwd, prompt string) Resume {
-	r := Resume{Dir: cwd}
+// session id): interactively, and, when the follow-up has a note, with
+// the note sent as the prompt. It runs in the folder the run ran in:
+// runCwd, the one `sift run` recorded, else streamCwd, the one the stream
+// records, only when that is an absolute path to an existing folder (the
+// stream is untrusted text); else the resume says the folder is unknown.
+// The session id is used only when it matches the harness's own id
+// pattern: text from a stream never becomes a flag or a command. A
+// harness whose CLI sift cannot check and a missing or malformed id give
+// no command, and Why says which.
+func ResumeCommand(kind agents.Kind, sessionID, runCwd, streamCwd, note string) review.Resume {
+	var r review.Resume
+	switch {
+	case runCwd != "":
+		r.Dir, r.DirFrom = runCwd, review.DirFromRun
+	case isFolder(streamCwd):
+		r.Dir, r.DirFrom = filepath.Clean(streamCwd), review.DirFromStream
+	default:
+		r.DirWhy = "the folder the run ran in is unknown: run it from the project's folder"
+	}
 	h, known := agents.LookupHarness(kind)
 	switch {
 	case !known:
@@ -38,36 +39,21 @@ func ResumeCommand(kind agents.Kind, sessionID, cwd, prompt string) Resume {
 		r.Why = "no resume command: the stream names no " + string(kind) + " session id"
 	case !h.Resume.ID.MatchString(sessionID):
 		r.Why = "no resume command: the session id is not a " + string(kind) + " session id"
-	case strings.TrimSpace(prompt) == "":
-		r.Why = "no resume command: the follow-up has no note to send as the prompt"
 	default:
-		r.Argv = append([]string{h.CLI.Binary}, h.Resume.Args(sessionID, prompt)...)
+		r.Argv = append([]string{h.CLI.Binary}, h.Resume.Args(sessionID)...)
+		if strings.TrimSpace(note) != "" {
+			r.NoteArgv = append([]string{h.CLI.Binary}, h.Resume.Prompt(sessionID, note)...)
+		}
 	}
 	return r
 }
 
-// Shell returns the command as one POSIX shell line, every argument
-// quoted, after `cd DIR &&` when the folder is known; "" when there is no
-// command.
-func (r Resume) Shell() string {
-	if len(r.Argv) == 0 {
-		return ""
+// isFolder reports whether a path a stream records is an absolute path to
+// an existing folder.
+func isFolder(p string) bool {
+	if p == "" || !filepath.IsAbs(p) || strings.ContainsAny(p, "\x00\n\r") {
+		return false
 	}
-	words := make([]string, len(r.Argv))
-	for i, a := range r.Argv {
-		words[i] = ShellQuote(a)
-	}
-	line := strings.Join(words, " ")
-	if r.Dir != "" {
-		line = "cd " + ShellQuote(r.Dir) + " && " + line
-	}
-	return line
-}
-
-// ShellQuote quotes a word for a POSIX shell: in single quotes, each
-// single quote of the word closed, escaped and opened again. Nothing
-// inside single quotes is special, so the word reaches the program as it
-// is.
-func ShellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

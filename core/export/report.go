@@ -30,9 +30,7 @@ type ReportInput struct {
 // every surface gives the same command for the same follow-up.
 type ReportFollowup struct {
 	review.Followup
-	// Resume is the command as one shell line, "" when there is none;
-	// ResumeUnavailable then says why.
-	Resume, ResumeUnavailable string
+	Resume review.Resume
 }
 
 // Report is the morning in one page. Its JSON form is `sift report
@@ -97,13 +95,18 @@ type StallRow struct {
 // resumes the agent's session (ReportFollowup.Resume), else why there is
 // none.
 type Followup struct {
-	Session           string    `json:"session"`
-	Target            string    `json:"target"`
-	Note              string    `json:"note,omitempty"`
-	Reviewer          string    `json:"reviewer,omitempty"`
-	Since             time.Time `json:"since"`
-	Resume            string    `json:"resume,omitempty"`
-	ResumeUnavailable string    `json:"resumeUnavailable,omitempty"`
+	Session  string    `json:"session"`
+	Target   string    `json:"target"`
+	Note     string    `json:"note,omitempty"`
+	Reviewer string    `json:"reviewer,omitempty"`
+	Since    time.Time `json:"since"`
+	Resume   string    `json:"resume,omitempty"`
+	// ResumeWithNote sends the note to the agent as the prompt
+	// (review.NoteLabel); ResumeFolder says where the folder is from, or
+	// that it is unknown.
+	ResumeWithNote    string `json:"resumeWithNote,omitempty"`
+	ResumeFolder      string `json:"resumeFolder,omitempty"`
+	ResumeUnavailable string `json:"resumeUnavailable,omitempty"`
 }
 
 // DecisionRow is a decision recorded in the window.
@@ -200,10 +203,26 @@ func followups(fs []ReportFollowup) []Followup {
 	out := make([]Followup, 0, len(fs))
 	for _, f := range fs {
 		d := &f.Decision
+		r := f.Resume
 		out = append(out, Followup{Session: d.Session.String(), Target: target(*d), Note: redact.String(d.Note),
-			Reviewer: redact.String(d.Reviewer), Since: d.CreatedAt.UTC(), Resume: redact.String(f.Resume),
-			ResumeUnavailable: redact.String(f.ResumeUnavailable)})
+			Reviewer: redact.String(d.Reviewer), Since: d.CreatedAt.UTC(), Resume: redact.String(r.Shell()),
+			ResumeWithNote: redact.String(r.NoteShell()), ResumeFolder: redact.String(folderWords(r)),
+			ResumeUnavailable: redact.String(r.Why)})
 	}
 	slices.SortStableFunc(out, func(a, b Followup) int { return cmp.Or(a.Since.Compare(b.Since), cmp.Compare(a.Session, b.Session)) })
 	return out
+}
+
+// folderWords says where a resume's folder is from, or that it is
+// unknown; "" when sift run recorded it.
+func folderWords(r review.Resume) string {
+	switch {
+	case r.Why != "":
+		return ""
+	case r.DirWhy != "":
+		return r.DirWhy
+	case r.DirFrom == review.DirFromStream:
+		return "the folder is the one the stream records"
+	}
+	return ""
 }

@@ -75,7 +75,7 @@ nav a{margin-right:1em}
 
 <h2 id="followups">Open follow-ups</h2>
 {{if .Followups}}<ul>{{range .Followups}}<li><code>{{inert .Session}}</code>, {{inert .Target}}, since {{time .Since}}{{if .Reviewer}} by {{inert .Reviewer}}{{end}}{{if .Note}}: {{inert .Note}}{{end}}
-<br>resume: {{if .Resume}}<code>{{inert .Resume}}</code>{{else}}{{inert .ResumeUnavailable}}{{end}}</li>
+<br>resume: {{if .Resume}}<code>{{inert .Resume}}</code>{{if .ResumeFolder}}<br>folder: {{inert .ResumeFolder}}{{end}}{{if .ResumeWithNote}}<br>or, sends your note to the agent as the prompt: <code>{{inert .ResumeWithNote}}</code>{{end}}{{else}}{{inert .ResumeUnavailable}}{{end}}</li>
 {{end}}</ul>{{else}}<p>None.</p>{{end}}
 
 <h2 id="decisions">Decisions</h2>

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/review"
+
 	"github.com/agentsift/sift/core/textsafe"
 )
 
@@ -73,10 +75,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	for _, f := range r.Followups {
 		p("- %s, %s, since %s%s%s\n", mdCode(f.Session), md(f.Target), fmtTime(f.Since), by(f.Reviewer, md), note(f.Note, md))
-		if f.Resume != "" {
-			p("  - resume: %s\n", mdCode(f.Resume))
-		} else {
+		if f.Resume == "" {
 			p("  - resume: %s\n", md(f.ResumeUnavailable))
+			continue
+		}
+		p("  - resume: %s\n", mdCode(f.Resume))
+		if f.ResumeFolder != "" {
+			p("  - folder: %s\n", md(f.ResumeFolder))
+		}
+		if f.ResumeWithNote != "" {
+			p("  - or, %s: %s\n", md(review.NoteLabel), mdCode(f.ResumeWithNote))
 		}
 	}
 

@@ -50,7 +50,8 @@ func streamReport(text string) *Report {
 	fu := review.Followup{Decision: d, Session: s}
 	return BuildReport(ReportInput{Now: now, Since: now.Add(-24 * time.Hour), Sessions: []review.Session{s},
 		History:   map[review.SessionKey][]review.Decision{s.Key(): {d}},
-		Followups: []ReportFollowup{{Followup: fu, Resume: text}, {Followup: fu, ResumeUnavailable: text}}})
+		Followups: []ReportFollowup{{Followup: fu, Resume: review.Resume{Argv: []string{text}, NoteArgv: []string{text}, DirWhy: text}},
+			{Followup: fu, Resume: review.Resume{Why: text}}}})
 }
 
 var (

@@ -27,6 +27,7 @@ type Builder struct {
 	sessionID   string
 	model       string
 	initModel   string
+	cwd         string
 	lastSession string
 
 	// Timing: the stream's own clock once it shows one, else projection.
@@ -244,6 +245,9 @@ func (b *Builder) Add(ev *event.Event) {
 	case event.SessionStart:
 		if ev.Model != "" && b.initModel == "" {
 			b.initModel = strings.Clone(ev.Model)
+		}
+		if u.Cwd != "" && b.cwd == "" {
+			b.cwd = b.clipLine(u.Cwd, maxLine)
 		}
 		b.closeTurn()
 		b.waitingLLM = false

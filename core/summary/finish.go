@@ -26,6 +26,7 @@ func (b *Builder) FinishEvents(st event.Stats) (*Summary, *ReviewEvents) {
 		AgentKind: st.Agent,
 		SessionID: b.shown(b.sessionID),
 		Model:     b.initModel,
+		StreamCwd: b.cwd,
 		NumTurns:  b.numTurns,
 		ExitCode:  b.opt.ExitCode,
 		LineCount: st.Lines, ByteCount: st.Bytes,

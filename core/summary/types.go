@@ -53,6 +53,11 @@ type Summary struct {
 	// ("--model", "$GEMINI_MODEL", "~/.codex/config.toml"). Empty when
 	// there is no model.
 	ModelSource string `json:"modelSource,omitempty"`
+	// StreamCwd is the folder the stream records the run in (Claude's init
+	// line, a Codex rollout's session_meta), redacted; "" when it records
+	// none. It is the stream's text, untrusted: a resume uses it only
+	// when it names an existing folder (core/capture.ResumeCommand).
+	StreamCwd string `json:"cwd,omitempty"`
 
 	StartedAt          *time.Time `json:"startedAt"`
 	EndedAt            *time.Time `json:"endedAt"`

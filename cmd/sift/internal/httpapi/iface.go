@@ -23,6 +23,7 @@ type Store interface {
 	LatestDecisions(ctx context.Context, k review.SessionKey) ([]review.Decision, error)
 	StreamFiles(ctx context.Context, workItemID string) ([]store.StreamFile, error)
 	Matches(ctx context.Context, k review.SessionKey, q review.Query, snippetBytes int) ([]search.Match, error)
+	Followups(ctx context.Context) ([]review.Followup, error)
 }
 
 var _ Store = (*store.Store)(nil)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -61,6 +62,9 @@ type Options struct {
 	// Logger receives internal errors, which clients never see; nil
 	// discards them.
 	Logger *slog.Logger
+	// Resume builds a follow-up's resume command, the program's one
+	// (core/capture.ResumeCommand); nil gives none, saying so.
+	Resume func(*review.Followup) review.Resume
 }
 
 // Server is the HTTP API. It implements http.Handler.
@@ -73,6 +77,7 @@ type Server struct {
 	writeTimeout time.Duration
 	reviewer     string
 	claimTTL     time.Duration
+	resume       func(*review.Followup) review.Resume
 	summaryOpts  atomic.Pointer[summary.Options]
 	log          *slog.Logger
 	reg          *agents.Registry
@@ -105,6 +110,7 @@ func New(opt Options) (*Server, error) {
 		writeTimeout: opt.WriteTimeout,
 		reviewer:     opt.Reviewer,
 		claimTTL:     opt.ClaimTTL,
+		resume:       opt.Resume,
 		log:          opt.Logger,
 		reg:          agents.Default(),
 		cop:          http.NewCrossOriginProtection(),
@@ -147,6 +153,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /sessions/{id}/decisions", s.handleDecisions)
 	m.HandleFunc("GET /sessions/{workItemId}/{fileName}/decisions", s.handleDecisions)
 	m.HandleFunc("POST /decisions", s.handleDecide)
+	m.HandleFunc("GET /followups", s.handleFollowups)
 	m.HandleFunc("POST /sessions/{workItemId}/{fileName}/claim", s.handleClaim)
 	s.mux = m
 }

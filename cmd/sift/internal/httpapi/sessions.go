@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/export"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
 )
@@ -207,4 +208,24 @@ func (s *Server) storeError(w http.ResponseWriter, what string, err error) {
 	default:
 		s.internal(w, what, err)
 	}
+}
+
+// handleFollowups answers GET /followups: the open needs_followup
+// decisions, each with its note, failing call and resume command, as
+// `sift followups --json` writes them.
+func (s *Server) handleFollowups(w http.ResponseWriter, r *http.Request) {
+	fus, err := s.store.Followups(r.Context())
+	if err != nil {
+		s.storeError(w, "followups", err)
+		return
+	}
+	out := make([]export.FollowupItem, len(fus))
+	for i := range fus {
+		res := review.Resume{Why: "no resume command: this server was given no way to build one"}
+		if s.resume != nil {
+			res = s.resume(&fus[i])
+		}
+		out[i] = export.FollowupOf(&fus[i], res)
+	}
+	writeJSON(w, http.StatusOK, out)
 }
