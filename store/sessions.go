@@ -210,6 +210,9 @@ func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Ses
 	if err != nil {
 		return review.Session{}, fmt.Errorf("session %s: %w", k, wrapError(err))
 	}
+	if sess.RunArgs, err = s.InvocationArgs(ctx, k.WorkItemID, k.FileName); err != nil {
+		return review.Session{}, err
+	}
 	if sess.Cwd, err = s.InvocationCwd(ctx, k.WorkItemID, k.FileName); err != nil {
 		return review.Session{}, err
 	}

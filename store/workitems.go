@@ -55,6 +55,9 @@ type Invocation struct {
 	// where ("--model", "~/.codex/config.toml"). Both are empty when
 	// unknown; the stream's own model wins over them.
 	Model, ModelSource string
+	// Args are the agent's arguments as sift run passed them, redacted:
+	// the session's prompt when its stream does not carry it.
+	Args []string
 }
 
 // RecordInvocation records the start of an agent run: its work item
@@ -82,7 +85,11 @@ func (s *Store) RecordInvocation(ctx context.Context, inv Invocation) (int64, er
 		}
 		cwd = sql.NullString{String: abs, Valid: true}
 	}
-	meta, err := json.Marshal(invocationMeta(file, inv.Owner))
+	m := invocationMeta(file, inv.Owner)
+	if len(inv.Args) > 0 {
+		m["args"] = inv.Args
+	}
+	meta, err := json.Marshal(m)
 	if err != nil {
 		return 0, err
 	}
@@ -135,6 +142,27 @@ func (s *Store) InvocationCwd(ctx context.Context, workItemID, fileName string) 
 		return "", fmt.Errorf("invocation cwd %s/%s: %w", workItemID, fileName, wrapError(err))
 	}
 	return cwd, nil
+}
+
+// InvocationArgs returns the arguments `sift run` passed the agent whose
+// run wrote a session's stream file (the newest invocation naming it);
+// nil when none were recorded.
+func (s *Store) InvocationArgs(ctx context.Context, workItemID, fileName string) ([]string, error) {
+	var raw sql.NullString
+	err := s.r.QueryRowContext(ctx, `SELECT `+s.d.jsonText("raw_metadata_json", "args")+` FROM work_item_costs
+		WHERE work_item_id = ? AND file_name = ? AND `+s.d.jsonText("raw_metadata_json", "args")+` IS NOT NULL
+		ORDER BY id DESC LIMIT 1`, workItemID, fileName).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && !raw.Valid {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("invocation args %s/%s: %w", workItemID, fileName, wrapError(err))
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(raw.String), &args); err != nil {
+		return nil, nil // not a list: written by something else
+	}
+	return args, nil
 }
 
 // RecordGitHeads records the commits (HEAD) of the invocation's git work

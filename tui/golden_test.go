@@ -144,7 +144,7 @@ func TestGolden(t *testing.T) {
 			press(t, m, k.Enter, k.Enter, k.Enter, k.Followup)
 			typeText(t, m, "don't stop; rerun it")
 			press(t, m, k.Enter, k.Followups)
-		}, "claude' '--resume'"},
+		}, "claude --resume"},
 	}
 	for _, sc := range screens {
 		modes := []Mode{Developer}

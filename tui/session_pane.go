@@ -223,6 +223,9 @@ func (m *sessionView) promptLines() []string {
 		return []string{st.label("prompt") + st.App.Subtle.Render("the store does not know this session's stream file")}
 	case m.conv == nil:
 		return []string{st.label("prompt") + st.App.Subtle.Render("reading the stream…")}
+	case len(m.conv.Prompts.Lines) == 0 && len(m.s.RunArgs) > 0:
+		// What sift run passed the agent: the prompt is among it.
+		return m.section("prompt", "not in this stream; sift run passed:\n"+runLine(m.s.RunArgs), 1<<20, false)
 	case len(m.conv.Prompts.Lines) == 0:
 		return []string{st.label("prompt") + st.App.Subtle.Render("this stream does not record the prompt")}
 	}

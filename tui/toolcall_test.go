@@ -91,7 +91,7 @@ func TestFollowupsListCopiesTheResumeCommand(t *testing.T) {
 	}
 	press(t, m, k.Copy)
 	got := screenText(m)
-	if !strings.Contains(got, "copied the resume command (OSC 52): 'claude' '--resume'") {
+	if !strings.Contains(got, "copied the resume command (OSC 52): claude --resume") {
 		t.Errorf("y:\n%s", got)
 	}
 }

@@ -202,7 +202,7 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitFor("decision recorded", "needs_followup ENG-412 · rework-2 (t1 · Bash)")
 	tm.keys("F")
-	tm.waitFor("follow-ups", "follow-ups · 1 open", "why was find blocked?", "'claude' '--resume'")
+	tm.waitFor("follow-ups", "follow-ups · 1 open", "why was find blocked?", "claude --resume b7ed8fcc")
 	tm.keys("Escape")
 	// Back to the inbox; the next flagged undecided session, its flagged
 	// turn reviewed from inside it: the session is decided in the inbox.
@@ -273,7 +273,7 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	}
 	if len(fs) != 1 || fs[0].Note != "why was find blocked?" || fs[0].FailingCall == nil ||
 		fs[0].FailingCall.ID != "toolu_01XMaFPbs37dmBM8hVEaTMg9" || fs[0].Resume == nil ||
-		!strings.HasPrefix(fs[0].Resume.Command, "'claude' '--resume' '") {
+		!strings.HasPrefix(fs[0].Resume.Command, "claude --resume ") {
 		t.Errorf("sift followups --json:\n%s", out)
 	}
 }

@@ -183,7 +183,7 @@ func exportSession(ctx context.Context, st *store.Store, roots []string, k revie
 	if err != nil {
 		return err
 	}
-	find := export.Findings{Summary: &sess.Summary, Decisions: decisions}
+	find := export.Findings{Summary: &sess.Summary, Decisions: decisions, RunArgs: sess.RunArgs}
 	sid := sess.SessionID
 	if sid == "" {
 		sid = k.String()

@@ -50,12 +50,15 @@ func TestDecideUndoHistoryAndFollowups(t *testing.T) {
 		fs[0].FailingCall.ID != call.ID || fs[0].Resume == nil {
 		t.Fatalf("followups %+v", fs)
 	}
-	want := `'claude' '--resume' '` + sum.SessionID + `' '-p' '--' 'don'\''t stop; rerun it'`
-	if fs[0].Resume.Command != want || fs[0].Resume.Argv[len(fs[0].Resume.Argv)-1] != "don't stop; rerun it" {
-		t.Errorf("resume %+v, want %s", fs[0].Resume, want)
+	want := `claude --resume ` + sum.SessionID
+	withNote := `claude --resume ` + sum.SessionID + ` -p -- 'don'\''t stop; rerun it'`
+	if r := fs[0].Resume; r.Command != want || r.WithNote == nil || r.WithNote.Command != withNote ||
+		r.WithNote.Argv[len(r.WithNote.Argv)-1] != "don't stop; rerun it" || r.DirUnknown == "" {
+		t.Errorf("resume %+v, want %s and %s", r, want, withNote)
 	}
 	out, _, _ := siftCmd(t, "followups", "--db", db)
-	if !strings.Contains(out, "note:    don't stop; rerun it") || !strings.Contains(out, "resume:  "+want) {
+	if !strings.Contains(out, "note:    don't stop; rerun it") || !strings.Contains(out, "resume:  "+want) ||
+		!strings.Contains(out, "or:      "+withNote) || !strings.Contains(out, "folder:  the folder the run ran in is unknown") {
 		t.Errorf("followups:\n%s", out)
 	}
 	if out := decide("--undo"); !strings.Contains(out, "undid needs_followup on "+ref+" tool call "+call.ID+" by ana") {

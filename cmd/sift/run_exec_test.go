@@ -4,10 +4,15 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
+	"github.com/agentsift/sift/tui"
 )
 
 // TestRunRecordsItsWorkingDirectory: `sift run` records the folder the
@@ -82,4 +87,64 @@ cat `+hostile+`
 	if string(data) != want {
 		t.Errorf("agent argv of the two runs:\n%s\nwant:\n%s", data, want)
 	}
+}
+
+// TestRunPromptIsOnRecord: claude's stream-json carries no prompt; the
+// arguments sift run passed it (the prompt among them, a secret in it
+// redacted) are recorded with the invocation, shown in the session's
+// prompt row, and exported with the trajectory.
+func TestRunPromptIsOnRecord(t *testing.T) {
+	t.Parallel()
+	e := newRunEnv(t, "")
+	agent := fakeAgent(t, e.dir, "claude", "cat "+runFixture+"\n")
+	secret := "ghp_" + strings.Repeat("R4t5Y6u7", 5)[:36]
+	prompt := "what did I ask? use token " + secret
+	if code, _, stderr := e.run(t, "--agent", "claude", "--work-item", "wi-ask", "--bin", agent, "--", "-p", prompt); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(e.logs, "wi-ask", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("stream files %q", files)
+	}
+	st, err := store.Open(e.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := review.SessionKey{WorkItemID: "wi-ask", FileName: filepath.Base(files[0])}
+	s, err := st.GetSession(context.Background(), k)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Join(s.RunArgs, " ")
+	if !strings.Contains(args, "what did I ask? use token [REDACTED:") || strings.Contains(args, secret[4:20]) {
+		t.Fatalf("recorded arguments %q: want the prompt, redacted", s.RunArgs)
+	}
+	// The inbox's prompt row.
+	m, err := tui.NewApp(tui.Options{Store: mustOpen(t, e.db), Theme: "dark", NoAnimation: true, Resume: resumeOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sendAll(t, m, tea.WindowSizeMsg{Width: 200, Height: 40})
+	runCmd(t, m, m.Init())
+	sendAll(t, m, keyPress("enter"))
+	if screen := ansi.Strip(m.View().Content); !strings.Contains(screen, "sift run passed: -p 'what did I ask? use token [REDACTED:") {
+		t.Errorf("the prompt row does not show what sift run passed:\n%s", screen)
+	}
+	// The export.
+	out, errOut, code := siftCmd(t, "export", "--db", e.db, "--config", e.config, k.String())
+	if code != 0 || !strings.Contains(out, `"sift_run_args"`) || !strings.Contains(out, "what did I ask?") || strings.Contains(out, secret[4:20]) {
+		t.Errorf("export: %d %q\n%s", code, errOut, out)
+	}
+}
+
+// mustOpen opens a store the test closes at its end.
+func mustOpen(t *testing.T, db string) *store.Store {
+	t.Helper()
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

@@ -25,6 +25,10 @@ type Findings struct {
 	// Missing names what sift no longer has, for a trajectory built from
 	// less than the stream.
 	Missing []string
+	// RunArgs are the agent's arguments as `sift run` passed them (the
+	// prompt among them when the stream does not carry it); nil for a
+	// run sift did not start.
+	RunArgs []string
 }
 
 // subagentsKey is the root extra that holds the subagents' trajectories;

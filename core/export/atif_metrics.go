@@ -67,6 +67,13 @@ func siftExtra(f Findings) map[string]any {
 	if len(f.Missing) > 0 {
 		m["missing"] = f.Missing
 	}
+	if len(f.RunArgs) > 0 {
+		args := make([]string, len(f.RunArgs))
+		for i, a := range f.RunArgs {
+			args[i] = redact.String(a)
+		}
+		m["sift_run_args"] = args
+	}
 	if s := f.Summary; s != nil {
 		k := review.SessionKey{WorkItemID: s.WorkItemID, FileName: s.FileName}.Shown()
 		m["work_item_id"] = k.WorkItemID

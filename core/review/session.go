@@ -30,6 +30,10 @@ type Session struct {
 	// wrote the stream; empty when unknown (an imported file, an agent's
 	// history). The stream's own cwd is never used: it is untrusted text.
 	Cwd string `json:"-"`
+	// RunArgs are the agent's arguments as `sift run` passed them,
+	// redacted: the prompt is among them when the stream does not carry
+	// it. Nil for a run sift did not start.
+	RunArgs []string `json:"runArgs,omitempty"`
 	// Live says whether the session's stream is still being written:
 	// LiveRunning while the `sift run` that writes it is under way,
 	// LiveInterrupted once its process was found gone, "" otherwise.

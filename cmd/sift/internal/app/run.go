@@ -63,6 +63,10 @@ func Run(ctx context.Context, spec RunSpec) (capture.Result, *summary.Summary, e
 // invocationRun is one `sift run`: the agent, the store it is recorded in
 // and where its warnings go.
 type invocationRun struct {
+	// args are the agent's arguments as sift run passed them, redacted
+	// and bounded (runArgs): recorded with the invocation, they are the
+	// session's prompt when its stream does not carry it.
+	args      []string
 	env       *Env
 	cfg       config.Config
 	cli       capture.CLI
@@ -118,6 +122,7 @@ func (r *invocationRun) run(ctx context.Context, args []string, bin string, stdi
 	// The model is read now, as the agent starts: its arguments, its
 	// environment and its CLI's configuration at this moment.
 	r.model = r.invocationModel(args, spec)
+	r.args = runArgs(args)
 	spec.OnStart = func(file string, start time.Time) {
 		r.record(file, start, spec.Dir)
 		r.startLive(file, start)
@@ -209,7 +214,7 @@ func (r *invocationRun) record(file string, start time.Time, dir string) {
 	id, err := r.st.RecordInvocation(context.Background(), store.Invocation{
 		WorkItemID: r.workItem, Phase: r.phase, Iteration: r.iteration,
 		AgentKind: string(r.cli.Kind), File: file, Start: start, Cwd: dir,
-		Model: redact.String(r.model.Name), ModelSource: r.model.Source,
+		Model: redact.String(r.model.Name), ModelSource: r.model.Source, Args: r.args,
 		// This process's identity: should it die before recording the
 		// end, the next sift to open the store ends the run.
 		Owner: proc.Current(),
@@ -300,6 +305,27 @@ func envList(env map[string]string) []string {
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(env)) {
 		out = append(out, k+"="+env[k])
+	}
+	return out
+}
+
+// Bounds of the arguments recorded with an invocation.
+const (
+	maxRunArg  = 4 << 10
+	maxRunArgs = 64
+)
+
+// runArgs are an agent's arguments as an invocation records them:
+// redacted, each cut to maxRunArg bytes (redacted first), at most
+// maxRunArgs of them.
+func runArgs(args []string) []string {
+	out := make([]string, 0, min(len(args), maxRunArgs))
+	for _, a := range args[:min(len(args), maxRunArgs)] {
+		a = redact.String(a)
+		if len(a) > maxRunArg {
+			a = strings.ToValidUTF8(a[:maxRunArg], "") + "…"
+		}
+		out = append(out, a)
 	}
 	return out
 }
