@@ -49,7 +49,7 @@ func streamReport(text string) *Report {
 		CreatedAt: now.Add(-time.Hour)}
 	fu := review.Followup{Decision: d, Session: s}
 	return BuildReport(ReportInput{Now: now, Since: now.Add(-24 * time.Hour), Sessions: []review.Session{s},
-		History:   map[review.SessionKey][]review.Decision{s.Key(): {d}},
+		History: map[review.SessionKey][]review.Decision{s.Key(): {d}},
 		Followups: []ReportFollowup{{Followup: fu, Resume: review.Resume{Argv: []string{text}, NoteArgv: []string{text}, DirWhy: text}},
 			{Followup: fu, Resume: review.Resume{Why: text}}}})
 }
