@@ -348,6 +348,10 @@ func (m *toolView) header() string {
 		parts = append(parts, "exit "+strconv.Itoa(*exit))
 	}
 	parts = append(parts, fmtMs(tc.DurationMs))
+	if tc.Why != "" && tc.Success != nil && !*tc.Success && !tc.ApprovalRequired {
+		// The failure's own words, as its flag says them.
+		parts = append(parts, Inert(tc.Why))
+	}
 	if d := m.decision(); d != nil {
 		parts = append(parts, ansi.Strip(decisionBadge(st, d.Kind))+" "+decidedBy(d, m.c.Now()))
 	}
