@@ -121,7 +121,7 @@ func TestRunPromptIsOnRecord(t *testing.T) {
 		t.Fatalf("recorded arguments %q: want the prompt, redacted", s.RunArgs)
 	}
 	// The inbox's prompt row.
-	m, err := tui.NewApp(tui.Options{Store: mustOpen(t, e.db), Theme: "dark", NoAnimation: true, Resume: resumeOf})
+	m, err := tui.NewApp(tui.Options{Store: openStore(t, e.db), Theme: "dark", NoAnimation: true, Resume: resumeOf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,15 +136,4 @@ func TestRunPromptIsOnRecord(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"sift_run_args"`) || !strings.Contains(out, "what did I ask?") || strings.Contains(out, secret[4:20]) {
 		t.Errorf("export: %d %q\n%s", code, errOut, out)
 	}
-}
-
-// mustOpen opens a store the test closes at its end.
-func mustOpen(t *testing.T, db string) *store.Store {
-	t.Helper()
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
 }
