@@ -28,6 +28,9 @@ const (
 	tokensUnitemised
 	// tokensUnexplained: the turns count more, and no subagent explains it.
 	tokensUnexplained
+	// tokensRunOnly: no turn reports its tokens; the harness printed its
+	// run total only (codex exec's turn.completed).
+	tokensRunOnly
 )
 
 // tokenCheck compares a session's turns' token figures with its own.
@@ -57,6 +60,10 @@ func reconcileTokens(s *summary.Summary) tokenCheck {
 		}
 		c.turnIn = event.AddCount(c.turnIn, val(t.InputTokens))
 		c.turnOut = event.AddCount(c.turnOut, val(t.OutputTokens))
+	}
+	if !reported && len(s.Turns) > 0 && (s.InputTokens != nil || s.OutputTokens != nil) {
+		c.cause = tokensRunOnly
+		return c
 	}
 	if !reported || (s.InputTokens == nil && s.OutputTokens == nil) {
 		return c
@@ -102,7 +109,16 @@ func (c tokenCheck) note() string {
 	case tokensEarlyUsage:
 		return "turns count " + signed(c.out) + " out: the harness printed each message's usage before it ended"
 	case tokensUnitemised:
-		return "the harness's total has " + signed(-c.in) + " in, " + signed(-c.out) + " out no turn reports: usage the stream does not itemise"
+		var more []string
+		if in := -c.in; in > 0 {
+			more = append(more, fmtTokens(&in)+" in")
+		}
+		if out := -c.out; out > 0 {
+			more = append(more, fmtTokens(&out)+" out")
+		}
+		return "the harness's total counts " + strings.Join(more, " and ") + " more than the turns report: usage the stream does not itemise"
+	case tokensRunOnly:
+		return "no turn reports its tokens: the harness printed only its run total, so the turns show —"
 	case tokensUnexplained:
 		return "turns count " + diff + " more than the harness's total; the stream does not say why"
 	}

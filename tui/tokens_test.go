@@ -22,9 +22,10 @@ func TestReconcileTokens(t *testing.T) {
 			"turns count −802 out: the harness printed each message's usage before it ended"},
 		{"a resumed qwen session's total counts its earlier run",
 			"qwen/evolve-0.7.0-run2-resumed.jsonl", tokensUnitemised, -41223, -90,
-			"the harness's total has +41.2k in, +90 out no turn reports: usage the stream does not itemise"},
+			"the harness's total counts 41.2k in and 90 out more than the turns report: usage the stream does not itemise"},
 		{"opencode's turns add up", "opencode/ortus-1.18.27-three-runs-mcp.jsonl", tokensAgree, 0, 0, ""},
-		{"codex prints only its run total: nothing to compare", "codex/takopi-banteg-commands-reasoning.jsonl", tokensAgree, 0, 0, ""},
+		{"codex prints only its run total: its turns say so", "codex/takopi-banteg-commands-reasoning.jsonl", tokensRunOnly, 0, 0,
+			"no turn reports its tokens: the harness printed only its run total, so the turns show —"},
 		{"no usage at all", "droid/vibekanban-edits-and-execution.jsonl", tokensAgree, 0, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -262,7 +262,13 @@ func reconciliationText(r *summary.Reconciliation) string {
 // flagged turn's.
 func writeFlagNotes(row func(k, v string), s *summary.Summary) {
 	for _, n := range s.FlagNotes {
-		if n.TurnID == "" {
+		switch {
+		case n.TurnID != "":
+		case n.Flag.Accounting():
+			// How the counts were read: not a reason to review, as
+			// in the inbox.
+			row("accounting", oneLine(n.String()))
+		default:
 			row("flagged", oneLine(n.String()))
 		}
 	}

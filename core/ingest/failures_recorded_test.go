@@ -136,3 +136,24 @@ func TestWarningFlagsNothing(t *testing.T) {
 		t.Fatalf("a run with a warning: outcome %s, flags %v, notes %+v", sum.Outcome, sum.Flags, sum.FlagNotes)
 	}
 }
+
+// TestSubagentUsageIsNoMismatch: in the recorded Claude run that starts
+// subagents, the calls add up to more than the result line by exactly the
+// subagents' usage, which the result line leaves out: a normal difference,
+// said in the reconciliation, never the usage_mismatch flag.
+func TestSubagentUsageIsNoMismatch(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open("../../testdata/streams/claude/claude-orchestrator-task-subagent-reserialized.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sum, _, err := Analyze(f, summary.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(sum.Flags, summary.FlagUsageMismatch) || sum.Reconciliation == nil ||
+		!strings.Contains(sum.Reconciliation.Note, "subagents' usage") {
+		t.Fatalf("flags %v, reconciliation %+v", sum.Flags, sum.Reconciliation)
+	}
+}

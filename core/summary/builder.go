@@ -73,6 +73,9 @@ type Builder struct {
 
 	run    *tokens
 	orphan turnUsage
+	// sub is the usage reported inside subagents (events of a parent tool
+	// call), which a harness's own run total may leave out.
+	sub turnUsage
 	// runLine is the line of the harness's run total.
 	runLine int
 	// counterReset is set when a usage report says the harness's running
@@ -541,6 +544,9 @@ func (b *Builder) usage(ev *event.Event) {
 	if u.Scope == event.ScopeRun {
 		b.run, b.runLine = &tk, ev.Line
 		return
+	}
+	if ev.ParentToolCallID != "" {
+		b.sub.add(ev.MessageID, "", tk)
 	}
 	t := b.turnOf(ev)
 	if t == nil {

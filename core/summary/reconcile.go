@@ -59,6 +59,22 @@ func disagree(h, c TokenFigures) bool {
 	return mismatch(h.Input, c.Input) || (c.Output > h.Output && mismatch(h.Output, c.Output))
 }
 
+// Accounting reports whether a flag says how the counts were read, not
+// that the run needs a reviewer (usage_mismatch, token_counter_reset):
+// such a flag never makes a session flagged, anywhere.
+func (f Flag) Accounting() bool { return f == FlagUsageMismatch || f == FlagTokenCounterReset }
+
+// subagentsExplain reports whether the calls' sum and the harness's total
+// differ by the usage reported inside subagents, and by nothing else.
+func (b *Builder) subagentsExplain(r *Reconciliation) bool {
+	if !b.sub.any {
+		return false
+	}
+	sub := b.sub.total()
+	main := TokenFigures{Input: max(r.CallsTotal.Input-sub.in, 0), Output: max(r.CallsTotal.Output-sub.out, 0)}
+	return !disagree(*r.HarnessTotal, main)
+}
+
 // reconcile fills the summary's reconciliation and returns the session
 // flags it raises.
 func (b *Builder) reconcile(s *Summary) flagSet {
@@ -95,6 +111,12 @@ func (b *Builder) reconcile(s *Summary) flagSet {
 		r.Note = "the harness printed no total: the counts are the calls' sum"
 	case r.CallsTotal == nil:
 		r.Note = "the harness printed no per-call usage: the counts are its total"
+	case disagree(*r.HarnessTotal, *r.CallsTotal) && b.subagentsExplain(r):
+		// A normal difference: Claude's result line counts the main
+		// thread, not the subagents it started.
+		sub := b.sub.total()
+		r.Note = "the calls add up to more than the " + r.Source + " by their subagents' usage (in " + fmtCount(sub.in) +
+			" · out " + fmtCount(sub.out) + "), which it leaves out: the counts are the harness's"
 	case disagree(*r.HarnessTotal, *r.CallsTotal):
 		r.Note = "the harness total and the calls' sum differ: the counts are the harness's"
 		flags.add(FlagUsageMismatch)
