@@ -13,7 +13,8 @@ import (
 
 // TestSummaryReconciliation checks that `sift summary` states the
 // reconciliation, in text and JSON: a Claude run whose result line leaves
-// out its subagents' calls is flagged usage_mismatch with both figures;
+// out its subagents' calls shows both figures and says the subagents
+// explain the difference, a normal one: it is not flagged usage_mismatch;
 // a run whose result and calls agree is not; a Codex rollout whose token
 // counter went down is flagged token_counter_reset.
 func TestSummaryReconciliation(t *testing.T) {
@@ -33,7 +34,7 @@ func TestSummaryReconciliation(t *testing.T) {
 	}
 	r := mism.Reconciliation
 	if r == nil || r.HarnessTotal == nil || r.CallsTotal == nil || r.HarnessTotal.Input != 50979 || r.CallsTotal.Input != 201290 ||
-		r.Source != "result line" || !slices.Contains(mism.Flags, summary.FlagUsageMismatch) {
+		r.Source != "result line" || slices.Contains(mism.Flags, summary.FlagUsageMismatch) || !strings.Contains(r.Note, "subagents' usage") {
 		t.Fatalf("orchestrator: %+v, flags %v", r, mism.Flags)
 	}
 	if agree.Reconciliation == nil || agree.Reconciliation.HarnessTotal.Input != agree.Reconciliation.CallsTotal.Input ||
