@@ -15,8 +15,10 @@ type (
 	askExecMsg struct {
 		run execMsg
 		// path is the absolute file the program would open; cwd the run's
-		// recorded working directory, "" when unknown.
-		path, cwd string
+		// recorded working directory, "" when unknown; fromStream says cwd
+		// is the folder the stream records (sift run recorded none).
+		path, cwd  string
+		fromStream bool
 	}
 	// confirmDoneMsg is the reviewer's answer: run is nil when cancelled.
 	confirmDoneMsg struct{ run *execMsg }
@@ -45,8 +47,11 @@ func (d *confirmDialog) View(w, h int) string {
 	st := d.c.Styles
 	inner := min(max(w-8, 20), 72)
 	title, where := "open a file outside the run's folder?", "run folder: "+Inert(d.ask.cwd)
-	if d.ask.cwd == "" {
+	switch {
+	case d.ask.cwd == "":
 		title, where = "open this file?", "the run's working directory is unknown"
+	case d.ask.fromStream:
+		title, where = "open this file?", "run folder, as the stream records it: "+Inert(d.ask.cwd)
 	}
 	lines := []string{st.Dialog.Title.Render(fitWidth(title, inner)), ""}
 	for _, l := range pathLines(Inert(d.ask.path), inner, max(h-12, 3)) {

@@ -28,7 +28,7 @@ func readStream(t testing.TB, path string) string {
 		t.Fatal(err)
 	}
 	lines := []string{
-		`{"type":"system","subtype":"init","cwd":"/","session_id":"s-read","model":"claude-x","tools":["Read"]}`,
+		`{"type":"system","subtype":"init","cwd":"/nonexistent-sift-run-folder","session_id":"s-read","model":"claude-x","tools":["Read"]}`,
 		`{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"tool_use","id":"` +
 			readCallID + `","name":"Read","input":{"file_path":` + string(p) + `}}],"usage":{"input_tokens":10,"output_tokens":5}},"session_id":"s-read"}`,
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + readCallID +

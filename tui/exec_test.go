@@ -242,3 +242,38 @@ func TestPagerRemovesItsFileWhenItExits(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorUsesTheStreamsFolderAskingFirst: a run sift did not start
+// records no folder, but its stream names one: a relative path resolves
+// against it when it is an existing folder, and the reviewer is always
+// asked first, the dialog saying the folder is the stream's; a stream
+// folder that does not exist leaves the path unresolved.
+func TestEditorUsesTheStreamsFolderAskingFirst(t *testing.T) {
+	project := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(project, "src"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(project, "src", "main.go")
+	if err := os.WriteFile(file, []byte("x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("EDITOR", "vi")
+	s := readSession(t, "src/main.go", "")
+	s.StreamCwd = project
+	m := openReadCall(t, s)
+	if execs := pressExec(t, m, m.c.Keys.Editor); len(execs) != 0 || m.confirm == nil || !m.confirm.ask.fromStream {
+		t.Fatalf("e did not ask first: %d programs, status %q", len(execs), m.status)
+	}
+	if got := screenText(m); !strings.Contains(got, "run folder, as the stream records it: ") {
+		t.Errorf("the dialog does not say the folder is the stream's:\n%s", got)
+	}
+	if execs := sendExec(t, m, tea.KeyPressMsg{Code: 'y', Text: "y"}); len(execs) != 1 || !slices.Equal(execs[0].cmd.Args, []string{"vi", "--", file}) {
+		t.Fatalf("y started %v, want vi -- %s", execs, file)
+	}
+	s.StreamCwd = filepath.Join(project, "gone")
+	m = openReadCall(t, s)
+	if execs := pressExec(t, m, m.c.Keys.Editor); len(execs) != 0 || m.confirm != nil ||
+		!strings.Contains(m.status, "working directory is unknown") {
+		t.Fatalf("a stream folder that does not exist: %d programs, confirm %v, status %q", len(execs), m.confirm, m.status)
+	}
+}

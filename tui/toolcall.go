@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -313,17 +314,26 @@ func (m *toolView) editor() tea.Cmd {
 	if m.detail == nil || len(m.detail.Locations) == 0 {
 		return reportErr(fmt.Errorf("this call names no file"))
 	}
-	loc, cwd := m.detail.Locations[0], m.s.Cwd
+	loc, cwd, streamCwd := m.detail.Locations[0], m.s.Cwd, m.s.StreamCwd
 	return func() tea.Msg {
+		// Without sift run's record, the folder the stream records
+		// resolves a relative path when it is an existing folder; the
+		// stream is untrusted, so the reviewer is always asked.
+		fromStream := false
+		if cwd == "" && filepath.IsAbs(streamCwd) {
+			if fi, err := os.Stat(streamCwd); err == nil && fi.IsDir() {
+				cwd, fromStream = filepath.Clean(streamCwd), true
+			}
+		}
 		target, err := resolveEditPath(loc.Path, cwd)
 		if err != nil {
 			return errMsg{err}
 		}
 		run := execMsg{cmd: editorCmd(os.Getenv("EDITOR"), loc.Line, target.path)}
-		if target.inside {
+		if target.inside && !fromStream {
 			return run
 		}
-		return askExecMsg{run: run, path: target.path, cwd: cwd}
+		return askExecMsg{run: run, path: target.path, cwd: cwd, fromStream: fromStream}
 	}
 }
 
