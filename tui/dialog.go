@@ -125,7 +125,7 @@ func (d *decisionDialog) setFocus(f dialogFocus) tea.Cmd {
 func (d *decisionDialog) save() tea.Cmd {
 	note := strings.TrimSpace(d.note.Value())
 	if d.kind() == review.NeedsFollowup && note == "" {
-		d.warn = "a follow-up needs a note: what should happen next?"
+		d.warn = review.ErrFollowupNeedsNote.Error()
 		return d.setFocus(focusNote)
 	}
 	ds := make([]review.Decision, len(d.targets))

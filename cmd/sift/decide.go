@@ -43,6 +43,8 @@ func runDecide(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "decide", fmt.Errorf("give --undo or --history, not both"))
 	case !*undo && !*history && !kind.Valid():
 		return fail(stderr, "decide", fmt.Errorf("--decision %q: want reviewed, needs_followup or ignored", *decision))
+	case !*undo && !*history && review.CheckNote(kind, *note) != nil:
+		return fail(stderr, "decide", fmt.Errorf("%w (give it with --note)", review.ErrFollowupNeedsNote))
 	}
 	st, err := sf.Open()
 	if err != nil {

@@ -70,11 +70,20 @@ func commands() []command {
 		{"usage", "usage [--by day|session|project|model] [--since D] [--agent K] [--json]   token totals of the imported agent histories", runUsageCmd},
 		{"demo", "demo [--db PATH] [--theme T] [--operator]   the inbox on a store of sample streams (plain `sift [--db PATH]` opens yours)", runDemo},
 		{"serve", "serve [--addr 127.0.0.1:7777] [--token-file F]   the HTTP API (token also from $SIFT_API_TOKEN)", runServe},
+		{"version", "version   sift's version: module version, commit and its time, Go version (also --version)", runVersion},
 	}
 }
 
-// run dispatches to a subcommand.
+// run dispatches to a subcommand. The global flags may come before the
+// command's name (`sift --db X status`): they are handed to it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	globals, rest := splitGlobals(args)
+	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") && len(globals) > 0 {
+		args = append(append([]string{rest[0]}, globals...), rest[1:]...)
+	}
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		return runVersion(args[1:], stdin, stdout, stderr)
+	}
 	if len(args) == 0 || (strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help") {
 		return runInbox(args, stdin, stdout, stderr)
 	}

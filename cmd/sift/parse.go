@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agentsift/sift/core/agents"
@@ -71,6 +72,7 @@ func runParse(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // without the flag package's usage dump; -h prints the usage and returns
 // flag.ErrHelp, which fail turns into exit status 0.
 func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
+	acceptGlobals(fs)
 	out := fs.Output()
 	fs.SetOutput(io.Discard)
 	defer fs.SetOutput(out)
@@ -99,6 +101,38 @@ func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
 		return nil, fmt.Errorf("want %d argument(s), got %d", n, len(pos))
 	}
 	return pos, nil
+}
+
+// globalFlags are the flags every command takes, before or after its
+// name: the store, the configuration and the logs folder. A command that
+// uses none of them accepts them, unused.
+var globalFlags = []string{"db", "config", "logs"}
+
+// acceptGlobals defines on fs the global flags it lacks, unused.
+func acceptGlobals(fs *flag.FlagSet) {
+	for _, name := range globalFlags {
+		if fs.Lookup(name) == nil {
+			fs.String(name, "", "global: not used by this command")
+		}
+	}
+}
+
+// splitGlobals takes the global flags off the front of the arguments
+// (`sift --db X status`), each with its value, and returns them and the
+// rest.
+func splitGlobals(args []string) (globals, rest []string) {
+	for len(args) > 0 {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+		if !strings.HasPrefix(args[0], "-") || !slices.Contains(globalFlags, name) {
+			break
+		}
+		n := 1
+		if !hasValue && len(args) > 1 {
+			n = 2
+		}
+		globals, args = append(globals, args[:n]...), args[n:]
+	}
+	return globals, args
 }
 
 // fail prints one error line and returns exit status 2; a request for help

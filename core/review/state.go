@@ -3,6 +3,7 @@ package review
 import (
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/agentsift/sift/core/summary"
 )
@@ -10,6 +11,20 @@ import (
 // ErrNothingToUndo is the error of an undo on a session whose every
 // decision is withdrawn already, or that has none.
 var ErrNothingToUndo = errors.New("nothing to undo")
+
+// ErrFollowupNeedsNote refuses a needs_followup decision without a note:
+// the note is what should happen next, and what a resume sends. Every
+// surface (the inbox, sift decide, the API) refuses it with these words;
+// only an import of decisions exported before keeps old ones.
+var ErrFollowupNeedsNote = errors.New("a follow-up needs a note: what should happen next?")
+
+// CheckNote refuses a needs_followup decision without a note.
+func CheckNote(kind DecisionKind, note string) error {
+	if kind == NeedsFollowup && strings.TrimSpace(note) == "" {
+		return ErrFollowupNeedsNote
+	}
+	return nil
+}
 
 // Withdrawn returns the IDs of the decisions of a history (oldest first,
 // as a store's Decisions returns it) that an undo withdrew.

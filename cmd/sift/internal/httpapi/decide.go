@@ -38,6 +38,10 @@ func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, CodeInvalidBody, "decision must be one of "+strings.Join(ks, ", "))
 		return
 	}
+	if err := review.CheckNote(kind, req.Note); err != nil {
+		writeError(w, http.StatusBadRequest, CodeInvalidBody, err.Error())
+		return
+	}
 	ref := req.Session
 	switch {
 	case ref != "" && (req.WorkItemID != "" || req.FileName != ""):
