@@ -26,9 +26,6 @@ func (s *Store) Decide(ctx context.Context, d review.Decision) error {
 	if k.WorkItemID == "" || k.FileName == "" {
 		return fmt.Errorf("decide: session not given")
 	}
-	if err := review.CheckNote(d.Kind, d.Note); err != nil {
-		return fmt.Errorf("decide: %w", err)
-	}
 	stamp := d.CreatedAt.IsZero()
 	return s.durable(ctx, "decide", func(tx *sql.Tx) error {
 		if err := s.lockSession(ctx, tx, k); err != nil {

@@ -31,7 +31,7 @@ func TestPurgeCommand(t *testing.T) {
 		t.Fatalf("import: %d %q %q", code, out, errOut)
 	}
 	for _, ref := range []string{"wi-1/work-1-a1b2c3.jsonl", "proj/run.jsonl"} {
-		if out, errOut, code := siftCmd(t, "decide", "--db", db, ref, "--decision", "needs_followup"); code != 0 {
+		if out, errOut, code := siftCmd(t, "decide", "--db", db, ref, "--decision", "needs_followup", "--note", "look"); code != 0 {
 			t.Fatalf("decide: %d %q %q", code, out, errOut)
 		}
 	}

@@ -50,7 +50,7 @@ func TestKilledRebuildForgetsNoRoot(t *testing.T) {
 	}
 	// One decision in each root.
 	for _, ref := range []string{"wi-0/work-1-000000.jsonl", "wi-0/work-2-000000.jsonl"} {
-		if out, errOut, code := siftCmd(t, "decide", "--db", db, ref, "--decision", "needs_followup"); code != 0 {
+		if out, errOut, code := siftCmd(t, "decide", "--db", db, ref, "--decision", "needs_followup", "--note", "look"); code != 0 {
 			t.Fatalf("decide %s: %d %q %q", ref, code, out, errOut)
 		}
 	}
