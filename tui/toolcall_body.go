@@ -25,6 +25,11 @@ type bodySection struct {
 	count int
 	// note is added to the label: a diff's stat.
 	note string
+	// errs marks the lines of an output or error that can explain a
+	// failure, why the one the failed call's sentence quotes (-1 for
+	// none): found once per build, not at every layout.
+	errs []bool
+	why  int
 }
 
 // bodyRow is one screen row of the body: a section's rule, or a row of a
@@ -45,7 +50,33 @@ func (m *toolView) build() {
 		return
 	}
 	m.sections = m.bodySections()
+	m.classifyLines()
 	m.layout()
+}
+
+// classifyLines marks the output's and error's lines that can explain a
+// failure and the line the failed call's sentence quotes (its last
+// occurrence: tools print their verdict last).
+func (m *toolView) classifyLines() {
+	why := ""
+	if m.call.Success != nil && !*m.call.Success {
+		why, _, _ = strings.Cut(m.call.Why, " / ")
+	}
+	for i := range m.sections {
+		sec := &m.sections[i]
+		sec.why = -1
+		if sec.name != "output" && sec.name != "error" {
+			continue
+		}
+		sec.errs = make([]bool, len(sec.lines))
+		for j, l := range sec.lines {
+			line := ansi.Strip(l)
+			sec.errs[j] = summary.ExplainsFailure(line)
+			if why != "" && quotes(strings.TrimSpace(line), why) {
+				sec.why = j
+			}
+		}
+	}
 }
 
 // layout turns the sections into rows at the screen's width, wrapped or
@@ -72,27 +103,19 @@ func (m *toolView) layout() {
 	m.clamp()
 }
 
-// findErrors finds the output's error lines and the row of the line the
-// failed call's sentence quotes (its last occurrence: tools print their
-// verdict last).
+// findErrors finds the rows that start the error lines classifyLines
+// marked, and the row of the line the sentence quotes.
 func (m *toolView) findErrors() {
 	m.errRows, m.whyRow = m.errRows[:0], -1
-	why := ""
-	if m.call.Success != nil && !*m.call.Success {
-		why, _, _ = strings.Cut(m.call.Why, " / ")
-	}
 	for i, r := range m.body {
-		if r.line < 0 || m.sections[r.sec].name != "output" && m.sections[r.sec].name != "error" {
-			continue
+		if r.line < 0 || i > 0 && m.body[i-1].sec == r.sec && m.body[i-1].line == r.line {
+			continue // a rule, or a wrapped line's later rows
 		}
-		if i > 0 && m.body[i-1].sec == r.sec && m.body[i-1].line == r.line {
-			continue // a wrapped line's later rows
-		}
-		line := m.sectionLine(r.sec, r.line)
-		if summary.ExplainsFailure(line) {
+		sec := &m.sections[r.sec]
+		if sec.errs != nil && sec.errs[r.line] {
 			m.errRows = append(m.errRows, i)
 		}
-		if why != "" && quotes(strings.TrimSpace(line), why) {
+		if r.line == sec.why {
 			m.whyRow = i
 		}
 	}
@@ -105,11 +128,6 @@ func quotes(line, why string) bool {
 		return cut != "" && strings.HasPrefix(line, cut)
 	}
 	return line == why
-}
-
-// sectionLine is the plain text of a section's line.
-func (m *toolView) sectionLine(sec, line int) string {
-	return ansi.Strip(m.sections[sec].lines[line])
 }
 
 // nextError moves to the next (1) or previous (-1) error line, from the
