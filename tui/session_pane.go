@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentsift/sift/core/detail"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -225,7 +226,7 @@ func (m *sessionView) promptLines() []string {
 		return []string{st.label("prompt") + st.App.Subtle.Render("reading the stream…")}
 	case len(m.conv.Prompts.Lines) == 0 && len(m.s.RunArgs) > 0:
 		// What sift run passed the agent: the prompt is among it.
-		return m.section("prompt", "not in this stream; sift run passed:\n"+runLine(m.s.RunArgs), 1<<20, false)
+		return m.section("prompt", "not in this stream; sift run passed:\n"+review.ShellLine(m.s.RunArgs), 1<<20, false)
 	case len(m.conv.Prompts.Lines) == 0:
 		return []string{st.label("prompt") + st.App.Subtle.Render("this stream does not record the prompt")}
 	}

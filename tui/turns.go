@@ -139,7 +139,7 @@ func (m *sessionView) promptWords() string {
 	case m.conv == nil:
 		return "…"
 	case len(m.conv.Prompts.Lines) == 0 && len(m.s.RunArgs) > 0:
-		return "sift run passed: " + runLine(m.s.RunArgs)
+		return "sift run passed: " + review.ShellLine(m.s.RunArgs)
 	case len(m.conv.Prompts.Lines) == 0:
 		return "not in this stream"
 	case len(m.conv.Prompts.Lines) > 1:
@@ -274,13 +274,4 @@ func callBadge(st *Styles, tc *summary.ToolCall) string {
 		return st.Badge.Unknown.Render("…")
 	}
 	return st.Badge.Error.Render("✗")
-}
-
-// runLine is the arguments `sift run` passed the agent, as a shell line.
-func runLine(args []string) string {
-	words := make([]string, len(args))
-	for i, a := range args {
-		words[i] = review.ShellWord(a)
-	}
-	return strings.Join(words, " ")
 }

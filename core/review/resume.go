@@ -46,15 +46,21 @@ func (r Resume) line(argv []string) string {
 	if len(argv) == 0 {
 		return ""
 	}
-	words := make([]string, len(argv))
-	for i, a := range argv {
-		words[i] = ShellWord(a)
-	}
-	line := strings.Join(words, " ")
+	line := ShellLine(argv)
 	if r.Dir != "" {
 		line = "cd -- " + ShellWord(r.Dir) + " && " + line
 	}
 	return line
+}
+
+// ShellLine is words as one POSIX shell line, each quoted only where a
+// shell needs it (ShellWord).
+func ShellLine(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = ShellWord(w)
+	}
+	return strings.Join(quoted, " ")
 }
 
 // ShellWord is a word as a POSIX shell reads it back unchanged: as it is
