@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -320,10 +319,8 @@ func (m *toolView) editor() tea.Cmd {
 		// resolves a relative path when it is an existing folder; the
 		// stream is untrusted, so the reviewer is always asked.
 		fromStream := false
-		if cwd == "" && filepath.IsAbs(streamCwd) {
-			if fi, err := os.Stat(streamCwd); err == nil && fi.IsDir() {
-				cwd, fromStream = filepath.Clean(streamCwd), true
-			}
+		if cwd == "" {
+			cwd, fromStream = review.StreamFolder(streamCwd)
 		}
 		target, err := resolveEditPath(loc.Path, cwd)
 		if err != nil {

@@ -1,8 +1,6 @@
 package capture
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/agentsift/sift/core/agents"
@@ -21,11 +19,12 @@ import (
 // no command, and Why says which.
 func ResumeCommand(kind agents.Kind, sessionID, runCwd, streamCwd, note string) review.Resume {
 	var r review.Resume
+	streamFolder, _ := review.StreamFolder(streamCwd)
 	switch {
 	case runCwd != "":
 		r.Dir, r.DirFrom = runCwd, review.DirFromRun
-	case isFolder(streamCwd):
-		r.Dir, r.DirFrom = filepath.Clean(streamCwd), review.DirFromStream
+	case streamFolder != "":
+		r.Dir, r.DirFrom = streamFolder, review.DirFromStream
 	default:
 		r.DirWhy = "the folder the run ran in is unknown: run it from the project's folder"
 	}
@@ -46,14 +45,4 @@ func ResumeCommand(kind agents.Kind, sessionID, runCwd, streamCwd, note string) 
 		}
 	}
 	return r
-}
-
-// isFolder reports whether a path a stream records is an absolute path to
-// an existing folder.
-func isFolder(p string) bool {
-	if p == "" || !filepath.IsAbs(p) || strings.ContainsAny(p, "\x00\n\r") {
-		return false
-	}
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }

@@ -1,6 +1,10 @@
 package review
 
-import "strings"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
 
 // Resume is how to go back to a follow-up's agent session: the one
 // command sift builds (core/capture.ResumeCommand) and every surface
@@ -77,4 +81,19 @@ func ShellWord(s string) string {
 // position (not a glob, quote, expansion, separator or blank).
 func plainShell(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:@%+=,", r)
+}
+
+// StreamFolder returns the folder a stream records its run in, cleaned,
+// when it is fit to use: an absolute path, without NUL or line breaks,
+// to a folder that exists. The stream is untrusted text; a resume and the
+// editor use its folder only so.
+func StreamFolder(p string) (string, bool) {
+	if p == "" || !filepath.IsAbs(p) || strings.ContainsAny(p, "\x00\n\r") {
+		return "", false
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.IsDir() {
+		return "", false
+	}
+	return filepath.Clean(p), true
 }
