@@ -158,12 +158,19 @@ func (s *Store) InvocationArgs(ctx context.Context, workItemID, fileName string)
 	if err != nil {
 		return nil, fmt.Errorf("invocation args %s/%s: %w", workItemID, fileName, wrapError(err))
 	}
+	if len(raw.String) > maxArgsJSON {
+		return nil, nil // not what sift run writes (a shared database's row)
+	}
 	var args []string
 	if err := json.Unmarshal([]byte(raw.String), &args); err != nil {
 		return nil, nil // not a list: written by something else
 	}
 	return args, nil
 }
+
+// maxArgsJSON bounds the recorded arguments read back: sift run writes at
+// most 64 arguments of 4 KiB each; a larger value is another writer's.
+const maxArgsJSON = 1 << 20
 
 // RecordGitHeads records the commits (HEAD) of the invocation's git work
 // tree before and after its run; an empty one is left as it was, so that

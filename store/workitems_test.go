@@ -337,3 +337,24 @@ func TestInvocationCwd(t *testing.T) {
 		}
 	}
 }
+
+// TestInvocationArgsIgnoresAHugeValue: a row of a shared database whose
+// recorded arguments are far larger than sift run writes is not read
+// back into the session.
+func TestInvocationArgsIgnoresAHugeValue(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	ctx := context.Background()
+	for name, args := range map[string][]string{"small.jsonl": {"-p", "hi"}, "huge.jsonl": {strings.Repeat("x", maxArgsJSON)}} {
+		if _, err := s.RecordInvocation(ctx, Invocation{WorkItemID: "wi-a", Phase: "work", Iteration: 1, AgentKind: "claude",
+			File: "/logs/wi-a/" + name, Start: time.Now(), Args: args}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := s.InvocationArgs(ctx, "wi-a", "small.jsonl"); err != nil || len(got) != 2 || got[1] != "hi" {
+		t.Errorf("small: %q %v", got, err)
+	}
+	if got, err := s.InvocationArgs(ctx, "wi-a", "huge.jsonl"); err != nil || got != nil {
+		t.Errorf("huge: %d args, %v", len(got), err)
+	}
+}
