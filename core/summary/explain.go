@@ -3,6 +3,7 @@ package summary
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // A failed call's sentence quotes the line of its output or error that
@@ -72,6 +73,10 @@ func explainLine(texts ...string) string {
 			t = t[len(t)-explainTail:]
 			if i := strings.IndexByte(t, '\n'); i >= 0 {
 				t = t[i+1:]
+			}
+			// A single long line: start at a character, not inside one.
+			for len(t) > 0 && !utf8.RuneStart(t[0]) {
+				t = t[1:]
 			}
 		}
 		for l := range strings.SplitSeq(t, "\n") {

@@ -88,6 +88,8 @@ ValueError: bad input: 42`
 		{"droid's trailer is not the reason", "make: *** [Makefile:3: all] Error 2\n[Process exited with code 2]", "", "make: *** [Makefile:3: all] Error 2"},
 		{"nothing says why: the last line", "step one\nstep two", "", "step two"},
 		{"only noise", "", "Exit code 1", ""},
+		{"one long line cut inside a character", "error: " + strings.Repeat("é", explainTail/2) + "x", "",
+			strings.Repeat("é", explainTail/2-1) + "x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := explainLine(tc.output, tc.error); got != tc.want {
