@@ -167,6 +167,18 @@ type History struct {
 	// records, not its file's name, which several machines' sessions may
 	// share.
 	NamedByID bool
+	// Sessions, when set, lists the sessions kept under a folder of Dirs
+	// itself, for a harness that keeps them where no one file is one
+	// session: a database of them (opencode, Goose), or a folder per
+	// session (Cline's task folders). Session, Root and Document are
+	// then unused. Each is rendered as the lines Parser reads
+	// (StoredSession.Lines).
+	Sessions func(dir string) ([]StoredSession, error)
+	// Render, with Sessions, renders again the session a key names
+	// (StoredSession.Key), for a reader of the stream after its import
+	// (the inbox's detail); ok is false for a key that is not one of
+	// this history's.
+	Render func(key string) (lines []byte, ok bool, err error)
 }
 
 // LookupHistory returns the history whose files a kind reads

@@ -33,6 +33,10 @@ type File struct {
 	pinned bool
 	// prev is what the ingest index held of the file, when it did.
 	prev FileStat
+	// lines, for a session of a database or a task folder
+	// (storedSessions), renders it as its history's lines; Path is then
+	// its key, which no file has.
+	lines func() ([]byte, error)
 }
 
 // Failure is a file that could not be imported, and why.

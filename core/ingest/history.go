@@ -58,6 +58,9 @@ func findHistory(r HistoryRoot, parents *parentCalls, found *Found) ([]File, []F
 	if _, err := os.Stat(root); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if h, ok := agents.LookupHistory(r.Agent); ok && h.Sessions != nil {
+		return storedSessions(r.Agent, root, h)
+	}
 	w, err := newWalkRoot(root)
 	if err != nil {
 		return nil, []Failure{{root, reason(err)}}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -65,13 +66,21 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 			s, err = nil, fmt.Errorf("summarizer failed: %s", strings.Join(strings.Fields(fmt.Sprint(p)), " "))
 		}
 	}()
-	fh, err := f.open()
-	if err != nil {
-		return nil, errors.New(reason(err))
+	var in io.Reader
+	var fh *os.File
+	if f.lines != nil {
+		if in, err = storedReader(f); err != nil {
+			return nil, err
+		}
+	} else {
+		if fh, err = f.open(); err != nil {
+			return nil, errors.New(reason(err))
+		}
+		defer fh.Close()
+		in = fh
 	}
-	defer fh.Close()
 	// The head is read into the buffer the parse then reads from.
-	r.br.Reset(fh)
+	r.br.Reset(in)
 	head, err := r.br.Peek(headSize)
 	if err != nil && len(head) == 0 && f.Size > 0 {
 		return nil, errors.New(reason(err))
@@ -128,7 +137,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 		listen = func(ev *event.Event) { l.listen(ev); srch.listen(ev) }
 	}
 	sum, rev, err := r.analyze(r.parser(inv != nil), src, opt, listen)
-	if err != nil && kind == "" && errors.Is(err, agents.ErrUnknownAgent) {
+	if err != nil && kind == "" && fh != nil && errors.Is(err, agents.ErrUnknownAgent) {
 		// A recorded run naming a harness this sift cannot read: sniff
 		// instead.
 		if _, serr := fh.Seek(0, io.SeekStart); serr == nil {
