@@ -18,7 +18,9 @@ import (
 type Harness struct {
 	// Kind names the harness; its stream parser's kind.
 	Kind Kind
-	// Parser reads the stream the CLI prints on stdout.
+	// Parser reads the stream the CLI prints on stdout; nil for a
+	// harness sift only reads the history of (an editor's extension),
+	// which has no CLI either.
 	Parser Parser
 	// History, when set, reads the sessions the CLI keeps on disk.
 	History *History

@@ -57,6 +57,10 @@ var toolKinds = map[string]event.ToolKind{
 	"write_to_file": event.ToolEdit, "replace_file_content": event.ToolEdit,
 	"multi_replace_file_content": event.ToolEdit, "run_command": event.ToolExecute,
 	"list_dir": event.ToolSearch, "find_by_name": event.ToolSearch, "search_web": event.ToolFetch,
+	// Cline, Roo Code and Kilo Code names.
+	"replace_in_file": event.ToolEdit, "apply_diff": event.ToolEdit, "insert_content": event.ToolEdit,
+	"search_and_replace": event.ToolEdit, "search_files": event.ToolSearch, "list_files": event.ToolSearch,
+	"list_code_definition_names": event.ToolSearch, "browser_action": event.ToolFetch, "new_task": event.ToolThink,
 	"read_url_content": event.ToolFetch, "invoke_subagent": event.ToolThink,
 }
 
