@@ -33,13 +33,13 @@ var clineTaskFiles = []string{"api_conversation_history.json", "ui_messages.json
 // clineTasks lists the task folders under a tasks folder (Cline's, Roo
 // Code's, Kilo Code's): one session per folder, named by the folder, which
 // is the task's id.
-func clineTasks(dir string) ([]StoredSession, error) {
+func clineTasks(dir string) ([]StoredSession, func(), error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []StoredSession
 	for _, e := range entries {
@@ -64,7 +64,7 @@ func clineTasks(dir string) ([]StoredSession, error) {
 		s.Lines = func() ([]byte, error) { return clineTaskLines(task) }
 		out = append(out, s)
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // clineRender renders a task folder's session again from its key; a key

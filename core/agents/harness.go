@@ -174,8 +174,10 @@ type History struct {
 	// session: a database of them (opencode, Goose), or a folder per
 	// session (Cline's task folders). Session, Root and Document are
 	// then unused. Each is rendered as the lines Parser reads
-	// (StoredSession.Lines).
-	Sessions func(dir string) ([]StoredSession, error)
+	// (StoredSession.Lines). done, when not nil, is called once the
+	// import has rendered what it reads (it removes a database's copy
+	// the sessions were listed and are rendered from, core/historydb).
+	Sessions func(dir string) (sessions []StoredSession, done func(), err error)
 	// Render, with Sessions, renders again the session a key names
 	// (StoredSession.Key), for a reader of the stream after its import
 	// (the inbox's detail); ok is false for a key that is not one of

@@ -64,6 +64,9 @@ type Found struct {
 	roots  []string
 	// folders are the folders its files are read through, by path.
 	folders map[string]*folder
+	// done are what the histories of stored sessions let go of when
+	// the import ends (agents.History.Sessions).
+	done []func()
 }
 
 // folder returns the folder at a path with symlinks resolved, one per
@@ -80,11 +83,16 @@ func (f *Found) folder(path string) *folder {
 	return d
 }
 
-// close closes the folders the import read through.
+// close closes the folders the import read through, and lets go of what
+// the stored sessions' histories kept open.
 func (f *Found) close() {
 	for _, d := range f.folders {
 		d.close()
 	}
+	for _, done := range f.done {
+		done()
+	}
+	f.done = nil
 }
 
 // Find walks the roots. A root that is a file is read whatever its name;

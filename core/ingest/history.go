@@ -59,7 +59,7 @@ func findHistory(r HistoryRoot, parents *parentCalls, found *Found) ([]File, []F
 		return nil, nil
 	}
 	if h, ok := agents.LookupHistory(r.Agent); ok && h.Sessions != nil {
-		return storedSessions(r.Agent, root, h)
+		return storedSessions(r.Agent, root, h, found)
 	}
 	w, err := newWalkRoot(root)
 	if err != nil {

@@ -17,9 +17,13 @@ import (
 // the ingest index skips an unchanged session and reads a grown one as it
 // does a file. The work item is the project the harness recorded, spelled
 // as Claude Code spells project folders; a session that records none is
-// under the harness's name.
-func storedSessions(agent agents.Kind, root string, h *agents.History) ([]File, []Failure) {
-	ss, err := h.Sessions(root)
+// under the harness's name. What the history keeps open to render them
+// is let go when the import ends (Found.close).
+func storedSessions(agent agents.Kind, root string, h *agents.History, found *Found) ([]File, []Failure) {
+	ss, done, err := h.Sessions(root)
+	if done != nil {
+		found.done = append(found.done, done)
+	}
 	var fails []Failure
 	if err != nil {
 		fails = append(fails, Failure{root, reason(err)})
