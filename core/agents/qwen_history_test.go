@@ -1,0 +1,56 @@
+package agents
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/agentsift/sift/core/event"
+)
+
+// recordedHistories holds real recorded histories, one folder per harness
+// laid out as under the user's home (PROVENANCE.md in each).
+const recordedHistories = "../../testdata/histories"
+
+// recordedFiles lists a harness's recorded session files matching a
+// pattern under its folder.
+func recordedFiles(t testing.TB, pattern string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(recordedHistories, pattern))
+	if err != nil || len(m) == 0 {
+		t.Fatalf("no recorded files %s (%v)", pattern, err)
+	}
+	return m
+}
+
+// TestQwenHistoryFiles sniffs Qwen Code 0.24.4's chat records as its own
+// (not as Claude Code transcript lines, whose sessionId and parentUuid
+// they share), reads every line, and keeps none raw.
+func TestQwenHistoryFiles(t *testing.T) {
+	for _, f := range recordedFiles(t, "qwen/.qwen/projects/*/chats/*.jsonl") {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			evs, st := parseAll(t, f, Options{})
+			if Kind(st.Agent) != QwenHistory {
+				t.Fatalf("sniffed %s", st.Agent)
+			}
+			assertEveryLine(t, f, mustRead(t, f), evs, st)
+			if evs[0].Update.SessionUpdate != event.SessionStart || evs[0].Update.Cwd == "" {
+				t.Fatalf("first event %+v", evs[0])
+			}
+			for _, ev := range evs {
+				if ev.Update.SessionUpdate == event.Raw {
+					t.Errorf("line %d kept raw", ev.Line)
+				}
+			}
+		})
+	}
+	for _, f := range historyFiles(t, "claude") {
+		if _, st := parseAll(t, f, Options{}); Kind(st.Agent) != ClaudeHistory {
+			t.Errorf("%s: a Claude Code transcript sniffed as %s", filepath.Base(f), st.Agent)
+		}
+	}
+}
+
+func FuzzParseQwenHistory(f *testing.F) {
+	addFileSeeds(f, true, recordedFiles(f, "qwen/.qwen/projects/*/chats/*.jsonl")...)
+	fuzzEveryLine(f, QwenHistory)
+}
