@@ -171,3 +171,19 @@ func TestImportQwenHistory(t *testing.T) {
 			model: "mock-model", turns: 1, calls: 1, input: 1200, output: 40, outcome: summary.OutcomeFailed},
 	})
 }
+
+// TestImportPiHistory imports pi 0.73.1's own session files
+// (~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl), the same two
+// scripts: the whole one, whose costs pi records per response, and the one
+// a refused request ended (an assistant message with stopReason error).
+func TestImportPiHistory(t *testing.T) {
+	t.Parallel()
+	checkHarnessHistory(t, "pi", []historyWant{
+		{workItem: "-tmp-prec-work", file: "2026-12-05T18-07-36-235Z_01a24763-db29-7324-bb23-1cde9552e0f5.jsonl",
+			agent: agents.PiHistory, model: "mock-model", turns: 3, calls: 2, failedCalls: 1,
+			input: 4500, cached: 2200, output: 120, outcome: summary.OutcomeCompleted, costUSD: 0.0042 + 0.00225 + 0.00291},
+		{workItem: "-tmp-pfail-work", file: "2026-12-05T18-08-07-538Z_01a24764-5571-7504-97a5-ce1eccfb2ea3.jsonl",
+			agent: agents.PiHistory, model: "mock-model", turns: 1, calls: 1, input: 1200, output: 40,
+			outcome: summary.OutcomeFailed, costUSD: 0.0042},
+	})
+}

@@ -11,8 +11,8 @@ import (
 // takes a binary for the harness's name).
 func TestHarnessEntries(t *testing.T) {
 	t.Parallel()
-	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Qwen,
-		ClaudeHistory, CodexHistory, GeminiHistory, QwenHistory, Unknown}
+	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Pi, Qwen,
+		ClaudeHistory, CodexHistory, GeminiHistory, PiHistory, QwenHistory, Unknown}
 	if got := Default().Kinds(); !slices.Equal(got, want) {
 		t.Errorf("sniffing order %v, want %v", got, want)
 	}

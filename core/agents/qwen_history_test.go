@@ -54,3 +54,33 @@ func FuzzParseQwenHistory(f *testing.F) {
 	addFileSeeds(f, true, recordedFiles(f, "qwen/.qwen/projects/*/chats/*.jsonl")...)
 	fuzzEveryLine(f, QwenHistory)
 }
+
+// TestPiHistoryFiles sniffs pi 0.73.1's session files as its own and
+// reads every line, none raw; a failed bash call carries the exit code
+// pi's tool appends to its output.
+func TestPiHistoryFiles(t *testing.T) {
+	for _, f := range recordedFiles(t, "pi/.pi/agent/sessions/*/*.jsonl") {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			evs, st := parseAll(t, f, Options{})
+			if Kind(st.Agent) != PiHistory {
+				t.Fatalf("sniffed %s", st.Agent)
+			}
+			assertEveryLine(t, f, mustRead(t, f), evs, st)
+			for _, ev := range evs {
+				u := ev.Update
+				if u.SessionUpdate == event.Raw {
+					t.Errorf("line %d kept raw", ev.Line)
+				}
+				if u.SessionUpdate == event.ToolCallUpdate && u.Status == event.StatusFailed &&
+					(u.ExitCode == nil || *u.ExitCode != 2) {
+					t.Errorf("line %d: a failed ls without its exit code 2", ev.Line)
+				}
+			}
+		})
+	}
+}
+
+func FuzzParsePiHistory(f *testing.F) {
+	addFileSeeds(f, true, recordedFiles(f, "pi/.pi/agent/sessions/*/*.jsonl")...)
+	fuzzEveryLine(f, PiHistory)
+}

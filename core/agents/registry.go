@@ -13,6 +13,7 @@ func harnesses() []Harness {
 		geminiHarness(),
 		kimiHarness(),
 		opencodeHarness(),
+		piHarness(),
 		qwenHarness(),
 	}
 }
