@@ -187,3 +187,19 @@ func TestImportPiHistory(t *testing.T) {
 			outcome: summary.OutcomeFailed, costUSD: 0.0042},
 	})
 }
+
+// TestImportCopilotHistory imports GitHub Copilot CLI 1.0.102's own event
+// logs (~/.copilot/session-state/<id>/events.jsonl; the workspace.yaml
+// beside each is no session), the same two scripts played through its
+// BYOK provider: the whole one, and the one a refused request ended with
+// a session.error.
+func TestImportCopilotHistory(t *testing.T) {
+	t.Parallel()
+	checkHarnessHistory(t, "copilot", []historyWant{
+		{workItem: "-tmp-crec-work", file: "275ef4a3-72da-42ce-9400-6dbfe9d119ba.jsonl", agent: agents.CopilotHistory,
+			model: "mock-model", turns: 3, calls: 2, failedCalls: 1, input: 4500, cached: 2200, output: 120,
+			outcome: summary.OutcomeCompleted},
+		{workItem: "-tmp-cfail-work", file: "b9242455-d064-452c-a77d-f6154938966c.jsonl", agent: agents.CopilotHistory,
+			model: "mock-model", turns: 1, calls: 1, input: 1200, output: 40, outcome: summary.OutcomeFailed},
+	})
+}

@@ -12,7 +12,7 @@ import (
 func TestHarnessEntries(t *testing.T) {
 	t.Parallel()
 	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Pi, Qwen,
-		ClaudeHistory, CodexHistory, GeminiHistory, PiHistory, QwenHistory, Unknown}
+		ClaudeHistory, CodexHistory, CopilotHistory, GeminiHistory, PiHistory, QwenHistory, Unknown}
 	if got := Default().Kinds(); !slices.Equal(got, want) {
 		t.Errorf("sniffing order %v, want %v", got, want)
 	}

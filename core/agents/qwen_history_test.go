@@ -84,3 +84,27 @@ func FuzzParsePiHistory(f *testing.F) {
 	addFileSeeds(f, true, recordedFiles(f, "pi/.pi/agent/sessions/*/*.jsonl")...)
 	fuzzEveryLine(f, PiHistory)
 }
+
+// TestCopilotHistoryFiles sniffs Copilot CLI 1.0.102's event logs as its
+// own and reads every line, none raw.
+func TestCopilotHistoryFiles(t *testing.T) {
+	for _, f := range recordedFiles(t, "copilot/.copilot/session-state/*/events.jsonl") {
+		t.Run(filepath.Base(filepath.Dir(f)), func(t *testing.T) {
+			evs, st := parseAll(t, f, Options{})
+			if Kind(st.Agent) != CopilotHistory {
+				t.Fatalf("sniffed %s", st.Agent)
+			}
+			assertEveryLine(t, f, mustRead(t, f), evs, st)
+			for _, ev := range evs {
+				if ev.Update.SessionUpdate == event.Raw {
+					t.Errorf("line %d kept raw", ev.Line)
+				}
+			}
+		})
+	}
+}
+
+func FuzzParseCopilotHistory(f *testing.F) {
+	addFileSeeds(f, true, recordedFiles(f, "copilot/.copilot/session-state/*/events.jsonl")...)
+	fuzzEveryLine(f, CopilotHistory)
+}
