@@ -19,12 +19,13 @@ type claudeHistoryParser struct{}
 func (claudeHistoryParser) Kind() Kind { return ClaudeHistory }
 
 // Claims claims transcript lines: they carry sessionId and parentUuid, or
-// are file-history snapshots.
+// are file-history snapshots. Qwen Code's chat records have those keys too
+// (isQwenRecord).
 func (claudeHistoryParser) Claims(line []byte) bool {
 	if hasType(line, "file-history-snapshot") {
 		return true
 	}
-	return bytes.Contains(line, []byte(`"sessionId"`)) && bytes.Contains(line, []byte(`"parentUuid"`))
+	return bytes.Contains(line, []byte(`"sessionId"`)) && bytes.Contains(line, []byte(`"parentUuid"`)) && !isQwenRecord(line)
 }
 
 func (claudeHistoryParser) NewStream() Stream {

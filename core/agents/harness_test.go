@@ -11,8 +11,9 @@ import (
 // takes a binary for the harness's name).
 func TestHarnessEntries(t *testing.T) {
 	t.Parallel()
-	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Qwen,
-		ClaudeHistory, ClineHistory, CodexHistory, GeminiHistory, KiloHistory, RooHistory, Unknown}
+	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Pi, Qwen,
+		ClaudeHistory, ClineHistory, CodexHistory, CopilotHistory, GeminiHistory, KiloHistory, PiHistory,
+		QwenHistory, RooHistory, Unknown}
 	if got := Default().Kinds(); !slices.Equal(got, want) {
 		t.Errorf("sniffing order %v, want %v", got, want)
 	}

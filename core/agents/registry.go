@@ -15,6 +15,7 @@ func harnesses() []Harness {
 		kiloHarness(),
 		kimiHarness(),
 		opencodeHarness(),
+		piHarness(),
 		qwenHarness(),
 		rooHarness(),
 	}
