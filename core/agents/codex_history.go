@@ -377,8 +377,12 @@ func (s *codexHistoryStream) eventMsg(p *codexPayload, base event.Event, emit Em
 		ev.Update = c.usage()
 		if p.Info.Total != nil {
 			ev.Extra = map[string]any{"callKey": s.tokens.key()}
-			if reset {
+			switch reset {
+			case codexRestarted:
 				ev.Extra["tokenCounterReset"] = true
+			case codexUnexplained:
+				ev.Extra["tokenCounterReset"] = true
+				ev.Extra["tokenTotalUnknown"] = true
 			}
 		}
 		emit(&ev)

@@ -131,3 +131,67 @@ func TestClaudeSidechainCcusage18(t *testing.T) {
 	}
 	t.Logf("cache-read tokens: sift %d (the parent's), ccusage 18.0.11 %d (replay and parent)", sift, rep.Totals.CacheReadTokens)
 }
+
+// codexLines returns the lines of a recorded Codex accounting file.
+func codexLines(t *testing.T, name string) []string {
+	t.Helper()
+	data, err := os.ReadFile("../agents/testdata/accounting/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(data)), "\n")
+}
+
+// TestCodexTotalAfterCounterDrop pins the session totals of a Codex
+// rollout whose running total goes down. Codex 0.153.4's restart at a
+// resume (its own rollout) is explained by the resumed call's own usage:
+// the total is the calls' sum, the thread's true total (31,923 input, 31
+// output), flagged token_counter_reset as an accounting note. A drop
+// nothing explains (0.171.0's recorded lines, the last one repeated
+// without its last_token_usage) leaves the tokens and the cost unknown,
+// with the reason, rather than a sum (claude-code-log's monotonicity
+// rule).
+func TestCodexTotalAfterCounterDrop(t *testing.T) {
+	t.Parallel()
+	resumed := codexLines(t, "codex-0.153.4-resume-token-counts.jsonl")
+	s, _, err := Analyze(strings.NewReader(strings.Join(resumed, "\n")+"\n"), Options{Agent: "codex-history"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i64(t, "input", s.InputTokens, 31923)
+	i64(t, "output", s.OutputTokens, 31)
+	if !hasFlag(s.Flags, FlagTokenCounterReset) || s.Flagged {
+		t.Errorf("flags %v flagged %v, want token_counter_reset as an accounting note", s.Flags, s.Flagged)
+	}
+
+	counts := codexLines(t, "codex-0.171.0-token-counts.jsonl")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(counts[0]), &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m["payload"].(map[string]any)["info"].(map[string]any), "last_token_usage")
+	dropped, _ := json.Marshal(m)
+	meta := `{"timestamp":"2026-11-29T19:31:24.376Z","type":"session_meta","payload":{"id":"01a228ca-6c23-7b71-9824-63b909c09da0","cwd":"/w","cli_version":"0.171.0"}}`
+	lines := []string{meta, counts[0], counts[1], string(dropped)}
+	s, _, err = Analyze(strings.NewReader(strings.Join(lines, "\n")+"\n"), Options{Agent: "codex-history", Model: "gpt-5.5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	null(t, "input", s.InputTokens)
+	null(t, "output", s.OutputTokens)
+	if s.EstimatedUSD != nil || s.CostSource != CostUnknown {
+		t.Errorf("cost %v (%s), want unknown", s.EstimatedUSD, s.CostSource)
+	}
+	if s.Reconciliation == nil || !strings.Contains(s.Reconciliation.Note, "tokens are unknown") {
+		t.Errorf("reconciliation %+v, want the reason", s.Reconciliation)
+	}
+	found := false
+	for _, n := range s.FlagNotes {
+		if n.Flag == FlagTokenCounterReset && n.Line == 4 && strings.Contains(n.Sentence, "unknown") {
+			found = true
+		}
+	}
+	if !found || s.Flagged {
+		t.Errorf("notes %+v flagged %v, want the unknown total's note at line 4, not flagged", s.FlagNotes, s.Flagged)
+	}
+}
