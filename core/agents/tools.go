@@ -42,8 +42,10 @@ var toolKinds = map[string]event.ToolKind{
 	"powershell": event.ToolExecute, "pwsh": event.ToolExecute, "cmd": event.ToolExecute,
 	"run_terminal_cmd": event.ToolExecute, "execute_command": event.ToolExecute,
 	"shell_command": event.ToolExecute, "terminal": event.ToolExecute, "run_in_terminal": event.ToolExecute,
-	// think
+	// think: subagents, and tools that only state the model's reasoning
+	// (Claude Code's ReportFindings hands the host a review's findings).
 	"task": event.ToolThink, "agent": event.ToolThink, "think": event.ToolThink,
+	"reportfindings": event.ToolThink,
 	// fetch
 	"webfetch": event.ToolFetch, "websearch": event.ToolFetch, "web_fetch": event.ToolFetch,
 	"google_web_search": event.ToolFetch, "web_search": event.ToolFetch, "fetchurl": event.ToolFetch,
