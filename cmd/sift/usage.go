@@ -37,7 +37,7 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	zone := fs.String("timezone", "", "the time zone days are read in (IANA name; default: local time)")
 	agent := fs.String("agent", "all", "only this harness's runs: "+usageAgentNames())
 	asJSON := fs.Bool("json", false, "print JSON (the same as --format json)")
-	format := fs.String("format", "table", "table, json, or ccusage (the JSON of `ccusage daily|weekly|monthly --json`)")
+	format := fs.String("format", "table", "table, json, or ccusage (the JSON of \"ccusage daily|weekly|monthly --json\")")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "usage", err)
 	}

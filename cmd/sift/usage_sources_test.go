@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,6 +151,13 @@ func TestUsageByDayEqualsInboxTokens(t *testing.T) {
 	}
 	if captures.Totals.UnpricedCalls == 0 || captures.Totals.CostUSD == nil {
 		t.Errorf("captures: %+v; want known costs and the codex runs' unknown ones apart", captures.Totals)
+	}
+	// The table prints an unknown cost as —, and marks a sum that leaves
+	// some out.
+	code, table, _ := runSift(t, "usage", "--by", "session", "--source", "captures", "--db", db)
+	if code != 0 || !strings.Contains(table, " — ") || !strings.Contains(table, "*") ||
+		!strings.Contains(table, "of unknown cost") {
+		t.Errorf("usage table of the captures: exit %d\n%s", code, table)
 	}
 	// A window past a hundred years is all time; one that ended before
 	// any run is nothing; a duration is taken (a stream without times

@@ -28,13 +28,25 @@ func Usage(ctx context.Context, st *store.Store, opt usage.Options) (usage.Repor
 		if !opt.Source.Keeps(true) {
 			return nil
 		}
-		return st.SessionTotals(ctx, func(sum *summary.Summary, at int64) error {
+		return st.SessionTotals(ctx, historyKinds(), func(sum *summary.Summary, at int64) error {
 			if f, ok := captureUsage(sum, at); ok {
 				return add(f)
 			}
 			return nil
 		})
 	})
+}
+
+// historyKinds lists the agent kinds of the histories, whose sessions
+// are counted by their calls, not as captures.
+func historyKinds() []string {
+	var kinds []string
+	for _, h := range agents.Harnesses() {
+		if h.History != nil {
+			kinds = append(kinds, string(h.History.Parser.Kind()))
+		}
+	}
+	return kinds
 }
 
 // captureUsage is the usage of a captured run: one entry at its start (or
