@@ -184,5 +184,18 @@ func codexSession(parts []string) (workItem, name string, ok bool) {
 	return "codex", name, true
 }
 
-// codexHistoryRoot is the folder a rollout found by its shape is in.
-func codexHistoryRoot(path string) string { return upDirs(path, 1) }
+// codexHistoryRoot is the sessions folder a file found by its shape is
+// under: the nearest folder named sessions above it (sessions/YYYY/MM/DD),
+// else, for a rollout, its own folder. Any other file outside a sessions
+// tree (a capture in a logs folder) has none, and keeps its own layout.
+func codexHistoryRoot(path string) string {
+	for dir, i := filepath.Dir(path), 0; i < 4; dir, i = filepath.Dir(dir), i+1 {
+		if filepath.Base(dir) == "sessions" {
+			return dir
+		}
+	}
+	if strings.HasPrefix(filepath.Base(path), "rollout-") {
+		return upDirs(path, 1)
+	}
+	return ""
+}
