@@ -37,6 +37,10 @@ type File struct {
 	// (storedSessions), renders it as its history's lines; Path is then
 	// its key, which no file has.
 	lines func() ([]byte, error)
+	// project is the folder a history file's project stands for, when its
+	// harness records it outside the session (Gemini CLI's projects.json):
+	// the session's recorded folder when it records none itself.
+	project string
 }
 
 // Failure is a file that could not be imported, and why.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -150,13 +151,18 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	if err != nil {
 		return nil, err
 	}
-	lay := f.Layout
+	lay, project := f.Layout, f.project
 	if kind != "" && f.history == "" {
 		// Recognised by shape (`sift import FILE`, a rebuild): the
 		// layout is read from where the file lies.
-		lay = sniffedLayout(kind, f.Path, lay)
+		lay, project = sniffedLayout(kind, f.Path, lay)
 	}
 	sum.WorkItemID, sum.FileName, sum.Phase, sum.Iteration = lay.WorkItemID, lay.FileName, lay.Phase, lay.Iteration
+	if sum.StreamCwd == "" && project != "" {
+		// A Gemini CLI chat records no folder: its project's root, as
+		// the CLI's projects.json records it, is its folder.
+		sum.StreamCwd = redact.String(project)
+	}
 	if hist.NamedByID {
 		sum.FileName = historySessionName(f, lay.FileName, sum.SessionID)
 	}
