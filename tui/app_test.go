@@ -20,8 +20,8 @@ import (
 // rowOrder returns the work item · phase of the inbox rows, top first.
 func rowOrder(m *App) []string {
 	var out []string
-	for _, s := range m.inbox.win {
-		out = append(out, phaseLabel(&s.Summary))
+	for i := range m.inbox.win {
+		out = append(out, phaseLabel(&m.inbox.win[i]))
 	}
 	return out
 }

@@ -46,7 +46,7 @@ func (m *inboxView) columns() []column {
 func (m *inboxView) labelWidth() int {
 	w := 17
 	for i := range m.win {
-		w = max(w, ansi.StringWidth(Inert(phaseLabel(&m.win[i].Summary))))
+		w = max(w, ansi.StringWidth(Inert(phaseLabel(&m.win[i]))))
 	}
 	return min(w, 48)
 }
@@ -201,7 +201,7 @@ func (m *inboxView) cellText(col string, s *review.Session, i int) string {
 		if m.q.GroupByWorkItem {
 			return groupedLabel(s, m.lastOfGroup(i))
 		}
-		return Inert(phaseLabel(&s.Summary))
+		return Inert(phaseLabel(s))
 	case "started":
 		return fmtAgo(s.StartedAt, m.c.Now())
 	case "dur":
