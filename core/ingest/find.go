@@ -87,6 +87,10 @@ func (f *Found) folder(path string) *folder {
 	return d
 }
 
+// Close lets go of what a find keeps open (the stored sessions'
+// histories) when it is not imported: an import closes its find itself.
+func (f *Found) Close() { f.close() }
+
 // close closes the folders the import read through, and lets go of what
 // the stored sessions' histories kept open.
 func (f *Found) close() {

@@ -92,6 +92,7 @@ func (w *HistoryWatch) pass(ctx context.Context) (ingest.Result, bool, error) {
 		changed = changed || old != s
 	}
 	if !changed {
+		found.Close()
 		return ingest.Result{}, false, nil
 	}
 	res, err := ingest.ImportFound(ctx, w.st, found, w.opts, nil)
