@@ -25,7 +25,7 @@ func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	sf := addStoreFlags(fs)
 	since := fs.String("since", "24h", "runs active within this duration (90m, 36h, 7d) or since this date")
 	format := fs.String("format", "md", "md (Markdown), html (one self-contained page) or json")
-	failOn := fs.String("fail-on", "", "exit 1 when a run of the window matches this search query (sift help search), naming them on stderr")
+	failOn := fs.String("fail-on", "", "exit 1 when a run of the window matches this search `QUERY` (sift help search), naming each on stderr")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "report", err)
 	}
