@@ -19,31 +19,12 @@ import (
 // the last update of it, its messages and parts as its change token (a
 // part is updated in place as its tool call runs).
 func opencodeDBList(db queryer) ([]StoredSession, error) {
-	rows, err := db.QueryContext(context.Background(), `SELECT s.id, s.directory,
+	return listSessions(db, `SELECT s.id, s.directory,
 		(SELECT COUNT(*) FROM part p WHERE p.session_id = s.id),
 		MAX(s.time_updated,
 			COALESCE((SELECT MAX(p.time_updated) FROM part p WHERE p.session_id = s.id), 0),
 			COALESCE((SELECT MAX(m.time_updated) FROM message m WHERE m.session_id = s.id), 0))
-		FROM session s ORDER BY s.time_created, s.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []StoredSession
-	for rows.Next() {
-		var s StoredSession
-		var dir *string
-		if err := rows.Scan(&s.ID, &dir, &s.Size, &s.MTime); err != nil {
-			return nil, err
-		}
-		if dir != nil {
-			s.Project = *dir
-		}
-		id := s.ID
-		s.Lines = func() ([]byte, error) { return opencodeDBLines(db, id) }
-		out = append(out, s)
-	}
-	return out, rows.Err()
+		FROM session s ORDER BY s.time_created, s.id`, opencodeDBLines)
 }
 
 // opencodeDBLines renders one session of opencode's database; nil when it

@@ -12,6 +12,7 @@ func harnesses() []Harness {
 		cursorHarness(),
 		droidHarness(),
 		geminiHarness(),
+		gooseHarness(),
 		kiloHarness(),
 		kimiHarness(),
 		opencodeHarness(),

@@ -67,3 +67,29 @@ func joinDone(dones []func()) func() {
 
 // joinErrs joins errors; nil for none.
 func joinErrs(errs []error) error { return errors.Join(errs...) }
+
+// listSessions runs a query whose rows are a session's id, its folder
+// (NULL for none) and its change token (size, mtime), and makes each row
+// a session that lines renders from the same copy.
+func listSessions(db queryer, query string, lines func(db queryer, id string) ([]byte, error)) ([]StoredSession, error) {
+	rows, err := db.QueryContext(context.Background(), query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []StoredSession
+	for rows.Next() {
+		var s StoredSession
+		var dir *string
+		if err := rows.Scan(&s.ID, &dir, &s.Size, &s.MTime); err != nil {
+			return nil, err
+		}
+		if dir != nil {
+			s.Project = *dir
+		}
+		id := s.ID
+		s.Lines = func() ([]byte, error) { return lines(db, id) }
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
