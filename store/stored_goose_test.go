@@ -17,11 +17,18 @@ import (
 // (testdata/histories/goose/sessions.sql, PROVENANCE.md).
 func gooseDB(t *testing.T, home string) string {
 	t.Helper()
-	script, err := os.ReadFile(filepath.Join(historiesFixtures, "goose", "sessions.sql"))
+	path := filepath.Join(home, ".local", "share", "goose", "sessions", "sessions.db")
+	runScript(t, path, filepath.Join(historiesFixtures, "goose", "sessions.sql"))
+	return path
+}
+
+// runScript builds a harness's database at path from a SQL script.
+func runScript(t *testing.T, path, script string) {
+	t.Helper()
+	b, err := os.ReadFile(script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(home, ".local", "share", "goose", "sessions", "sessions.db")
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -30,10 +37,9 @@ func gooseDB(t *testing.T, home string) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec(string(script)); err != nil {
+	if _, err := db.Exec(string(b)); err != nil {
 		t.Fatal(err)
 	}
-	return path
 }
 
 // TestImportGooseSession imports a session of Goose's database from a

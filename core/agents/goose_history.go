@@ -1,8 +1,6 @@
 package agents
 
 import (
-	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"time"
@@ -35,79 +33,13 @@ func gooseRender(key string) ([]byte, bool, error) {
 	return lines, true, err
 }
 
-// rowMaps reads every row of a query as its columns by name: Goose's
-// schema grew columns over its versions (metadata_json, name,
-// model_config_json), and a reader of any version asks for what is there.
-func rowMaps(db queryer, q string, args ...any) ([]map[string]any, error) {
-	rows, err := db.QueryContext(context.Background(), q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
-	var out []map[string]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		m := make(map[string]any, len(cols))
-		for i, c := range cols {
-			if b, ok := vals[i].([]byte); ok {
-				vals[i] = string(b)
-			}
-			m[c] = vals[i]
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
-}
-
 // gooseDBLines renders one session of Goose's database as the lines its
 // history parser reads: a session line (its row: folder, name, tokens,
 // model) and a message line per message row, in order; nil when the
 // session is gone. The render is sift's: the database holds rows.
 func gooseDBLines(db queryer, id string) ([]byte, error) {
-	ss, err := rowMaps(db, `SELECT * FROM sessions WHERE id = ?`, id)
-	if err != nil || len(ss) == 0 {
-		return nil, err
-	}
-	msgs, err := rowMaps(db, `SELECT * FROM messages WHERE session_id = ? ORDER BY id`, id)
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	put := func(key string, v any) error {
-		b, err := json.Marshal(map[string]any{key: v})
-		if err != nil {
-			return err
-		}
-		out.Write(b)
-		out.WriteByte('\n')
-		return nil
-	}
-	// Times are kept as they are: the TIMESTAMP columns come as times.
-	if err := put("session", ss[0]); err != nil {
-		return nil, err
-	}
-	for _, m := range msgs {
-		for _, k := range []string{"content_json", "metadata_json"} {
-			if s, ok := m[k].(string); ok && json.Valid([]byte(s)) {
-				m[k] = json.RawMessage(s)
-			}
-		}
-		if err := put("message", m); err != nil {
-			return nil, err
-		}
-	}
-	return out.Bytes(), nil
+	return rowLines(db, `SELECT * FROM sessions WHERE id = ?`,
+		`SELECT * FROM messages WHERE session_id = ? ORDER BY id`, id, "content_json", "metadata_json")
 }
 
 // gooseHistoryParser reads a rendered Goose session (gooseDBLines).

@@ -12,7 +12,7 @@ import (
 func TestHarnessEntries(t *testing.T) {
 	t.Parallel()
 	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Qwen,
-		ClaudeHistory, ClineHistory, CodexHistory, GeminiHistory, GooseHistory, KiloHistory, OpenCodeHistory, RooHistory, Unknown}
+		ClaudeHistory, ClineHistory, CodexHistory, CrushHistory, GeminiHistory, GooseHistory, KiloHistory, OpenCodeHistory, RooHistory, Unknown}
 	if got := Default().Kinds(); !slices.Equal(got, want) {
 		t.Errorf("sniffing order %v, want %v", got, want)
 	}

@@ -9,6 +9,7 @@ func harnesses() []Harness {
 		clineHarness(),
 		codexHarness(),
 		copilotHarness(),
+		crushHarness(),
 		cursorHarness(),
 		droidHarness(),
 		geminiHarness(),

@@ -1,11 +1,14 @@
 package agents
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+
+	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/historydb"
 )
@@ -92,4 +95,79 @@ func listSessions(db queryer, query string, lines func(db queryer, id string) ([
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// rowMaps reads every row of a query as its columns by name: Goose's
+// schema grew columns over its versions (metadata_json, name,
+// model_config_json), and a reader of any version asks for what is there.
+func rowMaps(db queryer, q string, args ...any) ([]map[string]any, error) {
+	rows, err := db.QueryContext(context.Background(), q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		m := make(map[string]any, len(cols))
+		for i, c := range cols {
+			if b, ok := vals[i].([]byte); ok {
+				vals[i] = string(b)
+			}
+			m[c] = vals[i]
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// rowLines renders a session kept as a row and its message rows as the
+// lines a history parser reads: {"session": row}, then {"message": row}
+// per message, each row's columns by name, the columns named in docs
+// (JSON documents in text columns) kept as JSON; nil when the session is
+// gone. The render is sift's: the database holds rows.
+func rowLines(db queryer, sessionQuery, messagesQuery, id string, docs ...string) ([]byte, error) {
+	ss, err := rowMaps(db, sessionQuery, id)
+	if err != nil || len(ss) == 0 {
+		return nil, err
+	}
+	msgs, err := rowMaps(db, messagesQuery, id)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	put := func(key string, v any) error {
+		b, err := json.Marshal(map[string]any{key: v})
+		if err != nil {
+			return err
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+		return nil
+	}
+	if err := put("session", ss[0]); err != nil {
+		return nil, err
+	}
+	for _, m := range msgs {
+		for _, k := range docs {
+			if s, ok := m[k].(string); ok && json.Valid([]byte(s)) {
+				m[k] = json.RawMessage(s)
+			}
+		}
+		if err := put("message", m); err != nil {
+			return nil, err
+		}
+	}
+	return out.Bytes(), nil
 }
