@@ -3,11 +3,14 @@ package store
 import (
 	"database/sql"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -30,11 +33,13 @@ func crushProject(t *testing.T, home string) (project, db string) {
 // Crush's projects.json names: each keyed by its id in the project's
 // folder, its tool calls with their results (the bash call's is_error
 // fails it), the session's tokens and cost (Crush keeps them per session
-// only), completed by its end_turn finish or ended by its cancel. A session
-// that grows is read again, alone.
+// only), completed by its end_turn finish or ended by its cancel; the
+// detail renders one again. A session that grows is read again, alone.
 func TestImportCrushSessions(t *testing.T) {
-	home, roots := storedHome(t, "crush")
+	home, _ := storedHome(t, "crush")
 	project, db := crushProject(t, home)
+	// The project's data folder is found through projects.json.
+	roots := homeRoots(home)
 	s := newTestStore(t)
 	if res := importHistory(t, s, roots); res.Sessions != 2 {
 		t.Fatalf("imported %d sessions, want 2 (%+v)", res.Sessions, res)
@@ -69,6 +74,26 @@ func TestImportCrushSessions(t *testing.T) {
 	c := sessions[canceled].Summary
 	if c.Outcome == summary.OutcomeCompleted || !strings.Contains(c.OutcomeEvidence.Sentence, "canceled") {
 		t.Errorf("canceled session: outcome %s (%s)", c.Outcome, c.OutcomeEvidence.Sentence)
+	}
+
+	// The detail renders the session again, by its key, inside the
+	// project's data folder (a history folder).
+	var dirs []string
+	for _, r := range roots {
+		dirs = append(dirs, r.Dir)
+	}
+	d, err := detail.Reader{Open: func(p string) (*os.File, error) {
+		f, err := ingest.OpenStream(dirs, p)
+		if f == nil && err == nil {
+			return nil, fs.ErrNotExist
+		}
+		return f, err
+	}}.Read(paths[done], string(agents.CrushHistory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := d.Calls["call_ok"]; c == nil || !strings.Contains(c.Output.String(), "file contents") {
+		t.Errorf("the detail of the view call lacks its result")
 	}
 
 	if again := importHistory(t, s, roots); again.Skipped != 2 || again.Sessions != 0 {

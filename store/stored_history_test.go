@@ -41,6 +41,12 @@ func storedHome(t *testing.T, harness string) (string, []ingest.HistoryRoot) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return home, homeRoots(home)
+}
+
+// homeRoots are the history roots every harness's entry finds under a
+// HOME as it is now.
+func homeRoots(home string) []ingest.HistoryRoot {
 	getenv := func(k string) string {
 		if k == "HOME" {
 			return home
@@ -55,7 +61,7 @@ func storedHome(t *testing.T, harness string) (string, []ingest.HistoryRoot) {
 			}
 		}
 	}
-	return home, roots
+	return roots
 }
 
 // storedSession is the one session an import of a stored history wrote,

@@ -1,10 +1,9 @@
 package agents
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	json "github.com/goccy/go-json"
 )
@@ -28,31 +27,24 @@ func crushHarness() Harness {
 	}
 }
 
-// crushDirs is Crush's global data folder, where its projects.json lists
-// the projects it ran in and their data folders (internal/projects):
-// $CRUSH_GLOBAL_DATA, else $XDG_DATA_HOME/crush, else ~/.local/share/crush
-// (config.GlobalConfigData, on Linux and macOS alike). Crush keeps each
-// project's sessions in the project, not under HOME: the list is how
-// they are found.
+// crushDirs are the data folders of the projects Crush ran in, as the
+// projects.json in its global data folder lists them
+// (internal/projects): Crush keeps each project's sessions in the
+// project (<project>/.crush/crush.db), nothing under HOME but that list.
+// The global folder is $CRUSH_GLOBAL_DATA, else $XDG_DATA_HOME/crush, else
+// ~/.local/share/crush (config.GlobalConfigData, on Linux and macOS
+// alike). A list that cannot be read names no folder.
 func crushDirs(getenv func(string) string, home string) []string {
-	if d := getenv("CRUSH_GLOBAL_DATA"); d != "" {
-		return []string{d}
+	global := getenv("CRUSH_GLOBAL_DATA")
+	if global == "" {
+		global = xdgData(getenv, home, "crush")
 	}
-	if d := xdgData(getenv, home, "crush"); d != "" {
-		return []string{d}
+	if global == "" {
+		return nil
 	}
-	return nil
-}
-
-// crushSessions lists the sessions of every project projects.json names
-// (its data folder's crush.db), each in the project's folder.
-func crushSessions(dir string) ([]StoredSession, func(), error) {
-	b, err := os.ReadFile(filepath.Join(dir, "projects.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
+	b, err := os.ReadFile(filepath.Join(global, "projects.json"))
 	if err != nil {
-		return nil, nil, err
+		return nil
 	}
 	var list struct {
 		Projects []struct {
@@ -60,33 +52,32 @@ func crushSessions(dir string) ([]StoredSession, func(), error) {
 			DataDir string `json:"data_dir"`
 		} `json:"projects"`
 	}
-	if err := json.Unmarshal(b, &list); err != nil {
-		return nil, nil, errors.New("projects.json: " + err.Error())
+	if json.Unmarshal(b, &list) != nil {
+		return nil
 	}
-	var out []StoredSession
-	var dones []func()
-	var errs []error
-	seen := map[string]bool{}
+	var dirs []string
 	for _, p := range list.Projects {
 		data := p.DataDir
 		if data == "" && p.Path != "" {
 			data = filepath.Join(p.Path, ".crush")
 		}
-		if !filepath.IsAbs(data) || seen[data] {
-			continue
-		}
-		seen[data] = true
-		ss, done, err := dbSessions(filepath.Join(data, "crush.db"), crushDBList)
-		for i := range ss {
-			ss[i].Project = p.Path
-		}
-		out = append(out, ss...)
-		if done != nil {
-			dones = append(dones, done)
-		}
-		if err != nil {
-			errs = append(errs, err)
+		if filepath.IsAbs(data) && !slices.Contains(dirs, filepath.Clean(data)) {
+			dirs = append(dirs, filepath.Clean(data))
 		}
 	}
-	return out, joinDone(dones), joinErrs(errs)
+	return dirs
+}
+
+// crushSessions lists the sessions of a project's data folder (its
+// crush.db), in the project's folder: the data folder's parent when it is
+// the default .crush (a project that moved its data elsewhere has its
+// sessions under Crush's name).
+func crushSessions(dir string) ([]StoredSession, func(), error) {
+	ss, done, err := dbSessions(filepath.Join(dir, "crush.db"), crushDBList)
+	if filepath.Base(dir) == ".crush" {
+		for i := range ss {
+			ss[i].Project = filepath.Dir(dir)
+		}
+	}
+	return ss, done, err
 }
