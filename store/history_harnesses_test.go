@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -53,22 +52,6 @@ func homeOf(t *testing.T, harness string) string {
 		t.Fatal(err)
 	}
 	return home
-}
-
-// homeRoots are the history folders of every harness under a home with no
-// variable set, as `sift import --history` finds them
-// (cmd/sift/internal/app.HistoryRoots).
-func homeRoots(home string) []ingest.HistoryRoot {
-	var roots []ingest.HistoryRoot
-	for _, h := range agents.Harnesses() {
-		if h.History == nil {
-			continue
-		}
-		for _, d := range h.History.Dirs(func(string) string { return "" }, home) {
-			roots = append(roots, ingest.HistoryRoot{Agent: h.History.Parser.Kind(), Dir: d})
-		}
-	}
-	return roots
 }
 
 // checkHarnessHistory imports a harness's recorded sessions from a

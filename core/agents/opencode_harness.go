@@ -11,10 +11,11 @@ import (
 // opencodeHarness is opencode.
 func opencodeHarness() Harness {
 	return Harness{
-		Kind:   OpenCode,
-		Parser: opencodeParser{},
-		CLI:    CLI{Binary: "opencode", Sub: "run", Stream: []string{"--format", "json"}},
-		Model:  opencodeModel,
+		Kind:    OpenCode,
+		Parser:  opencodeParser{},
+		History: opencodeHistory(),
+		CLI:     CLI{Binary: "opencode", Sub: "run", Stream: []string{"--format", "json"}},
+		Model:   opencodeModel,
 		// opencode 1.18.33: opencode run -s, --session <id> [message..].
 		Resume: &Resume{ID: regexp.MustCompile(`^ses_[0-9A-Za-z]{8,64}$`),
 			Args:   func(id string) []string { return []string{"--session", id} },

@@ -1,0 +1,45 @@
+package agents
+
+import (
+	"path/filepath"
+	"runtime"
+)
+
+// GooseHistory is Goose's own history: the sessions it keeps in its
+// sessions database (sessions/sessions.db, since 1.10).
+const GooseHistory Kind = "goose-history"
+
+// gooseHarness is Goose (block/goose): sift reads its session database;
+// it does not run it.
+func gooseHarness() Harness {
+	return Harness{
+		Kind: "goose",
+		History: &History{
+			Parser: gooseHistoryParser{},
+			Dirs:   gooseDirs,
+			Sessions: func(dir string) ([]StoredSession, func(), error) {
+				return dbSessions(filepath.Join(dir, "sessions.db"), gooseDBList)
+			},
+			Render: gooseRender,
+		},
+		EditTools: []string{"developer__text_editor", "text_editor"},
+	}
+}
+
+// gooseDirs is Goose's sessions folder: its data folder's sessions/
+// (Paths::data_dir, from the etcetera crate's app strategy for
+// Block/goose): $GOOSE_PATH_ROOT/data when set, else on macOS
+// ~/Library/Application Support/Block/goose, elsewhere
+// ($XDG_DATA_HOME, else ~/.local/share)/goose.
+func gooseDirs(getenv func(string) string, home string) []string {
+	if root := getenv("GOOSE_PATH_ROOT"); root != "" {
+		return []string{filepath.Join(root, "data", "sessions")}
+	}
+	if runtime.GOOS == "darwin" && home != "" {
+		return []string{filepath.Join(home, "Library", "Application Support", "Block", "goose", "sessions")}
+	}
+	if data := xdgData(getenv, home, "goose"); data != "" {
+		return []string{filepath.Join(data, "sessions")}
+	}
+	return nil
+}

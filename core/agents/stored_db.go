@@ -1,0 +1,173 @@
+package agents
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/historydb"
+)
+
+// queryer is the copy of a harness's database a history lists and
+// renders its sessions from (core/historydb).
+type queryer = *historydb.DB
+
+// dbSessions lists the sessions of a harness's database from one copy of
+// it (historydb.Open), which the sessions' Lines render from until done
+// removes it. A database that is not there has no sessions.
+func dbSessions(path string, list func(db queryer) ([]StoredSession, error)) ([]StoredSession, func(), error) {
+	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	} else if err == nil && !fi.Mode().IsRegular() {
+		return nil, nil, nil
+	}
+	db, err := historydb.Open(context.Background(), path)
+	if err != nil {
+		return nil, nil, err
+	}
+	ss, err := list(db)
+	if err != nil {
+		db.Close()
+		return nil, nil, fmt.Errorf("list the sessions of %s: %w", path, err)
+	}
+	for i := range ss {
+		ss[i].Key = StoredKey(path, ss[i].ID)
+	}
+	return ss, func() { db.Close() }, nil
+}
+
+// dbRender renders one session of a harness's database from a copy of
+// it, made for this render alone. A database that is gone renders
+// nothing.
+func dbRender(path string, render func(db queryer) ([]byte, error)) ([]byte, error) {
+	db, err := historydb.Open(context.Background(), path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return render(db)
+}
+
+// joinDone is one done func calling each of dones; nil for none.
+func joinDone(dones []func()) func() {
+	if len(dones) == 0 {
+		return nil
+	}
+	return func() {
+		for _, d := range dones {
+			d()
+		}
+	}
+}
+
+// joinErrs joins errors; nil for none.
+func joinErrs(errs []error) error { return errors.Join(errs...) }
+
+// listSessions runs a query whose rows are a session's id, its folder
+// (NULL for none) and its change token (size, mtime), and makes each row
+// a session that lines renders from the same copy.
+func listSessions(db queryer, query string, lines func(db queryer, id string) ([]byte, error)) ([]StoredSession, error) {
+	rows, err := db.QueryContext(context.Background(), query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []StoredSession
+	for rows.Next() {
+		var s StoredSession
+		var dir *string
+		if err := rows.Scan(&s.ID, &dir, &s.Size, &s.MTime); err != nil {
+			return nil, err
+		}
+		if dir != nil {
+			s.Project = *dir
+		}
+		id := s.ID
+		s.Lines = func() ([]byte, error) { return lines(db, id) }
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// rowMaps reads every row of a query as its columns by name: Goose's
+// schema grew columns over its versions (metadata_json, name,
+// model_config_json), and a reader of any version asks for what is there.
+func rowMaps(db queryer, q string, args ...any) ([]map[string]any, error) {
+	rows, err := db.QueryContext(context.Background(), q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		m := make(map[string]any, len(cols))
+		for i, c := range cols {
+			if b, ok := vals[i].([]byte); ok {
+				vals[i] = string(b)
+			}
+			m[c] = vals[i]
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// rowLines renders a session kept as a row and its message rows as the
+// lines a history parser reads: {"session": row}, then {"message": row}
+// per message, each row's columns by name, the columns named in docs
+// (JSON documents in text columns) kept as JSON; nil when the session is
+// gone. The render is sift's: the database holds rows.
+func rowLines(db queryer, sessionQuery, messagesQuery, id string, docs ...string) ([]byte, error) {
+	ss, err := rowMaps(db, sessionQuery, id)
+	if err != nil || len(ss) == 0 {
+		return nil, err
+	}
+	msgs, err := rowMaps(db, messagesQuery, id)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	put := func(key string, v any) error {
+		b, err := json.Marshal(map[string]any{key: v})
+		if err != nil {
+			return err
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+		return nil
+	}
+	if err := put("session", ss[0]); err != nil {
+		return nil, err
+	}
+	for _, m := range msgs {
+		for _, k := range docs {
+			if s, ok := m[k].(string); ok && json.Valid([]byte(s)) {
+				m[k] = json.RawMessage(s)
+			}
+		}
+		if err := put("message", m); err != nil {
+			return nil, err
+		}
+	}
+	return out.Bytes(), nil
+}
