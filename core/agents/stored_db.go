@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
+	"sync"
 
 	json "github.com/goccy/go-json"
 
@@ -20,11 +22,20 @@ type queryer = *historydb.DB
 // dbSessions lists the sessions of a harness's database from one copy of
 // it (historydb.Open), which the sessions' Lines render from until done
 // removes it. A database that is not there has no sessions.
+//
+// An open inbox lists the histories every second (the history watch): a
+// database whose file and log have not changed since its last listing in
+// this process is not copied again; its sessions are the ones listed
+// then, and a copy is made only if one of them is rendered.
 func dbSessions(path string, list func(db queryer) ([]StoredSession, error)) ([]StoredSession, func(), error) {
 	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	} else if err == nil && !fi.Mode().IsRegular() {
 		return nil, nil, nil
+	}
+	st, _ := historydb.StampOf(path)
+	if ss, ok := dbListings.get(path, st); ok {
+		return lazySessions(path, ss, list)
 	}
 	db, err := historydb.Open(context.Background(), path)
 	if err != nil {
@@ -38,7 +49,88 @@ func dbSessions(path string, list func(db queryer) ([]StoredSession, error)) ([]
 	for i := range ss {
 		ss[i].Key = StoredKey(path, ss[i].ID)
 	}
+	// The stamp is the one taken before the copy: a write during the copy
+	// makes the next listing copy again.
+	dbListings.put(path, st, ss)
 	return ss, func() { db.Close() }, nil
+}
+
+// dbListings are the sessions each database listed last, by its path,
+// with the stamp it had before that copy.
+var dbListings = listings{m: map[string]listing{}}
+
+type listings struct {
+	mu sync.Mutex
+	m  map[string]listing
+}
+
+type listing struct {
+	stamp historydb.Stamp
+	ss    []StoredSession // without Lines
+}
+
+func (l *listings) get(path string, st historydb.Stamp) ([]StoredSession, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c, ok := l.m[path]
+	if !ok || c.stamp != st {
+		return nil, false
+	}
+	return slices.Clone(c.ss), true
+}
+
+func (l *listings) put(path string, st historydb.Stamp, ss []StoredSession) {
+	kept := slices.Clone(ss)
+	for i := range kept {
+		kept[i].Lines = nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.m[path] = listing{st, kept}
+}
+
+// lazySessions are sessions listed before, whose Lines make one copy of
+// the database when the first of them is rendered, list it again and
+// render from that listing (a session gone since renders nothing); done
+// removes the copy, if one was made.
+func lazySessions(path string, ss []StoredSession, list func(db queryer) ([]StoredSession, error)) ([]StoredSession, func(), error) {
+	var (
+		once  sync.Once
+		db    queryer
+		lines map[string]func() ([]byte, error)
+		err   error
+	)
+	open := func() {
+		if db, err = historydb.Open(context.Background(), path); err != nil {
+			return
+		}
+		var now []StoredSession
+		if now, err = list(db); err != nil {
+			return
+		}
+		lines = make(map[string]func() ([]byte, error), len(now))
+		for _, s := range now {
+			lines[s.ID] = s.Lines
+		}
+	}
+	for i := range ss {
+		id := ss[i].ID
+		ss[i].Lines = func() ([]byte, error) {
+			once.Do(open)
+			if err != nil {
+				return nil, err
+			}
+			if f := lines[id]; f != nil {
+				return f()
+			}
+			return nil, nil
+		}
+	}
+	return ss, func() {
+		if db != nil {
+			db.Close()
+		}
+	}, nil
 }
 
 // dbRender renders one session of a harness's database from a copy of

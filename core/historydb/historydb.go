@@ -70,6 +70,19 @@ func (d *DB) Close() error {
 	return errors.Join(err, os.RemoveAll(d.dir))
 }
 
+// Stamp is what tells that a database changed since it was last read,
+// without reading it: the size and modification time of the file and of
+// its write-ahead log (zero when there is none). Ok is false when the
+// database is not there.
+type Stamp struct{ db, wal stamp }
+
+// StampOf returns the database's stamp.
+func StampOf(path string) (st Stamp, ok bool) {
+	st.db, ok = stampOf(path)
+	st.wal, _ = stampOf(path + "-wal")
+	return st, ok
+}
+
 // stamp is what tells that a file changed while it was copied.
 type stamp struct {
 	size  int64
