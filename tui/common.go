@@ -108,6 +108,9 @@ type Options struct {
 	// import and sweep), one line each: the inbox's help shows it, read
 	// when the help opens. cmd/sift's `sift status` gives the same lines.
 	Coverage func(ctx context.Context) ([]string, error)
+	// Tabs are the inbox's own tabs (the configuration's), after
+	// BuiltinTabs.
+	Tabs []Tab
 }
 
 // defaultReviewerID is the reviewer recorded when the app is given none.

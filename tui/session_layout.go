@@ -139,7 +139,7 @@ func (m *sessionView) header() []string {
 	if s.CachedInputTokens != nil {
 		in += " (cached " + fmtTokens(s.CachedInputTokens) + ")"
 	}
-	parts = append(parts, in, "out "+fmtTokens(s.OutputTokens), outcomeWord(s.Outcome))
+	parts = append(parts, in, "out "+fmtTokens(s.OutputTokens), s.Outcome.Word())
 	first := " " + st.App.Title.Render(parts[0]) + st.App.Muted.Render(" · "+strings.Join(parts[1:], " · "))
 
 	legend := st.timelineLegend()

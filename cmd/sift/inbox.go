@@ -71,6 +71,9 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	}
 	defer st.Close()
 	opts := inf.options(app.Store{Store: st}, sf.Cfg.Reviewer)
+	for _, t := range sf.Cfg.Tabs {
+		opts.Tabs = append(opts.Tabs, tui.Tab{Name: t.Name, Query: t.Query})
+	}
 	roots := sf.StreamRoots()
 	opts.OpenStream = func(path string) (*os.File, error) {
 		f, err := ingest.OpenStream(roots, path)

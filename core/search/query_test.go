@@ -114,6 +114,25 @@ func TestOutcomes(t *testing.T) {
 	}
 }
 
+// TestOutcomeWordsFilter: every outcome's word, as the views show it
+// (summary.Outcome.Word), is a value of outcome: that selects it, and no
+// two outcomes share a word.
+func TestOutcomeWordsFilter(t *testing.T) {
+	t.Parallel()
+	seen := map[string]summary.Outcome{}
+	for _, o := range Outcomes() {
+		w := o.Word()
+		if prev, ok := seen[w]; ok {
+			t.Errorf("%s and %s both read %q", prev, o, w)
+		}
+		seen[w] = o
+		q, err := Parse("outcome:"+w, Options{})
+		if err != nil || len(q.Filters) != 1 || q.Filters[0].Outcome != o {
+			t.Errorf("outcome:%s: %+v %v, want %s", w, q.Filters, err, o)
+		}
+	}
+}
+
 func TestWords(t *testing.T) {
 	t.Parallel()
 	got := Words("Run: npm test -- --grep=Flaky_Spec in src/Café.go 42x")
