@@ -77,12 +77,14 @@ type inboxView struct {
 	previewSet  bool
 	// tabs are the inbox's tabs (tabs.go), tab the current one;
 	// tabCounts how many sessions each holds, in the mode tabMode,
-	// tabSeq numbering their requests.
-	tabs      []Tab
-	tab       int
-	tabCounts []int
-	tabSeq    int
-	tabMode   Mode
+	// tabSeq numbering their requests; tabCounting is set while they
+	// are counted, tabStale when they changed meanwhile.
+	tabs                  []Tab
+	tab                   int
+	tabCounts             []int
+	tabSeq                int
+	tabMode               Mode
+	tabCounting, tabStale bool
 	// todoSeq numbers the searches for the next undecided session.
 	todoSeq int
 	// spin is the spinner's frame, drawn as a running session's badge.
@@ -262,9 +264,7 @@ func (m *inboxView) update(msg tea.Msg) tea.Cmd {
 	case pageLoadedMsg:
 		return m.handlePage(msg)
 	case tabCountsLoadedMsg:
-		if msg.seq == m.tabSeq {
-			m.tabCounts = msg.counts
-		}
+		return m.tabCountsLoaded(msg)
 	case countsLoadedMsg:
 		if msg.seq != m.countSeq {
 			return nil // a later count replaced it (and cancelled it)

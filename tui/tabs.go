@@ -76,12 +76,18 @@ func (m *inboxView) switchTab(dir int) tea.Cmd {
 
 // loadTabCounts asks the store how many sessions each tab holds (in the
 // view's mode: the operator view shows flagged sessions only), unless
-// they are known and nothing was written since.
+// they are known and nothing was written since. While a count is under
+// way another waits for it (tabStale), so that the writes of an import
+// do not pile counts up (5 on 20,000 sessions: 0.2 s).
 func (m *inboxView) loadTabCounts(force bool) tea.Cmd {
 	if m.tabCounts != nil && !force && m.tabMode == m.c.Mode {
 		return nil
 	}
-	m.tabMode = m.c.Mode
+	if m.tabCounting {
+		m.tabStale = true
+		return nil
+	}
+	m.tabMode, m.tabCounting, m.tabStale = m.c.Mode, true, false
 	m.tabSeq++
 	seq, st := m.tabSeq, m.c.Store
 	qs := make([]review.Query, len(m.tabs))
@@ -99,6 +105,16 @@ func (m *inboxView) loadTabCounts(force bool) tea.Cmd {
 		}
 		return tabCountsLoadedMsg{seq: seq, counts: counts}
 	}
+}
+
+// tabCountsLoaded takes the tabs' counts, and asks again when something
+// changed while they were counted.
+func (m *inboxView) tabCountsLoaded(msg tabCountsLoadedMsg) tea.Cmd {
+	if msg.seq != m.tabSeq {
+		return nil
+	}
+	m.tabCounts, m.tabCounting = msg.counts, false
+	return m.loadTabCounts(m.tabStale)
 }
 
 // tabBar is the rule under the title bar in the inbox: the tabs with
