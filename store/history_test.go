@@ -294,7 +294,7 @@ func TestUsageGroupings(t *testing.T) {
 			t.Errorf("the demo project's Codex and Gemini calls: %d, want 7", r.Calls)
 		}
 	}
-	since, err := usageOf(ctx, s, usage.Options{By: usage.ByDay, Location: time.UTC, Since: "2026-03-01"})
+	since, err := usageOf(ctx, s, usage.Options{By: usage.ByDay, Location: time.UTC, Since: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,10 @@ import (
 	"math"
 	"strings"
 
+	json "github.com/goccy/go-json"
+
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/summary"
 )
 
 // encodeEntries packs a history file's model calls as the entries column
@@ -144,6 +147,46 @@ func (s *Store) UsageFiles(ctx context.Context, agent string, fn func(UsageFile)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("usage: %w", wrapError(err))
+	}
+	return nil
+}
+
+// SessionTotals calls fn with the brief summary of every session that
+// reported tokens or a cost, but those of the agent kinds skipped (no
+// lists: its tokens, cost, model and times, as the inbox reads them), and
+// the time it sorts by in the inbox (its start, else its last activity),
+// in unix ms: what `sift usage` counts of a captured run.
+func (s *Store) SessionTotals(ctx context.Context, skip []string, fn func(sum *summary.Summary, at int64) error) error {
+	q := `SELECT brief_json, COALESCE(sort_started, activity_at) FROM agent_stream_summaries
+		WHERE (total_tokens IS NOT NULL OR estimated_usd IS NOT NULL)`
+	args := make([]any, 0, len(skip))
+	if len(skip) > 0 {
+		q += ` AND agent_kind NOT IN (?` + strings.Repeat(`, ?`, len(skip)-1) + `)`
+		for _, k := range skip {
+			args = append(args, k)
+		}
+	}
+	rows, err := s.r.QueryContext(ctx, q+` ORDER BY COALESCE(sort_started, activity_at), work_item_id, file_name`, args...)
+	if err != nil {
+		return fmt.Errorf("session totals: %w", wrapError(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var brief string
+		var at int64
+		if err := rows.Scan(&brief, &at); err != nil {
+			return fmt.Errorf("session totals: %w", wrapError(err))
+		}
+		var sum summary.Summary
+		if err := json.Unmarshal([]byte(brief), &sum); err != nil {
+			return fmt.Errorf("session totals: decode summary: %w", err)
+		}
+		if err := fn(&sum, at); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("session totals: %w", wrapError(err))
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func TestUsageTotalsSaturate(t *testing.T) {
 		}()...)
 		for _, u := range all {
 			if u.InputTokens < 0 || u.OutputTokens < 0 || u.CacheCreationTokens < 0 || u.TotalTokens < 0 ||
-				u.CostUSD < 0 || math.IsInf(u.CostUSD, 0) {
+				u.CostUSD == nil || *u.CostUSD < 0 || math.IsInf(*u.CostUSD, 0) {
 				t.Errorf("by %s: totals wrapped: %+v", by, u)
 			}
 		}

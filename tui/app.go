@@ -210,6 +210,8 @@ func (m *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.askVersion()
 	case changedMsg:
 		return m, m.handleChanged(msg)
+	case StoreWrittenMsg:
+		return m, m.reloadInbox()
 	case ImportProgressMsg:
 		return m, m.handleImport(msg)
 	case SweepMsg:
@@ -406,11 +408,15 @@ func (m *App) toggleMode() tea.Cmd {
 }
 
 // refresh re-reads everything: the inbox's rows and counts, its preview
-// and the open session.
+// and the open session; and asks the program to look for new files
+// (Options.Rescan).
 func (m *App) refresh() tea.Cmd {
 	m.pendingReload = false
 	m.inbox.invalidatePreview()
 	cmds := []tea.Cmd{m.inbox.reload()}
+	if rescan := m.opts.Rescan; rescan != nil {
+		cmds = append(cmds, func() tea.Msg { rescan(); return nil })
+	}
 	if m.screen != screenInbox && m.session.s != nil {
 		delete(m.details, m.session.s.Path)
 		cmds = append(cmds, m.loadSession(m.session.s.Key(), m.session.search, 0))

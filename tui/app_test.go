@@ -21,8 +21,8 @@ import (
 // rowOrder returns the work item · phase of the inbox rows, top first.
 func rowOrder(m *App) []string {
 	var out []string
-	for _, s := range m.inbox.win {
-		out = append(out, phaseLabel(&s.Summary))
+	for i := range m.inbox.win {
+		out = append(out, phaseLabel(&m.inbox.win[i]))
 	}
 	return out
 }
@@ -571,7 +571,7 @@ func TestTwinRowsAreTold(t *testing.T) {
 	base := fixtureSessions(t)
 	var twin review.Session
 	for _, s := range base {
-		if phaseLabel(&s.Summary) == deniedSession {
+		if phaseLabel(&s) == deniedSession {
 			twin = s
 		}
 	}

@@ -108,6 +108,11 @@ type Options struct {
 	// import and sweep), one line each: the inbox's help shows it, read
 	// when the help opens. cmd/sift's `sift status` gives the same lines.
 	Coverage func(ctx context.Context) ([]string, error)
+	// Rescan, when set, asks the program to look at once for new and
+	// grown files it watches (the agent histories): r calls it. It must
+	// not block; what it finds reaches the store, and the inbox with the
+	// store's next change.
+	Rescan func()
 	// Tabs are the inbox's own tabs (the configuration's), after
 	// BuiltinTabs.
 	Tabs []Tab

@@ -24,7 +24,7 @@ type decisionTarget struct {
 
 // sessionTarget is the target of a decision on a whole session.
 func sessionTarget(s *review.Session) decisionTarget {
-	return decisionTarget{session: s.Key(), label: phaseLabel(&s.Summary)}
+	return decisionTarget{session: s.Key(), label: phaseLabel(s)}
 }
 
 // String names the target as the status line does: "ENG-412 · work-1

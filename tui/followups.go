@@ -82,7 +82,7 @@ func (v *followupsView) Update(msg tea.KeyPressMsg) tea.Cmd {
 // entry lays out one follow-up: where, note, failing call, command.
 func (v *followupsView) entry(f *review.Followup, sel bool, w int) []string {
 	st := v.c.Styles
-	t := decisionTarget{session: f.Decision.Session, label: phaseLabel(&f.Session.Summary),
+	t := decisionTarget{session: f.Decision.Session, label: phaseLabel(&f.Session),
 		turnID: f.Decision.TurnID, toolCallID: f.Decision.ToolCallID}
 	if f.Call != nil && f.Call.ID == t.toolCallID {
 		t.callName = f.Call.Name

@@ -119,8 +119,14 @@ func fmtCount(n int) string {
 	return strconv.Itoa(n)
 }
 
-// phaseLabel is "work item · phase-iteration" (review.Label).
-func phaseLabel(s *summary.Summary) string { return review.Label(s.WorkItemID, s.Phase, s.Iteration) }
+// phaseLabel is "work item · phase-iteration" (review.Label); a history
+// session names its project instead of its work item (Session.Project).
+func phaseLabel(s *review.Session) string {
+	if s.Project != "" {
+		return s.Project + " · " + review.PhaseLabel(s.Phase, s.Iteration)
+	}
+	return review.Label(s.WorkItemID, s.Phase, s.Iteration)
+}
 
 // firstLine returns the first non-empty line of s, trimmed.
 func firstLine(s string) string {

@@ -262,7 +262,7 @@ func selectRow(t testing.TB, m *App, label string) {
 	k := m.c.Keys
 	press(t, m, k.Top)
 	for range m.inbox.total {
-		if s := m.inbox.selected(); s != nil && phaseLabel(&s.Summary) == label {
+		if s := m.inbox.selected(); s != nil && phaseLabel(s) == label {
 			return
 		}
 		press(t, m, k.Down)

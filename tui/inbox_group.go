@@ -69,12 +69,17 @@ func (m *inboxView) lastOfGroup(i int) bool {
 	return s != nil && next != nil && next.WorkItemID != s.WorkItemID
 }
 
-// groupHeader is the line that opens a work item's group: its id and the
-// totals of its sessions the query selects.
+// groupHeader is the line that opens a work item's group: its id (a
+// history project's label, Session.Project) and the totals of its
+// sessions the query selects.
 func (m *inboxView) groupHeader(s *review.Session, w int) string {
 	st := m.c.Styles
 	g, ok := m.groups[s.WorkItemID]
-	parts := []string{Inert(s.Key().Shown().WorkItemID)}
+	name := s.Key().Shown().WorkItemID
+	if s.Project != "" {
+		name = s.Project
+	}
+	parts := []string{Inert(name)}
 	if ok {
 		parts = append(parts, plural(g.Sessions, "session"))
 		if g.Flagged > 0 {

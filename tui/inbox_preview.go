@@ -148,7 +148,7 @@ func indentLines(st *Styles, text string, w, max int) []string {
 
 // previewTitle is the session's label, agent and model.
 func previewTitle(st *Styles, s *review.Session, w int) []string {
-	t := phaseLabel(&s.Summary) + " · " + s.AgentKind
+	t := phaseLabel(s) + " · " + s.AgentKind
 	if s.Model != "" {
 		t += " (" + s.Model + ")"
 	}

@@ -62,7 +62,7 @@ func (m *inboxView) labelWidth() int {
 	w := 17
 	for i := range m.win {
 		s := &m.win[i]
-		lw := ansi.StringWidth(Inert(phaseLabel(&s.Summary)))
+		lw := ansi.StringWidth(Inert(phaseLabel(s)))
 		if mark := m.twins[s.Key()]; mark != "" {
 			lw += 1 + ansi.StringWidth(mark)
 		}
@@ -227,7 +227,7 @@ func (m *inboxView) cellText(col string, s *review.Session, i int) string {
 		if m.q.GroupByWorkItem {
 			return groupedLabel(s, m.lastOfGroup(i))
 		}
-		return Inert(phaseLabel(&s.Summary))
+		return Inert(phaseLabel(s))
 	case "started":
 		return fmtAgo(s.StartedAt, m.c.Now())
 	case "dur":

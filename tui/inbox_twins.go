@@ -60,7 +60,7 @@ func fileTail(name string) string {
 // markTwins works out the twin marks of the loaded rows.
 func (m *inboxView) markTwins() {
 	now := m.c.Now()
-	m.twins = twinMarks(m.win, func(s *review.Session) string { return phaseLabel(&s.Summary) }, func(s *review.Session) string {
+	m.twins = twinMarks(m.win, func(s *review.Session) string { return phaseLabel(s) }, func(s *review.Session) string {
 		if s.StartedAt == nil {
 			return ""
 		}

@@ -14,6 +14,11 @@ import (
 // `sift run`) shows within about a second, without r.
 const pollEvery = time.Second
 
+// StoreWrittenMsg tells the app that its own program wrote to the store
+// in the background (the watch of the agent histories imported): the
+// inbox reloads now rather than at its next poll.
+type StoreWrittenMsg struct{}
+
 type (
 	// pollMsg is the poll's tick: time to ask the store for its version.
 	pollMsg struct{}

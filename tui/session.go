@@ -467,9 +467,9 @@ func (m *sessionView) title() string {
 		return "session"
 	}
 	if m.s.NewSince > 0 {
-		return Inert(phaseLabel(&m.s.Summary)) + " · new since your decision"
+		return Inert(phaseLabel(m.s)) + " · new since your decision"
 	}
-	return Inert(phaseLabel(&m.s.Summary))
+	return Inert(phaseLabel(m.s))
 }
 
 // position says where the selection is: "t3 · 2/9 flagged", "t4 · 4/12",

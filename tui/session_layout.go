@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -125,21 +128,16 @@ func (m *sessionView) paneLabel() string {
 // header is the figures line, the timeline and the sparkline.
 func (m *sessionView) header() []string {
 	st, s := m.c.Styles, &m.s.Summary
-	parts := []string{Inert(phaseLabel(s)), Inert(s.AgentKind)}
-	if s.Model != "" {
-		// Where the model was read, unless the stream named it.
-		from := ""
-		if o := s.ModelOrigin(); o != "" && s.ModelSource != summary.ModelFromStream {
-			from = " from " + o
+	// The figures line fits the width where it can: the cached tokens and
+	// where the model was read go first, then the model, before the
+	// outcome would be cut.
+	var parts []string
+	for detail := 2; detail >= 0; detail-- {
+		parts = headerParts(m.s, detail)
+		if ansi.StringWidth(" "+strings.Join(parts, " · ")) <= m.w {
+			break
 		}
-		parts[1] += " (" + Inert(s.Model+from) + ")"
 	}
-	parts = append(parts, fmtMs(s.TotalDurationMs), fmtCost(s.EstimatedUSD, s.CostSource))
-	in := "in " + fmtTokens(s.InputTokens)
-	if s.CachedInputTokens != nil {
-		in += " (cached " + fmtTokens(s.CachedInputTokens) + ")"
-	}
-	parts = append(parts, in, "out "+fmtTokens(s.OutputTokens), s.Outcome.Word())
 	first := " " + st.App.Title.Render(parts[0]) + st.App.Muted.Render(" · "+strings.Join(parts[1:], " · "))
 
 	legend := st.timelineLegend()
@@ -165,6 +163,29 @@ func (m *sessionView) header() []string {
 		third += st.App.Subtle.Render("  ttft " + fmtMs(s.TimeToFirstTokenMs))
 	}
 	return []string{first, second, third}
+}
+
+// headerParts are the parts of the session header's figures line: its
+// label, agent, duration, cost, tokens and outcome; with detail 2 the
+// model and where it was read and the cached tokens, with 1 the model
+// alone, with 0 neither.
+func headerParts(sess *review.Session, detail int) []string {
+	s := &sess.Summary
+	parts := []string{Inert(phaseLabel(sess)), Inert(s.AgentKind)}
+	if s.Model != "" && detail > 0 {
+		// Where the model was read, unless the stream named it.
+		from := ""
+		if o := s.ModelOrigin(); o != "" && s.ModelSource != summary.ModelFromStream && detail > 1 {
+			from = " from " + o
+		}
+		parts[1] += " (" + Inert(s.Model+from) + ")"
+	}
+	parts = append(parts, fmtMs(s.TotalDurationMs), fmtCost(s.EstimatedUSD, s.CostSource))
+	in := "in " + fmtTokens(s.InputTokens)
+	if s.CachedInputTokens != nil && detail > 1 {
+		in += " (cached " + fmtTokens(s.CachedInputTokens) + ")"
+	}
+	return append(parts, in, "out "+fmtTokens(s.OutputTokens), s.Outcome.Word())
 }
 
 // clickRow selects the row at a line of the body; clicking the selected

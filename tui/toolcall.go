@@ -177,7 +177,7 @@ func (m *toolView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Copy):
 		return intent(openCopyMsg{items: m.copyItems()})
 	case key.Matches(msg, k.Decide, k.Followup):
-		t := decisionTarget{session: m.s.Key(), label: phaseLabel(&m.s.Summary), turnID: m.call.TurnID,
+		t := decisionTarget{session: m.s.Key(), label: phaseLabel(m.s), turnID: m.call.TurnID,
 			toolCallID: m.call.ID, callName: m.call.Name}
 		return intent(openDecisionMsg{targets: []decisionTarget{t}, followup: key.Matches(msg, k.Followup)})
 	}

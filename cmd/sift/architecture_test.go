@@ -38,7 +38,8 @@ func TestArchitecture(t *testing.T) {
 	}
 	root := moduleRoot(t)
 	rows := architectureTable(t, filepath.Join(root, "README.md"))
-	for _, p := range modulePackages(t, root) {
+	pkgs := modulePackages(t, root)
+	for _, p := range pkgs {
 		r, under := rowOf(rows, p.path)
 		if r == nil {
 			t.Errorf("%s is in no row of the README's architecture table", p.path)
@@ -52,6 +53,15 @@ func TestArchitecture(t *testing.T) {
 				continue
 			}
 			t.Errorf("%s imports %s, which its row of the README's architecture table does not name", p.path, imp)
+		}
+	}
+	// SQL is the store's, and the one reader of the agent CLIs' SQLite
+	// histories' (core/historydb, which reads a copy): no other package
+	// below the program opens a database.
+	for _, p := range pkgs {
+		if len(p.sql) > 0 && p.path != "store" && !strings.HasPrefix(p.path, "store/") &&
+			p.path != "core/historydb" && !strings.HasPrefix(p.path, "cmd/") {
+			t.Errorf("%s imports %v: only store and core/historydb use SQL", p.path, p.sql)
 		}
 	}
 	// Only the program and its application layer launch agents.
@@ -117,6 +127,8 @@ func moduleRoot(t *testing.T) string {
 type modPackage struct {
 	path    string
 	imports []string
+	// sql are its imports of an SQL driver or database/sql.
+	sql []string
 }
 
 // modulePackages lists the module's packages with `go list`.
@@ -141,6 +153,9 @@ func modulePackages(t *testing.T, root string) []modPackage {
 		for _, imp := range p.Imports {
 			if rel, ok := strings.CutPrefix(imp, module+"/"); ok {
 				mp.imports = append(mp.imports, rel)
+			}
+			if imp == "database/sql" || strings.HasPrefix(imp, "modernc.org/sqlite") || strings.HasPrefix(imp, "github.com/jackc/pgx") {
+				mp.sql = append(mp.sql, imp)
 			}
 		}
 		pkgs = append(pkgs, mp)

@@ -43,6 +43,14 @@ func codexHome(t *testing.T, files map[string][]byte) string {
 // on a Codex home; it skips when the pinned package is not installed.
 func ccusageCodexDaily(t *testing.T, home string) (map[string]codexDay, codexCosts) {
 	t.Helper()
+	days, costs, _ := ccusageCodexReport(t, home)
+	return days, costs
+}
+
+// ccusageCodexReport is ccusageCodexDaily with the totals per model over
+// all days.
+func ccusageCodexReport(t *testing.T, home string) (map[string]codexDay, codexCosts, map[string]codexDay) {
+	t.Helper()
 	bin, err := filepath.Abs(ccusageCodexBin)
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +67,12 @@ func ccusageCodexDaily(t *testing.T, home string) (map[string]codexDay, codexCos
 			OutputTokens      int64   `json:"outputTokens"`
 			TotalTokens       int64   `json:"totalTokens"`
 			CostUSD           float64 `json:"costUSD"`
+			Models            map[string]struct {
+				InputTokens       int64 `json:"inputTokens"`
+				CachedInputTokens int64 `json:"cachedInputTokens"`
+				OutputTokens      int64 `json:"outputTokens"`
+				TotalTokens       int64 `json:"totalTokens"`
+			} `json:"models"`
 		} `json:"daily"`
 	}
 	if err := json.Unmarshal(out, &rep); err != nil {
@@ -66,7 +80,13 @@ func ccusageCodexDaily(t *testing.T, home string) (map[string]codexDay, codexCos
 	}
 	days := map[string]codexDay{}
 	costs := codexCosts{}
+	models := map[string]codexDay{}
 	for _, d := range rep.Daily {
+		for name, m := range d.Models {
+			sum := models[name]
+			models[name] = codexDay{sum.Input + m.InputTokens, sum.Cached + m.CachedInputTokens,
+				sum.Output + m.OutputTokens, sum.Total + m.TotalTokens}
+		}
 		// @ccusage/codex prints dates as "Nov 29, 2026".
 		at, err := time.Parse("Jan 2, 2006", d.Date)
 		if err != nil {
@@ -75,12 +95,19 @@ func ccusageCodexDaily(t *testing.T, home string) (map[string]codexDay, codexCos
 		days[at.Format("2006-01-02")] = codexDay{d.InputTokens, d.CachedInputTokens, d.OutputTokens, d.TotalTokens}
 		costs[at.Format("2006-01-02")] = d.CostUSD
 	}
-	return days, costs
+	return days, costs, models
 }
 
 // siftCodexDaily imports a Codex home's history and returns `sift usage
 // --agent codex --by day --json --timezone UTC` per day.
 func siftCodexDaily(t *testing.T, home string) (map[string]codexDay, codexCosts) {
+	t.Helper()
+	return siftCodexUsage(t, home, "day")
+}
+
+// siftCodexUsage imports a Codex home's history and returns `sift usage
+// --agent codex --by BY --json --timezone UTC` per row.
+func siftCodexUsage(t *testing.T, home, by string) (map[string]codexDay, codexCosts) {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("CODEX_HOME", home)
@@ -90,7 +117,7 @@ func siftCodexDaily(t *testing.T, home string) (map[string]codexDay, codexCosts)
 	if code, out, errs := runSift(t, "import", "--history", "--db", db); code != 0 {
 		t.Fatalf("import: exit %d, %q, %q", code, out, errs)
 	}
-	code, out, errs := runSift(t, "usage", "--agent", "codex", "--by", "day", "--json", "--timezone", "UTC", "--db", db)
+	code, out, errs := runSift(t, "usage", "--agent", "codex", "--by", by, "--json", "--timezone", "UTC", "--db", db)
 	if code != 0 {
 		t.Fatalf("usage: exit %d, %q", code, errs)
 	}
@@ -218,4 +245,40 @@ func TestCodexCostDiffersFromCcusage(t *testing.T) {
 		t.Errorf("@ccusage/codex charges $%.6f, want $%.6f (gpt-5.5 at gpt-5's price)", ccCost[day], want)
 	}
 	t.Logf("%s, gpt-5.5: sift $%.5f, @ccusage/codex 18.0.11 $%.5f", day, cost[day], ccCost[day])
+}
+
+// TestCodexSessionFileAndModelMatchCcusage lays @ccusage/codex's own test
+// session out as its test does, $CODEX_HOME/sessions/session.jsonl (not a
+// rollout-* name), with its second request's info.model changed to
+// gpt-5-codex while the turn_context still says gpt-5
+// (core/agents/testdata/accounting). Both tools read the file and charge
+// each request to the model its token_count names: `sift usage --by model`
+// equals @ccusage/codex 18.0.11's per-model totals.
+func TestCodexSessionFileAndModelMatchCcusage(t *testing.T) {
+	data, err := os.ReadFile("../../core/agents/testdata/accounting/ccusage-codex-session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	lines[2] = strings.Replace(lines[2], `"model": "gpt-5"`, `"model": "gpt-5-codex"`, 1)
+	home := filepath.Join(t.TempDir(), "codex")
+	if err := os.MkdirAll(filepath.Join(home, "sessions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "sessions", "session.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, want := ccusageCodexReport(t, home)
+	got, _ := siftCodexUsage(t, home, "model")
+	if len(want) != 2 {
+		t.Fatalf("@ccusage/codex: %+v, want gpt-5 and gpt-5-codex", want)
+	}
+	for model, w := range want {
+		if got[model] != w {
+			t.Errorf("%s: sift %+v, @ccusage/codex %+v", model, got[model], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("sift models %+v, @ccusage/codex %+v", got, want)
+	}
 }

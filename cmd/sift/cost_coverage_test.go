@@ -56,18 +56,19 @@ func costlessStreams() map[string]string {
 	}
 }
 
-// costlessDemo are the demo's runs that show no cost, and why: copies of
-// the streams above, whose invocations the demo records without a model
-// because their provenance records none.
+// costlessDemo are the demo's runs that show no cost, and why. The demo
+// records each run's invocation as sift run would have (demoRuns: the
+// model asked for, the prompt, the folder), so every run names a model;
+// these four are copies of streams above that report no token usage at
+// all (droid's October 2025 builds print none, a run cut off before its
+// result line and one that died before its first turn have none), and
+// nothing prices a run without its tokens.
 func costlessDemo() map[string]string {
 	return map[string]string{
-		"ENG-377/merge-1-7e8f9a.jsonl":  "harness reported $0 for 68724 tokens; no model named",
-		"ENG-377/work-1-2b3c4d.jsonl":   "no model named",
 		"ENG-398/rework-1-9a8b7c.jsonl": "no token usage in the stream",
 		"ENG-398/work-1-5c6d7e.jsonl":   "no token usage in the stream",
 		"ENG-401/work-1-4d5e6f.jsonl":   "no token usage in the stream",
 		"ENG-420/work-1-6a7b8c.jsonl":   "no token usage in the stream",
-		"ENG-433/rework-1-e1f2a3.jsonl": "no model named",
 	}
 }
 
@@ -75,7 +76,7 @@ func costlessDemo() map[string]string {
 // testdata/streams (with its harness declared, as sift run records it)
 // and every run of the demo store, and lists the ones without a cost with
 // the reason; the list must be exactly the one above, so that a run that
-// loses its cost, or gains one, is seen. A run whose stream names a model
+// loses its cost, or gains one, is seen. Every demo run names a model. A run whose stream names a model
 // and reports tokens always has a cost unless the catalog lacks the model.
 func TestEveryRunWithAModelShowsACost(t *testing.T) {
 	t.Parallel()
@@ -121,6 +122,9 @@ func TestEveryRunWithAModelShowsACost(t *testing.T) {
 		for _, sess := range p.Sessions {
 			s := sess.Summary
 			rel := s.WorkItemID + "/" + s.FileName
+			if s.Model == "" {
+				t.Errorf("%s (%s) names no model: its invocation record should", rel, s.AgentKind)
+			}
 			if why := uncosted(&s); why != "" {
 				got[rel] = why
 				t.Logf("no cost: %-40s %-8s %s", rel, s.AgentKind, why)

@@ -101,6 +101,11 @@ func (d *doctor) config(c config.Config) {
 	d.line("config Review.FullEventsHours: %d", c.Review.FullEventsHours)
 	d.line("config Review.FlaggedDays: %d", c.Review.FlaggedDays)
 	d.line("config Review.SummariesDays: %d", c.Review.SummariesDays)
+	if c.History == nil {
+		d.line("config History: unset (the inbox imports and watches the histories once the store holds any)")
+	} else {
+		d.line("config History: %t", *c.History)
+	}
 	kinds := make([]string, 0, len(c.Agents))
 	for k := range c.Agents {
 		kinds = append(kinds, k)

@@ -55,6 +55,7 @@ func TestDoctor(t *testing.T) {
 		"config: " + conf + "\n",
 		"config Path: " + logs + "\n",
 		"config RetainedDays: 7\n",
+		"config History: unset (the inbox imports and watches the histories once the store holds any)\n",
 		"config Agents.claude: Binary /opt/claude, Env ANTHROPIC_API_KEY\n",
 		"database: " + db + ": absent\n",
 		"logs: " + logs + ": exists, drwxr-xr-x\n",

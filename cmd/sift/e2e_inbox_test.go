@@ -283,7 +283,8 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	}
 	if len(fs) != 1 || fs[0].Note != "why was find blocked?" || fs[0].FailingCall == nil ||
 		fs[0].FailingCall.ID != "toolu_01XMaFPbs37dmBM8hVEaTMg9" || fs[0].Resume == nil ||
-		!strings.HasPrefix(fs[0].Resume.Command, "claude --resume ") {
+		fs[0].Resume.Command != "cd -- /home/dev/Claude-Orchestrator && claude --resume b7ed8fcc-bf12-4f75-922e-7b54f0da1668" ||
+		fs[0].Resume.DirFrom != review.DirFromRun {
 		t.Errorf("sift followups --json:\n%s", out)
 	}
 }

@@ -18,6 +18,13 @@ const liveWithin = 2 * time.Second
 // the terminal once the inbox is drawn. It skips without tmux.
 func e2eTmuxInbox(t *testing.T, bin, db string, args ...string) *tmuxTerm {
 	t.Helper()
+	return e2eTmuxInboxEnv(t, bin, db, nil, args...)
+}
+
+// e2eTmuxInboxEnv is e2eTmuxInbox with more variables in the inbox's
+// environment (VAR=value).
+func e2eTmuxInboxEnv(t *testing.T, bin, db string, env []string, args ...string) *tmuxTerm {
+	t.Helper()
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("tmux is not installed (apt-get install -y tmux): skipping the terminal end-to-end test")
@@ -30,8 +37,9 @@ func e2eTmuxInbox(t *testing.T, bin, db string, args ...string) *tmuxTerm {
 	tm := &tmuxTerm{t: t, bin: tmux, sock: filepath.Join(dir, "tmux.sock"), name: "live"}
 	script := strings.Join(append([]string{bin, "--db", db, "--logs", logs, "--reviewer", "e2e"}, args...), " ") +
 		" 2>" + filepath.Join(dir, "stderr") + "; sleep 5"
-	tm.run("-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", "160", "-y", "36",
-		"env", "TERM=xterm-256color", "LANG=C.UTF-8", "XDG_CONFIG_HOME="+dir, "sh", "-c", script)
+	cmd := append([]string{"-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", "160", "-y", "36",
+		"env", "TERM=xterm-256color", "LANG=C.UTF-8", "XDG_CONFIG_HOME=" + dir}, env...)
+	tm.run(append(cmd, "sh", "-c", script)...)
 	t.Cleanup(func() { exec.Command(tmux, "-S", tm.sock, "kill-server").Run() })
 	// The list alone, without the preview pane: room for the last words.
 	tm.waitFor("the inbox", "sift · ")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/store"
 	"github.com/agentsift/sift/themes"
 	"github.com/agentsift/sift/tui"
 )
@@ -52,8 +53,9 @@ func (f *inboxFlags) options(st tui.Store, configured string) tui.Options {
 
 // runInbox implements `sift` with no command: the inbox on the default
 // store, after starting an import of the logs folder in the background,
-// followed by the retention sweep (again daily while the inbox is open, and
-// when a reloaded configuration changes retention).
+// and of the agent histories when history import is on (historyOf), then
+// their watch, followed by the retention sweep (again daily while the
+// inbox is open, and when a reloaded configuration changes retention).
 func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sift", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -70,7 +72,13 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 		return fail(stderr, "inbox", err)
 	}
 	defer st.Close()
-	opts := inf.options(app.Store{Store: st}, sf.Cfg.Reviewer)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	names, watch, err := historyOf(ctx, st, sf)
+	if err != nil {
+		return fail(stderr, "inbox", err)
+	}
+	opts := inf.options(app.InboxStore{Store: app.Store{Store: st}, Names: names}, sf.Cfg.Reviewer)
 	for _, t := range sf.Cfg.Tabs {
 		opts.Tabs = append(opts.Tabs, tui.Tab{Name: t.Name, Query: t.Query})
 	}
@@ -85,14 +93,20 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	opts.ClaimTTL = sf.Cfg.ClaimTTL()
 	opts.Coverage = func(ctx context.Context) ([]string, error) { return coverage(ctx, st, sf) }
 	_, statErr := os.Stat(sf.Logs)
-	opts.Importing = statErr == nil
+	opts.Importing = statErr == nil || watch != nil
+	if watch != nil {
+		opts.Rescan = watch.Poke
+	}
 	inbox, err := tui.NewApp(opts)
 	if err != nil {
 		return fail(stderr, "inbox", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	p := newProgram(inbox, ctx)
+	if watch != nil {
+		// What the watch imports shows at once, not at the inbox's next
+		// poll of the store: within a second of the agent's write.
+		watch.OnImport = func() { p.Send(tui.StoreWrittenMsg{}) }
+	}
 	// The inbox is a long-lived sift process: the import first, then the
 	// retention sweep, at start and daily, and the configuration reloaded
 	// when its file changes.
@@ -100,13 +114,40 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 		OnSweep: func(res app.SweepReport, err error) {
 			p.Send(tui.SweepMsg{Removed: figures(res), Err: err, Warning: res.Warning()})
 		}}
-	bg.Start(ctx, app.Jobs{Sweep: true, Import: opts.Importing, ReapStale: true, Progress: func(ip app.ImportProgress) {
+	bg.Start(ctx, app.Jobs{Sweep: true, Import: statErr == nil, History: watch, ReapStale: true, Progress: func(ip app.ImportProgress) {
 		p.Send(tui.ImportProgressMsg{Files: ip.Files, Total: ip.Total, Sessions: ip.Sessions, Done: ip.Done, Err: ip.Err})
 	}})
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fail(stderr, "inbox", err)
 	}
 	return 0
+}
+
+// historyOf returns how the inbox names history sessions' projects, and
+// the watch of the agent histories when history import is on (the
+// configuration's History, else whether the store holds history sessions
+// already), nil when it is off.
+func historyOf(ctx context.Context, st *store.Store, sf *storeFlags) (*app.ProjectNames, *app.HistoryWatch, error) {
+	held, err := st.HoldsHistory(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := app.NewProjectNames(st)
+	if held {
+		if err := names.Load(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !sf.Cfg.HistoryOn(held) {
+		return names, nil, nil
+	}
+	watch := app.NewHistoryWatch(st, &sf.Env, app.HistoryRoots(os.Getenv))
+	watch.OnNew = func() {
+		if err := names.Load(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("Naming the history projects failed", "err", err)
+		}
+	}
+	return names, watch, nil
 }
 
 // newProgram makes the Bubble Tea program; NO_COLOR drops colours and

@@ -67,7 +67,7 @@ func commands() []command {
 		{"redact", redactUsage, runRedact},
 		{"workitem", "workitem retry|done ID   invalidate or complete a work item's summaries", runWorkItem},
 		{"prices", pricesUsage, runPrices},
-		{"usage", "usage [--by day|session|project|model] [--since D] [--agent K] [--json]   token totals of the imported agent histories", runUsageCmd},
+		{"usage", usageUsage, runUsageCmd},
 		{"demo", "demo [--db PATH] [--theme T] [--operator]   the inbox on a store of sample streams (plain `sift [--db PATH]` opens yours)", runDemo},
 		{"serve", "serve [--addr 127.0.0.1:7777] [--token-file F]   the HTTP API (token also from $SIFT_API_TOKEN)", runServe},
 		{"version", "version   sift's version: module version, commit and its time, Go version (also --version)", runVersion},

@@ -21,7 +21,7 @@ func TestReportTotalsIgnoreNegativeNumbers(t *testing.T) {
 		t.Fatalf("report: %d %q", code, errOut)
 	}
 	var r struct {
-		Sessions   int
+		Totals     struct{ Runs int }
 		ByAgent    []reportSpend
 		ByWorkItem []reportSpend
 	}
@@ -33,7 +33,7 @@ func TestReportTotalsIgnoreNegativeNumbers(t *testing.T) {
 		rows[s.Key] = s
 	}
 	own, bad, all := rows["honest"], rows["hostile"], rows["claude"]
-	if r.Sessions != 2 || own.Runs != 1 || bad.Runs != 1 || all.Runs != 2 || own.CostUSD <= 0 || own.DurationMs <= 0 {
+	if r.Totals.Runs != 2 || own.Runs != 1 || bad.Runs != 1 || all.Runs != 2 || own.CostUSD <= 0 || own.DurationMs <= 0 {
 		t.Fatalf("the report does not hold both runs with the honest one's spend:\n%s", out)
 	}
 	if bad.CostUSD < 0 || bad.DurationMs < 0 || all.CostUSD < own.CostUSD || all.DurationMs < own.DurationMs {
@@ -45,7 +45,7 @@ func TestReportTotalsIgnoreNegativeNumbers(t *testing.T) {
 type reportSpend struct {
 	Key         string
 	Runs        int
-	DurationMs  int64
+	DurationMs  int64 // null (unknown) reads as 0
 	CostUSD     float64
 	UnknownCost int
 }

@@ -59,9 +59,12 @@ func report(t *testing.T, st *store.Store, format string) []byte {
 	return out.Bytes()
 }
 
+// TestReportGolden: the report of the demo store with its decisions, in
+// each format (go test ./cmd/sift -run TestReportGolden -update rewrites
+// them; review the diff).
 func TestReportGolden(t *testing.T) {
 	st := reportStore(t)
-	for _, format := range []string{"md", "json"} {
+	for _, format := range []string{"md", "html", "json"} {
 		t.Run(format, func(t *testing.T) {
 			golden.RequireEqual(t, report(t, st, format))
 		})
@@ -97,6 +100,46 @@ func TestReportHTMLLoadsNothing(t *testing.T) {
 	}
 }
 
+// TestReportHTMLIsAPage: the HTML report is not the Markdown in tags:
+// each run left to review is an article coloured by its outcome (failed
+// and died red, interrupted amber) with an anchor per run, ids of hex
+// digits only and each once, and the stalls table links its run to that
+// anchor.
+func TestReportHTMLIsAPage(t *testing.T) {
+	page := string(report(t, reportStore(t), "html"))
+	ids := regexp.MustCompile(`id="([^"]*)"`).FindAllStringSubmatch(page, -1)
+	seen := map[string]bool{}
+	runs := 0
+	for _, m := range ids {
+		if seen[m[1]] {
+			t.Errorf("id %q twice", m[1])
+		}
+		seen[m[1]] = true
+		if strings.HasPrefix(m[1], "run-") {
+			runs++
+			if !regexp.MustCompile(`^run-[0-9a-f]{12}$`).MatchString(m[1]) {
+				t.Errorf("anchor %q is not run- and 12 hex digits", m[1])
+			}
+		}
+	}
+	if runs != 4 {
+		t.Errorf("%d run anchors, want one for each of the 4 runs left to review", runs)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`<article class="o-failed">\n<p><span class="badge">failed</span>`),
+		regexp.MustCompile(`<article class="o-interrupted">\n<p><span class="badge">interrupted</span>`),
+		regexp.MustCompile(`<td><a href="#(run-[0-9a-f]{12})">ENG-398 · work-1</a></td><td>droid</td><td class="n">33s</td>`),
+		regexp.MustCompile(`\.o-failed \.badge[^{]*\{color:var\(--red\)`),
+	} {
+		m := want.FindStringSubmatch(page)
+		if m == nil {
+			t.Errorf("the page has no %s", want)
+		} else if len(m) > 1 && !seen[m[1]] {
+			t.Errorf("the stall links to %s, which is not on the page", m[1])
+		}
+	}
+}
+
 func TestReportEscapesAHostileStream(t *testing.T) {
 	dir := t.TempDir()
 	hostile := `{"type":"system","subtype":"init","session_id":"s-<b>1</b>","model":"m","cwd":"/w","tools":["Bash"]}
@@ -110,17 +153,36 @@ func TestReportEscapesAHostileStream(t *testing.T) {
 	}
 	st, key, _ := importedStore(t, stream)
 	ctx := context.Background()
+	// The report before the decision lists the session to review with its
+	// failed call; after it, its follow-up and the decision.
+	reports := func() map[string]string {
+		out := map[string]string{}
+		for _, format := range []string{"html", "md", "json"} {
+			var b bytes.Buffer
+			if err := writeReport(ctx, st, time.Now(), time.Now().Add(-24*time.Hour), format, &b); err != nil {
+				t.Fatal(err)
+			}
+			if format == "json" && !json.Valid(b.Bytes()) {
+				t.Error("json: not valid JSON")
+			}
+			out[format] = b.String()
+		}
+		return out
+	}
+	before := reports()
 	if err := st.Decide(ctx, review.Decision{Session: key, Kind: review.NeedsFollowup, Reviewer: "<i>eve</i>", Note: "\x1b]0;pwned\x07 <script>alert(4)</script>"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []string{"html", "md", "json"} {
-		var out bytes.Buffer
-		if err := writeReport(ctx, st, time.Now(), time.Now().Add(-24*time.Hour), format, &out); err != nil {
-			t.Fatal(err)
+	after := reports()
+	for format, page := range before {
+		if !strings.Contains(page, "work-1-abc123") || !strings.Contains(page, "onerror") || !strings.Contains(after[format], "pwned") {
+			t.Fatalf("%s: the hostile session, its call or its follow-up is missing:\n%s\n%s", format, page, after[format])
 		}
-		page := out.String()
-		if !strings.Contains(page, "work-1-abc123") || !strings.Contains(page, "pwned") || !strings.Contains(page, "onerror") {
-			t.Fatalf("%s: the hostile session, its call or its follow-up is missing:\n%s", format, page)
+		page += after[format]
+		if format == "md" {
+			// Markdown shows stream text with markup in code spans,
+			// which no renderer reads as markup.
+			page = withoutCodeSpans(page)
 		}
 		for _, bad := range []string{"<script", "<img", "<i>", "<b>", "\x1b", "\x07", "ghp_abcdefghij"} {
 			// JSON is data for scripts: markup in its strings is text.
@@ -129,8 +191,92 @@ func TestReportEscapesAHostileStream(t *testing.T) {
 				t.Errorf("%s: %q reached the report", format, bad)
 			}
 		}
-		if format == "json" && !json.Valid(out.Bytes()) {
-			t.Error("json: not valid JSON")
+	}
+}
+
+// demoDB is the demo store (seedDemo at demoNow) as a database file, for
+// running commands on it.
+func demoDB(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config")) // no user configuration
+	db := filepath.Join(dir, "demo.db")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := seedDemo(context.Background(), st, dir, demoNow); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestReportFailOn: `sift report --fail-on QUERY` writes the report and
+// exits 1 when a run of the window matches the search query, naming each
+// on stderr; 0 when none does, the query matching runs outside the window
+// only, or no --fail-on.
+func TestReportFailOn(t *testing.T) {
+	db := demoDB(t)
+	since := demoNow.Add(-24 * time.Hour).Format("2006-01-02")
+	out, errOut, code := siftCmd(t, "report", "--db", db, "--since", since, "--fail-on", "outcome:failed")
+	if code != 1 || !strings.HasPrefix(out, "# sift report") {
+		t.Fatalf("--fail-on outcome:failed: exit %d, want 1 after the report:\n%s\n%s", code, out, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(lines) != 2 || lines[0] != "sift report: --fail-on outcome:failed matched 1 run:" ||
+		strings.Fields(lines[1])[0] != "ENG-398/rework-1-9a8b7c.jsonl" || strings.Fields(lines[1])[1] != "failed" {
+		t.Errorf("stderr does not name the failed run, one line each:\n%s", errOut)
+	}
+	_, errOut, code = siftCmd(t, "report", "--db", db, "--since", since, "--fail-on", "agent:droid flag:approval")
+	if names := strings.Count(errOut, "\n  "); code != 1 || names != 1 || !strings.Contains(errOut, "matched 1 run:") {
+		t.Errorf("--fail-on agent:droid flag:approval: exit %d, %d names:\n%s", code, names, errOut)
+	}
+	for _, tc := range []struct{ name, since, query string }{
+		{"nothing matches", since, "agent:qwen outcome:failed"},
+		{"a match outside the window", demoNow.Add(48 * time.Hour).Format("2006-01-02"), "outcome:failed"},
+		{"no --fail-on", since, ""},
+	} {
+		args := []string{"report", "--db", db, "--since", tc.since}
+		if tc.query != "" {
+			args = append(args, "--fail-on", tc.query)
 		}
+		out, errOut, code := siftCmd(t, args...)
+		if code != 0 || errOut != "" || !strings.HasPrefix(out, "# sift report") {
+			t.Errorf("%s: exit %d, want 0 with the report and nothing on stderr:\n%s", tc.name, code, errOut)
+		}
+	}
+}
+
+// withoutCodeSpans is Markdown text with its inline code spans (a run of
+// backticks, up to the next run as long) left out.
+func withoutCodeSpans(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return b.String() + s
+		}
+		b.WriteString(s[:i])
+		n := len(s[i:]) - len(strings.TrimLeft(s[i:], "`"))
+		fence, rest := s[i:i+n], s[i+n:]
+		end := -1
+		for j := 0; j < len(rest); {
+			k := strings.Index(rest[j:], fence)
+			if k < 0 {
+				break
+			}
+			k += j
+			m := len(rest[k:]) - len(strings.TrimLeft(rest[k:], "`"))
+			if m == n {
+				end = k
+				break
+			}
+			j = k + m
+		}
+		if end < 0 {
+			return b.String() + s[i:]
+		}
+		s = rest[end+n:]
 	}
 }

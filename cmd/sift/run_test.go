@@ -152,7 +152,7 @@ func TestRunCommandErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no agent", []string{"--", "x"}, 2, "sift run: --agent is required (one of antigravity, claude, codex, copilot, cursor, droid, gemini, kimi, opencode, qwen)"},
+		{"no agent", []string{"--", "x"}, 2, "sift run: --agent is required (one of antigravity, claude, codex, copilot, cursor, droid, gemini, kimi, opencode, pi, qwen)"},
 		{"unknown agent", []string{"--agent", "aider"}, 2, `sift run: unknown agent "aider" (known: antigravity, claude,`},
 		{"missing binary", []string{"--agent", "claude", "--bin", filepath.Join(e.dir, "nope")}, 127, "sift run: cannot start the agent " + filepath.Join(e.dir, "nope") + ": no such file or directory"},
 		{"bad work item", []string{"--agent", "claude", "--work-item", "../x"}, 2, `sift run: bad work item "../x": it must be one path element`},

@@ -29,32 +29,20 @@ func newRetentionWorld(t *testing.T) *retentionWorld {
 	if _, err := layout.MakeRoot(w.logs); err != nil {
 		t.Fatal(err)
 	}
-	copyFile := func(src, dst string) {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// A Claude stream has no timestamps: its session's age is its file's.
 	w.captured = filepath.Join(w.logs, "wi-1", "work-1-a1b2c3.jsonl")
-	copyFile(runFixture, w.captured)
+	copyTo(t, runFixture, w.captured)
 	old := time.Now().Add(-400 * 24 * time.Hour)
 	if err := os.Chtimes(w.captured, old, old); err != nil {
 		t.Fatal(err)
 	}
 	w.capturedKey = "wi-1/work-1-a1b2c3.jsonl"
 	w.named = filepath.Join(dir, "older", "wi-2", "work-1-d4e5f6.jsonl")
-	copyFile("../../testdata/streams/claude/vincent-2.1.226-permission-denied-tool-error.jsonl", w.named)
+	copyTo(t, "../../testdata/streams/claude/vincent-2.1.226-permission-denied-tool-error.jsonl", w.named)
 	w.namedKey = "wi-2/work-1-d4e5f6.jsonl"
 	cfg := filepath.Join(dir, "claude")
 	w.history = filepath.Join(cfg, "projects", "-home-marco-projects-spotter", "s.jsonl")
-	copyFile("../../testdata/history/claude/spotter-2.1.38-short-session.jsonl", w.history)
+	copyTo(t, "../../testdata/history/claude/spotter-2.1.38-short-session.jsonl", w.history)
 	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
 	t.Setenv("CODEX_HOME", filepath.Join(dir, "none"))
 	t.Setenv("GEMINI_DIR", filepath.Join(dir, "none"))

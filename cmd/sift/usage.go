@@ -14,27 +14,34 @@ import (
 	"github.com/agentsift/sift/core/usage"
 )
 
-// runUsageCmd implements `sift usage [--agent claude|codex|gemini|all]
-// [--by day|week|month|session|project|model] [--since D] [--until D]
-// [--timezone TZ] [--json | --format table|json|ccusage]`: token totals of
-// the imported agent histories, counted as ccusage counts them except
-// where sift's accounting rules deliberately differ (a Codex fork's copy
-// of its parent, a repeated token_count: core/agents/codex_tokens.go).
+// usageUsage is the usage line of `sift usage`.
+const usageUsage = "usage [--by day|week|month|block|session|project|model] [--source all|captures|histories] [--since 24h|DATE] [--until DATE] [--agent K] [--json]   token totals and cost of every stored run (captures and the agents' histories)"
+
+// runUsageCmd implements `sift usage [--source all|captures|histories]
+// [--agent K|all] [--by day|week|month|block|session|project|model]
+// [--since D] [--until D] [--timezone TZ] [--json | --format
+// table|json|ccusage]`: token totals of the stored runs, each session
+// counted with the tokens the inbox shows for it, and for the histories
+// as ccusage counts them except where sift's accounting rules
+// deliberately differ (a message repeated without a request id, a Codex
+// fork's copy of its parent, a repeated token_count:
+// core/agents/codex_tokens.go).
 func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sf := addStoreFlags(fs)
-	by := fs.String("by", "day", "group by day, week, month, session, project or model")
-	since := fs.String("since", "", "only days from this date on (YYYY-MM-DD or YYYYMMDD)")
-	until := fs.String("until", "", "only days up to this date, inclusive (YYYY-MM-DD or YYYYMMDD)")
+	by := fs.String("by", "day", "group by day, week, month, block (5-hour billing blocks), session, project or model")
+	source := fs.String("source", "all", "count the captured runs, the agents' histories, or all")
+	since := fs.String("since", "", "only calls from then on: a duration back from now (90m, 24h, 7d) or a date (YYYY-MM-DD, YYYYMMDD)")
+	until := fs.String("until", "", "only calls up to this date, inclusive (YYYY-MM-DD or YYYYMMDD)")
 	zone := fs.String("timezone", "", "the time zone days are read in (IANA name; default: local time)")
-	agent := fs.String("agent", "all", "only this harness's history: "+usageAgentNames())
+	agent := fs.String("agent", "all", "only this harness's runs: "+usageAgentNames())
 	asJSON := fs.Bool("json", false, "print JSON (the same as --format json)")
-	format := fs.String("format", "table", "table, json, or ccusage (the JSON of `ccusage daily|weekly|monthly --json`)")
+	format := fs.String("format", "table", "table, json, or ccusage (the JSON of \"ccusage daily|weekly|monthly --json\")")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "usage", err)
 	}
-	opt, err := usageOptions(*by, *since, *until, *zone, *agent)
+	opt, err := usageOptions(usageFlags{by: *by, source: *source, since: *since, until: *until, zone: *zone, agent: *agent}, time.Now())
 	if err != nil {
 		return fail(stderr, "usage", err)
 	}
@@ -62,7 +69,7 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var out any = rep
 	switch *format {
 	case "table":
-		printUsage(stdout, rep)
+		printUsage(stdout, rep, opt.Source)
 		return 0
 	case "ccusage":
 		out = ccusageReport(rep)
@@ -75,91 +82,113 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// usageAgent returns the history --agent names: that of a harness that
-// keeps one (its entry's History), also named by the history's own kind;
-// "" for all.
+// usageAgent reads --agent: a harness's name, or its history's kind
+// ("claude-history"); "" for all.
 func usageAgent(agent string) (agents.Kind, bool) {
 	if agent == "all" || agent == "" {
 		return "", true
 	}
 	for _, h := range agents.Harnesses() {
-		if h.History != nil && (agent == string(h.Kind) || agent == string(h.History.Parser.Kind())) {
-			return h.History.Parser.Kind(), true
+		if agent == string(h.Kind) || h.History != nil && agent == string(h.History.Parser.Kind()) {
+			return h.Kind, true
 		}
 	}
 	return "", false
 }
 
-// usageAgentNames lists the values of --agent: "claude, codex, gemini or
-// all".
+// usageAgentNames lists the values of --agent: "claude, codex, … or all".
 func usageAgentNames() string {
 	var names []string
 	for _, h := range agents.Harnesses() {
-		if h.History != nil {
-			names = append(names, string(h.Kind))
-		}
+		names = append(names, string(h.Kind))
 	}
 	return strings.Join(names, ", ") + " or all"
 }
 
-// usageOptions reads the flags of `sift usage` that choose the totals.
-func usageOptions(by, since, until, zone, agent string) (usage.Options, error) {
-	opt := usage.Options{By: usage.By(by)}
-	kind, ok := usageAgent(agent)
+// usageFlags are the flags of `sift usage` that choose the totals.
+type usageFlags struct {
+	by, source, since, until, zone, agent string
+}
+
+// usageOptions reads the flags that choose the totals; now is the time
+// --since's durations count back from.
+func usageOptions(f usageFlags, now time.Time) (usage.Options, error) {
+	opt := usage.Options{By: usage.By(f.by), Source: usage.Source(f.source), Location: time.Local}
+	switch opt.Source {
+	case usage.SourceAll, usage.SourceCaptures, usage.SourceHistories:
+	default:
+		return opt, fmt.Errorf("--source %q: want all, captures or histories", f.source)
+	}
+	kind, ok := usageAgent(f.agent)
 	if !ok {
-		return opt, fmt.Errorf("--agent %q: want %s", agent, usageAgentNames())
+		return opt, fmt.Errorf("--agent %q: want %s", f.agent, usageAgentNames())
 	}
 	opt.Agent = kind
 	var err error
-	if opt.Since, err = sinceDate("--since", since); err != nil {
-		return opt, err
-	}
-	if opt.Until, err = sinceDate("--until", until); err != nil {
-		return opt, err
-	}
-	if zone != "" {
-		if opt.Location, err = time.LoadLocation(zone); err != nil {
-			return opt, fmt.Errorf("--timezone %q: %w", zone, err)
+	if f.zone != "" {
+		if opt.Location, err = time.LoadLocation(f.zone); err != nil {
+			return opt, fmt.Errorf("--timezone %q: %w", f.zone, err)
 		}
+	}
+	if f.since != "" {
+		if day, ok := usageDate(f.since, opt.Location); ok {
+			opt.Since = day
+		} else if opt.Since, err = parseSinceTime(f.since, now); err != nil {
+			return opt, err
+		}
+	}
+	if f.until != "" {
+		day, ok := usageDate(f.until, opt.Location)
+		if !ok {
+			return opt, fmt.Errorf("--until %q: want a date, YYYY-MM-DD or YYYYMMDD", f.until)
+		}
+		// The day is included: the bound is the next midnight.
+		opt.Until = day.AddDate(0, 0, 1)
 	}
 	return opt, nil
 }
 
-// sinceDate reads a date flag as YYYY-MM-DD; ccusage's YYYYMMDD is
-// accepted.
-func sinceDate(name, s string) (string, error) {
-	if s == "" {
-		return "", nil
-	}
+// usageDate reads a date as YYYY-MM-DD, or ccusage's YYYYMMDD: its
+// midnight in the zone days are read in.
+func usageDate(s string, loc *time.Location) (time.Time, bool) {
 	for _, layout := range []string{"2006-01-02", "20060102"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.Format("2006-01-02"), nil
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, true
 		}
 	}
-	return "", fmt.Errorf("%s %q: want a date, YYYY-MM-DD or YYYYMMDD", name, s)
+	return time.Time{}, false
 }
 
 // printUsage prints the report as a table with a total line. Projects,
-// sessions and models come from the histories: they are printed inert.
-func printUsage(w io.Writer, rep usage.Report) {
+// sessions and models come from the streams: they are printed inert. An
+// unknown cost is "—", never 0; a cost that leaves out calls of unknown
+// cost is marked "*".
+func printUsage(w io.Writer, rep usage.Report, src usage.Source) {
 	if len(rep.Rows) == 0 {
-		fmt.Fprintln(w, "no usage recorded: import the agents' histories with `sift import --history`")
+		fmt.Fprintln(w, usageNone(src))
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\tinput\toutput\tcache create\tcache read\ttotal tokens\tcost USD\tmodels\t\n", textsafe.Inert(strings.ToUpper(string(rep.By))))
 	var unpriced []string
 	seen := map[string]bool{}
-	line := func(key string, t usage.Totals, models, missing []string) {
-		cost := fmt.Sprintf("%.2f", t.CostUSD)
-		if len(missing) > 0 {
-			cost += "*"
+	line := func(key string, t usage.Totals, models []string) {
+		cost := "—"
+		if t.CostUSD != nil {
+			cost = fmt.Sprintf("%.2f", *t.CostUSD)
+			if t.UnpricedCalls > 0 {
+				cost += "*"
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", textsafe.Inert(key), t.InputTokens, t.OutputTokens,
 			t.CacheCreationTokens, t.CacheReadTokens, t.TotalTokens, cost, textsafe.Inert(strings.Join(models, ",")))
 	}
 	for _, r := range rep.Rows {
-		line(r.Key, r.Totals, r.Models, r.Unpriced)
+		key := r.Key
+		if r.Start != nil {
+			key = r.Start.Format("2006-01-02 15:04") + "–" + r.End.Format("15:04")
+		}
+		line(key, r.Totals, r.Models)
 		for _, m := range r.Unpriced {
 			if !seen[m] {
 				seen[m] = true
@@ -167,9 +196,25 @@ func printUsage(w io.Writer, rep usage.Report) {
 			}
 		}
 	}
-	line("total", rep.Totals, nil, unpriced)
+	line("total", rep.Totals, nil)
 	tw.Flush()
-	if len(unpriced) > 0 {
-		fmt.Fprintf(w, "* without the calls of models the price table does not know: %s\n", textsafe.Inert(strings.Join(unpriced, ", ")))
+	if n := rep.Totals.UnpricedCalls; n > 0 {
+		what := "no model named, or one sift has no price for"
+		if len(unpriced) > 0 {
+			what = "models sift has no price for: " + textsafe.Inert(strings.Join(unpriced, ", ")) + "; or none named"
+		}
+		fmt.Fprintf(w, "—: cost unknown; *: leaves out %d calls or captured runs of unknown cost (%s)\n", n, what)
 	}
+}
+
+// usageNone says why nothing was counted, and how to import what the
+// source counts.
+func usageNone(src usage.Source) string {
+	switch src {
+	case usage.SourceCaptures:
+		return "no usage recorded: no captured run reported tokens (capture with `sift run`, or `sift import` a logs folder)"
+	case usage.SourceHistories:
+		return "no usage recorded: import the agents' histories with `sift import --history`"
+	}
+	return "no usage recorded: capture runs with `sift run`, or import the agents' histories with `sift import --history`"
 }

@@ -64,7 +64,7 @@ func ccusageReport(rep usage.Report) map[string]any {
 	for _, r := range rep.Rows {
 		p := ccusagePeriod{InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
 			CacheCreationTokens: r.CacheCreationTokens, CacheReadTokens: r.CacheReadTokens,
-			TotalTokens: r.TotalTokens, TotalCost: r.CostUSD, ModelsUsed: r.Models, ModelBreakdowns: []ccusageByModel{}}
+			TotalTokens: r.TotalTokens, TotalCost: ccusageCost(r.CostUSD), ModelsUsed: r.Models, ModelBreakdowns: []ccusageByModel{}}
 		switch rep.By {
 		case usage.ByWeek:
 			p.Week = r.Key
@@ -79,11 +79,20 @@ func ccusageReport(rep usage.Report) map[string]any {
 			}
 			p.ModelBreakdowns = append(p.ModelBreakdowns, ccusageByModel{ModelName: m.Model, InputTokens: m.InputTokens,
 				OutputTokens: m.OutputTokens, CacheCreationTokens: m.CacheCreationTokens,
-				CacheReadTokens: m.CacheReadTokens, Cost: m.CostUSD})
+				CacheReadTokens: m.CacheReadTokens, Cost: ccusageCost(m.CostUSD)})
 		}
 		periods = append(periods, p)
 	}
 	t := rep.Totals
 	return map[string]any{ccusageKey(rep.By): periods, "totals": ccusageTotals{t.InputTokens, t.OutputTokens,
-		t.CacheCreationTokens, t.CacheReadTokens, t.CostUSD, t.TotalTokens}}
+		t.CacheCreationTokens, t.CacheReadTokens, ccusageCost(t.CostUSD), t.TotalTokens}}
+}
+
+// ccusageCost is a cost as ccusage prints it: a number, 0 where no call's
+// cost is known (ccusage prices an unknown model at 0).
+func ccusageCost(c *float64) float64 {
+	if c == nil {
+		return 0
+	}
+	return *c
 }

@@ -23,34 +23,12 @@ func sortedKeysOf(m map[string]any) []string {
 // transcript: the same keys at every level and the same token counts (the
 // costs come from different price catalogs and are only checked present).
 func TestUsageFormatCcusage(t *testing.T) {
-	cc, err := filepath.Abs(ccusageBin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(cc); err != nil {
-		t.Skip("ccusage not installed; install with: npm ci --prefix testdata/ccusage")
-	}
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "claude")
-	proj := filepath.Join(cfg, "projects", "-home-marco-projects-spotter")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile("../../testdata/history/claude/spotter-2.1.38-short-session.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(proj, "s.jsonl"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cc := ccusagePath(t)
+	cfg := filepath.Join(t.TempDir(), "claude")
+	copyTo(t, "../../testdata/history/claude/spotter-2.1.38-short-session.jsonl",
+		filepath.Join(cfg, "projects", "-home-marco-projects-spotter", "s.jsonl"))
 	ccOut := runTool(t, append(os.Environ(), "TZ=UTC", "CLAUDE_CONFIG_DIR="+cfg), cc, "daily", "--json", "--offline")
-	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
-	t.Setenv("CODEX_HOME", filepath.Join(dir, "none"))
-	t.Setenv("GEMINI_DIR", filepath.Join(dir, "none"))
-	db := filepath.Join(dir, "sift.db")
-	if code, _, errs := runSift(t, "import", "--history", "--db", db); code != 0 {
-		t.Fatalf("import: %q", errs)
-	}
+	db := importClaude(t, cfg)
 	code, out, errs := runSift(t, "usage", "--agent", "claude", "--format", "ccusage", "--timezone", "UTC", "--db", db)
 	if code != 0 {
 		t.Fatalf("usage --format ccusage: exit %d, %q", code, errs)
@@ -98,7 +76,7 @@ func TestUsageFormatCcusage(t *testing.T) {
 			t.Errorf("usage %v: exit %d, %q", args, code, errs)
 		}
 	}
-	for _, args := range [][]string{{"--format", "ccusage", "--by", "model"}, {"--agent", "droid"}, {"--timezone", "Mars/Base"}, {"--until", "soon"}} {
+	for _, args := range [][]string{{"--format", "ccusage", "--by", "model"}, {"--agent", "nosuch"}, {"--source", "logs"}, {"--timezone", "Mars/Base"}, {"--until", "soon"}} {
 		if code, _, errs := runSift(t, append([]string{"usage", "--db", db}, args...)...); code != 2 || errs == "" {
 			t.Errorf("usage %v: exit %d, %q: want one error line", args, code, errs)
 		}

@@ -117,7 +117,7 @@ func NewRegistry(parsers ...Parser) *Registry {
 
 // Default returns the registry of every harness sift reads, in the sniffing
 // order of registry.go: the stdout streams (antigravity, claude, codex,
-// copilot, cursor, droid, gemini, kimi, opencode, qwen), the on-disk
+// copilot, cursor, droid, gemini, kimi, opencode, pi, qwen), the on-disk
 // histories, then unknown.
 func Default() *Registry {
 	return NewRegistry(defaultParsers()...)

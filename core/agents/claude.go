@@ -56,6 +56,9 @@ type claudeStream struct {
 	history bool
 	// counted holds the message:request keys whose usage was emitted.
 	counted map[string]bool
+	// replays holds the request id of each message a sidechain replayed
+	// before the main chain wrote it (firstUsage).
+	replays map[string]string
 	// started is set once a transcript's session is opened.
 	started bool
 	// tasks is the plan the task tools keep, taskSeq the number of the
@@ -86,8 +89,9 @@ type claudeStream struct {
 	countersMap map[string]int64
 	extraMap    map[string]any
 	// stopMap is the Extra a message's content events share, which only
-	// names the stop reason; requestMap a transcript's usage event's.
-	stopMap, requestMap map[string]any
+	// names the stop reason; requestMap a transcript's usage event's,
+	// sideMap a sidechain's.
+	stopMap, requestMap, sideMap map[string]any
 }
 
 func newClaudeStream(kind Kind) *claudeStream {
@@ -321,17 +325,39 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 	if u := m.Usage; u != nil {
 		// A transcript repeats a message's usage on each of its content
 		// blocks' lines; it is read on the first only.
-		if s.history && !s.firstUsage(cl, m) {
-			return true
+		replaces := ""
+		if s.history {
+			first, r := s.firstUsage(cl, m)
+			if !first {
+				return true
+			}
+			replaces = r
 		}
 		ev := s.event(&base)
 		ev.Update = s.usage(u, event.ScopeCall)
 		if s.history && cl.RequestID != "" {
-			ev.Extra = s.oneExtra(&s.requestMap, "requestId", cl.RequestID)
+			ev.Extra = s.usageExtra(cl, replaces)
 		}
 		emit(ev)
 	}
 	return true
+}
+
+// usageExtra names a transcript's call: its request id; a sidechain's is
+// marked isSidechain, and a main-chain message that replaces a sidechain's
+// replay of it names the replay's request id (replacesRequestId), whose
+// usage a reader that adds calls up must drop (a summary keeps the last
+// usage per message id, which is the main chain's already).
+func (s *claudeStream) usageExtra(cl *claudeLine, replaces string) map[string]any {
+	switch {
+	case replaces != "":
+		return map[string]any{"requestId": cl.RequestID, "replacesRequestId": replaces}
+	case cl.IsSidechain:
+		x := s.oneExtra(&s.sideMap, "requestId", cl.RequestID)
+		x["isSidechain"] = true
+		return x
+	}
+	return s.oneExtra(&s.requestMap, "requestId", cl.RequestID)
 }
 
 // apiError emits the error a transcript records as an assistant line

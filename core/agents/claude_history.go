@@ -19,12 +19,13 @@ type claudeHistoryParser struct{}
 func (claudeHistoryParser) Kind() Kind { return ClaudeHistory }
 
 // Claims claims transcript lines: they carry sessionId and parentUuid, or
-// are file-history snapshots.
+// are file-history snapshots. Qwen Code's chat records have those keys too
+// (isQwenRecord).
 func (claudeHistoryParser) Claims(line []byte) bool {
 	if hasType(line, "file-history-snapshot") {
 		return true
 	}
-	return bytes.Contains(line, []byte(`"sessionId"`)) && bytes.Contains(line, []byte(`"parentUuid"`))
+	return bytes.Contains(line, []byte(`"sessionId"`)) && bytes.Contains(line, []byte(`"parentUuid"`)) && !isQwenRecord(line)
 }
 
 func (claudeHistoryParser) NewStream() Stream {
@@ -81,30 +82,47 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 	return false
 }
 
-// firstUsage reports whether a message's usage is seen for the first time.
+// firstUsage reports whether a message's usage is seen for the first time,
+// and the request id of a sidechain replay whose usage it replaces.
 // Like ccusage, a message is counted once per message id and request id; a
 // line lacking either is counted on its own.
 //
-// A sidechain (subagent) line that replays a message the main chain
-// already counted is not counted again, even under a new request id: the
-// parent's usage wins. ccusage, which keys by message and request id only,
-// counts such a replay twice.
-func (s *claudeStream) firstUsage(cl *claudeLine, m *claudeMessage) bool {
+// A sidechain (a /btw side question, a subagent) can replay a message of
+// the main chain under a request id of its own; the main chain's usage is
+// the one that counts (ccusage's rule since its Rust loader:
+// keeps_parent_usage_when_sidechain_replays_message_with_new_request_id
+// and refreshes_dedupe_indexes_when_parent_replaces_sidechain_replay). A
+// replay after the main chain's message is not counted; a main-chain
+// message after its replay is, and names the replay's request id, whose
+// usage it replaces. ccusage 18.0.11, which keys by message and request
+// id only, counts both.
+func (s *claudeStream) firstUsage(cl *claudeLine, m *claudeMessage) (bool, string) {
 	if m.ID != "" && cl.IsSidechain && s.counted[m.ID] {
-		return false
+		return false, ""
 	}
 	if m.ID == "" || cl.RequestID == "" {
-		return true
+		return true, ""
 	}
 	key := m.ID + ":" + cl.RequestID
 	if s.counted[key] {
-		return false
+		return false, ""
 	}
 	s.counted[key] = true
-	if !cl.IsSidechain {
-		s.counted[strings.Clone(m.ID)] = true
+	if cl.IsSidechain {
+		if _, ok := s.replays[m.ID]; !ok {
+			if s.replays == nil {
+				s.replays = map[string]string{}
+			}
+			s.replays[strings.Clone(m.ID)] = strings.Clone(cl.RequestID)
+		}
+		return true, ""
 	}
-	return true
+	s.counted[strings.Clone(m.ID)] = true
+	replaced := s.replays[m.ID]
+	if replaced != "" {
+		delete(s.replays, m.ID)
+	}
+	return true, replaced
 }
 
 // quietHistoryLine reports, from its bytes alone, a bookkeeping line that

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -84,5 +85,29 @@ func TestClaudeHistoryAccounting(t *testing.T) {
 				t.Logf("calls: sift %d, ccusage 18.0.11 %d (message id + request id only)", calls, tc.ccusage)
 			}
 		})
+	}
+}
+
+// TestClaudeParentNamesReplacedReplay pins how a transcript's usage
+// events say which calls count when a sidechain replays a message before
+// the main chain writes it (ccusage's
+// refreshes_dedupe_indexes_when_parent_replaces_sidechain_replay): the
+// replay's usage is marked isSidechain, and the main chain's, which
+// replaces it, names the replay's request id; the main chain's own lines
+// that follow add nothing.
+func TestClaudeParentNamesReplacedReplay(t *testing.T) {
+	t.Parallel()
+	lines := claudeUsageLines(t)
+	replay := editLine(t, lines[0], map[string]any{"isSidechain": true, "requestId": "req_011CYreplayed0000000000"})
+	evs, _ := parseBytes(t, []byte(strings.Join(append([]string{replay}, lines...), "\n")+"\n"), Options{Agent: ClaudeHistory})
+	var got []string
+	for _, ev := range evs {
+		if ev.Update.SessionUpdate == event.Usage {
+			got = append(got, fmt.Sprintf("%v/%v/%v", ev.Extra["requestId"], ev.Extra["isSidechain"], ev.Extra["replacesRequestId"]))
+		}
+	}
+	want := []string{"req_011CYreplayed0000000000/true/<nil>", "req_011CY15QS2LGwAeBxdfa6e1V/<nil>/req_011CYreplayed0000000000"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("usage events %q, want %q", got, want)
 	}
 }

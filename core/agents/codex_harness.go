@@ -165,16 +165,37 @@ func codexHistoryDirs(getenv func(string) string, home string) []string {
 	return []string{filepath.Join(codex, "sessions")}
 }
 
-// codexSession names a Codex rollout, YYYY/MM/DD/rollout-*.jsonl. Its work
+// codexSession names a Codex session file: any *.jsonl under sessions, as
+// @ccusage/codex and Codex's own session listing find them, not only the
+// YYYY/MM/DD/rollout-*.jsonl Codex names its rollouts (a file renamed or
+// copied in by hand, an older flat layout). A rollout keeps its name; any
+// other file is named by its path under sessions, folders joined by ".",
+// so that two "session.jsonl" of different days are two sessions. Its work
 // item is its recorded cwd, known only once read; until then it is
 // "codex".
 func codexSession(parts []string) (workItem, name string, ok bool) {
 	name = parts[len(parts)-1]
-	if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+	if !strings.HasSuffix(name, ".jsonl") {
 		return "", name, false
+	}
+	if !strings.HasPrefix(name, "rollout-") {
+		name = strings.Join(parts, ".")
 	}
 	return "codex", name, true
 }
 
-// codexHistoryRoot is the folder a rollout found by its shape is in.
-func codexHistoryRoot(path string) string { return upDirs(path, 1) }
+// codexHistoryRoot is the sessions folder a file found by its shape is
+// under: the nearest folder named sessions above it (sessions/YYYY/MM/DD),
+// else, for a rollout, its own folder. Any other file outside a sessions
+// tree (a capture in a logs folder) has none, and keeps its own layout.
+func codexHistoryRoot(path string) string {
+	for dir, i := filepath.Dir(path), 0; i < 4; dir, i = filepath.Dir(dir), i+1 {
+		if filepath.Base(dir) == "sessions" {
+			return dir
+		}
+	}
+	if strings.HasPrefix(filepath.Base(path), "rollout-") {
+		return upDirs(path, 1)
+	}
+	return ""
+}

@@ -81,10 +81,35 @@ type codexText struct {
 	Text string `json:"text"`
 }
 
-// codexTokenInfo is TokenUsageInfo: the running total and the last call.
+// codexTokenInfo is TokenUsageInfo: the running total and the last call,
+// and the model some builds name there.
 type codexTokenInfo struct {
-	Total *codexTokenUsage `json:"total_token_usage"`
-	Last  *codexTokenUsage `json:"last_token_usage"`
+	Total     *codexTokenUsage `json:"total_token_usage"`
+	Last      *codexTokenUsage `json:"last_token_usage"`
+	Model     string           `json:"model"`
+	ModelName string           `json:"model_name"`
+	Metadata  *struct {
+		Model string `json:"model"`
+	} `json:"metadata"`
+}
+
+// model is the model a token_count names for its request: info.model,
+// else info.model_name, else info.metadata.model, else the payload's own
+// model, as @ccusage/codex reads them; "" when none does.
+func (i *codexTokenInfo) model(payload string) string {
+	for _, m := range [...]string{i.Model, i.ModelName, i.metadataModel(), payload} {
+		if m = strings.TrimSpace(m); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
+func (i *codexTokenInfo) metadataModel() string {
+	if i.Metadata == nil {
+		return ""
+	}
+	return i.Metadata.Model
 }
 
 // codexTokenUsage is TokenUsage; input_tokens includes the cached share.
@@ -338,6 +363,11 @@ func (s *codexHistoryStream) eventMsg(p *codexPayload, base event.Event, emit Em
 		if p.Info == nil {
 			return true
 		}
+		if m := p.Info.model(p.Model); m != "" {
+			// The request's own model names it and those that follow,
+			// until a turn_context or another token_count names one.
+			s.model, base.Model = m, m
+		}
 		c, ok, reset := s.tokens.call(p.Info)
 		if !ok {
 			return true
@@ -347,8 +377,12 @@ func (s *codexHistoryStream) eventMsg(p *codexPayload, base event.Event, emit Em
 		ev.Update = c.usage()
 		if p.Info.Total != nil {
 			ev.Extra = map[string]any{"callKey": s.tokens.key()}
-			if reset {
+			switch reset {
+			case codexRestarted:
 				ev.Extra["tokenCounterReset"] = true
+			case codexUnexplained:
+				ev.Extra["tokenCounterReset"] = true
+				ev.Extra["tokenTotalUnknown"] = true
 			}
 		}
 		emit(&ev)

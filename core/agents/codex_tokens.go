@@ -16,9 +16,16 @@ import (
 //   - last_token_usage is used only where the total is absent, and for the
 //     first token_count of a file, whose total may include what a resumed
 //     thread counted before this file began: the file counts its growth;
-//   - a total that goes down (the counter restarted) is kept as a call of
-//     last_token_usage (or the new total) and flagged token_counter_reset,
-//     never summed with what came before as a negative change;
+//   - a total that goes down is never summed with what came before as a
+//     negative change. Where the new total equals last_token_usage, the
+//     counter restarted with this call (Codex 0.153.4 restarts it when a
+//     session is resumed): the call is last_token_usage, counted, and
+//     flagged token_counter_reset. Otherwise nothing explains the drop
+//     (no last_token_usage, or one the total does not equal: Codex's
+//     fill_to_context_window zeroes the counters): the call is still read
+//     (last_token_usage, else the new total) but the session's total is
+//     unknown (tokenTotalUnknown), as claude-code-log omits a total whose
+//     running counter decreased;
 //   - each call is named by the thread it belongs to (the session_meta
 //     last seen: a forked rollout first copies its parent's session_meta
 //     and history, re-stamped) and its position, the running total after
@@ -74,33 +81,51 @@ type codexTokens struct {
 	resets int
 }
 
+// codexReset says how a token_count's running total follows the last one.
+type codexReset uint8
+
+const (
+	// codexGrew is a total that grew (or the file's first).
+	codexGrew codexReset = iota
+	// codexRestarted is a total that went down to the call's own usage:
+	// the counter restarted with this call.
+	codexRestarted
+	// codexUnexplained is a total that went down where nothing says why.
+	codexUnexplained
+)
+
 // call returns the usage of one token_count as a call, whether it is one,
-// and whether the counter restarted before it.
-func (t *codexTokens) call(info *codexTokenInfo) (c codexCounts, ok, reset bool) {
+// and how the running total follows the last one.
+func (t *codexTokens) call(info *codexTokenInfo) (c codexCounts, ok bool, reset codexReset) {
 	if info.Total == nil {
 		if info.Last == nil {
-			return codexCounts{}, false, false
+			return codexCounts{}, false, codexGrew
 		}
 		c = countsOf(info.Last)
-		return c, !c.zero(), false
+		return c, !c.zero(), codexGrew
 	}
 	total := countsOf(info.Total)
 	switch {
 	case t.seen && total == t.prev:
-		return codexCounts{}, false, false
+		return codexCounts{}, false, codexGrew
 	case !t.seen, total.below(t.prev):
-		reset = t.seen
 		c = total
 		if info.Last != nil {
 			// The total may include what came before this file, or
 			// before the restart: only the last call is this file's.
 			c = countsOf(info.Last)
 		}
+		if t.seen {
+			reset = codexUnexplained
+			if info.Last != nil && c == total {
+				reset = codexRestarted
+			}
+		}
 	default:
 		c = total.minus(t.prev)
 	}
 	t.prev, t.seen = total, true
-	if reset {
+	if reset != codexGrew {
 		t.resets++
 	}
 	return c, !c.zero(), reset

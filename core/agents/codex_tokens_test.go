@@ -190,3 +190,48 @@ func TestCodexForkNamesCopiedCalls(t *testing.T) {
 		t.Fatalf("key %q does not name the thread", forkKeys[0])
 	}
 }
+
+// TestCodexCounterRestarts pins the two readings of a running total that
+// goes down. Codex 0.153.4 restarts total_token_usage when a session is
+// resumed (its own rollout, testdata/accounting): the new total equals
+// the resumed call's last_token_usage, so the call is counted and the sum
+// of the calls is the thread's true total, as its token_usage_record
+// states it (thread_token_usage: 31,923 input, 27,648 cached, 31 output).
+// A drop nothing explains (the recorded 0.171.0 lines with the last one's
+// last_token_usage removed) marks the session's total unknown.
+func TestCodexCounterRestarts(t *testing.T) {
+	t.Parallel()
+	resumed := strings.Split(strings.TrimSpace(string(mustRead(t, "testdata/accounting/codex-0.153.4-resume-token-counts.jsonl"))), "\n")
+	calls, _ := codexCalls(t, resumed)
+	want := []codexCall{{15544, 12288, 25, false}, {16379, 15360, 6, true}}
+	if len(calls) != 2 || calls[0] != want[0] || calls[1] != want[1] {
+		t.Fatalf("resumed 0.153.4: calls %+v, want %+v", calls, want)
+	}
+	if in, cached, out := calls[0].in+calls[1].in, calls[0].cached+calls[1].cached, calls[0].out+calls[1].out; in != 31923 || cached != 27648 || out != 31 {
+		t.Errorf("resumed 0.153.4: calls add up to in %d, cached %d, out %d; the thread's total is 31923, 27648, 31", in, cached, out)
+	}
+	a, b := func() (string, string) { l := codexCountLines(t); return l[0], l[1] }()
+	meta := codexMeta("01a228ca-6c23-7b71-9824-63b909c09da0", "")
+	for _, tc := range []struct {
+		name    string
+		lines   []string
+		unknown bool
+	}{
+		{"0.153.4's restart at a resume", resumed, false},
+		{"a restart to the call's own usage", []string{meta, a, b, restamped(a)}, false},
+		{"a drop without the call's own usage", []string{meta, a, b, restamped(withoutKey(t, a, "last_token_usage"))}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs, _ := parseBytes(t, []byte(strings.Join(tc.lines, "\n")+"\n"), Options{Agent: CodexHistory})
+			unknown := false
+			for _, ev := range evs {
+				if u, _ := ev.Extra["tokenTotalUnknown"].(bool); u {
+					unknown = true
+				}
+			}
+			if unknown != tc.unknown {
+				t.Errorf("tokenTotalUnknown %v, want %v", unknown, tc.unknown)
+			}
+		})
+	}
+}

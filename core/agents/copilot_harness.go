@@ -5,6 +5,11 @@ func copilotHarness() Harness {
 	return Harness{
 		Kind:   Copilot,
 		Parser: copilotParser{},
-		CLI:    CLI{Binary: "copilot", Probe: NoStream},
+		History: &History{
+			Parser: copilotHistoryParser{},
+			Dirs:   copilotHistoryDirs, Session: copilotSession, Root: copilotHistoryRoot,
+			ProjectFromCwd: true,
+		},
+		CLI: CLI{Binary: "copilot", Probe: NoStream},
 	}
 }

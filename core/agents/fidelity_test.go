@@ -87,6 +87,25 @@ func TestShellToolsExecute(t *testing.T) {
 	}
 }
 
+// TestReasoningToolsThink pins the tools that carry the model's reasoning,
+// not work on the machine, as ACP kind think: Claude Code's ReportFindings
+// (its tool list: "Report code-review findings as a typed list so the host
+// UI can render them", called with an empty array when nothing survived
+// verification), its subagents, and a think tool.
+func TestReasoningToolsThink(t *testing.T) {
+	t.Parallel()
+	for name, input := range map[string]string{
+		"ReportFindings": `{"findings":[]}`,
+		"Task":           `{"description":"Review","prompt":"Review the diff","subagent_type":"general-purpose"}`,
+		"think":          `{"thought":"The test fails because the fixture is stale."}`,
+	} {
+		evs, _ := parseBytes(t, []byte(claudeToolLine("r", name, input)+"\n"), Options{Agent: Claude})
+		if len(evs) == 0 || evs[0].Update.ToolKind != event.ToolThink {
+			t.Errorf("%s: %+v, want kind think", name, evs)
+		}
+	}
+}
+
 // TestClaudeSystemNoticeIsTyped pins a system line of a subtype other
 // than init as a typed event, whatever the spacing of its JSON: the
 // hook_response Claude Code printed (recorded in

@@ -18,7 +18,9 @@ import (
 type Harness struct {
 	// Kind names the harness; its stream parser's kind.
 	Kind Kind
-	// Parser reads the stream the CLI prints on stdout.
+	// Parser reads the stream the CLI prints on stdout; nil for a
+	// harness sift only reads the history of (an editor's extension),
+	// which has no CLI either.
 	Parser Parser
 	// History, when set, reads the sessions the CLI keeps on disk.
 	History *History
@@ -167,6 +169,20 @@ type History struct {
 	// records, not its file's name, which several machines' sessions may
 	// share.
 	NamedByID bool
+	// Sessions, when set, lists the sessions kept under a folder of Dirs
+	// itself, for a harness that keeps them where no one file is one
+	// session: a database of them (opencode, Goose), or a folder per
+	// session (Cline's task folders). Session, Root and Document are
+	// then unused. Each is rendered as the lines Parser reads
+	// (StoredSession.Lines). done, when not nil, is called once the
+	// import has rendered what it reads (it removes a database's copy
+	// the sessions were listed and are rendered from, core/historydb).
+	Sessions func(dir string) (sessions []StoredSession, done func(), err error)
+	// Render, with Sessions, renders again the session a key names
+	// (StoredSession.Key), for a reader of the stream after its import
+	// (the inbox's detail); ok is false for a key that is not one of
+	// this history's.
+	Render func(key string) (lines []byte, ok bool, err error)
 }
 
 // LookupHistory returns the history whose files a kind reads

@@ -11,20 +11,28 @@ import (
 // takes a binary for the harness's name).
 func TestHarnessEntries(t *testing.T) {
 	t.Parallel()
-	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Qwen,
-		ClaudeHistory, CodexHistory, GeminiHistory, Unknown}
+	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Pi, Qwen,
+		ClaudeHistory, ClineHistory, CodexHistory, CopilotHistory, GeminiHistory, KiloHistory, PiHistory,
+		QwenHistory, RooHistory, Unknown}
 	if got := Default().Kinds(); !slices.Equal(got, want) {
 		t.Errorf("sniffing order %v, want %v", got, want)
 	}
 	binaries := map[string]Kind{}
 	for _, h := range Harnesses() {
-		if h.Parser.Kind() != h.Kind {
+		if h.Parser == nil {
+			// A harness sift reads only the history of has no CLI.
+			if h.History == nil || h.CLI.Binary != "" {
+				t.Errorf("%s: no stream parser, but a CLI %q or no history", h.Kind, h.CLI.Binary)
+			}
+		} else if h.Parser.Kind() != h.Kind {
 			t.Errorf("%s: its parser reads %s", h.Kind, h.Parser.Kind())
 		}
-		if other, ok := binaries[h.CLI.Binary]; ok || h.CLI.Binary == "" {
-			t.Errorf("%s: binary %q, also %s's", h.Kind, h.CLI.Binary, other)
+		if h.Parser != nil {
+			if other, ok := binaries[h.CLI.Binary]; ok || h.CLI.Binary == "" {
+				t.Errorf("%s: binary %q, also %s's", h.Kind, h.CLI.Binary, other)
+			}
+			binaries[h.CLI.Binary] = h.Kind
 		}
-		binaries[h.CLI.Binary] = h.Kind
 		if got, ok := LookupHarness(h.Kind); !ok || got.Kind != h.Kind {
 			t.Errorf("%s: LookupHarness finds %v", h.Kind, got.Kind)
 		}
@@ -38,7 +46,7 @@ func TestHarnessEntries(t *testing.T) {
 		if hk := hist.Parser.Kind(); hk.Harness() != h.Kind {
 			t.Errorf("%s: its history is %s's", h.Kind, hk.Harness())
 		}
-		if hist.Dirs == nil || hist.Session == nil || hist.Root == nil {
+		if hist.Dirs == nil || (hist.Session == nil || hist.Root == nil) && hist.Sessions == nil {
 			t.Errorf("%s: a history without its folders, session names or root", h.Kind)
 		}
 		if got, ok := LookupHistory(hist.Parser.Kind()); !ok || got != hist {

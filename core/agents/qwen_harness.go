@@ -4,8 +4,13 @@ package agents
 // (claude.go).
 func qwenHarness() Harness {
 	return Harness{
-		Kind:      Qwen,
-		Parser:    claudeParser{kind: Qwen},
+		Kind:   Qwen,
+		Parser: claudeParser{kind: Qwen},
+		History: &History{
+			Parser: qwenHistoryParser{},
+			Dirs:   qwenHistoryDirs, Session: qwenSession, Root: qwenHistoryRoot,
+			ProjectFromCwd: true,
+		},
 		CLI:       CLI{Binary: "qwen", Stream: []string{"--output-format", "stream-json"}},
 		RunTotal:  "result line",
 		EditTools: []string{"edit"},

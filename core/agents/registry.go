@@ -6,14 +6,18 @@ func harnesses() []Harness {
 	return []Harness{
 		antigravityHarness(),
 		claudeHarness(),
+		clineHarness(),
 		codexHarness(),
 		copilotHarness(),
 		cursorHarness(),
 		droidHarness(),
 		geminiHarness(),
+		kiloHarness(),
 		kimiHarness(),
 		opencodeHarness(),
+		piHarness(),
 		qwenHarness(),
+		rooHarness(),
 	}
 }
 
@@ -24,7 +28,9 @@ func defaultParsers() []Parser {
 	hs := Harnesses()
 	ps := make([]Parser, 0, 2*len(hs)+1)
 	for _, h := range hs {
-		ps = append(ps, h.Parser)
+		if h.Parser != nil {
+			ps = append(ps, h.Parser)
+		}
 	}
 	for _, h := range hs {
 		if h.History != nil {

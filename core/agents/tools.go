@@ -42,8 +42,10 @@ var toolKinds = map[string]event.ToolKind{
 	"powershell": event.ToolExecute, "pwsh": event.ToolExecute, "cmd": event.ToolExecute,
 	"run_terminal_cmd": event.ToolExecute, "execute_command": event.ToolExecute,
 	"shell_command": event.ToolExecute, "terminal": event.ToolExecute, "run_in_terminal": event.ToolExecute,
-	// think
+	// think: subagents, and tools that only state the model's reasoning
+	// (Claude Code's ReportFindings hands the host a review's findings).
 	"task": event.ToolThink, "agent": event.ToolThink, "think": event.ToolThink,
+	"reportfindings": event.ToolThink,
 	// fetch
 	"webfetch": event.ToolFetch, "websearch": event.ToolFetch, "web_fetch": event.ToolFetch,
 	"google_web_search": event.ToolFetch, "web_search": event.ToolFetch, "fetchurl": event.ToolFetch,
@@ -57,6 +59,10 @@ var toolKinds = map[string]event.ToolKind{
 	"write_to_file": event.ToolEdit, "replace_file_content": event.ToolEdit,
 	"multi_replace_file_content": event.ToolEdit, "run_command": event.ToolExecute,
 	"list_dir": event.ToolSearch, "find_by_name": event.ToolSearch, "search_web": event.ToolFetch,
+	// Cline, Roo Code and Kilo Code names.
+	"replace_in_file": event.ToolEdit, "apply_diff": event.ToolEdit, "insert_content": event.ToolEdit,
+	"search_and_replace": event.ToolEdit, "search_files": event.ToolSearch, "list_files": event.ToolSearch,
+	"list_code_definition_names": event.ToolSearch, "browser_action": event.ToolFetch, "new_task": event.ToolThink,
 	"read_url_content": event.ToolFetch, "invoke_subagent": event.ToolThink,
 }
 

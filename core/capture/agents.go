@@ -42,7 +42,9 @@ func CLIs() map[agents.Kind]CLI {
 	hs := agents.Harnesses()
 	m := make(map[agents.Kind]CLI, len(hs))
 	for _, h := range hs {
-		m[h.Kind] = CLI{Kind: h.Kind, CLI: h.CLI}
+		if h.CLI.Binary != "" {
+			m[h.Kind] = CLI{Kind: h.Kind, CLI: h.CLI}
+		}
 	}
 	return m
 }

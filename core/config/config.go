@@ -17,6 +17,8 @@
 //	TokenSpikeMin: 20000       # … and at least this many tokens is a spike
 //	Reviewer: ana              # recorded on decisions (default: $USER)
 //	ClaimMinutes: 30           # a claim on a session (c) holds this long (≤ a year); 0 is 30
+//	History: true              # the inbox imports and watches the agent CLIs' own
+//	                           # histories (unset: on once the store holds any)
 //	Review:
 //	  FullEventsHours: 48      # review events of a session
 //	  FlaggedDays: 30          # flagged sessions (an open needs_followup: always)
@@ -92,6 +94,11 @@ type Config struct {
 	// inbox's c, sift claim) holds unless renewed or released; 0 means
 	// the default, 30.
 	ClaimMinutes int `yaml:"ClaimMinutes"`
+	// History says whether the inbox imports the agent CLIs' own session
+	// histories (`sift import --history`) when it opens, and watches them
+	// while it is open; unset (nil), it does once the store holds history
+	// sessions (HistoryOn). Read when the inbox opens.
+	History *bool `yaml:"History"`
 	// Database is the store: a SQLite file, or a postgres:// URL naming a
 	// PostgreSQL database that several machines and reviewers share. The
 	// --db flag and $SIFT_DB come first; empty is the default file.
@@ -181,6 +188,16 @@ func (c Config) ClaimTTL() time.Duration {
 		return 30 * time.Minute
 	}
 	return time.Duration(min(c.ClaimMinutes, ClaimMinutesMax)) * time.Minute
+}
+
+// HistoryOn reports whether the inbox imports and watches the agent
+// histories: as History says, else when the store already holds history
+// sessions (held), which an import of them left.
+func (c Config) HistoryOn(held bool) bool {
+	if c.History != nil {
+		return *c.History
+	}
+	return held
 }
 
 // Retention is RetainedDays as a duration (saturating, see Days); 0 means

@@ -109,7 +109,7 @@ func acpUpdate(ev *event.Event, meta map[string]any) any {
 		toolMeta(u, meta)
 		return acpToolCall{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Title: u.Title, Name: u.ToolName,
 			Kind: string(u.ToolKind), Status: string(u.Status), Locations: locations(u.Locations),
-			RawInput: u.RawInput, RawOutput: u.RawOutput, Content: toolContent(u)}
+			RawInput: u.RawInput, RawOutput: rawOutput(u), Content: toolContent(u)}
 	case event.Plan:
 		return acpPlan{SessionUpdate: "plan", Entries: planEntries(u.Entries, meta)}
 	}
@@ -117,6 +117,29 @@ func acpUpdate(ev *event.Event, meta map[string]any) any {
 	meta["kind"] = string(u.SessionUpdate)
 	meta["update"] = u
 	return acpInfo{SessionUpdate: "session_info_update"}
+}
+
+// rawOutput is a call update's raw result, beside its content: the
+// harness's structured result where it recorded one (Claude Code's
+// tool_use_result), else the result's text as the tool returned it, a
+// JSON string, as claude-code-acp sends a tool_result's content
+// (rawOutput: chunk.content); nil when the update carries no result.
+func rawOutput(u *event.Update) json.RawMessage {
+	if len(u.RawOutput) > 0 {
+		return u.RawOutput
+	}
+	text := u.Message
+	if u.Content != nil && u.Content.Type == "text" {
+		text = u.Content.Text
+	}
+	if text == "" {
+		return nil
+	}
+	b, err := json.Marshal(text)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // StreamACP parses a stream (agent names its harness; empty sniffs) and

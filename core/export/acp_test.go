@@ -214,3 +214,70 @@ func TestACPStrictSchemaRejectsUnknownFields(t *testing.T) {
 		t.Fatalf("the shipped schema is open, yet rejected %s: %v", line, err)
 	}
 }
+
+// TestACPToolUpdatesCarryRawOutput exports every recorded stream and
+// checks that each tool_call_update with a text result carries the tool's
+// raw result beside its content, as claude-code-acp sends it: the
+// harness's structured result where the stream records one, else the
+// result's text. Codex and Gemini record no structured result for most
+// calls; before, their updates had content only.
+func TestACPToolUpdatesCarryRawOutput(t *testing.T) {
+	whole, strict := acpSchemas(t)
+	updates, fromText := 0, 0
+	for _, path := range streamFiles(t) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		err = StreamACP(f, "", &out, "fallback-session")
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkACP(t, whole, strict, out.Bytes())
+		sc := bufio.NewScanner(&out)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			var m struct {
+				Params struct {
+					Update json.RawMessage `json:"update"`
+				} `json:"params"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(m.Params.Update, []byte(`"sessionUpdate":"tool_call_update"`)) {
+				continue
+			}
+			var u struct {
+				RawOutput json.RawMessage `json:"rawOutput"`
+				Content   []struct {
+					Content struct {
+						Type string `json:"type"`
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"content"`
+			}
+			if err := json.Unmarshal(m.Params.Update, &u); err != nil {
+				t.Fatal(err)
+			}
+			if len(u.Content) == 0 || u.Content[0].Content.Type != "text" || u.Content[0].Content.Text == "" {
+				continue
+			}
+			updates++
+			if len(u.RawOutput) == 0 {
+				t.Errorf("%s: a tool_call_update with content %.60q has no rawOutput", filepath.Base(path), u.Content[0].Content.Text)
+				continue
+			}
+			var s string
+			if json.Unmarshal(u.RawOutput, &s) == nil && s == u.Content[0].Content.Text {
+				fromText++
+			}
+		}
+	}
+	if updates == 0 || fromText == 0 {
+		t.Fatalf("%d tool results, %d with their text as raw output: the streams hold both kinds", updates, fromText)
+	}
+	t.Logf("%d tool results with text, %d of them raw as their text", updates, fromText)
+}

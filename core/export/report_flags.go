@@ -3,30 +3,50 @@ package export
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
 
-// evidenceCap is how many evidence lines a finding lists.
-const evidenceCap = 3
+// How much of a finding the report shows: evidenceCap lines of evidence
+// besides the sentence, each cut to evidenceWidth characters, the
+// sentence to sentenceCap.
+const (
+	evidenceCap   = 3
+	evidenceWidth = 120
+	sentenceCap   = 160
+)
 
-// FlagFindings says each of a session's flags as a sentence, with up to
-// three stream lines that show it. It is the one place the report reads
+// oneLine is text redacted, on one line, cut to n characters.
+func oneLine(text string, n int) string {
+	text = strings.Join(strings.Fields(redact.String(text)), " ")
+	if r := []rune(text); len(r) > n {
+		text = string(r[:n-1]) + "…"
+	}
+	return text
+}
+
+// FlagFindings says each of a session's flags as a sentence, with the
+// stream line it rests on and up to three other lines that show it; the
+// accounting flags (usage_mismatch, token_counter_reset), which flag no
+// session, are left out. It is the one place the report reads
 // flags from: the summary's own flag notes (summary.FlagNote) where it has
 // them, else a sentence made here from its calls, stalls and turns (a
 // summary stored before the notes).
 func FlagFindings(s *summary.Summary) []FlagFinding {
 	out := make([]FlagFinding, 0, len(s.Flags))
 	for _, f := range s.Flags {
+		if f.Accounting() {
+			continue // how the counts were read: it flags no session
+		}
 		ff := FlagFinding{Flag: f, Evidence: []string{}}
 		if notes := flagNotes(s, f); len(notes) > 0 {
-			ff.Sentence = notes[0].Sentence
-			if len(notes) > 1 {
-				ff.Sentence += fmt.Sprintf(" (and %d more)", len(notes)-1)
-			}
-			for _, n := range notes {
+			ff.Sentence, ff.Line = oneLine(notes[0].Sentence, sentenceCap), notes[0].Line
+			for i, n := range notes[1:] {
+				if i == evidenceCap {
+					ff.Evidence = append(ff.Evidence, fmt.Sprintf("and %d more", len(notes)-1-evidenceCap))
+					break
+				}
 				ff.evidence(n.Line, n.Sentence)
 			}
 			out = append(out, ff)
@@ -89,6 +109,7 @@ func FlagFindings(s *summary.Summary) []FlagFinding {
 			}
 			ff.Sentence = flagSentence(f, n)
 		}
+		ff.Sentence = oneLine(ff.Sentence, sentenceCap)
 		out = append(out, ff)
 	}
 	return out
@@ -108,8 +129,6 @@ func flagSentence(f summary.Flag, turns int) string {
 	return fmt.Sprintf("Flag %s on %s.", f, plural(turns, "turn"))
 }
 
-// evidence adds one line of evidence (line 0: no stream line), redacted
-// and cut to one short line.
 // flagNotes are the summary's notes of a flag: the session's list (its
 // own first, then its turns'), else its turns' own lists.
 func flagNotes(s *summary.Summary, f summary.Flag) []summary.FlagNote {
@@ -132,13 +151,15 @@ func flagNotes(s *summary.Summary, f summary.Flag) []summary.FlagNote {
 	return out
 }
 
+// evidence adds one line of evidence (line 0: no stream line), redacted
+// and cut to one short line.
 func (ff *FlagFinding) evidence(line int, text string) {
 	if len(ff.Evidence) == evidenceCap {
 		return
 	}
-	text = strings.Join(strings.Fields(redact.String(text)), " ")
-	if r := []rune(text); len(r) > 120 {
-		text = string(r[:119]) + "…"
+	text = oneLine(text, evidenceWidth)
+	if text == "" {
+		return
 	}
 	if line > 0 {
 		text = fmt.Sprintf("line %d: %s", line, text)
@@ -166,20 +187,4 @@ func exitText(code *int) string {
 		return ""
 	}
 	return fmt.Sprintf(", exit code %d", *code)
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// fmtDuration prints milliseconds as a short duration (1m30s, 850ms).
-func fmtDuration(ms int64) string {
-	d := time.Duration(ms) * time.Millisecond
-	if d >= time.Second {
-		d = d.Round(time.Second)
-	}
-	return d.String()
 }

@@ -5,22 +5,47 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
+	"unicode"
 
 	"github.com/agentsift/sift/core/review"
-
 	"github.com/agentsift/sift/core/textsafe"
 )
 
 // WriteMarkdown writes the report as Markdown for a pull request or a
-// chat message. Text from streams and reviewers is inert and escaped, or
-// in code where it could link or mention (md), so it can neither format
-// the page, carry markup, link nor notify anyone.
+// chat message, meant to read as well raw (pasted as text) as rendered.
+// Text from streams and reviewers is inert: a word Markdown or HTML would
+// act on, or that could link or mention (live), is shown in an inline code
+// span as it is, never escaped with backslashes, so it can neither format
+// the page, carry markup, link nor notify anyone. No line starts with such
+// text, so none can open a block either.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	b := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
-	p("# sift report, %s\n\n", fmtTime(r.GeneratedAt))
-	p("%s %s.\n", plural(r.Sessions, "run"), window(r.Since))
+	p("# sift report, %s\n\n%s\n", fmtTime(r.GeneratedAt), topLine(r))
+
+	p("\n## Left to review (%d)\n\n", r.Totals.ToReview)
+	if len(r.ToReview) == 0 {
+		p("Nothing: every failed, interrupted or flagged run %s is decided.\n", window(r.Since))
+	} else {
+		p("Failed, died and interrupted runs first, then flagged ones; the most harmful and costliest first.\n\n")
+	}
+	for _, e := range r.ToReview {
+		p("- **%s**%s; %s, %s\n", md(e.Outcome), mdRuns(e), fmtDurationOf(e.DurationMs), costWords(e.CostUSD, e.UnknownCost))
+		for _, f := range e.Findings {
+			p("  - %s: %s%s\n", md(flagNames(f)), md(f.Sentence), lineWords(f.Line))
+			for _, ev := range f.Evidence {
+				if ev := md(ev); ev != "" { // an empty item under text would underline it
+					p("    - %s\n", ev)
+				}
+			}
+		}
+		if e.Varied {
+			p("  - %s\n", variedWords)
+		}
+	}
+	if r.MoreToReview > 0 {
+		p("\nAnd %s left to review: `sift` opens them in this order.\n", plural(r.MoreToReview, "more run"))
+	}
 
 	p("\n## Runs by outcome\n\n")
 	if len(r.Outcomes) == 0 {
@@ -31,50 +56,38 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			p("| %s | %d |\n", mdCell(o.Outcome), o.Runs)
 		}
 	}
-	for _, t := range []struct {
-		title, col string
-		rows       []Spend
-	}{{"Cost and time by agent", "agent", r.ByAgent}, {"Cost and time by work item", "work item", r.ByWorkItem}} {
-		if len(t.rows) == 0 {
+	for _, t := range spendTables(r) {
+		if len(t.Rows) == 0 {
 			continue
 		}
-		p("\n## %s\n\n| %s | runs | time | cost |\n|---|---:|---:|---:|\n", t.title, t.col)
-		for _, s := range t.rows {
-			p("| %s | %d | %s | %s |\n", mdCell(s.Key), s.Runs, fmtDuration(s.DurationMs), fmtCost(s))
+		p("\n## %s\n\n| %s | runs | time | cost |\n|---|---:|---:|---:|\n", t.Title, t.Col)
+		for _, s := range t.Rows {
+			p("| %s | %d | %s | %s |\n", mdCell(s.Key), s.Runs, fmtDurationOf(s.DurationMs), fmtSpendCost(s.CostUSD, s.UnknownCost))
 		}
-	}
-
-	p("\n## Flagged sessions\n\n")
-	if len(r.Flagged) == 0 {
-		p("None.\n")
-	}
-	for _, f := range r.Flagged {
-		p("### %s (%s, %s)\n\n%s\n\n", md(f.Label), md(f.Agent), md(f.Outcome), mdCode(f.Session))
-		for _, ff := range f.Findings {
-			p("- **%s**: %s\n", md(string(ff.Flag)), md(ff.Sentence))
-			for _, e := range ff.Evidence {
-				p("  - %s\n", md(e))
-			}
+		if t.More > 0 {
+			p("\nAnd %d more, %s.\n", t.More, t.What)
 		}
-		p("\n")
 	}
 
 	p("\n## Stalls\n\n")
 	if len(r.Stalls) == 0 {
 		p("None.\n")
 	} else {
-		p("| session | wait | kind | turn | line |\n|---|---:|---|---|---:|\n")
+		p("| run | agent | wait | kind | turn | line |\n|---|---|---:|---|---|---:|\n")
 		for _, s := range r.Stalls {
-			p("| %s | %s | %s | %s | %d |\n", mdCell(s.Session), fmtDuration(s.GapMs), mdCell(s.Kind), mdCell(s.TurnID), s.Line)
+			p("| %s | %s | %s | %s | %s | %d |\n", mdCell(s.Label), mdCell(s.Agent), fmtDuration(s.GapMs), mdCell(s.Kind), mdCell(s.TurnID), s.Line)
+		}
+		if r.MoreStalls > 0 {
+			p("\nAnd %s, shorter.\n", plural(r.MoreStalls, "more stall"))
 		}
 	}
 
-	p("\n## Open follow-ups\n\n")
+	p("\n## Open follow-ups (%d)\n\n", r.Totals.FollowupsOpen)
 	if len(r.Followups) == 0 {
 		p("None.\n")
 	}
 	for _, f := range r.Followups {
-		p("- %s, %s, since %s%s%s\n", mdCode(f.Session), md(f.Target), fmtTime(f.Since), by(f.Reviewer, md), note(f.Note, md))
+		p("- since %s%s: %s, %s%s\n", fmtTime(f.Since), by(f.Reviewer, md), mdRun(f.RunRef), md(f.Target), note(f.Note, md))
 		if f.Resume == "" {
 			p("  - resume: %s\n", md(f.ResumeUnavailable))
 			continue
@@ -87,23 +100,106 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			p("  - or, %s: %s\n", md(review.NoteLabel), mdCode(f.ResumeWithNote))
 		}
 	}
+	if r.MoreFollowups > 0 {
+		p("\nAnd %d more, newer: `sift followups` lists them all.\n", r.MoreFollowups)
+	}
 
-	p("\n## Decisions\n\n")
+	p("\n## Decisions %s\n\n", window(r.Since))
 	if len(r.Decisions) == 0 {
-		p("None %s.\n", window(r.Since))
+		p("None.\n")
+	}
+	if r.MoreDecisions > 0 {
+		p("%s before these.\n\n", plural(r.MoreDecisions, "decision"))
 	}
 	for _, d := range r.Decisions {
-		p("- %s: **%s** on %s, %s%s%s\n", fmtTime(d.At), md(d.Decision), mdCode(d.Session), md(d.Target), by(d.Reviewer, md), note(d.Note, md))
+		p("- %s%s: **%s** %s, %s%s\n", fmtTime(d.At), by(d.Reviewer, md), md(d.Decision), mdRun(d.RunRef), md(d.Target), note(d.Note, md))
 	}
 	return b.Flush()
 }
 
-// by is " by REVIEWER", escaped, or nothing.
+// topLine is the report's first sentence: runs, failed, left to review,
+// spent, follow-ups open.
+func topLine(r *Report) string {
+	t := r.Totals
+	if t.Runs == 0 {
+		return fmt.Sprintf("No runs %s; %s open.", window(r.Since), plural(t.FollowupsOpen, "follow-up"))
+	}
+	parts := []string{fmt.Sprintf("%d failed", t.Failed)}
+	if t.Interrupted > 0 {
+		parts = append(parts, fmt.Sprintf("%d interrupted", t.Interrupted))
+	}
+	parts = append(parts, fmt.Sprintf("%d left to review", t.ToReview), spentWords(t.CostUSD, t.UnknownCost),
+		plural(t.FollowupsOpen, "follow-up")+" open")
+	return fmt.Sprintf("%s %s: %s.", plural(t.Runs, "run"), window(r.Since), strings.Join(parts, ", "))
+}
+
+// spendTable is one cost and time table of the report.
+type spendTable struct {
+	Title, Col, What string
+	Rows             []Spend
+	More             int
+}
+
+func spendTables(r *Report) []spendTable {
+	return []spendTable{
+		{"Cost and time by agent", "agent", "cheaper agents", r.ByAgent, r.MoreAgents},
+		{"Cost and time by work item", "work item", "cheaper work items", r.ByWorkItem, r.MoreItems},
+	}
+}
+
+// mdRuns names an entry's runs after its outcome: ": LABEL (AGENT)
+// `KEY`" for one, ", N AGENT runs: LABEL `KEY`; … and M more" for
+// several.
+func mdRuns(e ReviewEntry) string {
+	if len(e.Runs) == 1 && e.MoreRuns == 0 {
+		return ": " + mdRun(e.Runs[0]) + " " + mdCode(e.Runs[0].Session)
+	}
+	names := make([]string, len(e.Runs))
+	for i, r := range e.Runs {
+		names[i] = md(r.Label) + " " + mdCode(r.Session)
+	}
+	s := fmt.Sprintf(", %d %s runs: %s", len(e.Runs)+e.MoreRuns, md(e.Agent), strings.Join(names, "; "))
+	if e.MoreRuns > 0 {
+		s += fmt.Sprintf(" and %d more", e.MoreRuns)
+	}
+	return s
+}
+
+// variedWords says an entry's findings are its first run's, the others'
+// in other words.
+const variedWords = "in the first run's words; the others' differ"
+
+// mdRun names a run by its label and agent.
+func mdRun(r RunRef) string {
+	if r.Agent == "" {
+		return md(r.Label)
+	}
+	return md(r.Label) + " (" + md(r.Agent) + ")"
+}
+
+// flagNames names a finding's flags: "harness_error, run_failed".
+func flagNames(f FlagFinding) string {
+	s := string(f.Flag)
+	for _, a := range f.Also {
+		s += ", " + string(a)
+	}
+	return s
+}
+
+// lineWords is " (line N)", or nothing for line 0.
+func lineWords(line int) string {
+	if line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (line %d)", line)
+}
+
+// by is " REVIEWER" after a comma, escaped, or nothing.
 func by(reviewer string, esc func(string) string) string {
 	if reviewer == "" {
 		return ""
 	}
-	return " by " + esc(reviewer)
+	return ", " + esc(reviewer)
 }
 
 // note is ": NOTE" on one line, escaped, or nothing.
@@ -114,67 +210,96 @@ func note(n string, esc func(string) string) string {
 	return ": " + esc(n)
 }
 
-// md makes untrusted text one inert line of Markdown. A word a renderer
-// could turn into a link or a mention (see live) is shown in an inline
-// code span, as it is: GitHub makes no link, mention or reference inside
-// code. Every other word is text, each character Markdown or HTML would
-// act on escaped. Live words in a row share one span.
+// md makes untrusted text one inert line of Markdown: each word that is
+// plain (see plain) as it is, every other, and a first word that could
+// open a block (opensBlock), in an inline code span, as it is: GitHub
+// makes no link, mention, reference or emphasis inside code. Such words
+// in a row share one span.
 func md(s string) string { return mdWords(s, false) }
 
 // mdCell is md for a table cell: GFM splits a row at a '|' before it
-// reads code spans, so a '|' inside one is escaped as well.
+// reads code spans, so a '|' is put in a span and escaped there.
 func mdCell(s string) string { return mdWords(s, true) }
 
 func mdWords(s string, cell bool) string {
 	words := strings.Fields(s)
+	for i, w := range words {
+		words[i] = textsafe.Inert(w)
+	}
 	var b strings.Builder
 	for i := 0; i < len(words); {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		if !live(words[i]) {
-			mdEscape(&b, textsafe.Inert(words[i]))
+		if plain(words[i], cell) && (i > 0 || !opensBlock(words[i])) {
+			b.WriteString(words[i])
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(words) && live(words[j]) {
+		for j < len(words) && !plain(words[j], cell) {
 			j++
 		}
-		b.WriteString(codeSpan(textsafe.Inert(strings.Join(words[i:j], " ")), cell))
+		b.WriteString(codeSpan(strings.Join(words[i:j], " "), cell))
 		i = j
 	}
 	return b.String()
 }
 
+// plain reports whether a word reads as itself in a line of Markdown
+// (not at its start): it cannot link, mention or refer (live), and has no
+// character inline Markdown or HTML acts on: no backslash, backtick, '*',
+// '~', '[', ']' or '<'; a '&' only at its end (no entity); a '_' only
+// between letters or digits (which never emphasizes); a '|' only outside
+// a table.
+func plain(w string, cell bool) bool {
+	if live(w) {
+		return false
+	}
+	rs := []rune(w)
+	for i, r := range rs {
+		switch r {
+		case '\\', '`', '*', '~', '[', ']', '<':
+			return false
+		case '|':
+			if cell {
+				return false
+			}
+		case '&':
+			if i < len(rs)-1 {
+				return false
+			}
+		case '_':
+			if i == 0 || i == len(rs)-1 || !alnum(rs[i-1]) || !alnum(rs[i+1]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// opensBlock reports whether a word at the start of a line could open a
+// Markdown block (a list item, a block quote, a thematic break or a
+// heading underline): one starting with '-', '+' or '>' or '=', or a
+// number followed by '.' or ')'. md puts such a first word in code, so
+// text after a list marker stays the item's text.
+func opensBlock(w string) bool {
+	if strings.ContainsAny(w[:1], "-+>=") {
+		return true
+	}
+	digits := strings.TrimLeft(w, "0123456789")
+	return len(digits) < len(w) && (strings.HasPrefix(digits, ".") || strings.HasPrefix(digits, ")"))
+}
+
+func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
 // live reports whether a word could become a link, a mention or a
 // reference on GitHub however it is escaped: it holds an '@' (a mention,
 // an e-mail address), a '#' (an issue reference), a ':' before its last
-// character (a URL's scheme, mailto:) or "www." (an extended autolink,
-// which also swallows the backslash of an escape after it).
+// character (a URL's scheme, mailto:) or "www." (an extended autolink).
 func live(w string) bool {
 	return strings.ContainsAny(w, "@#") || strings.Contains(strings.TrimRight(w, ":"), ":") ||
 		strings.Contains(strings.ToLower(w), "www.")
-}
-
-// mdEscape writes text with every character Markdown or HTML would act
-// on escaped.
-func mdEscape(b *strings.Builder, s string) {
-	for _, r := range s {
-		switch r {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '\\', '`', '*', '_', '[', ']', '(', ')', '#', '|', '!', '~', '{', '}':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
 }
 
 // mdCode is untrusted text as one inline code span.
@@ -205,29 +330,4 @@ func codeSpan(s string, cell bool) string {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
-}
-
-// window says a report's window: since its start, or all time for the
-// zero time (a --since past a hundred years).
-func window(since time.Time) string {
-	if since.IsZero() {
-		return "in all time"
-	}
-	return "since " + fmtTime(since)
-}
-
-func fmtTime(t time.Time) string {
-	if t.IsZero() {
-		return "unknown"
-	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
-}
-
-// fmtCost prints a row's known cost and how many runs had none.
-func fmtCost(s Spend) string {
-	c := fmt.Sprintf("$%.4f", s.CostUSD)
-	if s.UnknownCost > 0 {
-		c += fmt.Sprintf(" (%d unknown)", s.UnknownCost)
-	}
-	return c
 }

@@ -49,7 +49,7 @@ func streamReport(text string) *Report {
 		CreatedAt: now.Add(-time.Hour)}
 	fu := review.Followup{Decision: d, Session: s}
 	return BuildReport(ReportInput{Now: now, Since: now.Add(-24 * time.Hour), Sessions: []review.Session{s},
-		History: map[review.SessionKey][]review.Decision{s.Key(): {d}},
+		Decisions: []review.Decision{d},
 		Followups: []ReportFollowup{{Followup: fu, Resume: review.Resume{Argv: []string{text}, NoteArgv: []string{text}, DirWhy: text}},
 			{Followup: fu, Resume: review.Resume{Why: text}}}})
 }
@@ -63,7 +63,8 @@ var (
 
 // checkInertMarkdown renders r's Markdown with cmark-gfm and fails where
 // stream text became live: a link, a mention outside code, emphasis or
-// strike-through other than the report's own bold flags and decisions.
+// strike-through other than the report's own bold outcomes and
+// decisions, a heading or a block other than the report's own.
 func checkInertMarkdown(t testing.TB, r *Report) string {
 	t.Helper()
 	var md bytes.Buffer
@@ -82,14 +83,11 @@ func checkInertMarkdown(t testing.TB, r *Report) string {
 			t.Errorf("the page has %s:\n%s\nfrom:\n%s", tag, page, md.String())
 		}
 	}
-	// The report's own bold: each finding's flag and each decision's kind.
-	bold := map[string]bool{}
-	n := len(r.Decisions)
-	for _, f := range r.Flagged {
-		n += len(f.Findings)
-		for _, ff := range f.Findings {
-			bold[string(ff.Flag)] = true
-		}
+	// The report's own bold: each entry's outcome, each decision's kind.
+	bold := map[string]bool{string(review.Undone): true}
+	n := len(r.Decisions) + len(r.ToReview)
+	for _, o := range summary.Outcomes() {
+		bold[string(o)] = true
 	}
 	for _, k := range review.DecisionKinds() {
 		bold[string(k)] = true
@@ -103,10 +101,46 @@ func checkInertMarkdown(t testing.TB, r *Report) string {
 			t.Errorf("bold %q is stream text:\n%s\nfrom:\n%s", s[1], page, md.String())
 		}
 	}
-	if h := strings.Count(page, "<h3>"); h != len(r.Flagged) {
-		t.Errorf("the page has %d session headings, the report %d:\n%s", h, len(r.Flagged), page)
+	// The report's own blocks: its headings, paragraphs, tables and
+	// lists; stream text opens none (no quote, rule or code block).
+	for _, tag := range []string{"<h3", "<blockquote", "<hr", "<pre", "<ol"} {
+		if strings.Contains(page, tag) {
+			t.Errorf("the page has %s:\n%s\nfrom:\n%s", tag, page, md.String())
+		}
+	}
+	if h := strings.Count(page, "<h2>"); h != 7 {
+		t.Errorf("the page has %d sections, the report 7:\n%s\nfrom:\n%s", h, page, md.String())
+	}
+	if li := strings.Count(page, "<li>"); li != listItems(r) {
+		t.Errorf("the page has %d list items, the report %d:\n%s\nfrom:\n%s", li, listItems(r), page, md.String())
 	}
 	return page
+}
+
+// listItems counts the list items the report writes: an entry of the
+// to-review list, each finding and evidence line of it, each follow-up
+// and its resume lines, each decision.
+func listItems(r *Report) int {
+	n := len(r.Decisions)
+	for _, e := range r.ToReview {
+		n++
+		if e.Varied {
+			n++
+		}
+		for _, f := range e.Findings {
+			n += 1 + len(f.Evidence)
+		}
+	}
+	for _, f := range r.Followups {
+		n += 2
+		if f.Resume != "" && f.ResumeFolder != "" {
+			n++
+		}
+		if f.Resume != "" && f.ResumeWithNote != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // hostileMarkdown are stream texts that a Markdown page, GitHub's above
@@ -135,6 +169,12 @@ var hostileMarkdown = []struct{ name, text, code string }{
 	{"entities", "&#64;octocat &commat;octocat &lt;a&gt;", ""},
 	{"issue reference", "fixes #12 and org/repo#3", ""},
 	{"task list", "[ ] x", ""},
+	{"list marker", "- 1. > x", "-"},
+	{"ordered list", "1. first 2) second", "1."},
+	{"block quote", "> quoted", "&gt;"},
+	{"thematic break", "--- *** ___", "--- *** ___"},
+	{"setext underline", "=== text", "==="},
+	{"entity at the end", "a & b&", ""},
 	{"plain", "rerun the tests", ""},
 	{"empty", "", ""},
 }

@@ -25,7 +25,8 @@ func TestReportTotalsSaturate(t *testing.T) {
 		session("c.jsonl", -5, -1e300),
 	}})
 	for _, rows := range [][]Spend{r.ByAgent, r.ByWorkItem} {
-		if len(rows) != 1 || rows[0].DurationMs != math.MaxInt64 || rows[0].CostUSD != math.MaxFloat64 {
+		if len(rows) != 1 || rows[0].DurationMs == nil || *rows[0].DurationMs != math.MaxInt64 ||
+			rows[0].CostUSD == nil || *rows[0].CostUSD != math.MaxFloat64 {
 			t.Errorf("totals %+v, want the largest duration and cost", rows)
 		}
 	}

@@ -33,6 +33,14 @@ type File struct {
 	pinned bool
 	// prev is what the ingest index held of the file, when it did.
 	prev FileStat
+	// lines, for a session of a database or a task folder
+	// (storedSessions), renders it as its history's lines; Path is then
+	// its key, which no file has.
+	lines func() ([]byte, error)
+	// project is the folder a history file's project stands for, when its
+	// harness records it outside the session (Gemini CLI's projects.json):
+	// the session's recorded folder when it records none itself.
+	project string
 }
 
 // Failure is a file that could not be imported, and why.
@@ -60,6 +68,9 @@ type Found struct {
 	roots  []string
 	// folders are the folders its files are read through, by path.
 	folders map[string]*folder
+	// done are what the histories of stored sessions let go of when
+	// the import ends (agents.History.Sessions).
+	done []func()
 }
 
 // folder returns the folder at a path with symlinks resolved, one per
@@ -76,11 +87,20 @@ func (f *Found) folder(path string) *folder {
 	return d
 }
 
-// close closes the folders the import read through.
+// Close lets go of what a find keeps open (the stored sessions'
+// histories) when it is not imported: an import closes its find itself.
+func (f *Found) Close() { f.close() }
+
+// close closes the folders the import read through, and lets go of what
+// the stored sessions' histories kept open.
 func (f *Found) close() {
 	for _, d := range f.folders {
 		d.close()
 	}
+	for _, done := range f.done {
+		done()
+	}
+	f.done = nil
 }
 
 // Find walks the roots. A root that is a file is read whatever its name;

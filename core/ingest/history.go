@@ -58,6 +58,9 @@ func findHistory(r HistoryRoot, parents *parentCalls, found *Found) ([]File, []F
 	if _, err := os.Stat(root); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if h, ok := agents.LookupHistory(r.Agent); ok && h.Sessions != nil {
+		return storedSessions(r.Agent, root, h, found)
+	}
 	w, err := newWalkRoot(root)
 	if err != nil {
 		return nil, []Failure{{root, reason(err)}}
@@ -91,11 +94,12 @@ func findHistory(r HistoryRoot, parents *parentCalls, found *Found) ([]File, []F
 			// A link to a folder inside is walked as itself.
 			return nil
 		}
-		if cwd, ok := projects[l.WorkItemID]; ok {
+		cwd, ok := projects[l.WorkItemID]
+		if ok {
 			l.WorkItemID = ProjectID(cwd)
 		}
 		out = append(out, File{Path: path, Size: info.Size(), MTime: info.ModTime().UnixMilli(),
-			Layout: l, history: r.Agent, parents: parents, root: found.folder(w.real), rel: rel})
+			Layout: l, history: r.Agent, parents: parents, root: found.folder(w.real), rel: rel, project: cwd})
 		return nil
 	})
 	if err != nil {
@@ -123,23 +127,25 @@ func historyLayout(agent agents.Kind, root, path string) (Layout, bool) {
 }
 
 // sniffedLayout is the history layout of a file found by its shape rather
-// than under a history root: the root is inferred from the CLI's folder
-// structure around the file. A file outside that structure keeps its
-// folder as work item, with the interactive phase.
-func sniffedLayout(kind agents.Kind, path string, l Layout) Layout {
+// than under a history root, with the folder its project stands for when
+// the harness records that outside the session: the root is inferred from
+// the CLI's folder structure around the file. A file outside that
+// structure keeps its folder as work item, with the interactive phase.
+func sniffedLayout(kind agents.Kind, path string, l Layout) (Layout, string) {
 	if h, ok := agents.LookupHistory(kind); ok {
 		root := h.Root(path)
 		if hl, ok := historyLayout(kind, root, path); ok {
+			var cwd string
 			if h.Projects != nil {
-				if cwd, ok := h.Projects(root)[hl.WorkItemID]; ok {
+				if cwd, ok = h.Projects(root)[hl.WorkItemID]; ok {
 					hl.WorkItemID = ProjectID(cwd)
 				}
 			}
-			return hl
+			return hl, cwd
 		}
 	}
 	l.Phase, l.Iteration = PhaseInteractive, nil
-	return l
+	return l, ""
 }
 
 // ProjectID spells a working directory as Claude Code names its project

@@ -60,3 +60,27 @@ func TestHistorySessionName(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexHistoryLayout pins which files under Codex's sessions folder
+// are sessions and how they are named: a rollout by its own name, any
+// other *.jsonl (as @ccusage/codex's sessions/**/*.jsonl finds it) by its
+// path under sessions, so that two days' session.jsonl are two sessions.
+func TestCodexHistoryLayout(t *testing.T) {
+	t.Parallel()
+	root := "/h/.codex/sessions"
+	for _, tc := range []struct {
+		rel, file string
+		ok        bool
+	}{
+		{"2026/11/29/rollout-2026-11-29T19-31-24-01a228ca.jsonl", "rollout-2026-11-29T19-31-24-01a228ca.jsonl", true},
+		{"rollout-44444444-4444-4444-8444-444444444444.jsonl", "rollout-44444444-4444-4444-8444-444444444444.jsonl", true},
+		{"session.jsonl", "session.jsonl", true},
+		{"2026/01/02/session.jsonl", "2026.01.02.session.jsonl", true},
+		{"2026/01/02/notes.txt", "", false},
+	} {
+		l, ok := historyLayout(agents.CodexHistory, root, filepath.Join(root, tc.rel))
+		if ok != tc.ok || ok && (l.WorkItemID != "codex" || l.FileName != tc.file) {
+			t.Errorf("%s: %+v %v, want codex/%s %v", tc.rel, l, ok, tc.file, tc.ok)
+		}
+	}
+}

@@ -36,6 +36,10 @@ func OpenStream(roots []string, path string) (*os.File, error) {
 	if !ok {
 		return nil, &RefusedError{path, "not inside the logs folder or an agent history folder sift reads"}
 	}
+	if f, ok, err := openStored(path); ok {
+		// A session of a database or a task folder, rendered again.
+		return f, err
+	}
 	r, err := os.OpenRoot(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

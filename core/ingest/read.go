@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/redact"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -65,13 +67,21 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 			s, err = nil, fmt.Errorf("summarizer failed: %s", strings.Join(strings.Fields(fmt.Sprint(p)), " "))
 		}
 	}()
-	fh, err := f.open()
-	if err != nil {
-		return nil, errors.New(reason(err))
+	var in io.Reader
+	var fh *os.File
+	if f.lines != nil {
+		if in, err = storedReader(f); err != nil {
+			return nil, err
+		}
+	} else {
+		if fh, err = f.open(); err != nil {
+			return nil, errors.New(reason(err))
+		}
+		defer fh.Close()
+		in = fh
 	}
-	defer fh.Close()
 	// The head is read into the buffer the parse then reads from.
-	r.br.Reset(fh)
+	r.br.Reset(in)
 	head, err := r.br.Peek(headSize)
 	if err != nil && len(head) == 0 && f.Size > 0 {
 		return nil, errors.New(reason(err))
@@ -128,7 +138,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 		listen = func(ev *event.Event) { l.listen(ev); srch.listen(ev) }
 	}
 	sum, rev, err := r.analyze(r.parser(inv != nil), src, opt, listen)
-	if err != nil && kind == "" && errors.Is(err, agents.ErrUnknownAgent) {
+	if err != nil && kind == "" && fh != nil && errors.Is(err, agents.ErrUnknownAgent) {
 		// A recorded run naming a harness this sift cannot read: sniff
 		// instead.
 		if _, serr := fh.Seek(0, io.SeekStart); serr == nil {
@@ -141,13 +151,18 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	if err != nil {
 		return nil, err
 	}
-	lay := f.Layout
+	lay, project := f.Layout, f.project
 	if kind != "" && f.history == "" {
 		// Recognised by shape (`sift import FILE`, a rebuild): the
 		// layout is read from where the file lies.
-		lay = sniffedLayout(kind, f.Path, lay)
+		lay, project = sniffedLayout(kind, f.Path, lay)
 	}
 	sum.WorkItemID, sum.FileName, sum.Phase, sum.Iteration = lay.WorkItemID, lay.FileName, lay.Phase, lay.Iteration
+	if sum.StreamCwd == "" && project != "" {
+		// A Gemini CLI chat records no folder: its project's root, as
+		// the CLI's projects.json records it, is its folder.
+		sum.StreamCwd = redact.String(project)
+	}
 	if hist.NamedByID {
 		sum.FileName = historySessionName(f, lay.FileName, sum.SessionID)
 	}

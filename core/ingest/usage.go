@@ -34,11 +34,20 @@ type Usage struct {
 	Entries []UsageEntry
 
 	modelIdx map[string]int
+	// msgIdx is the entry of each message id met, for the summary's rule.
+	msgIdx map[string]int
 }
 
 // add records the usage of one event. Only per-call usage counts: a run
 // total would count the calls again. Like ccusage, a call without a
 // timestamp or without both input and output counts is not counted.
+//
+// A message counts once, as the summary counts it (core/summary: the last
+// report per message id), so that `sift usage` and the inbox agree: a
+// message id met again in the file replaces its entry's counts and keeps
+// its first time. ccusage counts a repeat again when its line carries no
+// request id (a transcript written against another API); the parser has
+// already dropped the repeats ccusage drops (message id + request id).
 func (u *Usage) add(ev *event.Event) {
 	if !ev.Timestamp.IsZero() {
 		if ms := ev.Timestamp.UnixMilli(); u.First == 0 || ms < u.First {
@@ -68,18 +77,34 @@ func (u *Usage) add(ev *event.Event) {
 		return
 	}
 	e.Key = callKey(ev)
+	if ev.MessageID != "" {
+		if i, ok := u.msgIdx[ev.MessageID]; ok {
+			e.At, e.Model = u.Entries[i].At, u.model(ev.Model)
+			u.Entries[i] = e
+			return
+		}
+		if u.msgIdx == nil {
+			u.msgIdx = map[string]int{}
+		}
+		u.msgIdx[strings.Clone(ev.MessageID)] = len(u.Entries)
+	}
+	e.Model = u.model(ev.Model)
+	u.Entries = append(u.Entries, e)
+}
+
+// model returns the index of a model in Models, adding it when new.
+func (u *Usage) model(name string) int {
 	if u.modelIdx == nil {
 		u.modelIdx = map[string]int{}
 	}
-	i, ok := u.modelIdx[ev.Model]
+	i, ok := u.modelIdx[name]
 	if !ok {
 		i = len(u.Models)
-		m := strings.Clone(ev.Model)
+		m := strings.Clone(name)
 		u.Models = append(u.Models, redact.String(m))
 		u.modelIdx[m] = i
 	}
-	e.Model = i
-	u.Entries = append(u.Entries, e)
+	return i
 }
 
 // callKey returns the FNV-1a hash of a call's name: a Claude Code message

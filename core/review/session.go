@@ -51,6 +51,12 @@ type Session struct {
 	// when unknown (not a work tree, an imported file).
 	GitBefore string `json:"-"`
 	GitAfter  string `json:"-"`
+	// Project is how the inbox names the project of a session from an
+	// agent's own history, in place of its work item (a folder slug or a
+	// project hash): ProjectLabels of the folder it records, else
+	// ShortHash of its work item. "" for any other session, and in every
+	// output but the inbox: the key stays the session's name.
+	Project string `json:"-"`
 	// Claim is the session's live claim: the reviewer reviewing it now
 	// (Claim); nil when nobody is, or their claim expired.
 	Claim *Claim `json:"claim,omitempty"`

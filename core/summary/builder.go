@@ -82,6 +82,11 @@ type Builder struct {
 	// token total restarted (reconcile.go), at resetLine first.
 	counterReset bool
 	resetLine    int
+	// totalUnknown is set when a usage report says nothing explains a
+	// drop of the running total: the session's tokens are unknown
+	// (reconcile.go), from unknownLine.
+	totalUnknown bool
+	unknownLine  int
 	results      int
 	isError      *bool
 	duration     *int64

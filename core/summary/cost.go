@@ -164,6 +164,10 @@ func (b *Builder) cost(s *Summary, p projector) {
 		s.EstimatedUSD, s.CostSource, s.CostBasis = b.run.costUSD(), CostHarness, "harness run total"
 		return
 	}
+	if b.totalUnknown {
+		s.CostBasis = "the session's tokens are unknown"
+		return
+	}
 	if s.InputTokens == nil && s.OutputTokens == nil {
 		return
 	}

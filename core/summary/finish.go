@@ -212,8 +212,12 @@ func (b *Builder) toolCalls(s *Summary, p projector) flagSet {
 }
 
 // tokens fills the session's token counts: the harness's run total when it
-// printed one, else the calls' last snapshots added across messages.
+// printed one, else the calls' last snapshots added across messages; none
+// when a drop of the running total leaves them unknown (reconcile.go).
 func (b *Builder) tokens(s *Summary) {
+	if b.totalUnknown {
+		return
+	}
 	var t tokens
 	switch {
 	case b.run != nil:

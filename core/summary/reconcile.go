@@ -32,8 +32,9 @@ type TokenFigures struct {
 
 // FlagUsageMismatch marks a session whose harness total and sum of calls
 // differ beyond rounding; FlagTokenCounterReset one whose running token
-// total went down (a Codex counter that restarted), which was counted
-// from the restart on, not summed as a negative change.
+// total went down: a Codex counter that restarted with a call (counted
+// from the restart on, not summed as a negative change), or a drop that
+// nothing explains, which leaves the session's tokens unknown.
 const (
 	FlagUsageMismatch     Flag = "usage_mismatch"
 	FlagTokenCounterReset Flag = "token_counter_reset"
@@ -79,7 +80,15 @@ func (b *Builder) subagentsExplain(r *Reconciliation) bool {
 // flags it raises.
 func (b *Builder) reconcile(s *Summary) flagSet {
 	var flags flagSet
-	if b.counterReset {
+	switch {
+	case b.totalUnknown:
+		// claude-code-log's rule: a running total that decreased with
+		// nothing to say why gives no total, rather than a wrong one.
+		flags.add(FlagTokenCounterReset)
+		b.addNote(nil, FlagTokenCounterReset, Evidence{Sentence: tokensUnknown, Line: b.unknownLine})
+		s.Reconciliation = &Reconciliation{Note: tokensUnknown}
+		return flags
+	case b.counterReset:
 		flags.add(FlagTokenCounterReset)
 		b.addNote(nil, FlagTokenCounterReset, Evidence{Sentence: "the harness's running token total went down: counted from the restart on",
 			Line: b.resetLine})
@@ -131,8 +140,14 @@ func (b *Builder) reconcile(s *Summary) flagSet {
 	return flags
 }
 
+// tokensUnknown says why a session's tokens are unknown.
+const tokensUnknown = "the harness's running token total went down and no call's own usage explains it: the session's tokens are unknown"
+
 // noteUsage records what a usage report says of the accounting itself.
 func (b *Builder) noteUsage(ev *event.Event) {
+	if unknown, _ := ev.Extra["tokenTotalUnknown"].(bool); unknown && !b.totalUnknown {
+		b.totalUnknown, b.unknownLine = true, ev.Line
+	}
 	if reset, _ := ev.Extra["tokenCounterReset"].(bool); reset && !b.counterReset {
 		b.counterReset, b.resetLine = true, ev.Line
 	}

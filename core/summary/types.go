@@ -54,8 +54,9 @@ type Summary struct {
 	// there is no model.
 	ModelSource string `json:"modelSource,omitempty"`
 	// StreamCwd is the folder the stream records the run in (Claude's init
-	// line, a Codex rollout's session_meta), redacted; "" when it records
-	// none. It is the stream's text, untrusted: a resume uses it only
+	// line, a Codex rollout's session_meta; for a Gemini CLI chat, which
+	// records none, the project root the CLI's projects.json names),
+	// redacted; "" when it records none. It is the stream's text, untrusted: a resume uses it only
 	// when it names an existing folder (core/capture.ResumeCommand).
 	StreamCwd string `json:"cwd,omitempty"`
 

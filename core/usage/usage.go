@@ -6,6 +6,7 @@ package usage
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"time"
 
@@ -26,50 +27,92 @@ const (
 	BySession By = "session"
 	ByProject By = "project"
 	ByModel   By = "model"
+	// ByBlock groups by ccusage's 5-hour billing blocks (block.go).
+	ByBlock By = "block"
 )
+
+// Source says which stored runs are counted.
+type Source string
+
+// The sources of Total.
+const (
+	// SourceAll counts every stored run.
+	SourceAll Source = "all"
+	// SourceCaptures counts the runs sift captured (`sift run`, the logs
+	// folder, `sift import` of a stream).
+	SourceCaptures Source = "captures"
+	// SourceHistories counts the agents' own on-disk histories.
+	SourceHistories Source = "histories"
+)
+
+// Keeps reports whether the source counts a capture (capture true) or a
+// history file; an empty source counts both.
+func (s Source) Keeps(capture bool) bool {
+	switch s {
+	case SourceCaptures:
+		return capture
+	case SourceHistories:
+		return !capture
+	}
+	return true
+}
 
 // Options says which totals Total computes.
 type Options struct {
 	// By groups the totals; empty means ByDay.
 	By By
-	// Since drops the calls of days before this date (YYYY-MM-DD, in
-	// Location); empty keeps all.
-	Since string
-	// Until drops the calls of days after this date (inclusive, like
-	// Since); empty keeps all.
-	Until string
+	// Since drops the calls before this time, Until those at or after it;
+	// a zero time bounds nothing. A block (ByBlock) is kept or dropped
+	// whole, by its start, as ccusage filters blocks.
+	Since, Until time.Time
 	// Location is the time zone days are read in; nil means time.Local,
 	// as ccusage does.
 	Location *time.Location
-	// Agent keeps one harness's history; empty keeps all.
+	// Agent keeps one harness's runs, captured or in its history (a
+	// history's kind names its harness: agents.Kind.Harness); empty keeps
+	// all.
 	Agent agents.Kind
-	// Prices estimates cost; nil means the embedded table.
+	// Source keeps captures, histories or both (empty: both).
+	Source Source
+	// Prices estimates the cost of a history's calls; nil means the
+	// embedded table.
 	Prices *pricing.Table
 }
 
 // Totals are token counts and their estimated cost.
 type Totals struct {
 	// InputTokens is the uncached prompt; the cache shares are apart.
-	InputTokens         int64   `json:"inputTokens"`
-	OutputTokens        int64   `json:"outputTokens"`
-	CacheCreationTokens int64   `json:"cacheCreationTokens"`
-	CacheReadTokens     int64   `json:"cacheReadTokens"`
-	TotalTokens         int64   `json:"totalTokens"`
-	CostUSD             float64 `json:"costUsd"`
-	// Calls counts the model calls counted.
+	InputTokens         int64 `json:"inputTokens"`
+	OutputTokens        int64 `json:"outputTokens"`
+	CacheCreationTokens int64 `json:"cacheCreationTokens"`
+	CacheReadTokens     int64 `json:"cacheReadTokens"`
+	TotalTokens         int64 `json:"totalTokens"`
+	// CostUSD is the cost of the calls whose cost is known; nil (null)
+	// when none is, never 0.
+	CostUSD *float64 `json:"costUsd"`
+	// Calls counts the model calls counted (a capture counts as one).
 	Calls int64 `json:"calls"`
+	// UnpricedCalls counts the calls whose cost is unknown, which CostUSD
+	// leaves out.
+	UnpricedCalls int64 `json:"unpricedCalls,omitempty"`
 }
 
-// Row is the totals of one period, session, project or model.
+// Row is the totals of one period, block, session, project or model.
 type Row struct {
-	// Key is the day (YYYY-MM-DD), session id, project (work item) or
-	// model.
+	// Key is the day (YYYY-MM-DD), week's Monday, month (YYYY-MM),
+	// block's start (RFC 3339, in Options.Location), session id, project
+	// (work item) or model.
 	Key string `json:"key"`
 	Totals
+	// Start and End bound a block (ByBlock): its start hour and five hours
+	// on; LastAt is its last call. Nil in other groupings.
+	Start  *time.Time `json:"startTime,omitempty"`
+	End    *time.Time `json:"endTime,omitempty"`
+	LastAt *time.Time `json:"actualEndTime,omitempty"`
 	// Models lists the models used, sorted.
 	Models []string `json:"models"`
-	// Unpriced lists the models the price table does not know: their
-	// calls cost nothing in CostUSD.
+	// Unpriced lists the models whose cost is unknown (the price table
+	// does not know them, or a capture's summary could not price them).
 	Unpriced []string `json:"unpricedModels,omitempty"`
 	// ByModel holds the row's totals per model, sorted by model.
 	ByModel []ModelRow `json:"modelBreakdowns"`
@@ -88,28 +131,35 @@ type Report struct {
 	Totals Totals `json:"totals"`
 }
 
-// File is the usage row of one stream file (store.UsageFile): its
-// session's key, harness and session id, the models its calls name, and
-// its calls.
+// File is the usage of one stream file: its session's key, harness and
+// session id, the models its calls name, and its calls. A history file
+// (store.UsageFile) lists its calls; a capture counts its summary's totals
+// as one call (Capture), at its start, with the summary's cost.
 type File struct {
 	WorkItemID, FileName, AgentKind, SessionID string
 	Models                                     []string
 	Entries                                    []ingest.UsageEntry
+	// Capture marks a captured run's session: its entry holds the tokens
+	// its summary stores, and Cost its summary's cost (nil: unknown),
+	// which the price table does not estimate again.
+	Capture bool
+	Cost    *float64
 }
 
 // Total totals the recorded model calls of the files read hands to add,
 // the earliest file first. A call recorded in several files (the same
 // message id and request id, as a resumed Claude Code session repeats its
 // predecessor's) counts once, in the first file: ccusage's rule, so that
-// the totals per day equal `ccusage daily`.
+// the totals per day equal `ccusage daily`. Within a file each message
+// counts once, as the inbox counts it (ingest.Usage).
 func Total(opt Options, read func(add func(File) error) error) (Report, error) {
 	if opt.By == "" {
 		opt.By = ByDay
 	}
 	switch opt.By {
-	case ByDay, ByWeek, ByMonth, BySession, ByProject, ByModel:
+	case ByDay, ByWeek, ByMonth, BySession, ByProject, ByModel, ByBlock:
 	default:
-		return Report{}, fmt.Errorf("usage: unknown grouping %q (day, week, month, session, project, model)", opt.By)
+		return Report{}, fmt.Errorf("usage: unknown grouping %q (day, week, month, block, session, project, model)", opt.By)
 	}
 	loc := opt.Location
 	if loc == nil {
@@ -119,10 +169,13 @@ func Total(opt Options, read func(add func(File) error) error) (Report, error) {
 	if prices == nil {
 		prices = pricing.Default()
 	}
-	a := newAgg(opt.By, loc, opt.Since, prices)
-	a.until = opt.Until
+	a := newAgg(opt.By, loc, prices)
+	a.bound(opt.Since, opt.Until)
 	seen := map[uint64]struct{}{}
 	err := read(func(f File) error {
+		if !opt.Source.Keeps(f.Capture) || opt.Agent != "" && agents.Kind(f.AgentKind).Harness() != opt.Agent.Harness() {
+			return nil
+		}
 		session := f.SessionID
 		if session == "" {
 			session = f.FileName
@@ -134,7 +187,11 @@ func Total(opt Options, read func(add func(File) error) error) (Report, error) {
 				}
 				seen[e.Key] = struct{}{}
 			}
-			a.add(e, f.Models[e.Model], f.WorkItemID, session)
+			c := call{UsageEntry: e, model: f.Models[e.Model], project: f.WorkItemID, session: session}
+			if f.Capture {
+				c.cost, c.priced = f.Cost, true
+			}
+			a.add(c)
 		}
 		return nil
 	})
@@ -144,15 +201,27 @@ func Total(opt Options, read func(add func(File) error) error) (Report, error) {
 	return a.report(), nil
 }
 
+// call is one counted call with what it is grouped by.
+type call struct {
+	ingest.UsageEntry
+	model, project, session string
+	// priced says cost is decided already (a capture's summary's): nil
+	// is unknown. Otherwise the price table prices the call.
+	priced bool
+	cost   *float64
+}
+
 // agg folds counted calls into rows.
 type agg struct {
-	by     By
-	loc    *time.Location
-	since  string
-	until  string
-	prices *pricing.Table
-	rows   map[string]*rowAcc
-	total  Totals
+	by           By
+	loc          *time.Location
+	since, until int64
+	prices       *pricing.Table
+	rows         map[string]*rowAcc
+	total        Totals
+	// calls holds the calls of a grouping by block, which needs them all
+	// in time order before it can tell the blocks.
+	calls []call
 	// price caches the table's answer per model.
 	price map[string]*pricing.Price
 	// day caches the last day computed: calls come in time order within
@@ -165,11 +234,24 @@ type rowAcc struct {
 	Totals
 	models, unpriced map[string]bool
 	byModel          map[string]*Totals
+	// start, end and last bound a block.
+	start, end, last int64
 }
 
-func newAgg(by By, loc *time.Location, since string, prices *pricing.Table) *agg {
-	return &agg{by: by, loc: loc, since: since, prices: prices,
+func newAgg(by By, loc *time.Location, prices *pricing.Table) *agg {
+	return &agg{by: by, loc: loc, prices: prices, since: math.MinInt64, until: math.MaxInt64,
 		rows: map[string]*rowAcc{}, price: map[string]*pricing.Price{}}
+}
+
+// bound sets the window of the calls counted: [since, until); a zero time
+// bounds nothing.
+func (a *agg) bound(since, until time.Time) {
+	if !since.IsZero() {
+		a.since = since.UnixMilli()
+	}
+	if !until.IsZero() {
+		a.until = until.UnixMilli()
+	}
 }
 
 // dayOf returns the date of a unix ms time in the aggregation's zone.
@@ -185,53 +267,78 @@ func (a *agg) dayOf(ms int64) string {
 	return a.day
 }
 
-func (a *agg) add(e ingest.UsageEntry, model, project, session string) {
-	day := a.dayOf(e.At)
-	if a.since != "" && day < a.since || a.until != "" && day > a.until {
+func (a *agg) add(c call) {
+	if a.by == ByBlock {
+		// A block is kept or dropped whole, by its start (block.go).
+		a.calls = append(a.calls, c)
+		return
+	}
+	if c.At < a.since || c.At >= a.until {
 		return
 	}
 	var key string
 	switch a.by {
 	case ByDay:
-		key = day
+		key = a.dayOf(c.At)
 	case ByWeek:
-		key = weekOf(day)
+		key = weekOf(a.dayOf(c.At))
 	case ByMonth:
-		key = day[:7]
+		key = a.dayOf(c.At)[:7]
 	case BySession:
-		key = session
+		key = c.session
 	case ByProject:
-		key = project
+		key = c.project
 	case ByModel:
-		key = model
+		key = c.model
 	}
+	a.count(a.row(key), c)
+}
+
+// row returns the accumulator of a key, made when new.
+func (a *agg) row(key string) *rowAcc {
 	r := a.rows[key]
 	if r == nil {
 		r = &rowAcc{models: map[string]bool{}, unpriced: map[string]bool{}, byModel: map[string]*Totals{}}
 		a.rows[key] = r
 	}
-	p, ok := a.price[model]
+	return r
+}
+
+// costOf returns a call's cost: a capture's as its summary has it, else
+// the price table's at its model; nil when unknown.
+func (a *agg) costOf(c call) *float64 {
+	if c.priced {
+		return c.cost
+	}
+	p, ok := a.price[c.model]
 	if !ok {
-		if pr, _, found := a.prices.Lookup(model); found {
+		if pr, _, found := a.prices.Lookup(c.model); found {
 			p = &pr
 		}
-		a.price[model] = p
+		a.price[c.model] = p
 	}
-	var cost float64
-	if p != nil {
-		cost = p.Cost(pricing.Usage{Input: event.AddCount(event.AddCount(e.Input, e.CacheRead), e.CacheWrite), Output: e.Output,
-			CacheRead: e.CacheRead, CacheWrite: e.CacheWrite})
-	} else if model != "" {
-		r.unpriced[model] = true
+	if p == nil {
+		return nil
 	}
-	if model != "" {
-		r.models[model] = true
+	e := c.UsageEntry
+	v := p.Cost(pricing.Usage{Input: event.AddCount(event.AddCount(e.Input, e.CacheRead), e.CacheWrite), Output: e.Output,
+		CacheRead: e.CacheRead, CacheWrite: e.CacheWrite})
+	return &v
+}
+
+// count adds a call to a row, its model's share and the report's totals.
+func (a *agg) count(r *rowAcc, c call) {
+	cost := a.costOf(c)
+	if cost == nil {
+		r.unpriced[c.model] = true
 	}
-	m := r.byModel[model]
+	r.models[c.model] = true
+	m := r.byModel[c.model]
 	if m == nil {
 		m = &Totals{}
-		r.byModel[model] = m
+		r.byModel[c.model] = m
 	}
+	e := c.UsageEntry
 	total := event.AddCount(event.AddCount(e.Input, e.Output), event.AddCount(e.CacheWrite, e.CacheRead))
 	// The sums saturate (event.AddCount): counts past int64 stop there.
 	for _, t := range []*Totals{&r.Totals, &a.total, m} {
@@ -240,8 +347,15 @@ func (a *agg) add(e ingest.UsageEntry, model, project, session string) {
 		t.CacheCreationTokens = event.AddCount(t.CacheCreationTokens, e.CacheWrite)
 		t.CacheReadTokens = event.AddCount(t.CacheReadTokens, e.CacheRead)
 		t.TotalTokens = event.AddCount(t.TotalTokens, total)
-		t.CostUSD = event.AddUSD(t.CostUSD, cost)
 		t.Calls++
+		if cost == nil {
+			t.UnpricedCalls++
+			continue
+		}
+		if t.CostUSD == nil {
+			t.CostUSD = new(float64)
+		}
+		*t.CostUSD = event.AddUSD(*t.CostUSD, *cost)
 	}
 }
 
@@ -255,10 +369,17 @@ func weekOf(day string) string {
 }
 
 func (a *agg) report() Report {
+	if a.by == ByBlock {
+		a.blocks()
+	}
 	rep := Report{By: a.by, Rows: make([]Row, 0, len(a.rows)), Totals: a.total}
 	for k, r := range a.rows {
 		row := Row{Key: k, Totals: r.Totals,
 			Models: sortedKeys(r.models), Unpriced: sortedKeys(r.unpriced), ByModel: []ModelRow{}}
+		if a.by == ByBlock {
+			start, end, last := time.UnixMilli(r.start).In(a.loc), time.UnixMilli(r.end).In(a.loc), time.UnixMilli(r.last).In(a.loc)
+			row.Start, row.End, row.LastAt = &start, &end, &last
+		}
 		for m, t := range r.byModel {
 			row.ByModel = append(row.ByModel, ModelRow{Model: m, Totals: *t})
 		}
@@ -266,23 +387,39 @@ func (a *agg) report() Report {
 		rep.Rows = append(rep.Rows, row)
 	}
 	sort.Slice(rep.Rows, func(i, j int) bool {
-		if a.by == ByDay || a.by == ByWeek || a.by == ByMonth {
-			return rep.Rows[i].Key < rep.Rows[j].Key
-		}
-		// Most expensive first, then by key.
 		ri, rj := rep.Rows[i], rep.Rows[j]
-		if ri.CostUSD != rj.CostUSD {
-			return ri.CostUSD > rj.CostUSD
+		switch a.by {
+		case ByBlock:
+			return ri.Start.Before(*rj.Start)
+		case ByDay, ByWeek, ByMonth:
+			return ri.Key < rj.Key
+		}
+		// Most expensive first (an unknown cost last), then by key.
+		ci, cj := costKey(ri.CostUSD), costKey(rj.CostUSD)
+		if ci != cj {
+			return ci > cj
 		}
 		return ri.Key < rj.Key
 	})
 	return rep
 }
 
+// costKey orders costs with an unknown one below every known one.
+func costKey(c *float64) float64 {
+	if c == nil {
+		return math.Inf(-1)
+	}
+	return *c
+}
+
+// sortedKeys returns a set's members, sorted; the empty name (a call of
+// no named model) is left out.
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
-		out = append(out, k)
+		if k != "" {
+			out = append(out, k)
+		}
 	}
 	sort.Strings(out)
 	return out

@@ -16,11 +16,12 @@ import (
 )
 
 // Background is the work a long-lived sift process (`sift serve`, the
-// inbox) does besides its own: the import of the logs folder, the
-// retention sweep at start and daily, the configuration's hot reload, the
-// end of runs whose process died, the search index's repair. The current
-// configuration is swapped atomically on reload; the logs folder stays the
-// one the process started with.
+// inbox) does besides its own: the import of the logs folder and the
+// watch of the agent histories (HistoryWatch), the retention sweep at
+// start and daily, the configuration's hot reload, the end of runs whose
+// process died, the search index's repair. The current configuration is
+// swapped atomically on reload; the logs folder stays the one the process
+// started with.
 type Background struct {
 	Env   *Env
 	Store *store.Store
@@ -46,7 +47,11 @@ type Jobs struct {
 	Sweep bool
 	// Import imports the logs folder first, telling Progress; the sweep
 	// starts once it is done.
-	Import   bool
+	Import bool
+	// History, when set, imports the agent CLIs' histories after the
+	// logs folder, telling Progress too, then watches them
+	// (HistoryWatch.Run).
+	History  *HistoryWatch
 	Progress func(ImportProgress)
 	// ReapStale ends, every reapEvery, the runs whose `sift run` process
 	// is gone.
@@ -75,8 +80,11 @@ func (b *Background) Start(ctx context.Context, j Jobs) {
 		go b.indexMissing(ctx)
 	}
 	go func() {
-		if j.Import {
-			b.importLogs(ctx, j.Progress)
+		if j.Import || j.History != nil {
+			b.importAtStart(ctx, j)
+		}
+		if j.History != nil {
+			go j.History.Run(ctx, func(err error) { b.Log.Warn("History import failed", "err", err) })
 		}
 		if j.Sweep {
 			b.retention(ctx)
@@ -150,24 +158,39 @@ func (b *Background) watchConfig(ctx context.Context) {
 	})
 }
 
-// importLogs imports the logs folder and reports its progress, at most
-// every tenth of a second, then once done.
-func (b *Background) importLogs(ctx context.Context, progress func(ImportProgress)) {
-	opts := b.Env.ImportOptions()
-	opts.Source = ingest.SourceLogs
-	res, err := ImportInBackground(ctx, b.Store, []string{b.Env.Logs}, opts, progress)
+// importAtStart imports the logs folder (Jobs.Import), then the agent
+// histories (Jobs.History), and reports their progress, at most every
+// tenth of a second, then once both are done.
+func (b *Background) importAtStart(ctx context.Context, j Jobs) {
+	var res ingest.Result
+	var errs []error
+	if j.Import {
+		opts := b.Env.ImportOptions()
+		opts.Source = ingest.SourceLogs
+		r, err := ImportInBackground(ctx, b.Store, []string{b.Env.Logs}, opts, j.Progress)
+		res, errs = r, append(errs, err)
+	}
+	if j.History != nil && ctx.Err() == nil {
+		r, err := j.History.First(ctx, j.Progress)
+		res.Files, res.Sessions, errs = res.Files+r.Files, res.Sessions+r.Sessions, append(errs, err)
+	}
 	if ctx.Err() != nil {
 		return
 	}
-	progress(ImportProgress{Files: res.Files, Total: res.Files, Sessions: res.Sessions, Done: true, Err: err})
+	j.Progress(ImportProgress{Files: res.Files, Total: res.Files, Sessions: res.Sessions, Done: true, Err: errors.Join(errs...)})
 }
 
 // ImportInBackground imports the roots, telling progress how far it is at
 // most every tenth of a second, then indexes what the search index lacks.
 // A failed file is the error.
 func ImportInBackground(ctx context.Context, st *store.Store, roots []string, opts ingest.Options, progress func(ImportProgress)) (ingest.Result, error) {
+	return importFoundInBackground(ctx, st, ingest.Find(roots), opts, progress)
+}
+
+// importFoundInBackground is ImportInBackground of the files a find met.
+func importFoundInBackground(ctx context.Context, st *store.Store, found *ingest.Found, opts ingest.Options, progress func(ImportProgress)) (ingest.Result, error) {
 	var last time.Time
-	res, err := ingest.Import(ctx, st, roots, opts, func(p ingest.Progress) {
+	res, err := ingest.ImportFound(ctx, st, found, opts, func(p ingest.Progress) {
 		// A report every tenth of a second is plenty for a status line.
 		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.FilesDone == p.FilesTotal {
 			last = now

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
@@ -37,7 +39,14 @@ func TestHistoryRoots(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := HistoryRoots(env(tc.env))
+			var got []ingest.HistoryRoot
+			for _, r := range HistoryRoots(env(tc.env)) {
+				// The harnesses of one file per session; the others'
+				// roots are pinned below.
+				if r.Agent == agents.ClaudeHistory || r.Agent == agents.CodexHistory || r.Agent == agents.GeminiHistory {
+					got = append(got, r)
+				}
+			}
 			if len(got) != len(tc.want) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}
@@ -47,6 +56,35 @@ func TestHistoryRoots(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVSCodeTaskRoots pins where Cline's, Roo Code's and Kilo Code's task
+// folders are looked for: each VS Code build's globalStorage, in the
+// application data folder of the OS ($XDG_CONFIG_HOME, else ~/.config, on
+// Linux), and a remote server's.
+func TestVSCodeTaskRoots(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("pins the Linux folders")
+	}
+	var got []string
+	for _, r := range HistoryRoots(func(k string) string { return map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x"}[k] }) {
+		if r.Agent == agents.ClineHistory {
+			got = append(got, r.Dir)
+		}
+	}
+	want := []string{
+		"/x/Code/User/globalStorage/saoudrizwan.claude-dev/tasks",
+		"/x/Code - Insiders/User/globalStorage/saoudrizwan.claude-dev/tasks",
+		"/x/VSCodium/User/globalStorage/saoudrizwan.claude-dev/tasks",
+		"/x/Cursor/User/globalStorage/saoudrizwan.claude-dev/tasks",
+		"/x/Windsurf/User/globalStorage/saoudrizwan.claude-dev/tasks",
+		"/h/.vscode-server/data/User/globalStorage/saoudrizwan.claude-dev/tasks",
+		"/h/.vscode-remote/data/User/globalStorage/saoudrizwan.claude-dev/tasks",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cline roots:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

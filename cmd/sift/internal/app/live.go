@@ -113,15 +113,23 @@ const reapEvery = 2 * time.Second
 // work items' files whole, so that no run stays running while the inbox
 // is open. Opening the store does the same once.
 func reapStale(ctx context.Context, st *store.Store, opts ingest.Options, warn func(error)) {
-	t := time.NewTicker(reapEvery)
+	poll(ctx, reapEvery, nil, func() error { return reapOnce(ctx, st, opts) }, warn)
+}
+
+// poll calls pass every period, and at once when poke fires (a nil poke
+// never does), until ctx is done; warn hears each pass that failed while
+// ctx lasts (the next pass tries again).
+func poll(ctx context.Context, period time.Duration, poke <-chan struct{}, pass func() error, warn func(error)) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-poke:
 		}
-		if err := reapOnce(ctx, st, opts); err != nil && ctx.Err() == nil {
+		if err := pass(); err != nil && ctx.Err() == nil {
 			warn(err)
 		}
 	}
