@@ -100,6 +100,8 @@ type fake struct {
 	started         time.Time
 	model, final    string
 	outcome         summary.Outcome
+	// unknownCost leaves the cost unknown (usd is ignored).
+	unknownCost bool
 }
 
 // writeFakes writes synthetic sessions as an import would.
@@ -149,6 +151,9 @@ func fakeRow(t testing.TB, f fake, i int) *sessionRow {
 	if f.flagged {
 		sum.Flags = []summary.Flag{summary.FlagToolFailed}
 		sum.Turns[0].Flags = []summary.Flag{summary.FlagToolFailed}
+	}
+	if f.unknownCost {
+		sum.EstimatedUSD, sum.CostSource = nil, summary.CostUnknown
 	}
 	if f.final != "" {
 		sum.FinalAssistantMessage = &f.final

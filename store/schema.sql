@@ -1,4 +1,4 @@
--- schema of migration 19
+-- schema of migration 21
 -- Written by `go test ./store -run TestSchemaSnapshot -update` from a database
 -- migrated from zero: edit the migrations, not this file.
 

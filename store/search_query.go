@@ -123,6 +123,12 @@ func filterCond(d dialect, f search.Filter) (string, []any) {
 		return `s.activity_at >= ?`, []any{f.Since.UnixMilli()}
 	case search.FieldCost:
 		return `s.estimated_usd ` + string(f.Op) + ` ?`, []any{f.Cost}
+	case search.FieldIs:
+		// As the quick filters (whereConds): f and u.
+		if f.Value == search.IsFlagged {
+			return flaggedSQL, nil
+		}
+		return `s.review_state = ''`, nil
 	}
 	if c, a, ok := teamCond(f); ok {
 		return c, a

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -438,10 +437,5 @@ func (s *Store) searchCounts(ctx context.Context, r *searchRead) (review.Counts,
 		return c, nil
 	}
 	from, args := r.countFrom()
-	var f, u sql.NullInt64
-	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*), "+countOf(flaggedSQL)+", "+countOf("s.review_state = ''")+from, args...).Scan(&c.Total, &f, &u); err != nil {
-		return c, fmt.Errorf("count sessions: %w", wrapError(err))
-	}
-	c.Flagged, c.Undecided = int(f.Int64), int(u.Int64)
-	return c, nil
+	return scanCounts(s.r.QueryRowContext(ctx, countCols+from, args...))
 }

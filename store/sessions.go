@@ -163,14 +163,20 @@ func (s *Store) CountSessions(ctx context.Context, q review.Query) (n int, err e
 	return n, nil
 }
 
-// countsSQL counts the sessions, the flagged and the undecided ones.
-var countsSQL = "SELECT COUNT(*), " + countOf(flaggedSQL) + ", " + countOf("s.review_state = ''") + countFrom
+// countCols count, of the sessions s a query selects, all of them, the
+// flagged, the undecided and those left to review (both).
+var countCols = "SELECT COUNT(*), " + countOf(flaggedSQL) + ", " + countOf("s.review_state = ''") + ", " +
+	countOf(flaggedSQL+" AND s.review_state = ''")
+
+// countsSQL counts the sessions, the flagged, the undecided ones and
+// those left to review.
+var countsSQL = countCols + countFrom
 
 // Counts returns how many sessions a query selects, how many of them are
-// flagged (in the sense of Query.Flagged) and how many are undecided
-// (their review state is "": no session-level decision, and not every
-// flagged turn decided), in one read, so that the three are of one
-// moment. Without filters the read is of the index summaries_by_triage
+// flagged (in the sense of Query.Flagged), how many are undecided (their
+// review state is "": no session-level decision, and not every flagged
+// turn decided) and how many are both, left to review, in one read, so
+// that the four are of one moment. Without filters the read is of the index summaries_by_triage
 // alone, which holds every column it needs.
 func (s *Store) Counts(ctx context.Context, q review.Query) (_ review.Counts, err error) {
 	sq, err := s.parseSearch(q)
@@ -189,13 +195,17 @@ func (s *Store) Counts(ctx context.Context, q review.Query) (_ review.Counts, er
 		return s.searchCounts(ctx, rd)
 	}
 	where, args := where(s.d, q, nil)
-	var f, u sql.NullInt64
+	return scanCounts(s.r.QueryRowContext(ctx, countsSQL+where, args...))
+}
+
+// scanCounts reads the columns of countCols.
+func scanCounts(row *sql.Row) (review.Counts, error) {
+	var f, u, todo sql.NullInt64
 	var c review.Counts
-	err = s.r.QueryRowContext(ctx, countsSQL+where, args...).Scan(&c.Total, &f, &u)
-	if err != nil {
+	if err := row.Scan(&c.Total, &f, &u, &todo); err != nil {
 		return c, fmt.Errorf("count sessions: %w", wrapError(err))
 	}
-	c.Flagged, c.Undecided = int(f.Int64), int(u.Int64)
+	c.Flagged, c.Undecided, c.ToReview = int(f.Int64), int(u.Int64), int(todo.Int64)
 	return c, nil
 }
 

@@ -9,25 +9,34 @@ import (
 	"github.com/agentsift/sift/core/review"
 )
 
-// triageRankSQL is the triage rank of a summary row s: 1 for a flagged
-// session (a flag, or an open needs_followup decision on it, a turn or a
-// tool call: flaggedSQL) whose review state is undecided (no session-level
-// decision, and not every flagged turn decided: state.go), 0 for every
-// other. The inbox's triage order is rank, then cost, largest first: one
-// read of the index summaries_by_triage.
+// triageRankSQL is the triage rank of a summary row s, larger first
+// (review.TriageFacts.TriageRank is the same rule in Go): its tier times
+// four, plus two for a captured run (not an agent's own history: its agent
+// kind does not end in review.HistorySuffix), plus one for an unknown
+// cost. The tiers, worst first: a running session that waits (live_wait:
+// an approval, a stall) while it waits; an undecided run that failed,
+// died before its start or was interrupted (a stale run's row included);
+// an undecided flagged session (a flag, or an open needs_followup decision
+// on it, a turn or a tool call: flaggedSQL); the rest. Undecided is a
+// review state of "" (no session-level decision, and not every flagged
+// turn decided: state.go). The inbox's triage order is rank, then cost,
+// largest first: one read of the index summaries_by_triage. Inside one
+// rank the costs are all known or all unknown, so an unknown cost never
+// sinks a run below a known one.
 //
 // The rank is stored (triage_rank), so every write that changes what it
 // is made of recomputes it, after the review state, for the sessions it
-// touched: a summary written (its flags and cost; an import's write
-// transaction calls indexSessions) and a decision or an undo recorded
-// (Decide, Undo). Migrations 0007 and 0010 have the same expression, for
-// the rows stored before.
-//
-// A running session that waits (live_wait: an approval, a stall) ranks 2,
-// above every other, while it waits: the run rewrites its row (live.go),
-// which recomputes the rank.
-const triageRankSQL = `CASE WHEN s.live = 'running' AND s.live_wait != '' THEN 2
-	WHEN s.review_state = '' AND ` + flaggedSQL + ` THEN 1 ELSE 0 END`
+// touched: a summary written (its flags, outcome and cost; an import's
+// write transaction calls indexSessions), a decision or an undo recorded
+// (Decide, Undo), a run's live row written or marked interrupted
+// (live.go). Migration 0021 has the same expression, for the rows stored
+// before.
+const triageRankSQL = `(CASE WHEN s.live = 'running' AND s.live_wait != '' THEN 12
+	WHEN s.review_state != '' THEN 0
+	WHEN s.live != 'running' AND (s.live = 'interrupted' OR s.outcome IN ('failed', 'died_before_start', 'interrupted')) THEN 8
+	WHEN ` + flaggedSQL + ` THEN 4 ELSE 0 END
+	+ CASE WHEN s.agent_kind LIKE '%` + review.HistorySuffix + `' THEN 0 ELSE 2 END
+	+ CASE WHEN s.estimated_usd IS NULL THEN 1 ELSE 0 END)`
 
 // rankSQL recomputes the triage rank of one session. A rank that stays is
 // not written: the summary's row is large, and most writes leave it.
@@ -76,7 +85,7 @@ var indexRowSQL = `UPDATE agent_stream_summaries AS s SET review_state = ` + rev
 	` OR s.new_since != ` + newSinceExpr + ` OR s.triage_rank != ` + rankOfStateSQL + `)`
 
 // rankOfStateSQL is triageRankSQL of the review state reviewStateSQL.
-var rankOfStateSQL = strings.Replace(triageRankSQL, "s.review_state = ''", "("+reviewStateSQL+") = ''", 1)
+var rankOfStateSQL = strings.Replace(triageRankSQL, "s.review_state != ''", "("+reviewStateSQL+") != ''", 1)
 
 // rankSession recomputes one session's review state and triage rank in a
 // transaction that changed its decisions.

@@ -149,7 +149,9 @@ func mainRows() []string {
 	return append(rows[:len(rows):len(rows)], `INSERT INTO search_text (id, doc) VALUES (1, X'00')`)
 }
 
-// sharedRows are the rows of mainRows in SQL both backends take.
+// sharedRows are the rows of mainRows in SQL both backends take. The
+// summary's triage_rank, 2, is the one migration 0021 computes for it (a
+// decided captured run of known cost), so that the upgrade changes no row.
 var sharedRows = []string{
 	`UPDATE meta SET value = 'host-a' WHERE key = 'legacy_host'`,
 	`INSERT INTO work_items (id, state, created_at, updated_at) VALUES ('wi-1', 'terminal', 1000, 2000)`,
@@ -167,7 +169,7 @@ var sharedRows = []string{
 		VALUES ('wi-1', 'a.jsonl', 'build', 1, 'claude', 1000, 50, 10, 20, 5, 0.25,
 		'[{"id":"t1","name":"Bash"}]', '[]', 'done', 2000, 'sess-1', 'opus', 'stream', 'success', 1000,
 		2000, 2000, 300, 400, 35, 1, 0, 0, 0, 'flagged_word', 1, 12, 3400, '/logs/wi-1/a.jsonl',
-		'{"outcome":"success"}', '[]', 1000, 3, 'reviewed', '', '', '', 0, 2, 'host-a')`,
+		'{"outcome":"success"}', '[]', 1000, 2, 'reviewed', '', '', '', 0, 2, 'host-a')`,
 	`INSERT INTO stream_files (path, work_item_id, file_name, phase, iteration, agent_kind, size, mtime, imported_at)
 		VALUES ('/logs/wi-1/a.jsonl', 'wi-1', 'a.jsonl', 'build', 1, 'claude', 3400, 1900, 2100)`,
 	`INSERT INTO review_events (work_item_id, file_name, events_json, event_count)

@@ -136,7 +136,7 @@ func NewApp(o Options) (*App, error) {
 	m := &App{c: c, opts: o, w: 80, h: 24, help: help.New(), details: map[string]*detail.File{}}
 	m.help.Styles = c.Styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.App.Accent))
-	m.inbox = newInbox(c)
+	m.inbox = newInbox(c, append(BuiltinTabs(), o.Tabs...))
 	m.inbox.spin = m.spinner.View()
 	m.session = newSessionView(c)
 	m.tool = newToolView(c)

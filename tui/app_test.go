@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -56,24 +57,28 @@ func TestSortSameKeyFlipsDirection(t *testing.T) {
 	}
 }
 
-func TestDefaultOrderIsFlaggedUndecidedThenCost(t *testing.T) {
+// TestDefaultOrderIsTriageByHarm: the inbox opens in the triage order,
+// worst first: the failed, died and interrupted runs, then the flagged
+// ones, then the rest; inside each, unknown costs first, then by cost.
+func TestDefaultOrderIsTriageByHarm(t *testing.T) {
 	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
-	seenUnflagged := false
-	var lastCost *float64
-	for _, s := range m.inbox.win {
-		if !s.Flagged {
-			seenUnflagged = true
-			continue
+	if s := m.inbox.win[0]; !s.Outcome.IsFailure() && s.Outcome != summary.OutcomeInterrupted {
+		t.Fatalf("the first row is %s, %s: want a failed run", s.Key(), s.Outcome)
+	}
+	var prev *review.Session
+	for i := range m.inbox.win {
+		s := &m.inbox.win[i]
+		facts := review.TriageFacts{Undecided: s.State == "", Flagged: s.Flagged, Outcome: s.Outcome, AgentKind: s.AgentKind, CostKnown: s.EstimatedUSD != nil}
+		if prev != nil {
+			pf := review.TriageFacts{Undecided: prev.State == "", Flagged: prev.Flagged, Outcome: prev.Outcome, AgentKind: prev.AgentKind, CostKnown: prev.EstimatedUSD != nil}
+			switch {
+			case facts.TriageRank() > pf.TriageRank():
+				t.Errorf("%s (rank %d) listed after %s (rank %d)", s.Key(), facts.TriageRank(), prev.Key(), pf.TriageRank())
+			case facts.TriageRank() == pf.TriageRank() && s.EstimatedUSD != nil && *s.EstimatedUSD > *prev.EstimatedUSD:
+				t.Errorf("%s listed after the cheaper %s", s.Key(), prev.Key())
+			}
 		}
-		if seenUnflagged {
-			t.Fatalf("flagged %s listed after an unflagged session", s.Key())
-		}
-		if lastCost != nil && s.EstimatedUSD != nil && *s.EstimatedUSD > *lastCost {
-			t.Errorf("flagged sessions not by cost: %s", s.Key())
-		}
-		if s.EstimatedUSD != nil {
-			lastCost = s.EstimatedUSD
-		}
+		prev = s
 	}
 }
 
@@ -151,9 +156,11 @@ func TestFollowupRecordsAndAdvances(t *testing.T) {
 	if len(ds) != 1 || ds[0].Kind != review.NeedsFollowup || ds[0].Note != "retry with a longer timeout" || ds[0].Reviewer != "tester" {
 		t.Fatalf("decisions = %+v", ds)
 	}
+	// The decided session went down the triage order; the cursor stays
+	// at the top, on the next session left to review.
 	sel := m.inbox.selected()
-	if sel == nil || sel.Key() == first || sel.Decision != nil {
-		t.Fatalf("cursor did not advance to the next undecided session: %+v", sel)
+	if sel == nil || sel.Key() == first || !todo(sel) || m.inbox.cursor != 0 {
+		t.Fatalf("cursor did not advance to the next session left to review: row %d, %+v", m.inbox.cursor, sel)
 	}
 	if !strings.Contains(screenText(m), "↻") {
 		t.Error("no needs_followup badge in the inbox")
@@ -165,6 +172,31 @@ func TestFollowupRecordsAndAdvances(t *testing.T) {
 	press(t, m, k.History)
 	if got := screenText(m); !strings.Contains(got, "retry with a longer timeout") || !strings.Contains(got, "needs_followup") {
 		t.Errorf("history does not show the decision:\n%s", got)
+	}
+}
+
+// TestDecisionAdvancesPastAReload: the store's change poll may reload the
+// inbox after a decision is written and before the inbox hears it was
+// saved; that reload follows the decided session down the triage order,
+// and the cursor must still move on from the row it was decided on (it
+// followed the session into the decided part).
+func TestDecisionAdvancesPastAReload(t *testing.T) {
+	st := NewMemStore(fixtureSessions(t))
+	m := newTestApp(t, 120, 40, st)
+	k := m.c.Keys
+	press(t, m, k.Down)
+	row, decided := m.inbox.cursor, m.inbox.selected().Key()
+	press(t, m, k.Decide, k.Reviewed)
+	_, enter := m.Update(keyMsg(t, k.Enter))
+	saved, _ := runUntil(t, m, enter, func(msg tea.Msg) bool { _, ok := msg.(decisionSavedMsg); return ok })
+	if saved == nil {
+		t.Fatal("the decision was not saved")
+	}
+	run(t, m, m.reloadInbox())
+	send(t, m, saved)
+	sel := m.inbox.selected()
+	if sel == nil || sel.Key() == decided || !todo(sel) || m.inbox.cursor != row {
+		t.Fatalf("after the decision the cursor is on row %d (%+v), want row %d, the next left to review", m.inbox.cursor, sel, row)
 	}
 }
 
@@ -481,6 +513,7 @@ func TestRefreshTabAndClicksInTheSession(t *testing.T) {
 	st := NewMemStore(all[:4])
 	m := newTestApp(t, 120, 40, st)
 	k := m.c.Keys
+	selectRow(t, m, deniedSession)
 	st.Add(all[4:]...)
 	press(t, m, k.Refresh)
 	if m.inbox.total != len(all) {
@@ -527,5 +560,37 @@ func TestSweepFailureShowsInTheStatusLine(t *testing.T) {
 	send(t, m, SweepMsg{Warning: "logs folder /x not swept: sift did not create it"})
 	if v := m.View().Content; !strings.Contains(v, "logs folder /x not swept: sift did not create it") {
 		t.Fatalf("status line lacks the sweep's warning:\n%s", v)
+	}
+}
+
+// TestTwinRowsAreTold: two runs of one step (the same work item, phase
+// and iteration) have the same label; at 120 columns, where the started
+// column is dropped, each row says when it started, else (the same
+// minute) the end of its file name.
+func TestTwinRowsAreTold(t *testing.T) {
+	base := fixtureSessions(t)
+	var twin review.Session
+	for _, s := range base {
+		if phaseLabel(&s) == deniedSession {
+			twin = s
+		}
+	}
+	at := func(h, min int) *time.Time { v := time.Date(2026, 11, 29, h, min, 0, 0, time.UTC); return &v }
+	a, b, c := twin, twin, twin
+	a.FileName, a.StartedAt = "rework-2-aaaaaa111111.jsonl", at(2, 10)
+	b.FileName, b.StartedAt = "rework-2-bbbbbb222222.jsonl", at(2, 40)
+	c.FileName, c.StartedAt = "rework-2-cccccc333333.jsonl", at(2, 40)
+	m := newTestApp(t, 120, 36, NewMemStore([]review.Session{a, b, c}))
+	// The label gives way to the mark: the column is at its least.
+	got := screenText(m)
+	for _, want := range []string{"ENG-412 · rewor… 02:10", "ENG-412 · rew… #222222", "ENG-412 · rew… #333333"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no row reads %q:\n%s", want, got)
+		}
+	}
+	// A label of its own has no mark.
+	m = newTestApp(t, 120, 36, NewMemStore(base))
+	if got := screenText(m); strings.Contains(got, "rework-2 #") || strings.Contains(got, "rework-2 0") {
+		t.Errorf("a row without a twin is marked:\n%s", got)
 	}
 }

@@ -113,6 +113,9 @@ type Options struct {
 	// not block; what it finds reaches the store, and the inbox with the
 	// store's next change.
 	Rescan func()
+	// Tabs are the inbox's own tabs (the configuration's), after
+	// BuiltinTabs.
+	Tabs []Tab
 }
 
 // defaultReviewerID is the reviewer recorded when the app is given none.

@@ -71,6 +71,10 @@ func (m *App) handleDecisionMsg(msg tea.Msg) tea.Cmd {
 		return cmd
 	case decisionMadeMsg:
 		m.dialog = nil
+		if m.screen == screenInbox && len(msg.ds) == 1 && msg.ds[0].OnSession() {
+			// The cursor moves on from this row once it is saved.
+			m.inbox.deciding, m.inbox.decidedRow = true, m.inbox.cursor
+		}
 		return m.saveDecisions(msg.targets, msg.ds)
 	case decisionSavedMsg:
 		return m.handleSaved(msg)
@@ -105,7 +109,7 @@ func (m *App) saveDecisions(ts []decisionTarget, ds []review.Decision) tea.Cmd {
 
 // handleSaved names what was decided in the status line, reloads the
 // inbox (a session decided from the inbox moves the cursor on to the next
-// undecided one: act-and-advance) and the open session's decisions.
+// one left to review: act-and-advance) and the open session's decisions.
 func (m *App) handleSaved(msg decisionSavedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	switch {
@@ -120,9 +124,10 @@ func (m *App) handleSaved(msg decisionSavedMsg) tea.Cmd {
 		cmds = append(cmds, m.setStatus(string(msg.ds[0].Kind)+" "+plural(len(msg.ds), "session"), false))
 	}
 	if len(msg.ds) == 0 {
+		m.inbox.deciding = false
 		return tea.Batch(cmds...)
 	}
-	if m.screen == screenInbox && len(msg.ds) == 1 && msg.ds[0].OnSession() {
+	if m.inbox.deciding {
 		m.inbox.advance = true
 	}
 	if len(msg.ds) > 1 {

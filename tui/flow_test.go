@@ -17,11 +17,12 @@ func lastLine(m *App) string {
 
 // TestTurnDecisionRollsUpToTheInbox: deciding the one flagged turn of a
 // session from inside it decides the session in the inbox (its badge,
-// the undecided count), and the status line names what was decided.
+// the count left to review), and the status line names what was decided.
 func TestTurnDecisionRollsUpToTheInbox(t *testing.T) {
 	st := NewMemStore(fixtureSessions(t))
 	m := newTestApp(t, 120, 36, st)
 	k := m.c.Keys
+	selectRow(t, m, deniedSession)
 	first := m.inbox.selected().Key()
 	press(t, m, k.Enter, k.Decide, k.Reviewed, k.Enter)
 	if got := screenText(m); !strings.Contains(got, "reviewed ENG-412 · rework-2 (t1)") {
@@ -36,7 +37,7 @@ func TestTurnDecisionRollsUpToTheInbox(t *testing.T) {
 		t.Fatalf("session state %q, decision %+v: want the turn's review rolled up, no session decision", sess.State, sess.Decision)
 	}
 	got := screenText(m)
-	if !strings.Contains(got, "11 undecided") || !strings.Contains(got, "✓ claude   ENG-412 · rework-2") {
+	if !strings.Contains(got, "12 sessions · 6 to review") || !strings.Contains(got, "✓ claude   ENG-412 · rework-2") {
 		t.Errorf("the inbox does not show the session decided:\n%s", got)
 	}
 }
@@ -47,6 +48,7 @@ func TestDecideSessionFromACallAndUndo(t *testing.T) {
 	st := NewMemStore(fixtureSessions(t))
 	m := newTestApp(t, 120, 36, st)
 	k := m.c.Keys
+	selectRow(t, m, deniedSession)
 	first := m.inbox.selected().Key()
 	press(t, m, k.Enter, k.Enter, k.Enter, k.DecideSession)
 	if m.dialog == nil || !strings.Contains(screenText(m), "decide · ENG-412 · rework-2 ") {
@@ -199,6 +201,7 @@ func TestCallScreenSaysWhoDecidedIt(t *testing.T) {
 	st := NewMemStore(fixtureSessions(t))
 	m := newTestApp(t, 160, 36, st)
 	k := m.c.Keys
+	selectRow(t, m, deniedSession)
 	press(t, m, k.Enter, k.Enter, k.Enter)
 	if m.screen != screenToolCall {
 		t.Fatalf("screen %d, want the tool call", m.screen)

@@ -178,38 +178,14 @@ func flagName(mode Mode, f summary.Flag) string {
 	return string(f)
 }
 
-// outcomeWord is a run's outcome as the views name it; an empty one
-// (a summary stored before outcomes) is unknown.
-func outcomeWord(o summary.Outcome) string {
-	if o == "" {
-		return string(summary.OutcomeUnknown)
-	}
-	return string(o)
-}
-
-// outcomeShort is an outcome in the inbox's narrow column.
-func outcomeShort(o summary.Outcome) string {
-	switch o {
-	case summary.OutcomeCompleted:
-		return "done"
-	case summary.OutcomeDiedBeforeStart:
-		return "died"
-	case summary.OutcomeInterrupted:
-		return "intr"
-	case summary.OutcomeUnknown, "":
-		return "?"
-	}
-	return string(o)
-}
-
 // outcomeText is a run's outcome with its evidence: "died_before_start:
 // The 'gpt-5.6-sol' model requires a newer version of Codex (line 5)".
 func outcomeText(s *summary.Summary) string {
 	ev := s.OutcomeEvidence.String()
 	if ev == "" {
-		return outcomeWord(s.Outcome)
+		return s.Outcome.Word()
 	}
-	return outcomeWord(s.Outcome) + ": " + ev
+	return s.Outcome.Word() + ": " + ev
 }
 
 // noteText is flag notes as sentences with their lines, one a line.

@@ -6,17 +6,18 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/agentsift/sift/core/search"
 )
 
 // View implements tea.Model. It draws exactly the terminal's size: no
 // line is wider than the terminal, and overlays sit on top.
 func (m *App) View() tea.View {
 	st := m.c.Styles
-	lines := []string{m.titleBar(), st.rule("", m.w)}
+	rule := st.rule("", m.w)
+	if m.screen == screenInbox {
+		rule = m.inbox.tabBar(m.w)
+	}
+	lines := []string{m.titleBar(), rule}
 	body := strings.Split(m.current().View(), "\n")
 	bh := max(m.h-4, 1)
 	for len(body) < bh {
@@ -139,48 +140,4 @@ func (m *App) statusLine() string {
 		return " " + st.Status.Info.Render(m.session.hint())
 	}
 	return ""
-}
-
-// helpBox is the help overlay, built from the bindings of the screen. Its
-// columns are laid out side by side as far as the terminal allows, then
-// on further rows.
-func (m *App) helpBox() string {
-	st := m.c.Styles
-	h := m.help
-	avail := max(m.w-6, 20)
-	h.SetWidth(1 << 16)
-	var rows []string
-	var row [][]key.Binding
-	for _, g := range m.current().FullHelp() {
-		try := append(append([][]key.Binding(nil), row...), g)
-		if len(row) > 0 && lipgloss.Width(h.FullHelpView(try)) > avail {
-			rows = append(rows, h.FullHelpView(row))
-			row = nil
-		}
-		row = append(row, g)
-	}
-	if len(row) > 0 {
-		rows = append(rows, h.FullHelpView(row))
-	}
-	title := st.Dialog.Title.Render("keys · " + [...]string{"inbox", "session", "tool call"}[m.screen])
-	body := title + "\n\n" + strings.Join(rows, "\n\n")
-	if m.screen == screenInbox && len(m.coverage) > 0 {
-		// What sift has seen, so that nothing looks lost (sift status).
-		var cov []string
-		for _, l := range m.coverage {
-			cov = append(cov, ansi.Truncate(Inert(l), max(m.w-6, 10), "…"))
-		}
-		body += "\n\n" + st.Dialog.Title.Render("coverage (sift status)") + "\n" + st.App.Muted.Render(strings.Join(cov, "\n"))
-	}
-	closes := "\n\n" + st.Dialog.Choice.Render("? or esc closes")
-	if m.screen == screenInbox {
-		// The search's language, as `sift help search` prints it, where
-		// the terminal has room for it.
-		lang := st.Dialog.Title.Render("search (/)") + "\n" + st.App.Muted.Render(strings.Join(search.Help(), "\n"))
-		if box := st.Dialog.Box.Render(body + "\n\n" + lang + closes); lipgloss.Height(box) <= m.h && lipgloss.Width(box) <= m.w {
-			return box
-		}
-		body += "\n\n" + st.App.Muted.Render("/ searches: sift help search, or a larger terminal, shows how")
-	}
-	return st.Dialog.Box.Render(body + closes)
 }

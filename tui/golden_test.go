@@ -52,6 +52,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"inbox", true, func(*testing.T, *App) {}, "? help"},
 		{"inbox-toggle-preview", false, func(t *testing.T, m *App) { press(t, m, m.c.Keys.Preview) }, "sort: triage"},
+		{"inbox-tab", false, func(t *testing.T, m *App) { press(t, m, m.c.Keys.NextTab) }, "[to review 7]"},
 		{"inbox-grouped", false, func(t *testing.T, m *App) {
 			k := m.c.Keys
 			press(t, m, k.Group, k.Mark, k.Mark)
@@ -61,9 +62,10 @@ func TestGolden(t *testing.T) {
 			press(t, m, k.SortBy(review.SortCost), k.Top, k.Enter)
 		}, "flagged"},
 		{"session-calls", false, func(t *testing.T, m *App) {
-			// The triage order's first session: one flagged turn of 36
-			// calls, its pane filling the free height.
+			// The session of one flagged turn of 36 calls, its pane
+			// filling the free height.
 			k := m.c.Keys
+			selectRow(t, m, deniedSession)
 			press(t, m, k.Enter, k.Enter, k.Down, k.Down, k.Down)
 		}, "call 6/36"},
 		{"session-final", false, func(t *testing.T, m *App) {
@@ -84,14 +86,15 @@ func TestGolden(t *testing.T) {
 			if !m.inbox.previewOn() {
 				press(t, m, k.Preview)
 			}
-			press(t, m, k.Down, k.Down)
-		}, "outcome   died_before_start"},
+			selectRow(t, m, "ENG-420 · work-1")
+		}, "outcome   died"},
 		{"preview-denied", false, func(t *testing.T, m *App) {
-			// The triage order's first session: a Bash call denied
-			// permission, its flag a sentence with its line.
+			// A Bash call denied permission, its flag a sentence with
+			// its line.
 			if !m.inbox.previewOn() {
 				press(t, m, m.c.Keys.Preview)
 			}
+			selectRow(t, m, deniedSession)
 		}, "Bash denied: Command"},
 		{"session-tool-time", false, func(t *testing.T, m *App) {
 			// A codex run whose commands each ran 36 s: tool time,
@@ -111,10 +114,10 @@ func TestGolden(t *testing.T) {
 			press(t, m, k.SortBy(review.SortCost), k.Top, k.Enter, k.Enter, k.Enter)
 		}, "call 1/8"},
 		{"toolcall-denied", true, func(t *testing.T, m *App) {
-			// The triage order's first session has a call denied
-			// permission; enter on its turn selects that call. Its
-			// error shows once.
+			// A session with a call denied permission; enter on its
+			// turn selects that call. Its error shows once.
 			k := m.c.Keys
+			selectRow(t, m, deniedSession)
 			press(t, m, k.Enter, k.Enter, k.Enter)
 		}, "error (1 line)"},
 		{"toolcall-edit", false, func(t *testing.T, m *App) { openCall(t, m, "qwen", "edit") }, "─ diff +1 −0"},
@@ -127,6 +130,7 @@ func TestGolden(t *testing.T) {
 		}, "/skills 2/"},
 		{"copy", false, func(t *testing.T, m *App) {
 			k := m.c.Keys
+			selectRow(t, m, deniedSession)
 			press(t, m, k.Enter, k.Enter, k.Enter, k.Copy)
 		}, "i  ids"},
 		{"help", true, func(t *testing.T, m *App) { press(t, m, m.c.Keys.Help) }, "keys · inbox"},
@@ -141,6 +145,7 @@ func TestGolden(t *testing.T) {
 		}, "a follow-up needs a note"},
 		{"followups", false, func(t *testing.T, m *App) {
 			k := m.c.Keys
+			selectRow(t, m, deniedSession)
 			press(t, m, k.Enter, k.Enter, k.Enter, k.Followup)
 			typeText(t, m, "don't stop; rerun it")
 			press(t, m, k.Enter, k.Followups)

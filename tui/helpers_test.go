@@ -129,8 +129,16 @@ func send(t testing.TB, m *App, msgs ...tea.Msg) bool {
 // run runs a command and delivers what it returns.
 func run(t testing.TB, m *App, cmd tea.Cmd) bool {
 	t.Helper()
+	_, quit := runUntil(t, m, cmd, func(tea.Msg) bool { return false })
+	return quit
+}
+
+// runUntil is run, except that the first message hold is true for is not
+// delivered but returned (nil when none came), and the commands left then
+// are dropped: a test delivers it when it chooses, after other messages.
+func runUntil(t testing.TB, m *App, cmd tea.Cmd, hold func(tea.Msg) bool) (held tea.Msg, quit bool) {
+	t.Helper()
 	queue := []tea.Cmd{cmd}
-	quit := false
 	for n := 0; len(queue) > 0; n++ {
 		if n > 500 {
 			t.Fatal("commands do not settle")
@@ -149,11 +157,14 @@ func run(t testing.TB, m *App, cmd tea.Cmd) bool {
 		case execMsg:
 			// The terminal is not handed to programs in tests.
 		default:
+			if hold(msg) {
+				return msg, quit
+			}
 			_, next := m.Update(msg)
 			queue = append(queue, next)
 		}
 	}
-	return quit
+	return nil, quit
 }
 
 // keyMsg turns a binding's first key into a key press.
@@ -238,4 +249,23 @@ func checkFrame(t testing.TB, m *App, w, h int) {
 // testResume is the program's resume builder (cmd/sift resumeLine).
 func testResume(f *review.Followup) review.Resume {
 	return capture.ResumeCommand(agents.Kind(f.Session.AgentKind), f.Session.SessionID, f.Session.Cwd, f.Session.StreamCwd, f.Decision.Note)
+}
+
+// deniedSession is the fixture session the triage order used to list
+// first: one flagged turn, a Bash call denied permission, 36 calls.
+const deniedSession = "ENG-412 · rework-2"
+
+// selectRow moves the inbox's cursor from the top to the row of the
+// session labelled label (phaseLabel).
+func selectRow(t testing.TB, m *App, label string) {
+	t.Helper()
+	k := m.c.Keys
+	press(t, m, k.Top)
+	for range m.inbox.total {
+		if s := m.inbox.selected(); s != nil && phaseLabel(s) == label {
+			return
+		}
+		press(t, m, k.Down)
+	}
+	t.Fatalf("no inbox row is %s:\n%s", label, screenText(m))
 }

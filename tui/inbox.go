@@ -40,12 +40,19 @@ type inboxView struct {
 	groups map[string]review.GroupTotals
 	seq    int // sequence number of the latest page request
 
+	// twins are the twin marks of the loaded rows (inbox_twins.go).
+	twins map[review.SessionKey]string
+
 	// keep is the session to keep under the cursor when the next page
-	// arrives; advance moves on to the next undecided one after it.
-	// locate asks the store where keep went (a new order or filter).
-	keep    *review.SessionKey
-	advance bool
-	locate  bool
+	// arrives; advance moves on to the next one left to review from the
+	// row decidedRow, where the session decided here was (deciding
+	// while its decision is being saved). locate asks the store where
+	// keep went (a new order or filter).
+	keep       *review.SessionKey
+	advance    bool
+	deciding   bool
+	decidedRow int
+	locate     bool
 
 	filter    textinput.Model
 	filtering bool
@@ -68,6 +75,16 @@ type inboxView struct {
 	preview     previewPane
 	showPreview bool
 	previewSet  bool
+	// tabs are the inbox's tabs (tabs.go), tab the current one;
+	// tabCounts how many sessions each holds, in the mode tabMode,
+	// tabSeq numbering their requests; tabCounting is set while they
+	// are counted, tabStale when they changed meanwhile.
+	tabs                  []Tab
+	tab                   int
+	tabCounts             []int
+	tabSeq                int
+	tabMode               Mode
+	tabCounting, tabStale bool
 	// todoSeq numbers the searches for the next undecided session.
 	todoSeq int
 	// spin is the spinner's frame, drawn as a running session's badge.
@@ -97,14 +114,15 @@ type (
 	}
 )
 
-func newInbox(c *Common) *inboxView {
+func newInbox(c *Common, tabs []Tab) *inboxView {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "search: words, \"a phrase\", -word, agent:codex, tool:Bash, since:24h (? for all)"
 	ti.SetStyles(c.Styles.Input)
 	// The last word of a search typed in the inbox is the start of a word:
 	// the list follows the typing, and stays as it was when enter ends it.
-	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage, Typing: true, Reviewer: c.Reviewer}, filter: ti, marked: map[review.SessionKey]bool{}}
+	return &inboxView{c: c, q: review.Query{Sort: review.SortTriage, Typing: true, Reviewer: c.Reviewer}, filter: ti, marked: map[review.SessionKey]bool{},
+		tabs: tabs}
 }
 
 // SetSize implements component.
@@ -117,9 +135,10 @@ func (m *inboxView) SetSize(w, h int) {
 // visible is how many rows fit under the column header.
 func (m *inboxView) visible() int { return max(m.h-1, 1) }
 
-// query is the store query for the current state.
+// query is the store query for the current state: the tab's, narrowed
+// by the search typed and the quick filters.
 func (m *inboxView) query() review.Query {
-	q := m.q
+	q := m.withTab(m.q)
 	if m.c.Mode == Operator {
 		q.Flagged = true
 	}
@@ -182,8 +201,9 @@ func (m *inboxView) countQuery() review.Query {
 // known for this query.
 func (m *inboxView) loadCounts() tea.Cmd {
 	q := m.countQuery()
+	tabs := m.loadTabCounts(m.recount)
 	if m.counted != nil && *m.counted == q && !m.recount {
-		return nil
+		return tabs
 	}
 	m.recount = false
 	m.countSeq++
@@ -193,11 +213,11 @@ func (m *inboxView) loadCounts() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancelCounts = cancel
-	return func() tea.Msg {
+	return tea.Batch(tabs, func() tea.Msg {
 		defer cancel()
 		c, err := st.Counts(ctx, q)
 		return countsLoadedMsg{seq: seq, q: q, counts: c, err: err}
-	}
+	})
 }
 
 // reload reloads the window keeping the selected session under the
@@ -207,7 +227,10 @@ func (m *inboxView) reload() tea.Cmd {
 	m.recount = true
 	if s := m.selected(); s != nil {
 		k := s.Key()
-		m.keep, m.locate = &k, !m.advance
+		// While a decision made here is saved, a reload (another
+		// process's write, the store's change poll) does not follow the
+		// decided session down: the cursor moves on from its row.
+		m.keep, m.locate = &k, !m.advance && !m.deciding
 	}
 	return m.load()
 }
@@ -240,6 +263,8 @@ func (m *inboxView) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case pageLoadedMsg:
 		return m.handlePage(msg)
+	case tabCountsLoadedMsg:
+		return m.tabCountsLoaded(msg)
 	case countsLoadedMsg:
 		if msg.seq != m.countSeq {
 			return nil // a later count replaced it (and cancelled it)
@@ -288,6 +313,7 @@ func (m *inboxView) handlePage(msg pageLoadedMsg) tea.Cmd {
 	m.searchErr = ""
 	m.total = msg.page.Total
 	m.winOff, m.win, m.groups = msg.offset, msg.page.Sessions, msg.page.Groups
+	m.markTwins()
 	switch {
 	case msg.at >= 0:
 		m.cursor, m.top = msg.at, max(msg.at-msg.line, 0)
@@ -305,10 +331,10 @@ func (m *inboxView) handlePage(msg pageLoadedMsg) tea.Cmd {
 }
 
 // keepCursor moves the cursor to a session after a reload, keeping its
-// row on the same line of the screen; after a decision it moves on to
-// the next undecided session.
+// row on the same line of the screen; after a decision made here it
+// moves on to the next session left to review (nextToReview).
 func (m *inboxView) keepCursor(k review.SessionKey) {
-	line, old := m.cursor-m.top, m.cursor
+	line := m.cursor - m.top
 	found := -1
 	for i, s := range m.win {
 		if s.Key() == k {
@@ -318,23 +344,34 @@ func (m *inboxView) keepCursor(k review.SessionKey) {
 	}
 	switch {
 	case m.advance:
-		// The decided session may have moved (the triage order puts it
-		// last) or stayed; either way look from the row after it.
-		m.advance = false
-		start := old
-		if found == old {
-			start = old + 1
-		}
-		for i := start - m.winOff; i >= 0 && i < len(m.win); i++ {
-			if m.win[i].Decision == nil {
-				m.cursor = m.winOff + i
-				break
-			}
-		}
+		m.advance, m.deciding = false, false
+		m.cursor = m.nextToReview(m.decidedRow, found)
 	case found >= 0:
 		m.cursor = found
 	}
 	m.top = max(m.cursor-line, 0)
+}
+
+// nextToReview is the row the cursor moves to after the session on row
+// from was decided (found is where the decided session is now, -1 when
+// the view no longer holds it): the first loaded row left to review (todo)
+// from that row on, else before it; from itself when none is.
+func (m *inboxView) nextToReview(from, found int) int {
+	start := from
+	if found == from {
+		start = from + 1
+	}
+	n := len(m.win)
+	for j := range n {
+		i := (start - m.winOff + j) % n
+		if i < 0 {
+			i += n
+		}
+		if m.winOff+i != found && todo(&m.win[i]) {
+			return m.winOff + i
+		}
+	}
+	return start
 }
 
 func (m *inboxView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -381,6 +418,10 @@ func (m *inboxView) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
 		return m.filter.Focus()
+	case key.Matches(msg, k.NextTab):
+		return m.switchTab(1)
+	case key.Matches(msg, k.PrevTab):
+		return m.switchTab(-1)
 	}
 	return m.handleQueryKey(msg)
 }
@@ -521,7 +562,7 @@ func (m *inboxView) clampTop() {
 // ShortHelp implements help.KeyMap.
 func (m *inboxView) ShortHelp() []key.Binding {
 	k := m.c.Keys
-	return []key.Binding{k.Enter, k.Sort, k.Filter, k.Flagged, k.Mark, k.Decide, k.Followup, k.NextTodo, k.Preview, k.Quit}
+	return []key.Binding{k.Enter, k.Sort, k.Filter, k.NextTab, k.Flagged, k.Mark, k.Decide, k.Followup, k.NextTodo, k.Preview, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
@@ -532,7 +573,7 @@ func (m *inboxView) FullHelp() [][]key.Binding {
 		// s heads the filters' column: the nine orders fill the
 		// column of a short terminal's help.
 		k.Sorts,
-		{k.Sort, k.Filter, k.Flagged, k.Undecided, k.Agent, k.Group, k.Preview},
+		{k.Sort, k.Filter, k.NextTab, k.PrevTab, k.Flagged, k.Undecided, k.Agent, k.Group, k.Preview},
 		{k.Mark, k.Decide, k.Followup, k.Undo, k.History, k.Followups, k.Claim},
 		{k.View, k.Refresh, k.Help, k.Quit},
 	}

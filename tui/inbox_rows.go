@@ -14,39 +14,59 @@ import (
 // columns are the inbox columns; drop says which a narrow terminal loses
 // first (highest first). A sortable column is wide enough for its title
 // and the sort arrow; the work item takes extra width before the last
-// words, up to its widest label in view.
+// words, up to its widest label in view. The outcome is never dropped:
+// it is what triage ranks by, at every width; nor is the column of the
+// order.
 func (m *inboxView) columns() []column {
 	cols := []column{
 		{title: " ", width: 2},
 		{title: "●", width: 1},
 		{title: "agent", width: 8, drop: 3},
 		{title: "work item · phase", width: 18, flex: true, max: m.labelWidth()},
-		{title: "started", width: 7, drop: 8, sort: review.SortStarted, right: true},
+		{title: "started", width: 7, drop: 10, sort: review.SortStarted, right: true},
 		{title: "dur", width: 6, drop: 5, sort: review.SortDuration, right: true},
 		{title: "cost", width: 7, sort: review.SortCost, right: true},
-		{title: "tokens", width: 6, drop: 7, sort: review.SortTokens, right: true},
-		{title: "stall", width: 5, drop: 4, sort: review.SortStalls, right: true},
-		{title: "err", width: 3, sort: review.SortErrors, right: true},
-		{title: "appr", width: 4, drop: 6, sort: review.SortApprovals, right: true},
-		{title: "outcome", width: 7, drop: 11, sort: review.SortOutcome, late: true},
-		{title: "tools", width: 5, drop: 9, right: true},
-		{title: "flags", width: 12, drop: 10},
+		{title: "tokens", width: 6, drop: 9, sort: review.SortTokens, right: true},
+		{title: "stall", width: 5, drop: 7, sort: review.SortStalls, right: true},
+		{title: "err", width: 3, drop: 6, sort: review.SortErrors, right: true},
+		{title: "appr", width: 4, drop: 8, sort: review.SortApprovals, right: true},
+		{title: "outcome", width: outcomeWidth(), sort: review.SortOutcome},
+		{title: "tools", width: 5, drop: 11, right: true},
+		{title: "flags", width: 12, drop: 12},
 		{title: "last words", width: 10, flex: true, drop: 2},
 	}
 	for i := range cols {
 		if cols[i].sort != "" {
 			cols[i].width = max(cols[i].width, ansi.StringWidth(cols[i].title)+1)
 		}
+		if cols[i].sort == m.q.Sort {
+			// The order's own column always shows.
+			cols[i].drop = 0
+		}
 	}
 	return cols
 }
 
-// labelWidth is the widest work item label of the loaded rows, at least
-// the column's title and at most 48.
+// outcomeWidth is the width of the outcome column: its widest word.
+func outcomeWidth() int {
+	w := ansi.StringWidth(summary.OutcomeRunning.Word())
+	for _, o := range summary.Outcomes() {
+		w = max(w, ansi.StringWidth(o.Word()))
+	}
+	return w
+}
+
+// labelWidth is the widest work item label of the loaded rows, with its
+// twin mark, at least the column's title and at most 48.
 func (m *inboxView) labelWidth() int {
 	w := 17
 	for i := range m.win {
-		w = max(w, ansi.StringWidth(Inert(phaseLabel(&m.win[i]))))
+		s := &m.win[i]
+		lw := ansi.StringWidth(Inert(phaseLabel(s)))
+		if mark := m.twins[s.Key()]; mark != "" {
+			lw += 1 + ansi.StringWidth(mark)
+		}
+		w = max(w, lw)
 	}
 	return min(w, 48)
 }
@@ -110,7 +130,10 @@ func (m *inboxView) listLines(w int) []string {
 
 func (m *inboxView) emptyText() string {
 	if m.q.Search != "" || m.q.Flagged || m.q.Undecided || m.q.Agent != "" || m.c.Mode == Operator {
-		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view"
+		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view, ]/[ the tab"
+	}
+	if m.tabs[m.tab].Query != "" {
+		return "no sessions in this tab · ]/[ switch tabs"
 	}
 	if m.importing != "" {
 		return m.importing
@@ -159,6 +182,9 @@ func (m *inboxView) row(cols []column, s *review.Session, i int) string {
 			continue
 		}
 		text := m.cellText(c.title, s, i)
+		if c.title == "work item · phase" {
+			text = m.withTwinMark(text, s, c.width)
+		}
 		text = cell(text, c.width, c.right)
 		style, match := st.Table.Cell, st.Table.Match
 		switch {
@@ -222,13 +248,26 @@ func (m *inboxView) cellText(col string, s *review.Session, i int) string {
 	case "tools":
 		return fmtCount(s.ToolCallCount)
 	case "outcome":
-		return outcomeShort(s.Outcome)
+		return sessionOutcome(s).Word()
 	case "flags":
 		return flagWords(s.Flags)
 	case "last words":
 		return withClaim(s, m.c.Now(), m.lastWordsText(s))
 	}
 	return ""
+}
+
+// sessionOutcome is a session's outcome as its row shows it: running
+// while `sift run` writes it, interrupted when that run went stale (as
+// the triage order ranks it), else its summary's.
+func sessionOutcome(s *review.Session) summary.Outcome {
+	switch s.Live {
+	case review.LiveRunning:
+		return summary.OutcomeRunning
+	case review.LiveInterrupted:
+		return summary.OutcomeInterrupted
+	}
+	return s.Outcome
 }
 
 // lastWordsText is the last words column without its claim: what a
@@ -306,22 +345,23 @@ func decisionBadge(st *Styles, d review.DecisionKind) string {
 	return st.Badge.Unknown.Render("?")
 }
 
-// title is the inbox's part of the title bar: where it is, and the
-// parts of its query.
+// title is the inbox's part of the title bar: how many sessions the
+// view holds and how many of them are left to review (todoTitle), and
+// the parts of its query. The tab is named by the tab bar under it.
 func (m *inboxView) title() (left string, right []string) {
 	left = "sessions"
 	if m.loaded {
-		// The three figures are of one moment: the counts' (the rows may
-		// be of a later one, until the counts that follow them return);
-		// until the counts of a new query return, its page's total alone.
-		n, f, u := m.total, "…", "…"
+		// The figures are of one moment: the counts' (the rows may be of
+		// a later one, until the counts that follow them return); until
+		// the counts of a new query return, its page's total alone.
+		n, todo := plural(m.total, "session"), "… to review"
 		if m.counted != nil && *m.counted == m.countQuery() {
-			n, f, u = m.counts.Total, strconv.Itoa(m.counts.Flagged), strconv.Itoa(m.counts.Undecided)
+			n, todo = plural(m.counts.Total, "session"), m.todoTitle(m.counts)
 		}
-		left = plural(n, "session") + " · " + f + " flagged · " + u + " undecided"
 		if m.sq != nil {
-			left = plural(n, "session") + " match · " + f + " flagged · " + u + " undecided"
+			n += " match"
 		}
+		left = n + " · " + todo
 	}
 	if n := len(m.marked); n > 0 {
 		left += " · " + strconv.Itoa(n) + " marked"

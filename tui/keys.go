@@ -19,6 +19,9 @@ type KeyMap struct {
 	// Inbox.
 	Filter, Flagged, Undecided, Agent, Group key.Binding
 	Mark, Preview                            key.Binding
+	// NextTab and PrevTab cycle the inbox's tabs (tabs.go); the same keys
+	// are the next and previous call on the tool call screen.
+	NextTab, PrevTab key.Binding
 	// Sort cycles through the orders; Sorts[i] picks review.SortKeys()[i]
 	// (key i): one order for both (SortBy).
 	Sort  key.Binding
@@ -84,6 +87,8 @@ func DefaultKeyMap() KeyMap {
 		Mark:      b("m", "mark", "m"),
 		Preview:   b("p", "preview", "p"),
 		Sort:      b("s", "next sort", "s"),
+		NextTab:   b("]", "next tab", "]"),
+		PrevTab:   b("[", "prev tab", "["),
 
 		NextFlagged: b("n", "next flagged", "n"),
 		PrevFlagged: b("N", "prev flagged", "N"),

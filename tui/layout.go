@@ -21,47 +21,12 @@ type column struct {
 	// first; 0 is never dropped.
 	drop int
 	sort review.SortKey
-	// late columns show only when, with them, every capped flex column
-	// still has its full width: they take no room from the work item.
-	late bool
 }
 
 // layoutColumns fits columns into a width: it drops the least important
 // columns until the minimum widths fit, then shares the rest among the flex
 // columns, in order, each up to its cap.
 func layoutColumns(cols []column, width, gap int) []column {
-	var kept, late []column
-	for _, c := range cols {
-		if c.late {
-			late = append(late, c)
-		} else {
-			kept = append(kept, c)
-		}
-	}
-	fit := fitColumns(kept, width, gap)
-	if len(late) > 0 {
-		// The room the kept columns take at their full widths: a capped
-		// flex column at its cap, another at its least.
-		full := gap * max(len(fit)-1, 0)
-		for _, c := range fit {
-			for _, o := range kept {
-				if o.title == c.title {
-					full += max(o.width, o.max)
-				}
-			}
-		}
-		for _, c := range late {
-			full += c.width + gap
-		}
-		if full <= width {
-			fit = fitColumns(cols, width, gap)
-		}
-	}
-	return fit
-}
-
-// fitColumns is layoutColumns without late columns: every column is one.
-func fitColumns(cols []column, width, gap int) []column {
 	kept := append([]column(nil), cols...)
 	need := func() int {
 		n := 0

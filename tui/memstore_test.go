@@ -113,11 +113,15 @@ func (m *MemStore) Counts(_ context.Context, q review.Query) (review.Counts, err
 			continue
 		}
 		c.Total++
-		if m.flagged(s) {
+		f := m.flagged(s)
+		if f {
 			c.Flagged++
 		}
 		if s.State == "" {
 			c.Undecided++
+		}
+		if f && s.State == "" {
+			c.ToReview++
 		}
 	}
 	return c, nil
@@ -348,6 +352,14 @@ func (m *MemStore) passes(s *review.Session, f search.Filter) bool {
 		return slices.ContainsFunc(m.decisions, func(d review.Decision) bool { return d.Session == s.Key() && has(d.Reviewer) })
 	case search.FieldSince:
 		return s.EndedAt != nil && !s.EndedAt.Before(f.Since)
+	case search.FieldIs:
+		if f.Value == search.IsFlagged {
+			return m.flagged(s)
+		}
+		return s.State == ""
+	case search.FieldMine, search.FieldBy:
+		// Decided by the reviewer (MemStore keeps no claims).
+		return s.Decision != nil && strings.EqualFold(s.Decision.Reviewer, f.Value)
 	case search.FieldCost:
 		if s.EstimatedUSD == nil {
 			return false
@@ -429,13 +441,10 @@ func compare(a, b *review.Session, q review.Query, aFlagged, bFlagged bool) int 
 	return c
 }
 
-// triageRank is 1 for flagged and undecided sessions, the first segment
-// of the triage order, and 0 for the rest.
+// triageRank is the store's triage rank of a session (review.TriageFacts).
 func triageRank(s *review.Session, flagged bool) int {
-	if flagged && s.State == "" {
-		return 1
-	}
-	return 0
+	return review.TriageFacts{Live: s.Live, LiveWait: s.LiveWait, Undecided: s.State == "", Flagged: flagged,
+		Outcome: s.Outcome, AgentKind: s.AgentKind, CostKnown: s.EstimatedUSD != nil}.TriageRank()
 }
 
 // compareOpt compares optional values as the store does: unknown is the

@@ -61,7 +61,7 @@ func TestHistorySessionNamedByProject(t *testing.T) {
 	if header == "" || strings.Contains(screen, hash[:16]) {
 		t.Fatalf("the session header does not name the project %q:\n%s", label, screen)
 	}
-	if want := " · " + outcomeWord(s.Outcome); !strings.HasSuffix(strings.TrimRight(header, " "), want) {
+	if want := " · " + s.Outcome.Word(); !strings.HasSuffix(strings.TrimRight(header, " "), want) {
 		t.Errorf("the session header is cut at 120 columns, want it to end in %q:\n%s", want, header)
 	}
 }

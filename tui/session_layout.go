@@ -185,7 +185,7 @@ func headerParts(sess *review.Session, detail int) []string {
 	if s.CachedInputTokens != nil && detail > 1 {
 		in += " (cached " + fmtTokens(s.CachedInputTokens) + ")"
 	}
-	return append(parts, in, "out "+fmtTokens(s.OutputTokens), outcomeWord(s.Outcome))
+	return append(parts, in, "out "+fmtTokens(s.OutputTokens), s.Outcome.Word())
 }
 
 // clickRow selects the row at a line of the body; clicking the selected

@@ -54,6 +54,7 @@ func TestSearchInACallIsAnInputMode(t *testing.T) {
 func TestWrapAndTrueLineCounts(t *testing.T) {
 	m := newTestApp(t, 80, 30, NewMemStore(fixtureSessions(t)))
 	k := m.c.Keys
+	selectRow(t, m, deniedSession)
 	press(t, m, k.Enter, k.Enter, k.Enter)
 	wrapped := len(m.tool.body)
 	got := screenText(m)
@@ -71,6 +72,7 @@ func TestWrapAndTrueLineCounts(t *testing.T) {
 func TestFailedCallShowsItsErrorOnce(t *testing.T) {
 	m := newTestApp(t, 120, 36, NewMemStore(fixtureSessions(t)))
 	k := m.c.Keys
+	selectRow(t, m, deniedSession)
 	press(t, m, k.Enter, k.Enter, k.Enter)
 	got := screenText(m)
 	if n := strings.Count(got, "Command contains output redirection"); n != 1 || strings.Contains(got, "─ output") {
@@ -83,6 +85,7 @@ func TestFailedCallShowsItsErrorOnce(t *testing.T) {
 func TestFollowupsListCopiesTheResumeCommand(t *testing.T) {
 	m := newTestApp(t, 120, 36, NewMemStore(fixtureSessions(t)))
 	k := m.c.Keys
+	selectRow(t, m, deniedSession)
 	press(t, m, k.Enter, k.Enter, k.Enter, k.Followup)
 	typeText(t, m, "rerun it")
 	press(t, m, k.Enter, k.Followups)

@@ -94,6 +94,13 @@ func TestInboxClaims(t *testing.T) {
 	km := tui.DefaultKeyMap()
 	ana := inboxApp(t, st, "ana", 120, 36)
 	bo := inboxApp(t, st, "bo", 120, 36)
+	// Both on the costliest flagged session, one with a flagged turn (the
+	// triage order's first is a run that died before its first turn).
+	for _, app := range []*tui.App{ana, bo} {
+		pressKey(t, app, km.Flagged)
+		pressKey(t, app, km.SortBy(review.SortCost))
+		pressKey(t, app, km.Top)
+	}
 	pressKey(t, ana, km.Claim)
 	view := claimView(ana)
 	if !strings.Contains(view, "@ana") {

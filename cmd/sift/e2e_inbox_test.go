@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +61,12 @@ func (tm *tmuxTerm) keys(ks ...string) {
 // session; it skips without tmux or in -short mode. quit ends it.
 func startInTmux(t *testing.T, cmd func(bin, dir string) string) (tm *tmuxTerm, bin, dir string) {
 	t.Helper()
+	return startInTmuxAt(t, 120, 40, cmd)
+}
+
+// startInTmuxAt is startInTmux in a terminal of w×h.
+func startInTmuxAt(t *testing.T, w, h int, cmd func(bin, dir string) string) (tm *tmuxTerm, bin, dir string) {
+	t.Helper()
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("tmux is not installed (apt-get install -y tmux): skipping the terminal end-to-end test")
@@ -74,7 +81,7 @@ func startInTmux(t *testing.T, cmd func(bin, dir string) string) (tm *tmuxTerm, 
 	}
 	tm = &tmuxTerm{t: t, bin: tmux, sock: filepath.Join(dir, "tmux.sock"), name: "e2e", dir: dir}
 	script := cmd(bin, dir) + " 2>" + filepath.Join(dir, "stderr") + "; echo $? >" + filepath.Join(dir, "rc") + "; sleep 5"
-	tm.run("-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", "120", "-y", "40",
+	tm.run("-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h),
 		"env", "TERM=xterm-256color", "LANG=C.UTF-8", "sh", "-c", script)
 	t.Cleanup(func() { exec.Command(tmux, "-S", tm.sock, "kill-server").Run() })
 	return tm, bin, dir
@@ -175,8 +182,11 @@ func TestEndToEndDemoInTmux(t *testing.T) {
 	// Triage: flagged sessions only, the most expensive first.
 	tm.keys("f")
 	tm.waitFor("flagged filter", "filter: flagged")
+	// A new order keeps the selected session: g goes to the top.
 	tm.keys("3")
-	s := tm.waitFor("sort by cost", "sort: cost▼")
+	tm.waitFor("sort by cost", "sort: cost▼")
+	tm.keys("g")
+	s := tm.waitFor("the top", "▶  ⚑ claude")
 	top := ""
 	for _, l := range strings.Split(s, "\n") {
 		if strings.HasPrefix(l, "▶") {

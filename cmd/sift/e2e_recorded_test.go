@@ -25,8 +25,15 @@ func importRecorded(t *testing.T, bin, logs, db, cfg string) {
 	if err := os.WriteFile(filepath.Join(logs, "WI-REAL", "work-1-c0ffee.jsonl"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The stream was recorded months ago: the review-data sweep the inbox
-	// runs would take its summary at the default tiers.
+	importKept(t, bin, logs, db, cfg)
+}
+
+// importKept imports a logs folder of recorded streams into a new store,
+// with a configuration cfg that keeps review data: the streams were
+// recorded months ago, and the review-data sweep the inbox runs would take
+// their summaries at the default tiers.
+func importKept(t *testing.T, bin, logs, db, cfg string) {
+	t.Helper()
 	if err := os.WriteFile(cfg, []byte("Enabled: true\nReview:\n  FlaggedDays: 3650\n  SummariesDays: 3650\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -79,6 +79,9 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 		return fail(stderr, "inbox", err)
 	}
 	opts := inf.options(app.InboxStore{Store: app.Store{Store: st}, Names: names}, sf.Cfg.Reviewer)
+	for _, t := range sf.Cfg.Tabs {
+		opts.Tabs = append(opts.Tabs, tui.Tab{Name: t.Name, Query: t.Query})
+	}
 	roots := sf.StreamRoots()
 	opts.OpenStream = func(path string) (*os.File, error) {
 		f, err := ingest.OpenStream(roots, path)

@@ -342,9 +342,11 @@ func TestInboxOnRealStore(t *testing.T) {
 		case "toolcall":
 			return []string{k(km.SortBy(review.SortCost)), k(km.Top), "enter", "enter", "enter"}
 		case "turn-decided":
-			return []string{"enter", k(km.Decide), k(km.Reviewed), "enter", "esc"}
+			// The costliest flagged session: the triage order's first
+			// died before its first turn.
+			return []string{k(km.Flagged), k(km.SortBy(review.SortCost)), k(km.Top), "enter", k(km.Decide), k(km.Reviewed), "enter", "esc"}
 		case "followups":
-			keys := []string{"enter", "enter", "enter", k(km.Followup)}
+			keys := []string{k(km.Flagged), k(km.SortBy(review.SortCost)), k(km.Top), "enter", "enter", "enter", k(km.Followup)}
 			for _, r := range "why was find blocked?" {
 				keys = append(keys, string(r))
 			}

@@ -172,7 +172,7 @@ func writeTable(w io.Writer, rows []review.Session) {
 		// turns' decisions rolled up.
 		decision := orDash(string(r.State))
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", textsafe.Inert(r.Key().String()),
-			textsafe.Inert(r.AgentKind), textsafe.Inert(orDash(string(r.Outcome))), started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,
+			textsafe.Inert(r.AgentKind), textsafe.Inert(r.Outcome.Word()), started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,
 			textsafe.Inert(orDash(strings.Join(flags, ","))), textsafe.Inert(decision))
 	}
 	tw.Flush()

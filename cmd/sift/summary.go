@@ -123,7 +123,7 @@ func writeSummary(w io.Writer, path string, s *summary.Summary) {
 	if s.Model != "" {
 		row("model", modelLine(s))
 	}
-	row("outcome", string(s.Outcome)+optional(": ", s.OutcomeEvidence.String()))
+	row("outcome", s.Outcome.Word()+optional(": ", s.OutcomeEvidence.String()))
 	if len(s.Flags) > 0 {
 		row("flags", joinFlags(s.Flags))
 	}

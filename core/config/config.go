@@ -30,6 +30,8 @@
 //	Prices:                    # model prices over the embedded catalog
 //	  Models:                  # (pricing.Overrides; `sift prices` shows them)
 //	    my-model: {Input: 1, Output: 2, CacheRead: 0.1}   # USD per million tokens
+//	Tabs:                      # the inbox's own tabs, after all, to review, failed,
+//	  - {Name: codex, Query: "agent:codex is:undecided"}  # follow-ups, mine (Tab)
 //
 // Integer keys take integer literals only (`1.5`, `.inf` are errors) and
 // every number is bounded (limits.go), so that no duration or byte count
@@ -110,6 +112,9 @@ type Config struct {
 	// Prices overrides or adds model prices, laid over the embedded
 	// catalog (see Prices).
 	Prices Prices `yaml:"Prices"`
+	// Tabs are the inbox's own tabs, each a name and a search query (see
+	// Tab).
+	Tabs []Tab `yaml:"Tabs"`
 
 	// file is where the configuration was read from; empty for defaults.
 	file string
@@ -395,6 +400,9 @@ func (c Config) Validate() error {
 		if strings.TrimSpace(a.Binary) == "" && len(a.Env) == 0 {
 			return bad("Agents."+kind, "sets neither Binary nor Env")
 		}
+	}
+	if err := c.validateTabs(); err != nil {
+		return err
 	}
 	return c.Prices.validate(c.file)
 }

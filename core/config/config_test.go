@@ -110,6 +110,12 @@ func TestValidate(t *testing.T) {
 		{"retained days zero is fine", "RetainedDays: 0\n", ""},
 		{"total size zero is fine", "MaxTotalSizeMb: 0\n", ""},
 		{"file size one is fine", "MaxFileSizeMb: 1\n", ""},
+		{"tab without a name", "Tabs:\n  - {Query: \"is:flagged\"}\n", "config " + file + ": Tabs[0].Name must not be empty"},
+		{"tab name too long", "Tabs:\n  - {Name: \"" + strings.Repeat("x", 25) + "\"}\n",
+			"config " + file + ": Tabs[0].Name must be one line of at most 24 characters"},
+		{"tab query unreadable", "Tabs:\n  - {Name: ok, Query: \"is:nothing\"}\n",
+			"config " + file + ": Tabs[0].Query search \"is:nothing\": is is one of flagged, undecided"},
+		{"tabs are fine", "Tabs:\n  - {Name: codex, Query: \"agent:codex is:undecided\"}\n  - {Name: mine too, Query: mine}\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Parse([]byte(tc.body))

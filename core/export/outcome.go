@@ -16,3 +16,8 @@ func Outcome(s *summary.Summary) string {
 	}
 	return string(s.Outcome)
 }
+
+// outcomeWord is an outcome as the report's Markdown and HTML say it, the
+// word every view uses (summary.Outcome.Word: died for died_before_start);
+// its JSON keeps the outcome itself.
+func outcomeWord(o string) string { return summary.Outcome(o).Word() }

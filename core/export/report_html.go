@@ -36,6 +36,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		"flags":    flagNames,
 		"varied":   func() string { return variedWords },
 		"oclass":   outcomeClass,
+		"oword":    outcomeWord,
 		"listed":   func(a string) bool { return listed[a] },
 		"notelbl":  func() string { return review.NoteLabel },
 		"add":      func(a, b int) int { return a + b },
@@ -109,7 +110,7 @@ article ul{margin:.2em 0;padding-left:1.3em}.runs{list-style:none;padding-left:0
 {{if .ToReview}}<p class="sub">Failed, died and interrupted runs first, then flagged ones; the most harmful and costliest first.</p>
 {{else}}<p>Nothing: every failed, interrupted or flagged run {{window .Since}} is decided.</p>
 {{end}}{{range .ToReview}}<article class="{{oclass .Outcome}}">
-<p><span class="badge">{{inert .Outcome}}</span>{{if or (gt (len .Runs) 1) .MoreRuns}} {{add (len .Runs) .MoreRuns}} {{inert .Agent}} runs with the same flags{{end}} <span class="sub">{{dur .DurationMs}}, {{costw .CostUSD .UnknownCost}}</span></p>
+<p><span class="badge">{{inert (oword .Outcome)}}</span>{{if or (gt (len .Runs) 1) .MoreRuns}} {{add (len .Runs) .MoreRuns}} {{inert .Agent}} runs with the same flags{{end}} <span class="sub">{{dur .DurationMs}}, {{costw .CostUSD .UnknownCost}}</span></p>
 <ul class="runs">{{range .Runs}}<li id="{{.Anchor}}"><a href="#{{.Anchor}}">{{inert .Label}}</a> <span class="sub">{{inert .Agent}}</span> <code>{{inert .Session}}</code></li>{{end}}{{if .MoreRuns}}<li class="sub">and {{.MoreRuns}} more</li>{{end}}</ul>
 <ul>{{range .Findings}}<li><span class="flag">{{inert (flags .)}}</span>: {{inert .Sentence}}{{if .Line}} <span class="line">line {{.Line}}</span>{{end}}{{if .Evidence}}<ul class="ev">{{range .Evidence}}<li>{{inert .}}</li>{{end}}</ul>{{end}}</li>
 {{end}}{{if .Varied}}<li class="sub">{{varied}}</li>
@@ -119,7 +120,7 @@ article ul{margin:.2em 0;padding-left:1.3em}.runs{list-style:none;padding-left:0
 {{end}}
 <h2 id="outcomes">Runs by outcome</h2>
 {{if .Outcomes}}<table><tr><th>outcome</th><th class="n">runs</th></tr>
-{{range .Outcomes}}<tr><td><span class="badge {{oclass .Outcome}}">{{inert .Outcome}}</span></td><td class="n">{{.Runs}}</td></tr>
+{{range .Outcomes}}<tr><td><span class="badge {{oclass .Outcome}}">{{inert (oword .Outcome)}}</span></td><td class="n">{{.Runs}}</td></tr>
 {{end}}</table>{{else}}<p>No runs.</p>{{end}}
 
 <h2 id="spend">Cost and time</h2>

@@ -30,7 +30,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		p("Failed, died and interrupted runs first, then flagged ones; the most harmful and costliest first.\n\n")
 	}
 	for _, e := range r.ToReview {
-		p("- **%s**%s; %s, %s\n", md(e.Outcome), mdRuns(e), fmtDurationOf(e.DurationMs), costWords(e.CostUSD, e.UnknownCost))
+		p("- **%s**%s; %s, %s\n", md(outcomeWord(e.Outcome)), mdRuns(e), fmtDurationOf(e.DurationMs), costWords(e.CostUSD, e.UnknownCost))
 		for _, f := range e.Findings {
 			p("  - %s: %s%s\n", md(flagNames(f)), md(f.Sentence), lineWords(f.Line))
 			for _, ev := range f.Evidence {
@@ -53,7 +53,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	} else {
 		p("| outcome | runs |\n|---|---:|\n")
 		for _, o := range r.Outcomes {
-			p("| %s | %d |\n", mdCell(o.Outcome), o.Runs)
+			p("| %s | %d |\n", mdCell(outcomeWord(o.Outcome)), o.Runs)
 		}
 	}
 	for _, t := range spendTables(r) {

@@ -87,7 +87,7 @@ func checkInertMarkdown(t testing.TB, r *Report) string {
 	bold := map[string]bool{string(review.Undone): true}
 	n := len(r.Decisions) + len(r.ToReview)
 	for _, o := range summary.Outcomes() {
-		bold[string(o)] = true
+		bold[o.Word()] = true
 	}
 	for _, k := range review.DecisionKinds() {
 		bold[string(k)] = true

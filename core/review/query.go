@@ -5,10 +5,13 @@ import "time"
 // SortKey is an order of the inbox.
 type SortKey string
 
-// The sort keys. SortTriage is the inbox's default order: flagged and
-// undecided sessions first (flagged by the summary, or by an open
-// needs_followup on the session, a turn or a tool call), then by cost;
-// it has no direction. The others order by one figure of the summary.
+// The sort keys. SortTriage is the inbox's default order, worst first
+// (TriageFacts): a run waiting for approval, then the undecided failed,
+// died and interrupted runs, then the undecided flagged sessions (flagged
+// by the summary, or by an open needs_followup on the session, a turn or
+// a tool call), then the rest; captured runs before history sessions,
+// unknown costs before known ones, then by cost. It has no direction. The
+// others order by one figure of the summary.
 const (
 	SortTriage    SortKey = "triage"
 	SortStarted   SortKey = "started"
@@ -98,9 +101,13 @@ type Page struct {
 }
 
 // Counts are the figures of the sessions a query selects, all read at
-// one moment: how many, how many flagged, how many undecided.
+// one moment: how many, how many flagged, how many undecided, how many
+// left to review.
 type Counts struct {
 	Total, Flagged, Undecided int
+	// ToReview counts the sessions both flagged and undecided: those left
+	// to review.
+	ToReview int
 }
 
 // GroupTotals are the figures of the sessions of one work item a query

@@ -25,6 +25,7 @@ func Help() []string {
 		`  reviewer:ana      a decision by this reviewer, from the id's start`,
 		`  since:24h         active within 90m, 24h, 7d, 2w, or since 2026-01-02`,
 		`  cost>0.5          in USD: cost>0.5, cost<1, cost>=2, cost<=0.1`,
+		`  is:flagged        a flag or an open follow-up; is:undecided: no decision`,
 		"",
 		"Reviewing together (-unclaimed inverts one):",
 	}, teamHelp()...)

@@ -25,11 +25,20 @@ const (
 	FieldReviewer Field = "reviewer"
 	FieldSince    Field = "since"
 	FieldCost     Field = "cost"
+	// FieldIs keeps the sessions in a review state: is:flagged (a flag,
+	// or an open follow-up, as the inbox's f), is:undecided (as its u).
+	FieldIs Field = "is"
+)
+
+// The values of is:.
+const (
+	IsFlagged   = "flagged"
+	IsUndecided = "undecided"
 )
 
 // Fields lists the filter fields in the order help names them.
 func Fields() []Field {
-	return []Field{FieldAgent, FieldTool, FieldFlag, FieldModel, FieldOutcome, FieldDecision, FieldReviewer, FieldSince, FieldCost}
+	return []Field{FieldAgent, FieldTool, FieldFlag, FieldModel, FieldOutcome, FieldDecision, FieldReviewer, FieldSince, FieldCost, FieldIs}
 }
 
 // Op is how a filter compares its field with its value.
@@ -383,6 +392,15 @@ func parseFilter(t token, now time.Time) (f Filter, ok bool, err error) {
 		}
 		if f.Outcome == "" {
 			return fail("outcome is one of %s", joinOutcomes())
+		}
+	case FieldIs:
+		switch {
+		case value != "" && strings.HasPrefix(IsFlagged, value):
+			f.Value = IsFlagged
+		case value != "" && strings.HasPrefix(IsUndecided, value):
+			f.Value = IsUndecided
+		default:
+			return fail("is is one of %s, %s", IsFlagged, IsUndecided)
 		}
 	case FieldDecision:
 		if value != DecisionNone && !anyPrefixed(value, "reviewed", "needs_followup", "ignored") {

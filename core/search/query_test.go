@@ -63,6 +63,8 @@ func TestParse(t *testing.T) {
 		{"an incomplete filter is left out while typing", "timeout since:3", true,
 			[]Term{{Text: "timeout", Words: []string{"timeout"}}}, nil},
 		{"an empty filter is left out while typing", "agent:", true, nil, nil},
+		{"review states, from their start", "is:flagged -is:UND", false, nil,
+			[]Filter{{Field: FieldIs, Op: OpIs, Value: IsFlagged}, {Field: FieldIs, Op: OpIs, Value: IsUndecided, Not: true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q, err := Parse(tc.in, Options{Now: now, Typing: tc.typing})
@@ -81,7 +83,7 @@ func TestParse(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	t.Parallel()
-	for _, in := range []string{"since:3", "since:yesterday", "cost>abc", "cost>-1", "outcome:great", "decision:approved", "agent:", `model:""`} {
+	for _, in := range []string{"since:3", "since:yesterday", "cost>abc", "cost>-1", "outcome:great", "decision:approved", "agent:", `model:""`, "is:decided", "is:"} {
 		_, err := Parse(in, Options{Now: now})
 		var pe *ParseError
 		if !errors.As(err, &pe) || pe.Token == "" {
@@ -109,6 +111,25 @@ func TestOutcomes(t *testing.T) {
 	}
 	if _, err := Parse("outcome:incomplete", Options{}); err == nil || !strings.Contains(err.Error(), "died_before_start") {
 		t.Errorf("outcome:incomplete: %v, want an error naming the outcomes", err)
+	}
+}
+
+// TestOutcomeWordsFilter: every outcome's word, as the views show it
+// (summary.Outcome.Word), is a value of outcome: that selects it, and no
+// two outcomes share a word.
+func TestOutcomeWordsFilter(t *testing.T) {
+	t.Parallel()
+	seen := map[string]summary.Outcome{}
+	for _, o := range Outcomes() {
+		w := o.Word()
+		if prev, ok := seen[w]; ok {
+			t.Errorf("%s and %s both read %q", prev, o, w)
+		}
+		seen[w] = o
+		q, err := Parse("outcome:"+w, Options{})
+		if err != nil || len(q.Filters) != 1 || q.Filters[0].Outcome != o {
+			t.Errorf("outcome:%s: %+v %v, want %s", w, q.Filters, err, o)
+		}
 	}
 }
 

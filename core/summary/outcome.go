@@ -60,6 +60,22 @@ func (o Outcome) Rank() int {
 	return 0
 }
 
+// Word is the outcome as people read it, the same in every view that
+// shows it in words (the inbox's column, its preview and session header,
+// `sift summary`, `sift list`): failed, died, interrupted, unknown,
+// completed, running. Each is the start of its outcome, so it is also a
+// search filter's value (outcome:died). An empty outcome (a summary stored
+// before outcomes) is unknown. JSON keeps the outcome itself.
+func (o Outcome) Word() string {
+	switch o {
+	case "":
+		return string(OutcomeUnknown)
+	case OutcomeDiedBeforeStart:
+		return "died"
+	}
+	return string(o)
+}
+
 // IsFailure reports whether the outcome is a failure: failed or died
 // before its start.
 func (o Outcome) IsFailure() bool { return o == OutcomeFailed || o == OutcomeDiedBeforeStart }
