@@ -29,7 +29,7 @@ type HistoryWatch struct {
 	// set, hears each pass that wrote sessions, once they are written.
 	OnNew    func()
 	OnImport func()
-	poke  chan struct{}
+	poke     chan struct{}
 	// seen is each history file's size and mtime at the last pass that
 	// imported: what the next pass compares with.
 	seen map[string]stamp
