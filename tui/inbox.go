@@ -503,6 +503,10 @@ func (m *inboxView) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.filter.SetValue("")
 		return m.setSearch("")
 	case "enter":
+		if m.searchErr != "" {
+			// The rows are not the search's: its problem stays in view.
+			return nil
+		}
 		m.filtering = false
 		m.filter.Blur()
 		return nil

@@ -130,7 +130,7 @@ func (m *inboxView) listLines(w int) []string {
 
 func (m *inboxView) emptyText() string {
 	if m.q.Search != "" || m.q.Flagged || m.q.Undecided || m.q.Agent != "" || m.c.Mode == Operator {
-		return "no sessions match · esc clears the filter, f/u/a toggle the quick filters, v the view, ]/[ the tab"
+		return "no matches · esc clears the filter, f/u/a toggle the quick filters, v the view, ]/[ the tab"
 	}
 	if m.tabs[m.tab].Query != "" {
 		return "no sessions in this tab · ]/[ switch tabs"

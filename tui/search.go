@@ -58,12 +58,13 @@ func parsedSearch(q review.Query) *search.Query {
 }
 
 // searchProblem returns why a search cannot be read, "" for any other
-// error: the inbox shows it beside the search being typed and keeps its
-// rows.
+// error: the part at fault, its column and the problem. The inbox shows
+// it beside the search being typed, keeps its rows and keeps the search
+// open until it can be read.
 func searchProblem(err error) string {
 	var pe *search.ParseError
 	if errors.As(err, &pe) {
-		return pe.Err.Error()
+		return pe.Problem()
 	}
 	return ""
 }

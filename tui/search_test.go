@@ -97,6 +97,34 @@ func TestSearchProblemKeepsRows(t *testing.T) {
 	}
 }
 
+// TestMalformedSearchSaysWhere: a search with nothing to search for in
+// it ((((( ) names the part and its column beside the search, rather than
+// reading as no search and counting every session; enter leaves the
+// problem in view; a - being typed waits for its word (issue 29, item 8).
+func TestMalformedSearchSaysWhere(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	press(t, m, m.c.Keys.Filter)
+	typeText(t, m, "gemini -")
+	if got := screenText(m); !strings.Contains(got, "2 sessions match") {
+		t.Fatalf("a - being typed is an error:\n%s", got)
+	}
+	typeText(t, m, " ((((")
+	got := screenText(m)
+	if !strings.Contains(got, `"-" at column 8: a - alone`) || strings.Contains(got, "sessions match") {
+		t.Fatalf("gemini - ((((: no problem named, or a count shown:\n%s", got)
+	}
+	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if !m.inbox.filtering || !strings.Contains(screenText(m), "at column 8") {
+		t.Errorf("enter hid the problem:\n%s", screenText(m))
+	}
+	send(t, m, tea.KeyPressMsg{Code: tea.KeyEscape})
+	typeText(t, m, "/zebra")
+	send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if got := screenText(m); m.inbox.total != 0 || !strings.Contains(got, "no matches · esc clears") {
+		t.Errorf("an empty result:\n%s", got)
+	}
+}
+
 // callWord finds a word of a tool input that only one session's calls
 // have, at two places of it at least, and returns it with the session.
 func callWord(t *testing.T, ss []review.Session) (string, *review.Session) {

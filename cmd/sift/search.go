@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -69,7 +70,9 @@ func runSearch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sift search: indexed %s stored by an earlier sift\n", plural(n, "session"))
 	}
 	lines, err := searchLines(ctx, st, q)
-	if err != nil {
+	if pe := (*search.ParseError)(nil); errors.As(err, &pe) {
+		return fail(stderr, "search", errors.New(pe.Problem()))
+	} else if err != nil {
 		return fail(stderr, "search", err)
 	}
 	w := bufio.NewWriter(stdout)
@@ -159,9 +162,17 @@ func marked(m search.Match) string {
 	return textsafe.Inert(b.String())
 }
 
+// noMatches is what a table of sift search or sift list says for an empty
+// result, rather than a header alone.
+const noMatches = "no matches"
+
 // writeSearchTable prints the matches as aligned columns; every cell is
 // stream text, printed inert.
 func writeSearchTable(w io.Writer, lines []searchLine) {
+	if len(lines) == 0 {
+		fmt.Fprintln(w, noMatches)
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tTURN\tCALL\tWHERE\tMATCH")
 	for _, l := range lines {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,8 +64,18 @@ func TestSearchCommand(t *testing.T) {
 			t.Errorf("row %v", r)
 		}
 	}
-	if out, _, code := search("zebra"); code != 0 || strings.TrimSpace(out) != "SESSION  TURN  CALL  WHERE  MATCH" {
-		t.Errorf("no match: %d %q", code, out)
+	if out, _, code := search("zebra"); code != 0 || out != "no matches\n" {
+		t.Errorf("no match: %d %q, want \"no matches\"", code, out)
+	}
+	// A malformed query is one line naming its part, column and problem,
+	// and a failure; read as nothing, each listed every session.
+	for _, bad := range [][]string{{`"`}, {"(((("}, {"-"}, {"approval", "-"}} {
+		out, errOut, code := search(bad...)
+		col := len(strings.Join(bad, " ")) - len(bad[len(bad)-1]) + 1 // the last part is at fault
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 ||
+			!strings.HasPrefix(errOut, "sift search: ") || !strings.Contains(errOut, fmt.Sprintf("at column %d: ", col)) {
+			t.Errorf("search %q: %d %q %q; want one line naming column %d", bad, code, out, errOut, col)
+		}
 	}
 	for _, bad := range [][]string{{}, {"since:soon"}, {"x", "--sort", "nope"}} {
 		if _, errOut, code := search(bad...); code != 2 || !strings.HasPrefix(errOut, "sift search: ") {

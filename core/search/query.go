@@ -144,16 +144,28 @@ type Options struct {
 	Reviewer string
 }
 
-// ParseError is a query that cannot be read: a filter's value, or an
-// empty one.
+// ParseError is a query that cannot be read: a filter's value, an empty
+// one, a part with nothing to search for or a quote never closed.
 type ParseError struct {
 	// Token is the part of the query at fault.
 	Token string
-	Err   error
+	// Column is where in the query the problem is, counted in characters
+	// from 1; 0 when it is the whole query (a bound it passed).
+	Column int
+	Err    error
 }
 
 // Error implements error.
-func (e *ParseError) Error() string { return fmt.Sprintf("search %q: %v", e.Token, e.Err) }
+func (e *ParseError) Error() string { return "search " + e.Problem() }
+
+// Problem is the error without its "search" prefix: the part at fault,
+// where it is, and why.
+func (e *ParseError) Problem() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("%q at column %d: %v", e.Token, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%q: %v", e.Token, e.Err)
+}
 
 // Unwrap returns the cause.
 func (e *ParseError) Unwrap() error { return e.Err }
@@ -164,6 +176,7 @@ type token struct {
 	not  bool
 	last bool // the last part, with nothing typed after it
 	open bool // a quote it opened is not closed
+	col  int  // its column in the query, from 1, its - included
 }
 
 // Bounds of a query: what a person types stays far below them, and a
@@ -250,12 +263,17 @@ func parse(s string, o Options) (Query, error) {
 				if typing {
 					continue
 				}
-				return Query{}, err
+				return Query{}, at(err, t.col)
 			}
 			q.Filters = append(q.Filters, f)
 			continue
 		}
 		term := parseTerm(t, typing)
+		if skip, err := malformed(t, term, typing); err != nil {
+			return Query{}, err
+		} else if skip {
+			continue
+		}
 		if typing && !term.Quoted && utf8.RuneCountInString(term.Text) < minTypedPrefix {
 			// One letter being typed starts most words: the list waits
 			// for the next rather than read nearly every session.
@@ -265,7 +283,7 @@ func parse(s string, o Options) (Query, error) {
 			if typing {
 				continue
 			}
-			return Query{}, &ParseError{Token: t.raw, Err: fmt.Errorf("a word ending in * needs at least %d letters", MinPrefix)}
+			return Query{}, &ParseError{Token: t.raw, Column: t.col, Err: fmt.Errorf("a word ending in * needs at least %d letters", MinPrefix)}
 		}
 		if slices.ContainsFunc(term.Words, func(w string) bool { return len(w) > MaxWordBytes }) {
 			// No indexed word a person looks for is that long; one
@@ -279,6 +297,45 @@ func parse(s string, o Options) (Query, error) {
 	return q, nil
 }
 
+// at gives a filter's ParseError the column of its token.
+func at(err error, col int) error {
+	var pe *ParseError
+	if errors.As(err, &pe) && pe.Column == 0 {
+		pe.Column = col
+	}
+	return err
+}
+
+// malformed says what is wrong with a word or phrase that has nothing to
+// search for (((((, a lone -, an empty phrase) or a quote never closed:
+// read as nothing, such a query matched every session. While a query is
+// typed, its last part may be the start of an exclusion or a phrase (-,
+// ", -") and of a phrase not closed yet: skip leaves it out.
+func malformed(t token, term Term, typing bool) (skip bool, err error) {
+	fail := func(col int, format string, args ...any) (bool, error) {
+		return false, &ParseError{Token: t.raw, Column: col, Err: fmt.Errorf(format, args...)}
+	}
+	if t.not {
+		t.raw = "-" + t.raw
+	}
+	quote := t.col + utf8.RuneCountInString(t.raw[:strings.IndexByte(t.raw+`"`, '"')])
+	switch {
+	case typing && len(term.Words) == 0 && (t.raw == "-" || t.raw == `"` || t.raw == `-"`):
+		return true, nil
+	case typing && t.open:
+		return false, nil
+	case t.open:
+		return fail(quote, "the quote opened here is not closed")
+	case len(term.Words) > 0:
+		return false, nil
+	case t.raw == "-":
+		return fail(t.col, "a - alone leaves out nothing: put it before a word, as in -flaky")
+	case term.Quoted && strings.Trim(term.Text, " \t") == "":
+		return fail(quote, "an empty phrase: put words between the quotes")
+	}
+	return fail(t.col, "nothing to search for: a word needs a letter or a digit")
+}
+
 // lex splits a query at spaces outside quotes.
 func lex(s string) []token {
 	var out []token
@@ -290,7 +347,7 @@ func lex(s string) []token {
 		if i >= len(s) {
 			return out
 		}
-		t := token{}
+		t := token{col: utf8.RuneCountInString(s[:i]) + 1}
 		if s[i] == '-' && i+1 < len(s) && !isSpace(s[i+1]) {
 			t.not = true
 			i++

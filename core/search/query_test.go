@@ -45,7 +45,10 @@ func TestParse(t *testing.T) {
 				{Text: "go vet", Words: []string{"go", "vet"}, Not: true, Quoted: true}}, nil},
 		{"punctuation splits a word into a phrase", "src/a.go", false,
 			[]Term{{Text: "src/a.go", Words: []string{"src", "a", "go"}}}, nil},
-		{"a lone dash and punctuation are nothing", "- && ", false, nil, nil},
+		{"a dash or a quote being typed waits for its word", `flaky -`, true,
+			[]Term{{Text: "flaky", Words: []string{"flaky"}}}, nil},
+		{"an open quote being typed waits for its word", `flaky "`, true,
+			[]Term{{Text: "flaky", Words: []string{"flaky"}}}, nil},
 		{"an unknown field is text", "http://x.dev", false,
 			[]Term{{Text: "http://x.dev", Words: []string{"http", "x", "dev"}}}, nil},
 		{"field filters", `agent:Codex tool:bash flag:stall model:"opus 4" decision:needs reviewer:ana -outcome:fail`, false, nil,
@@ -92,6 +95,48 @@ func TestParseErrors(t *testing.T) {
 	}
 	if q, err := Parse("", Options{}); err != nil || !q.IsZero() {
 		t.Errorf("empty query: %+v %v", q, err)
+	}
+}
+
+// TestParseMalformed: a query with a part that has nothing to search for
+// or a quote never closed names the part, its column and the problem;
+// read as nothing, each matched every session (issue 29, item 8). While
+// typing, the same parts are errors unless they may still become a word.
+func TestParseMalformed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in     string
+		typing bool
+		token  string
+		column int
+		says   string
+	}{
+		{`"`, false, `"`, 1, "not closed"},
+		{`((((`, false, `((((`, 1, "nothing to search for"},
+		{`-`, false, `-`, 1, "a - alone"},
+		{`flaky - timeout`, false, `-`, 7, "a - alone"},
+		{`flaky - timeout`, true, `-`, 7, "a - alone"},
+		{`"npm test`, false, `"npm test`, 1, "not closed"},
+		{`é -"go vet`, false, `-"go vet`, 4, "not closed"},
+		{`timeout ""`, false, `""`, 9, "an empty phrase"},
+		{`timeout -"  "`, false, `-"  "`, 10, "an empty phrase"},
+		{`&& timeout`, true, `&&`, 1, "nothing to search for"},
+		{`timeout ((((`, true, `((((`, 9, "nothing to search for"},
+		{`cost>abc timeout`, false, `cost>abc`, 1, "cost wants"},
+		{`timeout since:3`, false, `since:3`, 9, "since wants"},
+	} {
+		_, err := Parse(tc.in, Options{Now: now, Typing: tc.typing})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Token != tc.token || pe.Column != tc.column || !strings.Contains(pe.Err.Error(), tc.says) {
+			t.Errorf("Parse(%q, typing %v) = %v; want a ParseError at %q, column %d, saying %q", tc.in, tc.typing, err, tc.token, tc.column, tc.says)
+			continue
+		}
+		if want := fmt.Sprintf("at column %d: ", tc.column); !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q): %q does not say %q", tc.in, err, want)
+		}
+	}
+	if q, err := Parse(`"npm te`, Options{Typing: true}); err != nil || len(q.Terms) != 1 {
+		t.Errorf("a phrase being typed: %+v, %v; want its term", q, err)
 	}
 }
 
