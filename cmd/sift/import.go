@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/textsafe"
 )
@@ -52,6 +53,7 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "re-summarize unchanged files too")
 	workers := fs.Int("workers", 0, "files summarized at once (default: one per CPU)")
 	history := fs.Bool("history", false, "import the agent CLIs' own session histories (see cmd/sift/internal/app/history.go)")
+	agent := fs.String("agent", "", "read the files as this `kind`'s streams, unsniffed (unknown: as plain text); a file named alone that no sniffer claims needs it")
 	paths, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return fail(stderr, "import", err)
@@ -59,11 +61,16 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *history && len(paths) > 0 {
 		return fail(stderr, "import", app.ErrHistoryPaths)
 	}
+	if *agent != "" {
+		if _, err := agents.Default().Lookup(agents.Kind(*agent)); err != nil {
+			return fail(stderr, "import", fmt.Errorf("--agent: %w", err))
+		}
+	}
 	ctx, stop := signalContext()
 	defer stop()
 	pr := newProgressPrinter(stderr)
 	res, err := app.Import(ctx, &sf.Env, app.ImportSpec{Paths: paths, History: *history, Force: *force, Workers: *workers,
-		Progress: pr.report})
+		Agent: *agent, Progress: pr.report})
 	pr.done()
 	if oe := (*app.OpenError)(nil); errors.As(err, &oe) {
 		return fail(stderr, "import", oe.Err)

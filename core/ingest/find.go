@@ -28,6 +28,10 @@ type File struct {
 	// by; a file named by the user has neither.
 	root *folder
 	rel  string
+	// named is set for a file the user named (not found in a folder):
+	// it is refused unless a sniffer, a recorded run or its name says an
+	// agent wrote it (reader.read), or Options.Summary.Agent forces it.
+	named bool
 	// pinned is set for the file of a session with an open follow-up
 	// (State.Pinned): its review events are built whatever its age.
 	pinned bool
@@ -171,7 +175,7 @@ func (cl *collector) root(root string) {
 		return
 	}
 	if !info.IsDir() {
-		cl.add(File{Path: root, Size: info.Size(), MTime: info.ModTime().UnixMilli()})
+		cl.add(File{Path: root, Size: info.Size(), MTime: info.ModTime().UnixMilli(), named: true})
 		return
 	}
 	w, err := newWalkRoot(root)

@@ -19,6 +19,24 @@ import (
 // errNotStream marks a file that is not a text stream.
 var errNotStream = errors.New("binary file, not an agent stream")
 
+// ErrNotStream is the error of a file named alone that no sniffer claims,
+// no recorded run wrote and whose name is not a capture's: nothing says
+// an agent wrote it. Options.Summary.Agent forces it in.
+var ErrNotStream = errors.New("not an agent stream")
+
+// notStream is ErrNotStream saying what was tried and how to force it.
+func notStream(reg *agents.Registry) error {
+	var tried []string
+	for _, k := range reg.Kinds() {
+		if k != agents.Unknown {
+			tried = append(tried, string(k))
+		}
+	}
+	return fmt.Errorf("%w: no sniffer claims it (%s), no sift run recorded it and its name is not a capture's"+
+		" (PHASE-N-HEX.jsonl); sift import --agent unknown FILE imports it as plain text, --agent KIND as KIND's stream",
+		ErrNotStream, strings.Join(tried, ", "))
+}
+
 // readBufSize is the read buffer of each reader: the size of the parser's
 // own (core/agents newLineReader), which then reads through the reader's
 // buffer rather than allocating one per file.
@@ -150,6 +168,12 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if f.named && inv == nil && kind == "" && r.opt.Summary.Agent == "" && sum.AgentKind == string(agents.Unknown) &&
+		f.Layout.Iteration == nil {
+		// A file in a folder keeps the plain-text fallback; one named
+		// alone (/etc/passwd) is refused unless forced.
+		return nil, notStream(r.reg)
 	}
 	lay, project := f.Layout, f.project
 	if kind != "" && f.history == "" {

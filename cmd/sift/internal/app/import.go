@@ -17,6 +17,10 @@ type ImportSpec struct {
 	History bool
 	Force   bool
 	Workers int
+	// Agent, when set, is the kind the files are read as, unsniffed
+	// (`sift import --agent KIND`): it forces in a file named alone that
+	// nothing says an agent wrote (ingest.ErrNotStream).
+	Agent string
 	// Progress hears how far the import is.
 	Progress func(ingest.Progress)
 }
@@ -45,6 +49,7 @@ func Import(ctx context.Context, env *Env, spec ImportSpec) (ingest.Result, erro
 	defer st.Close()
 	opts := env.ImportOptions()
 	opts.Force, opts.Workers = spec.Force, spec.Workers
+	opts.Summary.Agent = spec.Agent
 	if spec.History {
 		return ingest.ImportFound(ctx, st, <-found, opts, spec.Progress)
 	}
