@@ -50,6 +50,10 @@ type toolView struct {
 	query     string
 	matches   []int
 	match     int
+	// queries keeps the search of each call left, by session and call:
+	// a search belongs to the call it was typed in, and is back when
+	// that call shows again.
+	queries map[callRef]string
 
 	// errRows are the body rows that start a line of the output that can
 	// explain a failure ({ and } step through them); whyRow is the row
@@ -69,9 +73,26 @@ func newToolView(c *Common) *toolView {
 	return &toolView{c: c, search: ti}
 }
 
+// callRef names one tool call of one session.
+type callRef struct {
+	session review.SessionKey
+	call    string
+}
+
 // setCall shows a call; the detail arrives later with setDetail. The
-// search carries over from call to call.
+// search is the call's own: the one typed in it before, else none.
 func (m *toolView) setCall(s *review.Session, tc *summary.ToolCall) {
+	if m.s != nil && m.call != nil {
+		if m.queries == nil {
+			m.queries = map[callRef]string{}
+		}
+		if left := (callRef{m.s.Key(), m.call.ID}); m.query != "" {
+			m.queries[left] = m.query
+		} else {
+			delete(m.queries, left)
+		}
+	}
+	m.query, m.match = m.queries[callRef{s.Key(), tc.ID}], 0
 	m.s, m.call, m.detail, m.raw, m.err, m.offset = s, tc, nil, nil, nil, 0
 	m.loading = true
 	m.build()

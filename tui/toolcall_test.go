@@ -38,14 +38,31 @@ func TestSearchInACallIsAnInputMode(t *testing.T) {
 	if m.tool.match != len(m.tool.matches)-1 {
 		t.Errorf("N twice from the second match: %d, want the last", m.tool.match)
 	}
-	// The search follows to the next call.
+	// The search belongs to its call: the next call has none, and it is
+	// back with its call (issue 29, item 9: it stuck to every later call
+	// of every session).
 	press(t, m, k.NextCall)
-	if m.tool.query != "DEV-BROWSER" || !strings.Contains(screenText(m), "call 3/8") {
-		t.Errorf("] lost the search or the position:\n%s", screenText(m))
+	if got := screenText(m); m.tool.query != "" || len(m.tool.matches) != 0 || strings.Contains(got, "/DEV-BROWSER") ||
+		!strings.Contains(got, "call 3/8") {
+		t.Errorf("] kept the search of call 2, or lost the position:\n%s", got)
 	}
-	press(t, m, k.PrevCall, k.PrevCall)
-	if !strings.Contains(screenText(m), "call 1/8") {
+	press(t, m, k.PrevCall)
+	if got := screenText(m); m.tool.query != "DEV-BROWSER" || !strings.Contains(got, "/DEV-BROWSER ") {
+		t.Errorf("[ back to call 2 lost its search:\n%s", got)
+	}
+	press(t, m, k.PrevCall)
+	if !strings.Contains(screenText(m), "call 1/8") || m.tool.query != "" {
 		t.Errorf("[ [:\n%s", screenText(m))
+	}
+	// Nor does it follow into another session's calls.
+	press(t, m, k.NextCall)
+	for i := 0; i < 4 && m.screen != screenInbox; i++ {
+		press(t, m, k.Back)
+	}
+	press(t, m, k.Down, k.Enter)
+	run(t, m, m.openToolCall(m.session.s.ToolCalls[0].ID))
+	if m.screen != screenToolCall || m.tool.query != "" || strings.Contains(screenText(m), "/DEV-BROWSER") {
+		t.Errorf("another session's call shows the search:\n%s", screenText(m))
 	}
 }
 
