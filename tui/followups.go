@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -137,7 +138,10 @@ func (v *followupsView) entry(f *review.Followup, sel bool, w int) []string {
 func (v *followupsView) View(w, h int) string {
 	st := v.c.Styles
 	inner := max(min(w-6, 110), 20)
-	title := "follow-ups · " + plural(len(v.fs), "open")
+	title := "follow-ups"
+	if !v.loading {
+		title += " · " + strconv.Itoa(len(v.fs)) + " open"
+	}
 	lines := []string{st.Dialog.Title.Render(fitWidth(title, inner)), ""}
 	switch {
 	case v.loading:

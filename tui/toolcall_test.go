@@ -97,6 +97,22 @@ func TestFailedCallShowsItsErrorOnce(t *testing.T) {
 	}
 }
 
+// TestFollowupsTitleCounts: F's title counts the open follow-ups in
+// words that read ("3 open", not "3 opens"; issue 29, item 9).
+func TestFollowupsTitleCounts(t *testing.T) {
+	m := newTestApp(t, 120, 36, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	for range 3 {
+		press(t, m, k.Followup)
+		typeText(t, m, "rerun it")
+		press(t, m, k.Enter, k.Down)
+	}
+	press(t, m, k.Followups)
+	if got := screenText(m); len(m.followups.fs) != 3 || !strings.Contains(got, "follow-ups · 3 open ") || strings.Contains(got, "opens") {
+		t.Errorf("F with %d follow-ups:\n%s", len(m.followups.fs), got)
+	}
+}
+
 // TestFollowupsListCopiesTheResumeCommand: F lists the follow-up x
 // recorded, with its resume command, which y copies.
 func TestFollowupsListCopiesTheResumeCommand(t *testing.T) {
