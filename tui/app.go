@@ -354,8 +354,10 @@ func (m *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.current().Update(msg)
 	}
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, k.Quit) && m.screen == screenInbox:
 		return tea.Quit
+	case key.Matches(msg, k.Quit):
+		return m.backScreen()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 		return m.loadCoverage()
@@ -393,6 +395,15 @@ func (m *App) back() tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// backScreen is q past the inbox: one screen up, a tool call to its
+// session, a session to the inbox, where esc goes up one focus first.
+func (m *App) backScreen() tea.Cmd {
+	if m.screen == screenSession {
+		m.session.back()
+	}
+	return m.back()
 }
 
 // toggleMode switches between the developer and the operator view.

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentsift/sift/core/ingest"
@@ -299,6 +301,49 @@ func TestToolCallDetailAndBack(t *testing.T) {
 	}
 	if !press(t, m, k.Quit) {
 		t.Error("q does not quit")
+	}
+}
+
+// TestQBacksOut: q closes an overlay first, then backs out one screen
+// (a tool call to its session, a session to the inbox, whatever has the
+// focus there), and quits from the inbox; ctrl+c quits from anywhere; in
+// a note q is a letter (issue 29, item 9; clarification 7). It quit from
+// any depth.
+func TestQBacksOut(t *testing.T) {
+	m := newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	k := m.c.Keys
+	press(t, m, k.SortBy(review.SortCost), k.Top, k.Enter, k.Enter, k.Enter)
+	if m.screen != screenToolCall || m.session.focus != focusPane {
+		t.Fatalf("screen %d, focus %d", m.screen, m.session.focus)
+	}
+	for _, open := range []key.Binding{k.Help, k.Followups, k.Copy, k.History, k.Decide} {
+		if quit := press(t, m, open, k.Quit); quit || m.overlay() || m.screen != screenToolCall {
+			t.Fatalf("%s then q: quit %v, overlay %v, screen %d", open.Help().Key, quit, m.overlay(), m.screen)
+		}
+	}
+	press(t, m, k.Followup)
+	typeText(t, m, "q")
+	if m.dialog == nil || !strings.Contains(screenText(m), "q") {
+		t.Fatalf("q in a note closed the dialog:\n%s", screenText(m))
+	}
+	press(t, m, k.Back)
+	if quit := press(t, m, k.Help); quit || !strings.Contains(screenText(m), "q back (ctrl+c quits)") {
+		t.Errorf("the tool call's help does not say what q does:\n%s", screenText(m))
+	}
+	press(t, m, k.Help)
+	if quit := press(t, m, k.Quit); quit || m.screen != screenSession {
+		t.Fatalf("q on a tool call: quit %v, screen %d", quit, m.screen)
+	}
+	if quit := press(t, m, k.Quit); quit || m.screen != screenInbox {
+		t.Fatalf("q on a session (its calls focused): quit %v, screen %d", quit, m.screen)
+	}
+	if !press(t, m, k.Quit) {
+		t.Error("q in the inbox does not quit")
+	}
+	m = newTestApp(t, 120, 40, NewMemStore(fixtureSessions(t)))
+	press(t, m, k.Enter, k.Enter, k.Enter, k.Help)
+	if !press(t, m, k.ForceQuit) {
+		t.Error("ctrl+c over a tool call's help does not quit")
 	}
 }
 

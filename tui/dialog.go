@@ -85,6 +85,10 @@ func (d *decisionDialog) Update(msg tea.Msg) tea.Cmd {
 		return d.setFocus(1 - d.focus)
 	}
 	if d.focus == focusChoices {
+		if key.Matches(kp, d.c.Keys.Quit) {
+			// q closes an overlay first; in the note it is a letter.
+			return intent(closeOverlayMsg{})
+		}
 		d.pick(kp)
 		return nil
 	}

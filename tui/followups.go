@@ -60,7 +60,7 @@ func (v *followupsView) resume(f *review.Followup) review.Resume {
 func (v *followupsView) Update(msg tea.KeyPressMsg) tea.Cmd {
 	k := v.c.Keys
 	switch {
-	case key.Matches(msg, k.Back, k.Followups, k.Help):
+	case key.Matches(msg, k.Back, k.Followups, k.Help, k.Quit):
 		return intent(closeOverlayMsg{})
 	case key.Matches(msg, k.Down):
 		v.cursor = min(v.cursor+1, max(len(v.fs)-1, 0))
@@ -190,7 +190,7 @@ type copyMenu struct {
 func (c *copyMenu) Update(msg tea.KeyPressMsg) tea.Cmd {
 	k := c.c.Keys
 	switch {
-	case key.Matches(msg, k.Back, k.Copy):
+	case key.Matches(msg, k.Back, k.Copy, k.Quit):
 		return intent(closeOverlayMsg{})
 	case key.Matches(msg, k.Down):
 		c.cursor = min(c.cursor+1, len(c.items)-1)

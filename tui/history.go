@@ -21,7 +21,7 @@ type historyView struct {
 func (h *historyView) Update(msg tea.KeyPressMsg) tea.Cmd {
 	k := h.c.Keys
 	switch {
-	case key.Matches(msg, k.Back, k.History, k.Help):
+	case key.Matches(msg, k.Back, k.History, k.Help, k.Quit):
 		return intent(closeOverlayMsg{})
 	case key.Matches(msg, k.Down):
 		h.offset = min(h.offset+1, max(len(h.decisions)-1, 0))

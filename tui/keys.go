@@ -57,8 +57,10 @@ type KeyMap struct {
 	// The decision dialog's choices, when they have its focus.
 	Reviewed, NeedsFollowup, Ignored key.Binding
 
-	// App.
-	View, Refresh, Help, Quit, ForceQuit key.Binding
+	// App. Quit is q: it closes an overlay, backs out one screen from a
+	// session or a tool call, and quits from the inbox; QuitBack is how
+	// the screens past the inbox list it. ForceQuit quits from anywhere.
+	View, Refresh, Help, Quit, ForceQuit, QuitBack key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -125,6 +127,7 @@ func DefaultKeyMap() KeyMap {
 		Help:      b("?", "help", "?"),
 		Quit:      b("q", "quit", "q"),
 		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
+		QuitBack:  b("q", "back (ctrl+c quits)", "q"),
 	}
 	for i, s := range review.SortKeys() {
 		n := strconv.Itoa(i)

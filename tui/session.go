@@ -513,7 +513,7 @@ func (m *sessionView) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Tab, k.Back},
 		{next, prev, k.AllTurns, k.Expand, k.NextTodo, k.PrevTodo},
 		{k.Decide, k.DecideSession, k.Followup, k.Undo, k.History, k.Followups, k.Claim},
-		{k.View, k.Refresh, k.Help, k.Quit},
+		{k.View, k.Refresh, k.Help, k.QuitBack},
 	}
 }
 

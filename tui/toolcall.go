@@ -434,6 +434,6 @@ func (m *toolView) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.PrevCall, k.NextCall, k.Back},
 		{k.Search, k.NextMatch, k.PrevMatch, k.NextError, k.PrevError, k.Wrap, k.Copy, k.Pager, k.Editor},
 		{k.Decide, k.DecideSession, k.Followup, k.Undo, k.History, k.NextTodo, k.Followups, k.Claim},
-		{k.View, k.Refresh, k.Help, k.Quit},
+		{k.View, k.Refresh, k.Help, k.QuitBack},
 	}
 }

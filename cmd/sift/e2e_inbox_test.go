@@ -87,23 +87,27 @@ func startInTmuxAt(t *testing.T, w, h int, cmd func(bin, dir string) string) (tm
 	return tm, bin, dir
 }
 
-// quit presses q and waits for the program (named what) to exit 0.
+// quit presses q until the program (named what) exits 0: q backs out
+// one screen at a time, and quits from the inbox.
 func (tm *tmuxTerm) quit(what string) {
 	tm.t.Helper()
-	tm.keys("q")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if b, err := os.ReadFile(filepath.Join(tm.dir, "rc")); err == nil {
-			if got := strings.TrimSpace(string(b)); got != "0" {
-				errText, _ := os.ReadFile(filepath.Join(tm.dir, "stderr"))
-				tm.t.Fatalf("%s exited %s: %s", what, got, errText)
-			}
-			return
+	rc := filepath.Join(tm.dir, "rc")
+	for presses := 0; ; presses++ {
+		if presses < 3 {
+			tm.keys("q")
 		}
-		if time.Now().After(deadline) {
+		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if b, err := os.ReadFile(rc); err == nil {
+				if got := strings.TrimSpace(string(b)); got != "0" {
+					errText, _ := os.ReadFile(filepath.Join(tm.dir, "stderr"))
+					tm.t.Fatalf("%s exited %s: %s", what, got, errText)
+				}
+				return
+			}
+		}
+		if presses >= 3 {
 			tm.t.Fatalf("%s did not quit on q:\n%s", what, tm.screen())
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 }
 
