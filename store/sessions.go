@@ -236,9 +236,9 @@ func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Ses
 }
 
 // liveCols are the columns a session's row carries besides its summary
-// and decision: its review state, whether it runs (live.go) and where its
-// new lines start.
-const liveCols = "s.review_state, s.live, s.live_tool, s.live_wait, s.new_since, "
+// and decision: its review state, whether it runs (live.go), where its
+// new lines start and its last activity.
+const liveCols = "s.review_state, s.live, s.live_tool, s.live_wait, s.new_since, s.activity_at, "
 
 // scanSession reads the columns of ListSessions and GetSession: the
 // summary's JSON parts, its path, its review state and its session-level
@@ -249,9 +249,9 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 	var sess review.Session
 	var did, dsup sql.NullInt64
 	var dwi, dfn, dturn, dtool, dkind, dnote, drev sql.NullString
-	var dcreated, dseen sql.NullInt64
+	var dcreated, dseen, active sql.NullInt64
 	if err := sc.Scan(&brief, &calls, &stalls, &turns, &path, &state, &sess.Live, &sess.LiveTool, &sess.LiveWait, &sess.NewSince,
-		&did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated, &dsup, &dseen); err != nil {
+		&active, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated, &dsup, &dseen); err != nil {
 		return sess, err
 	}
 	sess.State = review.DecisionKind(state)
@@ -274,6 +274,10 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 				return sess, fmt.Errorf("decode summary %s: %s unreadable: %w", sess.Key(), part.col, err)
 			}
 		}
+	}
+	if active.Valid && (sum.StartedAt == nil || sum.StartedAt.IsZero()) {
+		t := fromMs(active)
+		sess.ActiveAt = &t
 	}
 	if did.Valid {
 		sess.Decision = &review.Decision{ID: did.Int64, Session: sess.Key(), Kind: review.DecisionKind(dkind.String),

@@ -115,7 +115,10 @@ func TestListSessionsUsesIndexes(t *testing.T) {
 
 // TestStartedOrderPlacesUntimedStreams checks that a stream without
 // timestamps (codex prints none) sorts by its file's time among the
-// others, not after all of them, while its startedAt stays null.
+// others, not after all of them, while its startedAt stays null; the
+// session carries that time (ActiveAt) for the list and the inbox to
+// show where the start would be, found by a search too (issue 29, item 9:
+// they showed —).
 func TestStartedOrderPlacesUntimedStreams(t *testing.T) {
 	t.Parallel()
 	s := newTestStore(t)
@@ -136,6 +139,17 @@ func TestStartedOrderPlacesUntimedStreams(t *testing.T) {
 	}
 	if rows[0].StartedAt != nil {
 		t.Fatalf("an unknown start was filled in: %v", rows[0].StartedAt)
+	}
+	if a := rows[0].ActiveAt; a == nil || !a.Equal(mt.Truncate(time.Millisecond)) || rows[1].ActiveAt != nil {
+		t.Errorf("ActiveAt %v, want the file's time %v; a timed session's %v, want nil", a, mt, rows[1].ActiveAt)
+	}
+	found, err := pageRows(s.ListSessions(ctx, review.Query{Search: "agent:codex"}))
+	if err != nil || len(found) != 1 || found[0].ActiveAt == nil || !found[0].ActiveAt.Equal(*rows[0].ActiveAt) {
+		t.Errorf("searched: %+v, %v", found, err)
+	}
+	one, err := s.GetSession(ctx, rows[0].Key())
+	if err != nil || one.ActiveAt == nil || !one.ActiveAt.Equal(*rows[0].ActiveAt) {
+		t.Errorf("GetSession: ActiveAt %v, %v", one.ActiveAt, err)
 	}
 }
 

@@ -229,6 +229,11 @@ func (m *inboxView) cellText(col string, s *review.Session, i int) string {
 		}
 		return Inert(phaseLabel(s))
 	case "started":
+		if s.StartedAt == nil && s.ActiveAt != nil {
+			// No start recorded: its end, else its file's time, where
+			// the started order places it; ~ as for an estimated cost.
+			return "~" + fmtAgo(s.ActiveAt, m.c.Now())
+		}
 		return fmtAgo(s.StartedAt, m.c.Now())
 	case "dur":
 		if s.Live == review.LiveRunning {

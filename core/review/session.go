@@ -2,6 +2,7 @@ package review
 
 import (
 	"io"
+	"time"
 
 	"github.com/agentsift/sift/core/summary"
 )
@@ -57,6 +58,12 @@ type Session struct {
 	// ShortHash of its work item. "" for any other session, and in every
 	// output but the inbox: the key stays the session's name.
 	Project string `json:"-"`
+	// ActiveAt is, for a session whose stream records no start, its last
+	// activity as the store keeps it: the stream's end, else its file's
+	// modification time. The started order places the session there,
+	// and the inbox and sift list show it, marked, where the start would
+	// be. Nil when the stream records its start.
+	ActiveAt *time.Time `json:"-"`
 	// Claim is the session's live claim: the reviewer reviewing it now
 	// (Claim); nil when nobody is, or their claim expired.
 	Claim *Claim `json:"claim,omitempty"`
