@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/agentsift/sift/core/event"
@@ -76,7 +75,14 @@ func runList(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	writeTable(w, rows)
+	switch {
+	case len(rows) > 0:
+		writeTable(w, rows, terminalWidth(stdout))
+	case *flagged || *undecided || *agent != "" || *workItem != "" || *since != "" || *text != "" || *offset > 0:
+		fmt.Fprintln(w, noMatches)
+	default:
+		fmt.Fprintln(w, noMatches+" (no sessions stored: sift import PATH, or sift demo for a sample inbox)")
+	}
 	return 0
 }
 
@@ -132,16 +138,21 @@ func sortNames() string {
 	return strings.Join(ns, "|")
 }
 
-// writeTable prints the inbox as aligned columns. Ids, names and kinds come
-// from folder and file names and from streams: every cell is inert, which
-// also keeps a tab in a name from breaking the columns.
-func writeTable(w io.Writer, rows []review.Session) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tAGENT\tOUTCOME\tSTARTED\tDURATION\tCOST\tTOKENS\tTOOLS\tSTALLS\tERRORS\tAPPROVALS\tFLAGS\tDECISION")
+// writeTable prints the inbox as aligned columns, fitted to width (0:
+// no limit; table.write says how). Ids, names and kinds come from folder and file
+// names and from streams: every cell is inert, which also keeps a tab in
+// a name from breaking the columns.
+func writeTable(w io.Writer, rows []review.Session, width int) {
+	t := table{cols: listColumns(), rows: make([][]string, 0, len(rows))}
 	for _, r := range rows {
 		started := "-"
-		if r.StartedAt != nil {
+		switch {
+		case r.StartedAt != nil:
 			started = r.StartedAt.Local().Format("2006-01-02 15:04")
+		case r.ActiveAt != nil:
+			// No start recorded: its end, else its file's time, as the
+			// started order places it.
+			started = "~" + r.ActiveAt.Local().Format("2006-01-02 15:04")
 		}
 		dur := "-"
 		if r.TotalDurationMs != nil {
@@ -171,11 +182,24 @@ func writeTable(w io.Writer, rows []review.Session) {
 		// The review state: the session's decision, or its flagged
 		// turns' decisions rolled up.
 		decision := orDash(string(r.State))
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", textsafe.Inert(r.Key().String()),
-			textsafe.Inert(r.AgentKind), textsafe.Inert(r.Outcome.Word()), started, dur, cost, tokens, r.ToolCallCount, r.StallCount, r.ErrorCount, r.ApprovalCount,
-			textsafe.Inert(orDash(strings.Join(flags, ","))), textsafe.Inert(decision))
+		t.rows = append(t.rows, []string{textsafe.Inert(r.Key().String()), textsafe.Inert(r.AgentKind),
+			textsafe.Inert(r.Outcome.Word()), started, dur, cost, tokens, strconv.Itoa(r.ToolCallCount),
+			strconv.Itoa(r.StallCount), strconv.Itoa(r.ErrorCount), strconv.Itoa(r.ApprovalCount),
+			textsafe.Inert(orDash(strings.Join(flags, ","))), textsafe.Inert(decision)})
 	}
-	tw.Flush()
+	t.write(w, width)
+}
+
+// listColumns are sift list's columns. On a narrow terminal the flags
+// are cut to 20 cells and the session to 40, then the counts go, then
+// tokens, duration and the start; the session, agent, outcome, cost,
+// flags and decision stay, the flags and the session cut further when
+// they must.
+func listColumns() []tableColumn {
+	return []tableColumn{{title: "SESSION", cut: 2, soft: 40, least: 16}, {title: "AGENT"}, {title: "OUTCOME"},
+		{title: "STARTED", drop: 7}, {title: "DURATION", drop: 6}, {title: "COST"}, {title: "TOKENS", drop: 5},
+		{title: "TOOLS", drop: 2}, {title: "STALLS", drop: 3}, {title: "ERRORS", drop: 4}, {title: "APPROVALS", drop: 1},
+		{title: "FLAGS", cut: 1, soft: 20, least: 8}, {title: "DECISION"}}
 }
 
 func orDash(s string) string {
