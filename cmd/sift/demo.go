@@ -101,7 +101,12 @@ func runDemo(args []string, _ io.Reader, _, stderr io.Writer) int {
 	if err := inf.check(); err != nil {
 		return fail(stderr, "demo", err)
 	}
-	st, cleanup, err := openDemo(context.Background(), *db)
+	// A closed terminal (SIGHUP) or a kill stops the demo as q does, so
+	// that its temporary folder goes; from here on, before the inbox
+	// shows too.
+	ctx, cancel := stopContext()
+	defer cancel()
+	st, cleanup, err := openDemo(ctx, *db)
 	if err != nil {
 		return fail(stderr, "demo", err)
 	}
@@ -112,8 +117,6 @@ func runDemo(args []string, _ io.Reader, _, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "demo", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	if _, err := newProgram(app, ctx).Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fail(stderr, "demo", err)
 	}

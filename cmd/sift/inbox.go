@@ -9,6 +9,8 @@ import (
 	iofs "io/fs"
 	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -72,7 +74,7 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 		return fail(stderr, "inbox", err)
 	}
 	defer st.Close()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := stopContext()
 	defer cancel()
 	names, watch, err := historyOf(ctx, st, sf)
 	if err != nil {
@@ -148,6 +150,14 @@ func historyOf(ctx context.Context, st *store.Store, sf *storeFlags) (*app.Proje
 		}
 	}
 	return names, watch, nil
+}
+
+// stopContext is the inbox's context: cancelled by SIGHUP (its terminal
+// closed), SIGTERM or SIGINT, which then stop it as q does, its deferred
+// clean-up run (the store closed, the demo's temporary folder removed),
+// rather than end the process where it is.
+func stopContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), syscall.SIGHUP, syscall.SIGTERM, os.Interrupt)
 }
 
 // newProgram makes the Bubble Tea program; NO_COLOR drops colours and
