@@ -28,6 +28,10 @@ const maxDecisionLine = 4 << 20
 
 // runDecisions implements `sift decisions export|import`.
 func runDecisions(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprintf(stdout, "usage: sift %s\n(sift decisions export -h and sift decisions import -h list their flags)\n", decisionsUsage)
+		return 0
+	}
 	if len(args) == 0 || (args[0] != "export" && args[0] != "import") {
 		return fail(stderr, "decisions", fmt.Errorf("want export or import (usage: sift %s)", decisionsUsage))
 	}

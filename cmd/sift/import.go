@@ -29,7 +29,7 @@ type storeFlags struct {
 func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 	f := &storeFlags{Env: app.NewEnv()}
 	fs.StringVar(&f.DB, "db", "", "database: a file, or a postgres:// URL (default $SIFT_DB, the configuration's Database, else $XDG_DATA_HOME/sift/sift.db)")
-	fs.Func("logs", "folder of captured stream files (default: the configuration's Path, "+f.Logs+")", func(v string) error {
+	fs.Func("logs", "`folder` of captured stream files (default: the configuration's Path, "+f.Logs+")", func(v string) error {
 		if strings.TrimSpace(v) == "" {
 			return errors.New("must not be empty")
 		}

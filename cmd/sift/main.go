@@ -48,7 +48,7 @@ func commands() []command {
 		{"parse", "parse FILE [--agent KIND] [--stats]   print the normalized events as JSON lines", runParse},
 		{"summary", "summary FILE… [--agent K] [--start T --end T] [--exit-code N] [--model M] [--json] [--pricing FILE] [--stall 30s]   print run summaries", runSummary},
 		{"run", runUsage, runRun},
-		{"import", "import [PATH…] [--force] [--history]   ingest stream files and folders into the store", runImport},
+		{"import", "import [PATH…] [--force] [--history] [--agent KIND]   ingest stream files and folders into the store (--agent: read them as KIND's, unsniffed)", runImport},
 		{"search", searchUsage, runSearch},
 		{"list", "list [--sort KEY] [--asc] [--flagged] [--undecided] [--agent K] [--work-item W] [--since D] [--limit N] [--json [--full]]   the inbox (--full: with tool calls, stalls and turns)", runList},
 		{"export", exportUsage, runExport},

@@ -80,13 +80,7 @@ func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				// Defaults may name paths from the environment.
-				var help strings.Builder
-				fs.SetOutput(&help)
-				fs.Usage()
-				for _, l := range textsafe.InertLines(strings.TrimSuffix(help.String(), "\n")) {
-					fmt.Fprintln(out, l)
-				}
+				printHelp(out, fs)
 			}
 			return nil, err
 		}
@@ -101,6 +95,37 @@ func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
 		return nil, fmt.Errorf("want %d argument(s), got %d", n, len(pos))
 	}
 	return pos, nil
+}
+
+// inboxUsage is the usage line of sift without a command: the inbox.
+const inboxUsage = "[--theme T] [--operator] [--reviewer R]   open the inbox (sift help lists the commands)"
+
+// usageLine is the usage line of a flag set's command, after "sift ":
+// its entry in commands (decisions export is decisions'), else the
+// inbox's.
+func usageLine(name string) string {
+	cmd, _, _ := strings.Cut(name, " ")
+	for _, c := range commands() {
+		if c.name == cmd {
+			return c.usage
+		}
+	}
+	return inboxUsage
+}
+
+// printHelp prints a command's help: its usage line, with its
+// positional arguments, then its flags. The flags' defaults may name
+// paths from the environment: every line is printed inert.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	var help strings.Builder
+	fmt.Fprintf(&help, "usage: sift %s\nflags:\n", usageLine(fs.Name()))
+	out := fs.Output()
+	fs.SetOutput(&help)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+	for _, l := range textsafe.InertLines(strings.TrimSuffix(help.String(), "\n")) {
+		fmt.Fprintln(w, l)
+	}
 }
 
 // globalFlags are the flags every command takes, before or after its

@@ -26,7 +26,7 @@ func runPrices(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	conf := fs.String("config", "", "configuration file whose Prices key is laid over the catalog (default <user config dir>/sift/config.yaml)")
-	file := fs.String("pricing", "", "price file laid over the configuration's prices, as `sift summary --pricing` reads it")
+	file := fs.String("pricing", "", "price file laid over the configuration's prices, as sift summary --pricing reads it")
 	names, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return fail(stderr, "prices", err)

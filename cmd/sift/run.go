@@ -42,9 +42,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	bin := fs.String("bin", "", "agent executable (default: the configuration's Agents.<kind>.Binary, else the CLI on PATH)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, "usage: sift "+runUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
+			printHelp(stdout, fs)
 			return 0
 		}
 		if strings.HasPrefix(err.Error(), "flag provided but not defined") {

@@ -28,9 +28,9 @@ func runSweep(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	status := fs.Bool("status", false, "print the last sweep and its figures, and sweep nothing")
 	dry := fs.Bool("dry-run", false, "list what a sweep would remove, and remove nothing")
 	days := boundedInt(fs, "retained-days", config.RetainedDaysMax,
-		"delete stream files older than this many days, 0 keeps them (default: the configuration's RetainedDays)")
+		"delete stream files older than this many `days`, 0 keeps them (default: the configuration's RetainedDays)")
 	maxMb := boundedInt(fs, "max-total-size-mb", config.TotalSizeMbMax,
-		"delete the oldest stream files until under this size, 0 disables (default: the configuration's MaxTotalSizeMb)")
+		"delete the oldest stream files until under this size in `MB`, 0 disables (default: the configuration's MaxTotalSizeMb)")
 	if _, err := parseArgs(fs, args, 0); err != nil {
 		return fail(stderr, "sweep", err)
 	}
