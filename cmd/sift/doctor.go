@@ -26,8 +26,11 @@ const doctorUsage = "doctor [--db PATH] [--logs DIR] [--config PATH]   print the
 // configuration and where it came from, then the database, the logs folder
 // and the agent CLIs' history folders, one line each, with whether each
 // exists, its permissions and, for the logs folder, whether sift may sweep
-// it. Anything wrong is listed at the end, one `problem:` line each, and
-// the exit status is 1; 0 when all is well. It creates nothing.
+// it. Anything wrong with sift's own files is listed at the end, one
+// `problem:` line each, and the exit status is 1; 0 when all is well.
+// The history folders are the agent CLIs' own (~/.claude is 0755 as
+// Claude Code makes it): what is amiss there is a `warning:` line, which
+// fails nothing. It creates nothing.
 func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fset.SetOutput(stderr)
@@ -45,11 +48,14 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	} else if store.IsPostgres(db) {
 		d.line("database: %s (PostgreSQL)", store.RedactDSN(db))
 	} else {
-		d.path("database", db, false)
+		d.path("database", db, false, true)
 	}
 	d.logs(sf.Logs)
 	for _, h := range app.HistoryRoots(os.Getenv) {
-		d.path("history "+string(h.Agent), h.Dir, true)
+		d.path("history "+string(h.Agent), h.Dir, true, false)
+	}
+	for _, w := range d.warnings {
+		fmt.Fprintln(stdout, "warning: "+textsafe.Inert(w))
 	}
 	if len(d.problems) == 0 {
 		fmt.Fprintln(stdout, "no problems found")
@@ -61,10 +67,10 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 1
 }
 
-// doctor collects the report's lines and problems.
+// doctor collects the report's lines, problems and warnings.
 type doctor struct {
-	w        io.Writer
-	problems []string
+	w                  io.Writer
+	problems, warnings []string
 }
 
 // line prints one line; paths and config values in it are made inert.
@@ -74,6 +80,11 @@ func (d *doctor) line(format string, args ...any) {
 
 func (d *doctor) problem(format string, args ...any) {
 	d.problems = append(d.problems, fmt.Sprintf(format, args...))
+}
+
+// warn notes what is amiss with a folder that is not sift's.
+func (d *doctor) warn(format string, args ...any) {
+	d.warnings = append(d.warnings, fmt.Sprintf(format, args...))
 }
 
 // config prints the effective configuration, one key a line. An agent's
@@ -131,9 +142,14 @@ func (d *doctor) config(c config.Config) {
 
 // path prints one path's line: whether it exists, what it is and its
 // permissions. Every path doctor checks holds agents' prompts and
-// outputs, so one that others can read is a problem; dir says it must be
-// a folder.
-func (d *doctor) path(what, p string, dir bool) {
+// outputs, so one that others can read is a problem of sift's own (own)
+// and a warning of an agent CLI's, whose folders sift does not make or
+// change; dir says it must be a folder.
+func (d *doctor) path(what, p string, dir, own bool) {
+	problem := d.problem
+	if !own {
+		problem = d.warn
+	}
 	fi, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -141,12 +157,12 @@ func (d *doctor) path(what, p string, dir bool) {
 		return
 	case err != nil:
 		d.line("%s: %s: %v", what, app.QuoteArg(p), unwrapPathErr(err))
-		d.problem("%s %s: %v", what, app.QuoteArg(p), unwrapPathErr(err))
+		problem("%s %s: %v", what, app.QuoteArg(p), unwrapPathErr(err))
 		return
 	}
 	d.line("%s: %s: exists, %s", what, app.QuoteArg(p), fi.Mode())
 	if dir && !fi.IsDir() {
-		d.problem("%s %s is not a folder", what, app.QuoteArg(p))
+		problem("%s %s is not a folder", what, app.QuoteArg(p))
 		return
 	}
 	if who := exposedTo(p, fi); who != "" {
@@ -154,8 +170,12 @@ func (d *doctor) path(what, p string, dir bool) {
 		if fi.IsDir() {
 			mode = "700"
 		}
-		d.problem("%s %s can be read by %s (%s): it holds agents' prompts and outputs; chmod %s it",
-			what, app.QuoteArg(p), who, fi.Mode(), mode)
+		fix := "chmod " + mode + " it"
+		if !own {
+			fix = "the agent CLI made it so; sift leaves it alone"
+		}
+		problem("%s %s can be read by %s (%s): it holds agents' prompts and outputs; %s",
+			what, app.QuoteArg(p), who, fi.Mode(), fix)
 	}
 }
 
@@ -163,7 +183,7 @@ func (d *doctor) path(what, p string, dir bool) {
 // whether it is marked as sift's own, and says what keeps the sweep out
 // of it.
 func (d *doctor) logs(p string) {
-	d.path("logs", p, true)
+	d.path("logs", p, true, true)
 	fi, err := os.Lstat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

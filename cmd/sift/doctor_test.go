@@ -100,6 +100,20 @@ func TestDoctor(t *testing.T) {
 		t.Fatalf("doctor after the fixes: %d %q\n%s", code, errOut, out)
 	}
 
+	// The agent CLIs' own folders are theirs: one others can read (Claude
+	// Code makes ~/.claude 0755) is a warning, and fails nothing (issue
+	// 29, item 9: doctor exited 1).
+	for _, p := range []string{home, filepath.Dir(claude), claude} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, code = siftCmd(t, "doctor", "--config", conf, "--db", db)
+	if code != 0 || errOut != "" || !strings.HasSuffix(out, "no problems found\n") || strings.Contains(out, "problem:") ||
+		!strings.Contains(out, "warning: history claude-history "+claude+" can be read by group and others (drwxr-xr-x): it holds agents' prompts and outputs; the agent CLI made it so; sift leaves it alone\n") {
+		t.Fatalf("doctor with a 0755 history folder: %d %q\n%s", code, errOut, out)
+	}
+
 	// A database others can read is a problem; so is a bad configuration,
 	// reported with the defaults shown.
 	if err := os.Chmod(db, 0o644); err != nil {
