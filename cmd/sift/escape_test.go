@@ -186,7 +186,7 @@ func TestNoEscapeSequencesReachTheTerminal(t *testing.T) {
 		`ENG-\x1b]0;WI\x07\u009b31m/evil-1-\x1b[31m\u2066.jsonl  claude`,
 		`/link-\x1b[2J.jsonl: symlink leads outside the folder`,
 		`recorded needs_followup on ENG-\x1b]0;WI\x07\u009b31m/evil-1-\x1b[31m\u2066.jsonl by rev\x1b[31m\u009b`,
-		`-tmp-\x1b]0;PROJ\x07   4000`,
+		`-tmp-\x1b]0;PROJ\x07   2300`, // a repeated message counted once, as the inbox counts it
 		`"note": "note \u001b]52;c;cHduZWQ=\u0007 \u202eevil"`,
 		`"sessionUpdate":"result","isError":false,"subtype":"success","durationMs":1000,"numTurns":1,"text":"done \u001b]52;c;eA==\u0007 \u2066iso\u2069 \u2028 sep \u009b31m \u001b[0m"`,
 		`sift parse: open ` + textsafe.Inert(base) + `/missing-\x1b]0;x\x07.jsonl: no such file`,
