@@ -244,11 +244,26 @@ func (c e2eCLI) binPath() string {
 func e2eBuildSift(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "sift")
+	goBuild(t, bin)
+	return bin
+}
+
+// buildEnv is the environment the test binary started with, for the go
+// command's own folders: a test that points HOME and the XDG folders at
+// a temporary folder (isolate) must not send `go build` to an empty
+// module cache (it would download every module, or hang offline) and an
+// empty build cache.
+var buildEnv = []string{"HOME=" + os.Getenv("HOME"), "XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"),
+	"XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME")}
+
+// goBuild builds sift into bin with the caches of buildEnv.
+func goBuild(t *testing.T, bin string) {
+	t.Helper()
 	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), buildEnv...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build sift: %v\n%s", err, out)
 	}
-	return bin
 }
 
 // e2eRun is what one CLI run through sift left behind.

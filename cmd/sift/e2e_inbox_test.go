@@ -76,9 +76,7 @@ func startInTmuxAt(t *testing.T, w, h int, cmd func(bin, dir string) string) (tm
 	}
 	dir = t.TempDir()
 	bin = filepath.Join(dir, "sift")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	goBuild(t, bin)
 	tm = &tmuxTerm{t: t, bin: tmux, sock: filepath.Join(dir, "tmux.sock"), name: "e2e", dir: dir}
 	script := cmd(bin, dir) + " 2>" + filepath.Join(dir, "stderr") + "; echo $? >" + filepath.Join(dir, "rc") + "; sleep 5"
 	tm.run("-f", "/dev/null", "new-session", "-d", "-s", tm.name, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h),
