@@ -221,11 +221,10 @@ func orderOf(s *review.Session, q review.Query, flagged, undecided func(*review.
 	var x float64
 	switch q.Sort {
 	case review.SortTriage:
-		rank := 0.0
-		if flagged(s) && undecided(s) {
-			rank = 1
-		}
-		x = -(rank*1e9 + v(s.EstimatedUSD))
+		// The stored rank's rule (review.TriageFacts), then cost.
+		f := review.TriageFacts{Live: s.Live, LiveWait: s.LiveWait, Undecided: undecided(s), Flagged: flagged(s),
+			Outcome: s.Outcome, AgentKind: s.AgentKind, CostKnown: s.EstimatedUSD != nil}
+		x = -(float64(f.TriageRank())*1e9 + v(s.EstimatedUSD))
 	default:
 		f := map[review.SortKey]func() *float64{
 			review.SortStarted: func() *float64 {

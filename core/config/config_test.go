@@ -114,7 +114,7 @@ func TestValidate(t *testing.T) {
 		{"tab name too long", "Tabs:\n  - {Name: \"" + strings.Repeat("x", 25) + "\"}\n",
 			"config " + file + ": Tabs[0].Name must be one line of at most 24 characters"},
 		{"tab query unreadable", "Tabs:\n  - {Name: ok, Query: \"is:nothing\"}\n",
-			"config " + file + ": Tabs[0].Query search \"is:nothing\": is is one of flagged, undecided"},
+			"config " + file + ": Tabs[0].Query search \"is:nothing\" at column 1: is is one of flagged, undecided"},
 		{"tabs are fine", "Tabs:\n  - {Name: codex, Query: \"agent:codex is:undecided\"}\n  - {Name: mine too, Query: mine}\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
