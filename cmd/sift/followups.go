@@ -8,8 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/capture"
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/export"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/textsafe"
@@ -20,9 +19,7 @@ const followupsUsage = "followups [--json]   the open needs_followup decisions, 
 
 // resumeOf is how to resume a follow-up's agent session: the one command
 // sift followups, sift report, the inbox and the API give.
-func resumeOf(f *review.Followup) review.Resume {
-	return capture.ResumeCommand(agents.Kind(f.Session.AgentKind), f.Session.SessionID, f.Session.Cwd, f.Session.StreamCwd, f.Decision.Note)
-}
+func resumeOf(f *review.Followup) review.Resume { return app.ResumeOf(f) }
 
 // runFollowups implements `sift followups [--json]`.
 func runFollowups(args []string, _ io.Reader, stdout, stderr io.Writer) int {

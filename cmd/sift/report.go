@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/export"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/textsafe"
@@ -56,7 +57,7 @@ func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	w := bufio.NewWriterSize(stdout, 64<<10)
-	if err := writeReport(ctx, st, now, from, *format, w); err != nil {
+	if err := app.WriteReport(ctx, st, now, from, *format, w); err != nil {
 		return fail(stderr, "report", err)
 	}
 	if err := w.Flush(); err != nil {
@@ -88,49 +89,4 @@ func allSessions(ctx context.Context, st *store.Store, q review.Query) ([]review
 			return out, nil
 		}
 	}
-}
-
-// writeReport reads what the report needs from the store and writes it.
-func writeReport(ctx context.Context, st *store.Store, now, since time.Time, format string, w io.Writer) error {
-	r, err := buildReport(ctx, st, now, since)
-	if err != nil {
-		return err
-	}
-	switch format {
-	case "html":
-		return r.WriteHTML(w)
-	case "json":
-		return r.WriteJSON(w)
-	}
-	return r.WriteMarkdown(w)
-}
-
-// buildReport reads the sessions active since the start of the window,
-// the decisions recorded since then, and the open follow-ups (those sift
-// followups lists) with their resume commands.
-func buildReport(ctx context.Context, st *store.Store, now, since time.Time) (*export.Report, error) {
-	in := export.ReportInput{Now: now, Since: since}
-	page, err := st.ListSessions(ctx, review.Query{Since: since, Full: true})
-	if err != nil {
-		return nil, err
-	}
-	in.Sessions = page.Sessions
-	err = st.ExportDecisions(ctx, since, func(d store.ExportedDecision) error {
-		in.Decisions = append(in.Decisions, review.Decision{
-			Session: review.SessionKey{WorkItemID: d.WorkItemID, FileName: d.FileName},
-			Kind:    d.Decision, Note: d.Note, Reviewer: d.Reviewer, CreatedAt: d.CreatedAt, TurnID: d.TurnID, ToolCallID: d.ToolCallID,
-		})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	fus, err := st.Followups(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for i := range fus {
-		in.Followups = append(in.Followups, export.ReportFollowup{Followup: fus[i], Resume: resumeOf(&fus[i])})
-	}
-	return export.BuildReport(in), nil
 }

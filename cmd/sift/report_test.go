@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/store"
 )
@@ -53,7 +54,7 @@ func reportStore(t *testing.T) *store.Store {
 func report(t *testing.T, st *store.Store, format string) []byte {
 	t.Helper()
 	var out bytes.Buffer
-	if err := writeReport(context.Background(), st, demoNow, demoNow.Add(-24*time.Hour), format, &out); err != nil {
+	if err := app.WriteReport(context.Background(), st, demoNow, demoNow.Add(-24*time.Hour), format, &out); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes()
@@ -159,7 +160,7 @@ func TestReportEscapesAHostileStream(t *testing.T) {
 		out := map[string]string{}
 		for _, format := range []string{"html", "md", "json"} {
 			var b bytes.Buffer
-			if err := writeReport(ctx, st, time.Now(), time.Now().Add(-24*time.Hour), format, &b); err != nil {
+			if err := app.WriteReport(ctx, st, time.Now(), time.Now().Add(-24*time.Hour), format, &b); err != nil {
 				t.Fatal(err)
 			}
 			if format == "json" && !json.Valid(b.Bytes()) {
