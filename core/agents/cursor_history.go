@@ -150,12 +150,12 @@ func readCursorChat(db queryer, path string) (*cursorChat, error) {
 }
 
 // lines renders the chat as the lines its history parser reads:
-// {"meta": ..., "workspace": ..., "updated": ms}, then {"message": ...}
+// {"meta": ..., "workspace": ...}, then {"message": ...}
 // for each of the root's message blobs that is JSON, in order. The
 // render is sift's: the database holds blobs.
 func (c *cursorChat) lines(db queryer) ([]byte, error) {
 	var out bytes.Buffer
-	head, err := json.Marshal(map[string]any{"meta": c.meta, "workspace": c.workspace, "updated": c.updated})
+	head, err := json.Marshal(map[string]any{"meta": c.meta, "workspace": c.workspace})
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,6 @@ type cursorLine struct {
 		CreatedAt int64  `json:"createdAt"`
 		Model     string `json:"lastUsedModel"`
 	} `json:"meta"`
-	Updated int64 `json:"updated"`
 	Message *struct {
 		Role            string          `json:"role"`
 		Content         json.RawMessage `json:"content"`
@@ -295,10 +294,11 @@ var cursorQuery = regexp.MustCompile(`(?s)<user_query>\s*(.*?)\s*</user_query>`)
 
 type cursorHistoryStream struct {
 	id, model string
-	// ts is the chat's creation, the one time its messages have; end is
-	// its database's last change.
-	ts, end time.Time
-	line    Line
+	// ts is the chat's creation: the store keeps no time per message
+	// (the <timestamp> cursor-agent puts in a prompt is to the minute),
+	// so every event has it.
+	ts   time.Time
+	line Line
 	// replied: the last message is the agent's reply with no tool call
 	// after it (the store records no end of a turn).
 	replied bool
@@ -316,7 +316,6 @@ func (s *cursorHistoryStream) Line(l Line, emit Emit) bool {
 	case r.Meta != nil:
 		s.id, s.model = r.Meta.AgentID, r.Meta.Model
 		s.ts = time.UnixMilli(r.Meta.CreatedAt).UTC()
-		s.end = time.UnixMilli(max(r.Updated, r.Meta.CreatedAt)).UTC()
 		title := r.Meta.Name
 		if title == "New Agent" { // cursor-agent's name for a chat it has not named
 			title = ""
@@ -408,7 +407,7 @@ func toolText(raw json.RawMessage) string {
 // of the context window's contents) and no end of a turn.
 func (s *cursorHistoryStream) Finish(emit Emit) {
 	if s.replied {
-		emit(&event.Event{SessionID: s.id, Timestamp: s.end, Line: s.line.No, Offset: s.line.Offset,
+		emit(&event.Event{SessionID: s.id, Timestamp: s.ts, Line: s.line.No, Offset: s.line.Offset,
 			Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "reply", Text: s.reply}})
 	}
 }
