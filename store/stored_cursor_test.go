@@ -140,6 +140,11 @@ func TestImportCursorChat(t *testing.T) {
 	if sum.Model != "cursor-grok-4.5-high" {
 		t.Errorf("model %q", sum.Model)
 	}
+	// The store keeps one time per chat, its creation: no gap between
+	// its events is a stall.
+	if len(sum.Stalls) != 0 {
+		t.Errorf("%d stalls in a chat with one recorded time", len(sum.Stalls))
+	}
 	if sum.InputTokens != nil || sum.OutputTokens != nil {
 		t.Errorf("tokens in %v out %v, but the store records none", sum.InputTokens, sum.OutputTokens)
 	}
