@@ -24,8 +24,13 @@ import (
 const CursorHistory Kind = "cursor-history"
 
 // cursorDirs is where cursor-agent keeps its chats on Linux and macOS
-// alike: ~/.cursor/chats/<workspace hash>/<chat id>/store.db.
-func cursorDirs(_ func(string) string, home string) []string {
+// alike: <data>/chats/<workspace hash>/<chat id>/store.db, its data
+// folder $CURSOR_DATA_DIR when set to more than blanks, else ~/.cursor
+// (getDataDir in cursor-agent's bundle).
+func cursorDirs(getenv func(string) string, home string) []string {
+	if data := getenv("CURSOR_DATA_DIR"); strings.TrimSpace(data) != "" {
+		return []string{filepath.Join(data, "chats")}
+	}
 	if home == "" {
 		return nil
 	}
