@@ -13,7 +13,7 @@ func TestHarnessEntries(t *testing.T) {
 	t.Parallel()
 	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Pi, Qwen,
 		ClaudeHistory, ClineHistory, CodexHistory, CopilotHistory, CrushHistory, GeminiHistory, GooseHistory,
-		KiloHistory, OpenCodeHistory, PiHistory, QwenHistory, RooHistory, Unknown}
+		KiloHistory, KimiHistory, OpenCodeHistory, PiHistory, QwenHistory, RooHistory, Unknown}
 	if got := Default().Kinds(); !slices.Equal(got, want) {
 		t.Errorf("sniffing order %v, want %v", got, want)
 	}
