@@ -3,8 +3,11 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
@@ -85,5 +88,106 @@ func TestImportDroidHistory(t *testing.T) {
 	sess, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: "-tmp-dfail-work", FileName: wants[1].file})
 	if err != nil || deref(sess.Summary.OutputTokens) != 400 {
 		t.Errorf("after its settings changed: output tokens %v (%v), want 400", sess.Summary.OutputTokens, err)
+	}
+}
+
+// TestKimiDroidTokensBesideCcusage shows sift's tokens of the Kimi and
+// Droid material beside ccusage's, read from the same files by the rules
+// of ccusage's adapters (ryoppippi/ccusage rust/crates/ccusage/src/adapter/
+// kimi and droid, commit 5816e640; ccusage 18.0.11 reads neither): ccusage
+// counts the uncached input (Kimi's input_other, Droid's inputTokens) apart
+// from the cache's reads and writes, where sift's input holds all three.
+// The sums agree: sift's input less its cached and written shares is
+// ccusage's input, its cached share ccusage's cache reads, and the outputs
+// are equal. Kimi's usage lines are deduplicated by ccusage's key (session,
+// message id, timestamp and counts).
+func TestKimiDroidTokensBesideCcusage(t *testing.T) {
+	t.Parallel()
+	type counts struct{ input, cacheRead, cacheWrite, output int64 }
+	kimi := func(path string) counts {
+		var c counts
+		seen := map[string]bool{}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if !strings.Contains(line, `"StatusUpdate"`) || !strings.Contains(line, `"token_usage"`) {
+				continue
+			}
+			var r struct {
+				Timestamp float64 `json:"timestamp"`
+				Message   struct {
+					Payload struct {
+						MessageID string `json:"message_id"`
+						Usage     *struct {
+							Other    int64 `json:"input_other"`
+							Output   int64 `json:"output"`
+							Read     int64 `json:"input_cache_read"`
+							Creation int64 `json:"input_cache_creation"`
+						} `json:"token_usage"`
+					} `json:"payload"`
+				} `json:"message"`
+			}
+			if json.Unmarshal([]byte(line), &r) != nil || r.Message.Payload.Usage == nil {
+				continue
+			}
+			u := r.Message.Payload.Usage
+			key := fmt.Sprint(path, r.Message.Payload.MessageID, r.Timestamp, *u)
+			if seen[key] || u.Other+u.Output+u.Read+u.Creation == 0 {
+				continue
+			}
+			seen[key] = true
+			c.input, c.output, c.cacheRead, c.cacheWrite = c.input+u.Other, c.output+u.Output, c.cacheRead+u.Read, c.cacheWrite+u.Creation
+		}
+		return c
+	}
+	droid := func(path string) counts {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Usage struct {
+				Input         int64 `json:"inputTokens"`
+				Output        int64 `json:"outputTokens"`
+				CacheCreation int64 `json:"cacheCreationTokens"`
+				CacheRead     int64 `json:"cacheReadTokens"`
+			} `json:"tokenUsage"`
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		u := s.Usage
+		return counts{input: u.Input, cacheRead: u.CacheRead, cacheWrite: u.CacheCreation, output: u.Output}
+	}
+	for _, c := range []struct {
+		harness, workItem, file string
+		ccusage                 func(string) counts
+		source                  string
+	}{
+		{"kimi", "-tmp-krec-work", "8a6e4f12-7c3b-4d9a-a1e5-0b9c2d7f6e83.jsonl", kimi,
+			".kimi/sessions/b66bd22b775e3f302c5bef38981b06dd/8a6e4f12-7c3b-4d9a-a1e5-0b9c2d7f6e83/wire.jsonl"},
+		{"droid", "-tmp-drec-work", "f7b7cb35-5c5b-41bd-85c0-6338632b6697", droid,
+			".factory/sessions/-tmp-drec-work/f7b7cb35-5c5b-41bd-85c0-6338632b6697.settings.json"},
+	} {
+		home := homeOf(t, c.harness)
+		s := newTestStore(t)
+		importHistory(t, s, homeRoots(home))
+		sess, err := s.GetSession(context.Background(), review.SessionKey{WorkItemID: c.workItem, FileName: c.file})
+		if err != nil {
+			t.Fatalf("%s: %v", c.harness, err)
+		}
+		sum := &sess.Summary
+		cc := c.ccusage(filepath.Join(home, c.source))
+		in, cached, written, out := deref(sum.InputTokens), deref(sum.CachedInputTokens), deref(sum.CacheWriteTokens), deref(sum.OutputTokens)
+		t.Logf("%s: sift input %d (cached %d, written %d), output %d; ccusage input %d, cache read %d, cache creation %d, output %d",
+			c.harness, in, cached, written, out, cc.input, cc.cacheRead, cc.cacheWrite, cc.output)
+		if cc.input+cc.cacheRead+cc.output == 0 {
+			t.Errorf("%s: ccusage's rules read no tokens from %s", c.harness, c.source)
+		}
+		if in-cached-written != cc.input || cached != cc.cacheRead || written != cc.cacheWrite || out != cc.output {
+			t.Errorf("%s: sift's tokens do not add up to ccusage's", c.harness)
+		}
 	}
 }
