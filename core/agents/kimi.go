@@ -288,15 +288,7 @@ func (s *kimiStream) toolCall(tc *kimiToolCall, emit Emit) {
 	ev := &event.Event{Update: event.Update{
 		SessionUpdate: event.ToolCall, ToolCallID: tc.ID, Status: event.StatusPending,
 	}}
-	var args json.RawMessage
-	if a := tc.Function.Arguments; a != nil && *a != "" {
-		if json.Valid([]byte(*a)) {
-			args = json.RawMessage(*a)
-		} else {
-			// A cut or malformed arguments string is kept as the text it is.
-			args, _ = json.Marshal(*a)
-		}
-	}
+	args := kimiArgs(tc.Function.Arguments)
 	describeTool(&ev.Update, tc.Function.Name, args)
 	s.names[tc.ID] = tc.Function.Name
 	emit(ev)

@@ -5,6 +5,10 @@ func kimiHarness() Harness {
 	return Harness{
 		Kind:   Kimi,
 		Parser: kimiParser{},
+		History: &History{
+			Parser: kimiHistoryParser{},
+			Dirs:   kimiHistoryDirs, Session: kimiSession, Root: kimiHistoryRoot, Projects: kimiProjects,
+		},
 		CLI:    CLI{Binary: "kimi", Stream: []string{"--print", "--output-format", "stream-json"}},
 	}
 }

@@ -211,17 +211,15 @@ func piBlocks(raw json.RawMessage) []piBlock {
 
 // piText joins the text of the blocks of one type (text or thinking).
 func piText(blocks []piBlock, typ string) string {
-	var out []string
-	for _, b := range blocks {
-		t := b.Text
+	return joinTexts(blocks, func(b *piBlock) string {
+		if b.Type != typ {
+			return ""
+		}
 		if typ == "thinking" {
-			t = b.Thinking
+			return b.Thinking
 		}
-		if b.Type == typ && t != "" {
-			out = append(out, t)
-		}
-	}
-	return strings.Join(out, "\n")
+		return b.Text
+	})
 }
 
 // piExitCode reads the exit status pi's bash tool appends to the output of

@@ -251,13 +251,29 @@ func shellArgs(schema json.RawMessage, st Step) map[string]any {
 	if _, ok := sc.Properties["description"]; ok {
 		args["description"] = st.ShellDescription
 	}
+	// Any other required property (Droid's Execute asks riskLevel and
+	// riskLevelReason) gets the first of its values, else the description.
+	for _, r := range sc.Required {
+		if _, ok := args[r]; ok {
+			continue
+		}
+		var p struct {
+			Enum []any `json:"enum"`
+		}
+		_ = json.Unmarshal(sc.Properties[r], &p)
+		if len(p.Enum) > 0 {
+			args[r] = p.Enum[0]
+		} else {
+			args[r] = st.ShellDescription
+		}
+	}
 	return args
 }
 
 // shellToolNames are the shell tools of the supported CLIs, in preference
-// order: Claude Code, Codex, Gemini CLI, opencode.
+// order: Claude Code, Codex, Gemini CLI, opencode, Factory Droid.
 func shellToolNames() []string {
-	return []string{"Bash", "exec_command", "shell", "run_shell_command", "bash"}
+	return []string{"Bash", "exec_command", "shell", "run_shell_command", "bash", "Execute"}
 }
 
 // call returns the tool call the step makes given the tools offered, and
