@@ -2,7 +2,10 @@ package app
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/ingest"
@@ -40,4 +43,39 @@ func HistoryRoots(getenv func(string) string) []ingest.HistoryRoot {
 		}
 	}
 	return roots
+}
+
+// HistoryHarnesses names every harness whose history sift reads, as
+// `sift run --agent` spells a harness (claude, codex, cline, goose…), in
+// the registry's order.
+func HistoryHarnesses() []string {
+	var out []string
+	for _, h := range agents.Harnesses() {
+		if h.History != nil {
+			out = append(out, string(h.History.Parser.Kind().Harness()))
+		}
+	}
+	return out
+}
+
+// PickHistories keeps the history roots of the harnesses named (all of
+// them when none is). A name no harness bears is an error that lists the
+// known ones.
+func PickHistories(roots []ingest.HistoryRoot, names []string) ([]ingest.HistoryRoot, error) {
+	if len(names) == 0 {
+		return roots, nil
+	}
+	known := HistoryHarnesses()
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return nil, fmt.Errorf("unknown agent %q: known are %s", n, strings.Join(known, ", "))
+		}
+	}
+	var out []ingest.HistoryRoot
+	for _, r := range roots {
+		if slices.Contains(names, string(r.Agent.Harness())) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
