@@ -152,6 +152,18 @@ func TestImportHistoryAllHarnesses(t *testing.T) {
 		t.Errorf("total %q, want %q", lines[len(lines)-1], want)
 	}
 
+	// status and doctor list each harness with its folder and counts.
+	code, out, errs = runSift(t, "status", "--db", db)
+	if code != 0 {
+		t.Fatalf("status: exit %d, %q", code, errs)
+	}
+	checkHarnessLines(t, "status", out, harnesses, home, " stored")
+	code, out, errs = runSift(t, "doctor", "--db", db)
+	if errs != "" {
+		t.Fatalf("doctor: exit %d, %q", code, errs)
+	}
+	checkHarnessLines(t, "doctor", out, harnesses, home, " on disk, 0 unreadable")
+
 	// Again: every session is unchanged.
 	_, out, _ = runSift(t, "import", "--history", "--db", db)
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[:len(harnesses)] {
@@ -171,5 +183,34 @@ func TestImportHistoryAllHarnesses(t *testing.T) {
 	if want := "sift import: unknown agent \"clade\": known are " + strings.Join(app.HistoryHarnesses(), ", ") + "\n"; code != 2 ||
 		out != "" || errs != want {
 		t.Errorf("--agent clade: exit %d, %q, %q; want %q", code, out, errs, want)
+	}
+}
+
+// checkHarnessLines checks that a command's output has, for each harness,
+// a line "history NAME: " naming a folder under home and one ending with
+// suffix (status says both in one line), and that no harness it lacks is
+// listed but as not found.
+func checkHarnessLines(t *testing.T, cmd, out string, harnesses []string, home, suffix string) {
+	t.Helper()
+	for _, h := range harnesses {
+		var folder, counts bool
+		for _, l := range strings.Split(out, "\n") {
+			if rest, ok := strings.CutPrefix(l, "history "+h+": "); ok {
+				folder = folder || strings.HasPrefix(rest, home)
+				counts = counts || strings.HasSuffix(rest, suffix) && !strings.HasPrefix(strings.TrimPrefix(rest, home), "0 ")
+			}
+		}
+		if !folder || !counts {
+			t.Errorf("%s: no line for %s with its folder and %q:\n%s", cmd, h, suffix, out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(l, "history not found: "); ok {
+			for _, h := range harnesses {
+				if slices.Contains(strings.Split(rest, ", "), h) {
+					t.Errorf("%s lists %s as not found: %q", cmd, h, l)
+				}
+			}
+		}
 	}
 }

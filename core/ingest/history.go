@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -273,3 +274,8 @@ func safeID(id string) bool {
 	}
 	return true
 }
+
+// Histories is what the find met of each harness whose history folder
+// exists, in the order of the roots: its folders, and its sessions found
+// and folders or sessions it could not list (Failed).
+func (f *Found) Histories() []HistoryCount { return slices.Clone(f.histories) }

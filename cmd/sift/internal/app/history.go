@@ -79,3 +79,38 @@ func PickHistories(roots []ingest.HistoryRoot, names []string) ([]ingest.History
 	}
 	return out, nil
 }
+
+// HarnessHistory is where one harness keeps its history: its history's
+// kind, the folders of its that exist, and its roots.
+type HarnessHistory struct {
+	Name  string
+	Kind  agents.Kind
+	Found []string
+	Roots []ingest.HistoryRoot
+}
+
+// HistoryHarnessRoots groups the history roots by harness, one entry for
+// each harness whose history sift reads (a harness whose folders depend
+// on what is found, as Crush's projects, may have no root), in the
+// registry's order, and says which of each harness's folders exist.
+func HistoryHarnessRoots(roots []ingest.HistoryRoot) []HarnessHistory {
+	var out []HarnessHistory
+	for _, h := range agents.Harnesses() {
+		if h.History != nil {
+			k := h.History.Parser.Kind()
+			out = append(out, HarnessHistory{Name: string(k.Harness()), Kind: k})
+		}
+	}
+	for _, r := range roots {
+		i := slices.IndexFunc(out, func(h HarnessHistory) bool { return h.Kind == r.Agent })
+		if i < 0 {
+			continue
+		}
+		h := &out[i]
+		h.Roots = append(h.Roots, r)
+		if _, err := os.Lstat(r.Dir); err == nil {
+			h.Found = append(h.Found, r.Dir)
+		}
+	}
+	return out
+}
