@@ -214,3 +214,25 @@ func checkHarnessLines(t *testing.T, cmd, out string, harnesses []string, home, 
 		}
 	}
 }
+
+// BenchmarkImportHistoryAllHarnesses times `sift import --history` cold,
+// into a new database, over a HOME holding every harness's recorded
+// history (allHistoriesHome): the finding of each harness's folders, the
+// copies of its databases and the parse of every session.
+func BenchmarkImportHistoryAllHarnesses(b *testing.B) {
+	_, harnesses := allHistoriesHome(b)
+	dir := b.TempDir()
+	var out, errs strings.Builder
+	for i := 0; b.Loop(); i++ {
+		out.Reset()
+		errs.Reset()
+		db := filepath.Join(dir, fmt.Sprintf("sift-%d.db", i))
+		if code := run([]string{"import", "--history", "--db", db}, strings.NewReader(""), &out, &errs); code != 0 {
+			b.Fatalf("import: exit %d\n%s%s", code, out.String(), errs.String())
+		}
+	}
+	if n := strings.Count(out.String(), "\n"); n != len(harnesses)+1 {
+		b.Fatalf("%d lines, want one per harness and the total:\n%s", n, out.String())
+	}
+	b.ReportMetric(float64(len(harnesses)), "harnesses")
+}
