@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
+	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/layout"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/store"
@@ -51,9 +52,7 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		d.path("database", db, false, true)
 	}
 	d.logs(sf.Logs)
-	for _, h := range app.HistoryRoots(os.Getenv) {
-		d.path("history "+string(h.Agent), h.Dir, true, false)
-	}
+	d.histories(app.HistoryHarnessRoots(app.HistoryRoots(os.Getenv)))
 	for _, w := range d.warnings {
 		fmt.Fprintln(stdout, "warning: "+textsafe.Inert(w))
 	}
@@ -176,6 +175,51 @@ func (d *doctor) path(what, p string, dir, own bool) {
 		}
 		problem("%s %s can be read by %s (%s): it holds agents' prompts and outputs; %s",
 			what, app.QuoteArg(p), who, fi.Mode(), fix)
+	}
+}
+
+// histories prints, for each harness whose history folder exists, the
+// folder's line (its permissions, as the logs'), then how many sessions
+// are on disk there and how many could not be listed; the harnesses
+// without one are one line. It lists the folders as an import does,
+// read-only (a database is read from a copy, removed after).
+func (d *doctor) histories(hs []app.HarnessHistory) {
+	var roots []ingest.HistoryRoot
+	var absent []string
+	for _, h := range hs {
+		if len(h.Found) == 0 {
+			absent = append(absent, h.Name)
+			continue
+		}
+		for _, r := range h.Roots {
+			if slices.Contains(h.Found, r.Dir) {
+				roots = append(roots, r)
+			}
+		}
+	}
+	found := ingest.FindHistory(roots)
+	defer found.Close()
+	counts := found.Histories()
+	for _, h := range hs {
+		if len(h.Found) == 0 {
+			continue
+		}
+		for _, dir := range h.Found {
+			d.path("history "+h.Name, dir, true, false)
+		}
+		var n, failed int
+		for _, c := range counts {
+			if string(c.Agent.Harness()) == h.Name {
+				n, failed = n+c.Found, failed+c.Failed
+			}
+		}
+		d.line("history %s: %s on disk, %d unreadable", h.Name, plural(n, "session"), failed)
+		if failed > 0 {
+			d.warn("history %s: %d sessions or folders could not be read (sift import --history names them)", h.Name, failed)
+		}
+	}
+	if len(absent) > 0 {
+		d.line("history not found: %s", strings.Join(absent, ", "))
 	}
 }
 

@@ -60,8 +60,9 @@ func TestDoctor(t *testing.T) {
 		"database: " + db + ": absent\n",
 		"logs: " + logs + ": exists, drwxr-xr-x\n",
 		"logs marked: no\n",
-		"history claude-history: " + claude + ": exists, drwx------\n",
-		"history codex-history: " + filepath.Join(home, ".codex", "sessions") + ": absent\n",
+		"history claude: " + claude + ": exists, drwx------\n",
+		"history claude: 0 sessions on disk, 0 unreadable\n",
+		"history not found: cline, codex, copilot, ",
 		"problem: logs folder " + logs + " not swept: sift did not create it (it has no .sift-logs marker); run `sift init-logs " + logs + "` to let sift sweep it\n",
 		"problem: logs " + logs + " can be read by group and others (drwxr-xr-x): it holds agents' prompts and outputs; chmod 700 it\n",
 	} {
@@ -110,7 +111,7 @@ func TestDoctor(t *testing.T) {
 	}
 	out, errOut, code = siftCmd(t, "doctor", "--config", conf, "--db", db)
 	if code != 0 || errOut != "" || !strings.HasSuffix(out, "no problems found\n") || strings.Contains(out, "problem:") ||
-		!strings.Contains(out, "warning: history claude-history "+claude+" can be read by group and others (drwxr-xr-x): it holds agents' prompts and outputs; the agent CLI made it so; sift leaves it alone\n") {
+		!strings.Contains(out, "warning: history claude "+claude+" can be read by group and others (drwxr-xr-x): it holds agents' prompts and outputs; the agent CLI made it so; sift leaves it alone\n") {
 		t.Fatalf("doctor with a 0755 history folder: %d %q\n%s", code, errOut, out)
 	}
 

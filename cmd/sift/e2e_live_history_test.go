@@ -76,7 +76,7 @@ func TestEndToEndLiveHistory(t *testing.T) {
 
 // writeHistoryFile writes to a session file as an agent CLI does: it
 // appends, creating the file and its project folder at first.
-func writeHistoryFile(t *testing.T, path string, b []byte) {
+func writeHistoryFile(t testing.TB, path string, b []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

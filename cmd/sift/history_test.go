@@ -29,13 +29,15 @@ func TestImportHistoryAndUsageCommands(t *testing.T) {
 	t.Setenv("CODEX_HOME", filepath.Join(dir, "none"))
 	t.Setenv("GEMINI_DIR", filepath.Join(dir, "none"))
 	db := filepath.Join(dir, "sift.db")
-	if code, out, errs := runSift(t, "import", "--history", "--db", db); code != 0 || !strings.HasPrefix(out, "1 files, 1 sessions") {
-		t.Fatalf("import: exit %d, %q, %q", code, out, errs)
+	t.Setenv("HOME", filepath.Join(dir, "home"))
+	code, out, errs := runSift(t, "import", "--history", "--db", db)
+	if want := "claude: " + filepath.Join(cfg, "projects") + ": 1 sessions found, 1 imported, 0 unchanged, 0 failed\n1 files, 1 sessions"; code != 0 || !strings.HasPrefix(out, want) {
+		t.Fatalf("import: exit %d, %q, %q; want %q first", code, out, errs, want)
 	}
 	if code, _, errs := runSift(t, "import", "--history", "somewhere", "--db", db); code != 2 || !strings.Contains(errs, "--history takes no paths") {
 		t.Fatalf("import --history PATH: exit %d, %q", code, errs)
 	}
-	code, out, errs := runSift(t, "usage", "--json", "--by", "project", "--db", db)
+	code, out, errs = runSift(t, "usage", "--json", "--by", "project", "--db", db)
 	if code != 0 {
 		t.Fatalf("usage: exit %d, %q", code, errs)
 	}

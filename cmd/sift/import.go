@@ -53,7 +53,8 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "re-summarize unchanged files too")
 	workers := fs.Int("workers", 0, "files summarized at once (default: one per CPU)")
 	history := fs.Bool("history", false, "import the agent CLIs' own session histories (see cmd/sift/internal/app/history.go)")
-	agent := fs.String("agent", "", "read the files as this `kind`'s streams, unsniffed (unknown: as plain text); a file named alone that no sniffer claims needs it")
+	agent := fs.String("agent", "", "read the files as this `kind`'s streams, unsniffed (unknown: as plain text); a file named alone that no sniffer claims needs it; "+
+		"with --history, the harnesses whose histories to import, comma-separated: "+strings.Join(app.HistoryHarnesses(), ", ")+" (default: every one found)")
 	paths, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return fail(stderr, "import", err)
@@ -61,7 +62,18 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *history && len(paths) > 0 {
 		return fail(stderr, "import", app.ErrHistoryPaths)
 	}
-	if *agent != "" {
+	var picked []string
+	if *history {
+		for n := range strings.SplitSeq(*agent, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				picked = append(picked, n)
+			}
+		}
+		if _, err := app.PickHistories(nil, picked); err != nil {
+			return fail(stderr, "import", err)
+		}
+		*agent = ""
+	} else if *agent != "" {
 		if _, err := agents.Default().Lookup(agents.Kind(*agent)); err != nil {
 			return fail(stderr, "import", fmt.Errorf("--agent: %w", err))
 		}
@@ -69,8 +81,8 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext()
 	defer stop()
 	pr := newProgressPrinter(stderr)
-	res, err := app.Import(ctx, &sf.Env, app.ImportSpec{Paths: paths, History: *history, Force: *force, Workers: *workers,
-		Agent: *agent, Progress: pr.report})
+	res, err := app.Import(ctx, &sf.Env, app.ImportSpec{Paths: paths, History: *history, Agents: picked, Force: *force,
+		Workers: *workers, Agent: *agent, Progress: pr.report})
 	pr.done()
 	if oe := (*app.OpenError)(nil); errors.As(err, &oe) {
 		return fail(stderr, "import", oe.Err)
@@ -81,6 +93,9 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // reportImport prints an import's closing line and failures and returns
 // the exit status: 1 when a file failed, 2 when the store did.
 func reportImport(stdout, stderr io.Writer, cmd string, res ingest.Result, err error) int {
+	for _, h := range res.Histories {
+		fmt.Fprintln(stdout, historyLine(h))
+	}
 	fmt.Fprintln(stdout, importLine(res))
 	for _, f := range res.Failed {
 		// The path and the reason may quote a hostile file name.
@@ -93,6 +108,13 @@ func reportImport(stdout, stderr io.Writer, cmd string, res ingest.Result, err e
 		return 1
 	}
 	return 0
+}
+
+// historyLine is one harness's line of a history import: its folders,
+// then its sessions found, imported, unchanged and failed.
+func historyLine(h ingest.HistoryCount) string {
+	return fmt.Sprintf("%s: %s: %d sessions found, %d imported, %d unchanged, %d failed", h.Agent.Harness(),
+		textsafe.Inert(strings.Join(h.Dirs, ", ")), h.Found, h.Imported, h.Unchanged, h.Failed)
 }
 
 // importLine is the one closing line of an import.

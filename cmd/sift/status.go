@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/cmd/sift/internal/app"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/textsafe"
@@ -61,17 +63,45 @@ func coverage(ctx context.Context, st *store.Store, sf *storeFlags) ([]string, e
 	}
 	logs := fmt.Sprintf("logs folder %s: %s (%s) on disk", textsafe.Inert(sf.Logs), plural(files, "stream file"), mb(size))
 	out = append(out, logs+"; "+importFigures(bySource, ingest.SourceLogs))
-	history := "history folders"
-	if r, ok := bySource[ingest.SourceHistory]; ok && len(r.Roots) > 0 {
-		history += " " + textsafe.Inert(strings.Join(r.Roots, ", "))
+	// The lines after it name each harness's folders.
+	out = append(out, "history folders: "+importFigures(bySource, ingest.SourceHistory))
+	hl, err := historyLines(ctx, st)
+	if err != nil {
+		return nil, err
 	}
-	out = append(out, history+": "+importFigures(bySource, ingest.SourceHistory))
+	out = append(out, hl...)
 	for _, src := range []ingest.Source{ingest.SourcePaths, ingest.SourceRebuild} {
 		if _, ok := bySource[src]; ok {
 			out = append(out, string(src)+": "+importFigures(bySource, src))
 		}
 	}
 	return append(out, retentionLines(ctx, st)...), nil
+}
+
+// historyLines are one line per harness whose history folder exists or
+// whose sessions the store holds: its folders and its sessions stored;
+// then the harnesses with neither, on one line.
+func historyLines(ctx context.Context, st *store.Store) ([]string, error) {
+	var out, absent []string
+	for _, h := range app.HistoryHarnessRoots(app.HistoryRoots(os.Getenv)) {
+		n, err := st.CountSessions(ctx, review.Query{Agent: string(h.Kind)})
+		if err != nil {
+			return nil, err
+		}
+		dirs := strings.Join(h.Found, ", ")
+		switch {
+		case len(h.Found) == 0 && n == 0:
+			absent = append(absent, h.Name)
+			continue
+		case len(h.Found) == 0:
+			dirs = "no folder found"
+		}
+		out = append(out, fmt.Sprintf("history %s: %s: %s stored", h.Name, textsafe.Inert(dirs), plural(n, "session")))
+	}
+	if len(absent) > 0 {
+		out = append(out, "history not found: "+strings.Join(absent, ", "))
+	}
+	return out, nil
 }
 
 // importFigures is the last import of a source: when, and what it found,

@@ -50,7 +50,7 @@ func usageHome(t *testing.T) string {
 	return claude
 }
 
-func copyTo(t *testing.T, src, dst string) {
+func copyTo(t testing.TB, src, dst string) {
 	t.Helper()
 	b, err := os.ReadFile(src)
 	if err != nil {

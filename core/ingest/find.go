@@ -37,6 +37,9 @@ type File struct {
 	pinned bool
 	// prev is what the ingest index held of the file, when it did.
 	prev FileStat
+	// unchanged, failed and read say what the import did with the
+	// file, for the count of its history (Result.Histories).
+	unchanged, failed, read bool
 	// lines, for a session of a database or a task folder
 	// (storedSessions), renders it as its history's lines; Path is then
 	// its key, which no file has.
@@ -75,6 +78,9 @@ type Found struct {
 	// done are what the histories of stored sessions let go of when
 	// the import ends (agents.History.Sessions).
 	done []func()
+	// histories count, per harness, what a find of the histories met
+	// (FindHistory); the import adds what it did with it.
+	histories []HistoryCount
 }
 
 // folder returns the folder at a path with symlinks resolved, one per

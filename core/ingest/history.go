@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,8 +42,43 @@ func FindHistory(roots []HistoryRoot) *Found {
 		files, fails := findHistory(r, parents, out)
 		out.Files = append(out.Files, files...)
 		out.Failed = append(out.Failed, fails...)
+		if len(files) > 0 || len(fails) > 0 || exists(r.Dir) {
+			c := out.history(r.Agent)
+			c.Dirs = append(c.Dirs, absPath(r.Dir))
+			c.Found += len(files)
+			c.Failed += len(fails)
+		}
 	}
 	return out
+}
+
+// HistoryCount is what an import of the histories met of one harness's:
+// the folders of its that exist, its sessions found there, and of those
+// the ones imported, unchanged since the last import and failed. A
+// folder's failure to list counts as failed too.
+type HistoryCount struct {
+	Agent                              agents.Kind
+	Dirs                               []string
+	Found, Imported, Unchanged, Failed int
+}
+
+// history returns the count of a history's, added in the order of the
+// roots the first time it is asked for.
+func (f *Found) history(k agents.Kind) *HistoryCount {
+	for i := range f.histories {
+		if f.histories[i].Agent == k {
+			return &f.histories[i]
+		}
+	}
+	f.histories = append(f.histories, HistoryCount{Agent: k})
+	return &f.histories[len(f.histories)-1]
+}
+
+// exists reports whether a path exists (a folder sift may not read still
+// does).
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // findHistory lists the session files of one history root. A missing
@@ -238,3 +274,8 @@ func safeID(id string) bool {
 	}
 	return true
 }
+
+// Histories is what the find met of each harness whose history folder
+// exists, in the order of the roots: its folders, and its sessions found
+// and folders or sessions it could not list (Failed).
+func (f *Found) Histories() []HistoryCount { return slices.Clone(f.histories) }

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/pricing"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -110,6 +111,36 @@ type Result struct {
 	// import goes on past them.
 	Failed  []Failure
 	Elapsed time.Duration
+	// Histories counts, per harness whose history folder exists, what
+	// an import of the histories did (FindHistory); nil for other
+	// imports.
+	Histories []HistoryCount
+}
+
+// countHistories adds to each harness's count the sessions of its that
+// the import found unchanged, failed to read, or read: a session read is
+// imported when the import wrote it (it ended without error).
+func (r *Result) countHistories(found *Found) {
+	if len(r.Histories) == 0 {
+		return
+	}
+	byKind := make(map[agents.Kind]*HistoryCount, len(r.Histories))
+	for i := range r.Histories {
+		byKind[r.Histories[i].Agent] = &r.Histories[i]
+	}
+	for i := range found.Files {
+		f := &found.Files[i]
+		c := byKind[f.history]
+		switch {
+		case c == nil:
+		case f.unchanged:
+			c.Unchanged++
+		case f.failed:
+			c.Failed++
+		case f.read:
+			c.Imported++
+		}
+	}
 }
 
 // MBps is the reading rate in MB/s (10^6 bytes).
@@ -186,9 +217,11 @@ func (im *importer) run(ctx context.Context, found *Found) (Result, error) {
 	if start.IsZero() {
 		start = im.now()
 	}
-	res := Result{Files: len(found.Files), Ignored: found.Ignored, Failed: slices.Clone(found.Failed)}
+	res := Result{Files: len(found.Files), Ignored: found.Ignored, Failed: slices.Clone(found.Failed),
+		Histories: slices.Clone(found.histories)}
 	finish := func(err error) (Result, error) {
 		res.Elapsed = time.Since(start)
+		res.countHistories(found)
 		sort.Slice(res.Failed, func(i, j int) bool { return res.Failed[i].Path < res.Failed[j].Path })
 		if rerr := im.record(ctx, found, start, res, err); err == nil && rerr != nil {
 			err = fmt.Errorf("import: record its run: %w", rerr)
@@ -210,6 +243,7 @@ func (im *importer) run(ctx context.Context, found *Found) (Result, error) {
 			res.Deferred++
 		case ok && !im.opt.Force && st.Size == f.Size && st.MTime == f.MTime:
 			res.Skipped++
+			f.unchanged = true
 		default:
 			f.pinned, f.prev = state.Pinned[f.Path], st
 			todo = append(todo, f)
@@ -318,8 +352,10 @@ func (im *importer) pipeline(ctx context.Context, jobs []job, res *Result, p Pro
 		p.BytesDone += o.f.Size
 		if o.err != nil {
 			res.Failed = append(res.Failed, Failure{o.f.Path, o.err.Error()})
+			o.f.failed = true
 			p.Failed++
 		} else {
+			o.f.read = true
 			res.Bytes += o.f.Size
 			// Near the end, smaller batches: what is left to write
 			// after the last file is read waits for nothing else.

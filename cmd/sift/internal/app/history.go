@@ -2,7 +2,10 @@ package app
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/ingest"
@@ -40,4 +43,74 @@ func HistoryRoots(getenv func(string) string) []ingest.HistoryRoot {
 		}
 	}
 	return roots
+}
+
+// HistoryHarnesses names every harness whose history sift reads, as
+// `sift run --agent` spells a harness (claude, codex, cline, goose…), in
+// the registry's order.
+func HistoryHarnesses() []string {
+	var out []string
+	for _, h := range agents.Harnesses() {
+		if h.History != nil {
+			out = append(out, string(h.History.Parser.Kind().Harness()))
+		}
+	}
+	return out
+}
+
+// PickHistories keeps the history roots of the harnesses named (all of
+// them when none is). A name no harness bears is an error that lists the
+// known ones.
+func PickHistories(roots []ingest.HistoryRoot, names []string) ([]ingest.HistoryRoot, error) {
+	if len(names) == 0 {
+		return roots, nil
+	}
+	known := HistoryHarnesses()
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return nil, fmt.Errorf("unknown agent %q: known are %s", n, strings.Join(known, ", "))
+		}
+	}
+	var out []ingest.HistoryRoot
+	for _, r := range roots {
+		if slices.Contains(names, string(r.Agent.Harness())) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// HarnessHistory is where one harness keeps its history: its history's
+// kind, the folders of its that exist, and its roots.
+type HarnessHistory struct {
+	Name  string
+	Kind  agents.Kind
+	Found []string
+	Roots []ingest.HistoryRoot
+}
+
+// HistoryHarnessRoots groups the history roots by harness, one entry for
+// each harness whose history sift reads (a harness whose folders depend
+// on what is found, as Crush's projects, may have no root), in the
+// registry's order, and says which of each harness's folders exist.
+func HistoryHarnessRoots(roots []ingest.HistoryRoot) []HarnessHistory {
+	var out []HarnessHistory
+	for _, h := range agents.Harnesses() {
+		if h.History != nil {
+			k := h.History.Parser.Kind()
+			out = append(out, HarnessHistory{Name: string(k.Harness()), Kind: k})
+		}
+	}
+	for _, r := range roots {
+		i := slices.IndexFunc(out, func(h HarnessHistory) bool { return h.Kind == r.Agent })
+		if i < 0 {
+			continue
+		}
+		h := &out[i]
+		h.Roots = append(h.Roots, r)
+		if _, err := os.Lstat(r.Dir); err == nil {
+			h.Found = append(h.Found, r.Dir)
+		}
+	}
+	return out
 }

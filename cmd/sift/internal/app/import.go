@@ -15,6 +15,9 @@ import (
 type ImportSpec struct {
 	Paths   []string
 	History bool
+	// Agents picks the harnesses whose histories are imported (all when
+	// empty), by the names HistoryHarnesses gives.
+	Agents  []string
 	Force   bool
 	Workers int
 	// Agent, when set, is the kind the files are read as, unsniffed
@@ -39,8 +42,12 @@ func Import(ctx context.Context, env *Env, spec ImportSpec) (ingest.Result, erro
 	go pricing.Default() // 13 ms, in the time the store takes to open
 	var found chan *ingest.Found
 	if spec.History {
+		roots, err := PickHistories(HistoryRoots(os.Getenv), spec.Agents)
+		if err != nil {
+			return ingest.Result{}, err
+		}
 		found = make(chan *ingest.Found, 1)
-		go func() { found <- ingest.FindHistory(HistoryRoots(os.Getenv)) }()
+		go func() { found <- ingest.FindHistory(roots) }()
 	}
 	st, err := env.Open()
 	if err != nil {
