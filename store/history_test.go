@@ -332,15 +332,18 @@ func TestUsageFollowsChangedFiles(t *testing.T) {
 	}
 }
 
-// TestUsageEntriesRoundTrip pins the blob encoding, and that a damaged
-// blob is an error, not a wrong total.
+// TestUsageEntriesRoundTrip pins the blob encoding (a call's message key
+// and sidechain mark included), and that a damaged blob is an error, not a
+// wrong total. TestUsageEntriesBeyondInt64 reads the first form, without
+// marks.
 func TestUsageEntriesRoundTrip(t *testing.T) {
 	entries := []ingest.UsageEntry{
 		{At: 1767225600000, Key: 0, Model: 0, Input: 3, Output: 4, CacheWrite: 5, CacheRead: 6},
+		{At: 1767225600001, Key: 9, Message: 1<<64 - 2, Sidechain: true, Model: 1, Output: 7},
 		{At: -5, Key: 1<<64 - 1, Model: 1, Input: 1 << 40},
 	}
 	got, err := decodeEntries(encodeEntries(entries), 2, nil)
-	if err != nil || len(got) != 2 || got[0] != entries[0] || got[1] != entries[1] {
+	if err != nil || len(got) != 3 || got[0] != entries[0] || got[1] != entries[1] || got[2] != entries[2] {
 		t.Fatalf("round trip: %+v, %v", got, err)
 	}
 	b := encodeEntries(entries)
