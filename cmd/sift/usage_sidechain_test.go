@@ -51,23 +51,16 @@ func TestSidechainReplayDiffersFromCcusage18(t *testing.T) {
 	}
 	const parent, replayed = 3 + 13 + 13835 + 11515, 3 + 13 + 13835 + 50000
 	db := importClaude(t, claude)
-	var ccRep struct {
-		Totals struct {
-			TotalTokens int64 `json:"totalTokens"`
-		} `json:"totals"`
-	}
-	ccusageJSON(t, cc, claude, &ccRep, "daily")
-	sift := usageJSON(t, db).Totals.TotalTokens
-	_, inbox := inboxTokens(t, db)
+	ccTotal, sift, inbox := claudeTotals(t, cc, claude, db)
 	// The inbox adds each file's summary, the subagent's replay too: the
 	// rule across files is `sift usage`'s alone so far.
 	t.Logf("inbox (input and output per session, added) %d", inbox)
 	t.Logf("tokens: sift usage %d (the main chain's message once; ccusage's Rust loader: %d); ccusage 18.0.11 daily %d (the replay too: %d + %d)",
-		sift, parent, ccRep.Totals.TotalTokens, parent, replayed)
+		sift, parent, ccTotal, parent, replayed)
 	if sift != parent {
 		t.Errorf("sift usage %d tokens, want the main chain's %d alone", sift, parent)
 	}
-	if ccRep.Totals.TotalTokens != parent+replayed {
-		t.Errorf("ccusage 18.0.11 %d tokens, want the message and its replay, %d", ccRep.Totals.TotalTokens, parent+replayed)
+	if ccTotal != parent+replayed {
+		t.Errorf("ccusage 18.0.11 %d tokens, want the message and its replay, %d", ccTotal, parent+replayed)
 	}
 }
