@@ -170,9 +170,11 @@ func (s *qwenHistoryStream) assistant(r *qwenRecord, put func(event.Update)) {
 		}
 	}
 	if um := r.Usage; um != nil && (um.Prompt != nil || um.Candidates != nil) {
-		// promptTokenCount includes the cached share, as sift counts it.
+		// promptTokenCount includes the cached share, as sift counts it;
+		// the thoughts are output (geminiCounts).
+		_, completion := geminiCounts(nil, nil, um.Candidates, um.Thoughts)
 		u := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
-			PromptTokens: um.Prompt, CompletionTokens: um.Candidates, CachedTokens: um.Cached}
+			PromptTokens: um.Prompt, CompletionTokens: completion, CachedTokens: um.Cached}
 		extra := map[string]int64{}
 		if um.Thoughts != nil {
 			extra["thoughts"] = *um.Thoughts
