@@ -48,6 +48,11 @@ func TestTokensEqualCcusageFixtures(t *testing.T) {
 		{"thoughts as output, cached share once (ccusage counts it twice)", "qwen",
 			"qwen/mod.rs loads_qwen_jsonl_usage_entries and builds_qwen_daily_json_report_with_reasoning_in_total",
 			ccusageTokens{model: "qwen3-coder-plus", input: 100, output: 50, cacheRead: 5, thoughts: 10, total: 165}, true},
+		// A usage naming its total alone: the total is output.
+		{"total alone", "gemini-total", "gemini/parser.rs falls_back_to_total_tokens_when_gemini_parts_are_missing",
+			ccusageTokens{model: "gemini-test", output: 654, total: 654}, false},
+		{"total alone", "qwen-total", "qwen/parser.rs falls_back_to_total_token_count_when_qwen_parts_are_missing",
+			ccusageTokens{model: "qwen3-coder", output: 321, total: 321}, false},
 	} {
 		t.Run(tc.harness+" "+tc.name, func(t *testing.T) {
 			s := newTestStore(t)
