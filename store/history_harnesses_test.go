@@ -38,8 +38,14 @@ type historyWant struct {
 // harness lays it out there, and returns the home.
 func homeOf(t *testing.T, harness string) string {
 	t.Helper()
+	return homeOfIn(t, historiesDir, harness)
+}
+
+// homeOfIn is homeOf of a harness's folder under dir.
+func homeOfIn(t *testing.T, dir, harness string) string {
+	t.Helper()
 	home := t.TempDir()
-	src := filepath.Join(historiesDir, harness)
+	src := filepath.Join(dir, harness)
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || d.Name() == "PROVENANCE.md" {
 			return err

@@ -282,7 +282,8 @@ func TestUsageGroupings(t *testing.T) {
 		t.Errorf("codex: %+v", codex)
 	}
 	gemini := byModel["gemini-2.5-pro"]
-	if gemini.Calls != 3 || gemini.InputTokens != (8123+8390+8450)-(8100+8300) || gemini.OutputTokens != 42+15+5 {
+	// m2 thought 120 tokens, counted as output.
+	if gemini.Calls != 3 || gemini.InputTokens != (8123+8390+8450)-(8100+8300) || gemini.OutputTokens != 42+120+15+5 {
 		t.Errorf("gemini: %+v", gemini)
 	}
 	rep, err = usageOf(ctx, s, usage.Options{By: usage.ByProject, Location: time.UTC})
@@ -327,20 +328,23 @@ func TestUsageFollowsChangedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Rows) != 1 || rep.Rows[0].Calls != 4 || rep.Rows[0].OutputTokens != 42+15+5+2 {
+	if len(rep.Rows) != 1 || rep.Rows[0].Calls != 4 || rep.Rows[0].OutputTokens != 42+120+15+5+2 {
 		t.Fatalf("gemini after growing: %+v", rep.Rows)
 	}
 }
 
-// TestUsageEntriesRoundTrip pins the blob encoding, and that a damaged
-// blob is an error, not a wrong total.
+// TestUsageEntriesRoundTrip pins the blob encoding (a call's message key
+// and sidechain mark included), and that a damaged blob is an error, not a
+// wrong total. TestUsageEntriesBeyondInt64 reads the first form, without
+// marks.
 func TestUsageEntriesRoundTrip(t *testing.T) {
 	entries := []ingest.UsageEntry{
 		{At: 1767225600000, Key: 0, Model: 0, Input: 3, Output: 4, CacheWrite: 5, CacheRead: 6},
+		{At: 1767225600001, Key: 9, Message: 1<<64 - 2, Sidechain: true, Model: 1, Output: 7},
 		{At: -5, Key: 1<<64 - 1, Model: 1, Input: 1 << 40},
 	}
 	got, err := decodeEntries(encodeEntries(entries), 2, nil)
-	if err != nil || len(got) != 2 || got[0] != entries[0] || got[1] != entries[1] {
+	if err != nil || len(got) != 3 || got[0] != entries[0] || got[1] != entries[1] || got[2] != entries[2] {
 		t.Fatalf("round trip: %+v, %v", got, err)
 	}
 	b := encodeEntries(entries)

@@ -17,9 +17,14 @@ import (
 
 // encodeEntries packs a history file's model calls as the entries column
 // of usage_files holds them: per call its time (varint), key (8 bytes,
-// little-endian), model index and the four token counts (uvarints).
+// little-endian), model index and the four token counts (uvarints), then
+// its marks (uvarint: 1 a sidechain's call, 2 a message key follows) and
+// its message key (8 bytes). The column opens with entriesMarked, which no
+// row of the first form (without marks) starts with: there it would be a
+// call at -1 ms.
 func encodeEntries(entries []ingest.UsageEntry) []byte {
-	b := make([]byte, 0, len(entries)*24)
+	b := make([]byte, 0, 1+len(entries)*26)
+	b = append(b, entriesMarked)
 	for _, e := range entries {
 		b = binary.AppendVarint(b, e.At)
 		b = binary.LittleEndian.AppendUint64(b, e.Key)
@@ -27,14 +32,38 @@ func encodeEntries(entries []ingest.UsageEntry) []byte {
 		for _, v := range []int64{e.Input, e.Output, e.CacheWrite, e.CacheRead} {
 			b = binary.AppendUvarint(b, uint64(max(v, 0)))
 		}
+		var marks uint64
+		if e.Sidechain {
+			marks |= markSidechain
+		}
+		if e.Message != 0 {
+			marks |= markMessage
+		}
+		b = binary.AppendUvarint(b, marks)
+		if e.Message != 0 {
+			b = binary.LittleEndian.AppendUint64(b, e.Message)
+		}
 	}
 	return b
 }
 
+// entriesMarked opens an entries column whose calls carry their marks.
+const entriesMarked = 0x01
+
+// The marks of a call in the entries column.
+const (
+	markSidechain = 1 << iota
+	markMessage
+)
+
 var errBadUsage = errors.New("malformed usage entries")
 
-// decodeEntries reads an entries column back.
+// decodeEntries reads an entries column back, of either form.
 func decodeEntries(b []byte, nModels int, out []ingest.UsageEntry) ([]ingest.UsageEntry, error) {
+	marked := len(b) > 0 && b[0] == entriesMarked
+	if marked {
+		b = b[1:]
+	}
 	for len(b) > 0 {
 		var e ingest.UsageEntry
 		var n int
@@ -61,6 +90,20 @@ func decodeEntries(b []byte, nModels int, out []ingest.UsageEntry) ([]ingest.Usa
 		// largest, never as a negative one.
 		count := func(v uint64) int64 { return int64(min(v, math.MaxInt64)) }
 		e.Input, e.Output, e.CacheWrite, e.CacheRead = count(vals[1]), count(vals[2]), count(vals[3]), count(vals[4])
+		if marked {
+			marks, n := binary.Uvarint(b)
+			if n <= 0 {
+				return out, errBadUsage
+			}
+			b = b[n:]
+			e.Sidechain = marks&markSidechain != 0
+			if marks&markMessage != 0 {
+				if len(b) < 8 {
+					return out, errBadUsage
+				}
+				e.Message, b = binary.LittleEndian.Uint64(b), b[8:]
+			}
+		}
 		out = append(out, e)
 	}
 	return out, nil

@@ -268,26 +268,34 @@ func TestUsageRequestlessRepeatsDifferFromCcusage(t *testing.T) {
 	src := "../../testdata/history/claude/e2e-claude-code-2.1.332-scripted.jsonl"
 	copyTo(t, src, filepath.Join(claude, "projects", "-tmp-ccwork", filepath.Base(src)))
 	db := importClaude(t, claude)
+	ccTotal, sift, inbox := claudeTotals(t, cc, claude, db)
+	var delta dayTokens
+	for _, d := range requestlessRepeats(t, []string{src}) {
+		delta.add(d.tokens)
+	}
+	t.Logf("tokens of %s: sift usage %d, inbox %d; ccusage 18.0.11 daily %d (its repeated lines: %+d)",
+		filepath.Base(src), sift, inbox, ccTotal, delta.total())
+	if sift != inbox {
+		t.Errorf("sift usage %d tokens, the inbox %d: one counting rule", sift, inbox)
+	}
+	if delta.total() <= 0 || ccTotal != sift+delta.total() {
+		t.Errorf("ccusage %d tokens, sift %d: want sift + the repeated lines (%d)", ccTotal, sift, delta.total())
+	}
+}
+
+// claudeTotals returns the total tokens of a Claude Code configuration
+// folder by ccusage 18.0.11 daily, by `sift usage` of its imported
+// database, and by the inbox (its sessions' input and output, added).
+func claudeTotals(t *testing.T, cc, claude, db string) (ccusage, sift, inbox int64) {
+	t.Helper()
 	var ccRep struct {
 		Totals struct {
 			TotalTokens int64 `json:"totalTokens"`
 		} `json:"totals"`
 	}
 	ccusageJSON(t, cc, claude, &ccRep, "daily")
-	sift := usageJSON(t, db).Totals.TotalTokens
-	_, inbox := inboxTokens(t, db)
-	var delta dayTokens
-	for _, d := range requestlessRepeats(t, []string{src}) {
-		delta.add(d.tokens)
-	}
-	t.Logf("tokens of %s: sift usage %d, inbox %d; ccusage 18.0.11 daily %d (its repeated lines: %+d)",
-		filepath.Base(src), sift, inbox, ccRep.Totals.TotalTokens, delta.total())
-	if sift != inbox {
-		t.Errorf("sift usage %d tokens, the inbox %d: one counting rule", sift, inbox)
-	}
-	if delta.total() <= 0 || ccRep.Totals.TotalTokens != sift+delta.total() {
-		t.Errorf("ccusage %d tokens, sift %d: want sift + the repeated lines (%d)", ccRep.Totals.TotalTokens, sift, delta.total())
-	}
+	_, inbox = inboxTokens(t, db)
+	return ccRep.Totals.TotalTokens, usageJSON(t, db).Totals.TotalTokens, inbox
 }
 
 // importClaude imports the Claude Code configuration folder's history

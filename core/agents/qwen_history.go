@@ -169,10 +169,12 @@ func (s *qwenHistoryStream) assistant(r *qwenRecord, put func(event.Update)) {
 			}
 		}
 	}
-	if um := r.Usage; um != nil && (um.Prompt != nil || um.Candidates != nil) {
-		// promptTokenCount includes the cached share, as sift counts it.
+	if um := r.Usage; um != nil && (um.Prompt != nil || um.Candidates != nil || um.Total != nil) {
+		// promptTokenCount includes the cached share, as sift counts it;
+		// the thoughts are output (geminiCounts).
+		prompt, completion := geminiCounts(um.Prompt, nil, um.Candidates, um.Thoughts, um.Total)
 		u := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
-			PromptTokens: um.Prompt, CompletionTokens: um.Candidates, CachedTokens: um.Cached}
+			PromptTokens: prompt, CompletionTokens: completion, CachedTokens: um.Cached}
 		extra := map[string]int64{}
 		if um.Thoughts != nil {
 			extra["thoughts"] = *um.Thoughts

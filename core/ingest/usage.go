@@ -15,6 +15,13 @@ type UsageEntry struct {
 	// Key names the call, by which a call repeated in several files counts
 	// once (callKey); 0 when it has no name.
 	Key uint64
+	// Message names the call's message alone (a Claude Code message id's
+	// hash), and Sidechain marks a call a sidechain made (a /btw side
+	// question, a subagent): a sidechain can replay a message of its main
+	// chain under a request id of its own, which counts once, as the main
+	// chain's (usage.Total); 0 and false when the call has no message id.
+	Message   uint64
+	Sidechain bool
 	// Model indexes Usage.Models.
 	Model int
 	// Input is the uncached prompt; CacheWrite and CacheRead the cache
@@ -77,8 +84,14 @@ func (u *Usage) add(ev *event.Event) {
 		return
 	}
 	e.Key = callKey(ev)
+	if req, _ := ev.Extra["requestId"].(string); req != "" && ev.MessageID != "" {
+		e.Message = messageKey(ev.MessageID)
+		e.Sidechain, _ = ev.Extra["isSidechain"].(bool)
+	}
 	if ev.MessageID != "" {
 		if i, ok := u.msgIdx[ev.MessageID]; ok {
+			// A main-chain message replacing its sidechain replay in the
+			// same file (replacesRequestId) lands here too.
 			e.At, e.Model = u.Entries[i].At, u.model(ev.Model)
 			u.Entries[i] = e
 			return
@@ -125,5 +138,12 @@ func callKey(ev *event.Event) uint64 {
 	h.Write([]byte(ev.MessageID))
 	h.Write([]byte{':'})
 	h.Write([]byte(req))
+	return max(h.Sum64(), 1)
+}
+
+// messageKey returns the FNV-1a hash of a message id (never 0).
+func messageKey(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
 	return max(h.Sum64(), 1)
 }

@@ -53,3 +53,26 @@ func TestUsageCountsAMessageOnce(t *testing.T) {
 		t.Errorf("models %v, want one", u.Models)
 	}
 }
+
+// TestUsageMarksSidechainCalls: a call the Claude parser marks isSidechain
+// keeps its mark and its message's key, by which `sift usage` lets the main
+// chain's call replace a sidechain's replay of it met in another file
+// (usage.TestParentReplacesSidechainReplay); a call without a request id
+// carries no message key, as ccusage leaves it out of that rule.
+func TestUsageMarksSidechainCalls(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 3, 29, 7, 0, 0, 0, time.UTC)
+	replay := usageEvent("msg-parent", "req-sidechain-replay", t0, 0, 10)
+	replay.Extra["isSidechain"] = true
+	var side, main Usage
+	side.add(replay)
+	main.add(usageEvent("msg-parent", "req-parent", t0, 0, 10))
+	main.add(usageEvent("msg-plain", "", t0.Add(time.Second), 0, 10))
+	s, m := side.Entries[0], main.Entries[0]
+	if !s.Sidechain || m.Sidechain || s.Message == 0 || s.Message != m.Message || s.Key == m.Key {
+		t.Errorf("replay %+v, parent %+v: want one message key, the replay marked, two call keys", s, m)
+	}
+	if p := main.Entries[1]; p.Message != 0 || p.Sidechain {
+		t.Errorf("call without a request id %+v: want no message key", p)
+	}
+}

@@ -150,8 +150,9 @@ type File struct {
 // the earliest file first. A call recorded in several files (the same
 // message id and request id, as a resumed Claude Code session repeats its
 // predecessor's) counts once, in the first file: ccusage's rule, so that
-// the totals per day equal `ccusage daily`. Within a file each message
-// counts once, as the inbox counts it (ingest.Usage).
+// the totals per day equal `ccusage daily`; a sidechain's replay of a
+// main-chain message counts as the main chain's (sideDedupe). Within a file
+// each message counts once, as the inbox counts it (ingest.Usage).
 func Total(opt Options, read func(add func(File) error) error) (Report, error) {
 	if opt.By == "" {
 		opt.By = ByDay
@@ -172,6 +173,7 @@ func Total(opt Options, read func(add func(File) error) error) (Report, error) {
 	a := newAgg(opt.By, loc, prices)
 	a.bound(opt.Since, opt.Until)
 	seen := map[uint64]struct{}{}
+	var d sideDedupe
 	err := read(func(f File) error {
 		if !opt.Source.Keeps(f.Capture) || opt.Agent != "" && agents.Kind(f.AgentKind).Harness() != opt.Agent.Harness() {
 			return nil
@@ -191,14 +193,71 @@ func Total(opt Options, read func(add func(File) error) error) (Report, error) {
 			if f.Capture {
 				c.cost, c.priced = f.Cost, true
 			}
-			a.add(c)
+			d.add(c)
 		}
 		return nil
 	})
 	if err != nil {
 		return Report{}, err
 	}
+	for _, c := range d.calls {
+		a.add(c)
+	}
 	return a.report(), nil
+}
+
+// sideDedupe holds the counted calls until every file is read, so that a
+// main-chain message can replace a sidechain's replay of it met earlier.
+//
+// A sidechain (a /btw side question, a subagent: its own file) can replay a
+// message of its main chain under a request id of its own; the message
+// counts once, with the main chain's usage, whichever file comes first:
+// ccusage's rule since its Rust loader (push_deduped_entry; its tests
+// keeps_parent_usage_when_sidechain_replays_message_with_new_request_id and
+// refreshes_dedupe_indexes_when_parent_replaces_sidechain_replay). Two
+// replays of one message by sidechains count once, the larger, as there.
+// ccusage 18.0.11 keys by message and request id only and counts both
+// (TestSidechainReplayDiffersFromCcusage18).
+type sideDedupe struct {
+	calls []call
+	// byMessage is the call of each message id met (ingest.UsageEntry's
+	// Message), the first one.
+	byMessage map[uint64]int
+}
+
+func (d *sideDedupe) add(c call) {
+	if c.Message == 0 {
+		d.calls = append(d.calls, c)
+		return
+	}
+	if i, ok := d.byMessage[c.Message]; ok {
+		old := &d.calls[i]
+		switch {
+		case old.Sidechain && !c.Sidechain:
+			*old = c
+			return
+		case old.Sidechain && c.Sidechain:
+			if tokens(c.UsageEntry) > tokens(old.UsageEntry) {
+				*old = c
+			}
+			return
+		case c.Sidechain:
+			return
+		}
+		// Two main-chain calls of one message under two request ids
+		// count apart, as in ccusage.
+	} else {
+		if d.byMessage == nil {
+			d.byMessage = map[uint64]int{}
+		}
+		d.byMessage[c.Message] = len(d.calls)
+	}
+	d.calls = append(d.calls, c)
+}
+
+// tokens returns a call's four counts added.
+func tokens(e ingest.UsageEntry) int64 {
+	return event.AddCount(event.AddCount(e.Input, e.Output), event.AddCount(e.CacheWrite, e.CacheRead))
 }
 
 // call is one counted call with what it is grouped by.
@@ -339,7 +398,7 @@ func (a *agg) count(r *rowAcc, c call) {
 		r.byModel[c.model] = m
 	}
 	e := c.UsageEntry
-	total := event.AddCount(event.AddCount(e.Input, e.Output), event.AddCount(e.CacheWrite, e.CacheRead))
+	total := tokens(e)
 	// The sums saturate (event.AddCount): counts past int64 stop there.
 	for _, t := range []*Totals{&r.Totals, &a.total, m} {
 		t.InputTokens = event.AddCount(t.InputTokens, e.Input)
