@@ -9,6 +9,6 @@ func kimiHarness() Harness {
 			Parser: kimiHistoryParser{},
 			Dirs:   kimiHistoryDirs, Session: kimiSession, Root: kimiHistoryRoot, Projects: kimiProjects,
 		},
-		CLI:    CLI{Binary: "kimi", Stream: []string{"--print", "--output-format", "stream-json"}},
+		CLI: CLI{Binary: "kimi", Stream: []string{"--print", "--output-format", "stream-json"}},
 	}
 }
