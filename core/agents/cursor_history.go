@@ -3,7 +3,6 @@ package agents
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/event"
+	"github.com/agentsift/sift/core/historydb"
 )
 
 // CursorHistory is Cursor CLI's own history: the chats cursor-agent keeps,
@@ -106,7 +106,7 @@ func readCursorChat(db queryer, path string) (*cursorChat, error) {
 	ctx := context.Background()
 	var metaHex string
 	err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = '0'`).Scan(&metaHex)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, historydb.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
@@ -138,7 +138,7 @@ func readCursorChat(db queryer, path string) (*cursorChat, error) {
 	}
 	var root []byte
 	err = db.QueryRowContext(ctx, `SELECT data FROM blobs WHERE id = ?`, meta.Root).Scan(&root)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	if err != nil && !errors.Is(err, historydb.ErrNoRows) {
 		return nil, err
 	}
 	for f := range protoFields(root) {
@@ -169,7 +169,7 @@ func (c *cursorChat) lines(db queryer) ([]byte, error) {
 	for _, id := range c.msgIDs {
 		var data []byte
 		err := db.QueryRowContext(context.Background(), `SELECT data FROM blobs WHERE id = ?`, id).Scan(&data)
-		if errors.Is(err, sql.ErrNoRows) {
+		if errors.Is(err, historydb.ErrNoRows) {
 			continue
 		}
 		if err != nil {

@@ -20,6 +20,10 @@ import (
 	_ "modernc.org/sqlite"
 )
 
+// ErrNoRows is what a query for one row returns when there is none
+// (database/sql's), for the readers that use no SQL package but this one.
+var ErrNoRows = sql.ErrNoRows
+
 // DB is a query-only copy of a harness's database.
 type DB struct {
 	*sql.DB
