@@ -148,6 +148,9 @@ func TestImportCursorChat(t *testing.T) {
 	if sum.InputTokens != nil || sum.OutputTokens != nil {
 		t.Errorf("tokens in %v out %v, but the store records none", sum.InputTokens, sum.OutputTokens)
 	}
+	if sum.CostBasis != "tokens not recorded by cursor" || sum.EstimatedUSD != nil {
+		t.Errorf("cost %v, basis %q: want unknown, saying Cursor records no tokens", sum.EstimatedUSD, sum.CostBasis)
+	}
 	if sum.Outcome != summary.OutcomeCompleted || !strings.Contains(sum.OutcomeEvidence.Sentence, "reply") || !strings.Contains(deref(sum.FinalAssistantMessage), "hub-probe") {
 		t.Errorf("outcome %s (%s), last reply %q", sum.Outcome, sum.OutcomeEvidence.Sentence, deref(sum.FinalAssistantMessage))
 	}

@@ -8,7 +8,7 @@ func cursorHarness() Harness {
 		CLI:      CLI{Binary: "cursor-agent", Stream: []string{"--print", "--output-format", "stream-json", "--stream-partial-output"}},
 		RunTotal: "result line",
 		deltas:   cursorDeltas,
-		History:  &History{Parser: cursorHistoryParser{}, Dirs: cursorDirs, Sessions: cursorSessions, Render: cursorRender},
+		History:  &History{Parser: cursorHistoryParser{}, Dirs: cursorDirs, Sessions: cursorSessions, Render: cursorRender, NoTokens: true},
 	}
 }
 

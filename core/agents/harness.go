@@ -165,6 +165,9 @@ type History struct {
 	// SubagentParents: a subagent's transcript is linked to the call of
 	// its parent session that started it.
 	SubagentParents bool
+	// NoTokens: the harness records no token figures in its history
+	// (Cursor CLI): a session's cost says so instead of being blank.
+	NoTokens bool
 	// NamedByID: a session is stored under a name made of the id it
 	// records, not its file's name, which several machines' sessions may
 	// share.

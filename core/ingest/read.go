@@ -130,6 +130,9 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 			l.usage.ParentCall = f.parents.lookup(f)
 		}
 		l.cwd = hist.ProjectFromCwd
+		if hist.NoTokens {
+			opt.TokensNotRecordedBy = strings.TrimSuffix(string(kind), "-history")
+		}
 		if hist.Document != nil && strings.HasSuffix(f.Path, ".json") {
 			// The older Gemini CLI wrote one JSON document per session.
 			if src, err = historyDocument(r.br, hist.Document); err != nil {

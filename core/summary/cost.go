@@ -169,6 +169,9 @@ func (b *Builder) cost(s *Summary, p projector) {
 		return
 	}
 	if s.InputTokens == nil && s.OutputTokens == nil {
+		if b.opt.TokensNotRecordedBy != "" {
+			s.CostBasis = "tokens not recorded by " + b.opt.TokensNotRecordedBy
+		}
 		return
 	}
 	if b.run != nil {

@@ -35,6 +35,10 @@ const (
 type Options struct {
 	// Agent is the declared harness; empty sniffs.
 	Agent string
+	// TokensNotRecordedBy names the harness whose record holds no token
+	// figures at all (Cursor CLI's store.db): the run's cost is unknown
+	// and its basis says so, rather than reading as nothing spent.
+	TokensNotRecordedBy string
 	// Start and End are the invocation's window, used to project
 	// timestamp-less events; zero when unknown.
 	Start, End time.Time
