@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -127,6 +128,24 @@ func TestImportOpenCodeHistory(t *testing.T) {
 	c := d.Calls["call_sift01"]
 	if c == nil || !strings.Contains(c.Output.String(), "opencode.json") {
 		t.Errorf("the detail of the first call (ls -la) lacks its output")
+	}
+
+	// A row of a shared database may name a key whose container is a
+	// link out of the history folder: it is refused, as a file's link is.
+	outside := filepath.Join(t.TempDir(), "opencode.db")
+	copyFile(t, filepath.Join(data, "opencode.db"), outside)
+	link := filepath.Join(data, "elsewhere")
+	if err := os.MkdirAll(link, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(link, "opencode.db")); err != nil {
+		t.Fatal(err)
+	}
+	_, id, _ := agents.SplitStoredKey(paths[cases[0].id])
+	f, err := ingest.OpenStream([]string{data}, agents.StoredKey(filepath.Join(link, "opencode.db"), id))
+	var refused *ingest.RefusedError
+	if f != nil || !errors.As(err, &refused) {
+		t.Errorf("a key whose database links out of the folder: %v, %v; want refused", f, err)
 	}
 
 	if again := importHistory(t, s, roots); again.Skipped != 4 || again.Sessions != 0 {

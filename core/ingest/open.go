@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
 // MaxStreamBytes bounds a stream file a reader opens again (an export,
@@ -36,10 +38,6 @@ func OpenStream(roots []string, path string) (*os.File, error) {
 	if !ok {
 		return nil, &RefusedError{path, "not inside the logs folder or an agent history folder sift reads"}
 	}
-	if f, ok, err := openStored(path); ok {
-		// A session of a database or a task folder, rendered again.
-		return f, err
-	}
 	r, err := os.OpenRoot(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -48,6 +46,22 @@ func OpenStream(roots []string, path string) (*os.File, error) {
 		return nil, err
 	}
 	defer r.Close()
+	if container, id, ok := agents.SplitStoredKey(rel); ok {
+		// A session of a database or a task folder, rendered again: its
+		// container is held to the root as a file is (a row may name a
+		// link that leads out of it).
+		switch _, err := r.Stat(container); {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, nil
+		case err != nil && strings.Contains(err.Error(), "escapes"):
+			return nil, &RefusedError{path, "a link that leads out of " + root}
+		case err != nil:
+			return nil, err
+		}
+		if f, ok, err := openStored(agents.StoredKey(filepath.Join(root, container), id)); ok {
+			return f, err
+		}
+	}
 	// Stat first: opening a FIFO or a device would block or never end.
 	if st, err := r.Stat(rel); err == nil && !st.Mode().IsRegular() {
 		return nil, &RefusedError{path, "not a regular file"}

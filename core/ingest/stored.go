@@ -53,9 +53,6 @@ func storedReader(f *File) (*bytes.Reader, error) {
 // stream again as a file (the inbox's detail, an export). ok is false for
 // a path that is no stored session's key.
 func openStored(path string) (f *os.File, ok bool, err error) {
-	if _, _, ok := agents.SplitStoredKey(path); !ok {
-		return nil, false, nil
-	}
 	lines, ok, err := agents.RenderStored(path)
 	if !ok {
 		return nil, false, nil
