@@ -51,12 +51,10 @@ func historyKinds() []string {
 
 // captureUsage is the usage of a captured run: one entry at its start (or
 // last activity) holding its summary's tokens, the uncached prompt apart
-// from the cache shares, and its summary's cost. A history's session, or
-// a run that reported neither tokens nor cost, has none.
+// from the cache shares, and its summary's cost. A run that reported
+// neither tokens nor cost has none. (SessionTotals leaves the histories'
+// sessions out: historyKinds.)
 func captureUsage(sum *summary.Summary, at int64) (usage.File, bool) {
-	if _, hist := agents.LookupHistory(agents.Kind(sum.AgentKind)); hist {
-		return usage.File{}, false
-	}
 	if sum.InputTokens == nil && sum.OutputTokens == nil && sum.EstimatedUSD == nil {
 		return usage.File{}, false
 	}
