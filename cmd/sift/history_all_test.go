@@ -18,7 +18,7 @@ import (
 // the home alone says where each history is.
 var historyDirsEnv = []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR", "GEMINI_CLI_HOME", "COPILOT_HOME",
 	"CRUSH_GLOBAL_DATA", "GOOSE_PATH_ROOT", "OPENCODE_DB", "PI_CODING_AGENT_SESSION_DIR", "PI_CODING_AGENT_DIR",
-	"QWEN_RUNTIME_DIR", "QWEN_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"}
+	"QWEN_RUNTIME_DIR", "QWEN_HOME", "AMP_DATA_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"}
 
 // allHistoriesHome builds one HOME holding every harness's recorded
 // history: testdata/history's Claude Code, Codex and Gemini CLI sessions
