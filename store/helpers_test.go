@@ -198,10 +198,14 @@ func finishInvocation(ctx context.Context, s *Store, id int64, end time.Time, ex
 // usageOf totals a store's usage rows as the program does (app.Usage).
 func usageOf(ctx context.Context, s *Store, opt usage.Options) (usage.Report, error) {
 	return usage.Total(opt, func(add func(usage.File) error) error {
-		return s.UsageFiles(ctx, "", func(f UsageFile) error {
+		bad, err := s.UsageFiles(ctx, "", func(f UsageFile) error {
 			return add(usage.File{WorkItemID: f.WorkItemID, FileName: f.FileName, AgentKind: f.AgentKind,
 				SessionID: f.SessionID, Models: f.Models, Entries: f.Entries})
 		})
+		if err == nil && len(bad) > 0 {
+			err = fmt.Errorf("unreadable usage rows: %v", bad)
+		}
+		return err
 	})
 }
 

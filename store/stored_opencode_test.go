@@ -44,6 +44,18 @@ func storedSessions(t *testing.T, s *Store, agent agents.Kind) (map[string]revie
 	return sessions, paths
 }
 
+// openIn opens a session's stream as the session view does, within one
+// root (ingest.OpenStream); a stream that is gone is fs.ErrNotExist.
+func openIn(root string) func(string) (*os.File, error) {
+	return func(p string) (*os.File, error) {
+		f, err := ingest.OpenStream([]string{root}, p)
+		if f == nil && err == nil {
+			return nil, fs.ErrNotExist
+		}
+		return f, err
+	}
+}
+
 // TestImportOpenCodeHistory imports what opencode itself wrote, from a
 // temporary HOME: two sessions of opencode 1.18.33's database and two of
 // opencode 1.1.65's JSON tree (testdata/histories/opencode/PROVENANCE.md),
@@ -115,13 +127,7 @@ func TestImportOpenCodeHistory(t *testing.T) {
 	}
 
 	// The detail renders the session again, by its key.
-	d, err := detail.Reader{Open: func(p string) (*os.File, error) {
-		f, err := ingest.OpenStream([]string{data}, p)
-		if f == nil && err == nil {
-			return nil, fs.ErrNotExist
-		}
-		return f, err
-	}}.Read(paths[cases[0].id], string(agents.OpenCodeHistory))
+	d, err := detail.Reader{Open: openIn(data)}.Read(paths[cases[0].id], string(agents.OpenCodeHistory))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,5 +178,59 @@ func TestImportOpenCodeHistory(t *testing.T) {
 	sessions, _ = storedSessions(t, s, agents.OpenCodeHistory)
 	if got := sessions[ses].Summary.Outcome; got == summary.OutcomeFailed {
 		t.Errorf("the session went on after its error, but is still %s", got)
+	}
+}
+
+// TestOpenCodeDatabaseRoot: a history whose root is a database file
+// ($OPENCODE_DB=/d/o.db makes opencode's root that file) imports its
+// sessions keyed by the file, and renders one again by its key, for the
+// session view and `sift show`. The old OpenStream refused it: the key is
+// not inside the root, it is the root. Nothing else is opened so: a key
+// naming a link to the root file, or another database beside it, stays
+// refused.
+func TestOpenCodeDatabaseRoot(t *testing.T) {
+	t.Parallel()
+	home, _ := storedHome(t, "opencode")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "o.db")
+	copyFile(t, filepath.Join(home, ".local", "share", "opencode", "opencode.db"), db)
+	s := newTestStore(t)
+	if res := importHistory(t, s, []ingest.HistoryRoot{{Agent: agents.OpenCodeHistory, Dir: db}}); res.Sessions != 2 {
+		t.Fatalf("imported %d sessions of the database, want 2 (%+v)", res.Sessions, res)
+	}
+	const ses = "ses_db885d2fcffehHyxNrwGIb2Aq2"
+	_, paths := storedSessions(t, s, agents.OpenCodeHistory)
+	if paths[ses] != agents.StoredKey(db, ses) {
+		t.Fatalf("indexed as %q, want the database file and the id", paths[ses])
+	}
+	d, err := detail.Reader{Open: openIn(db)}.Read(paths[ses], string(agents.OpenCodeHistory))
+	if err != nil {
+		t.Fatalf("the detail of a session of the root database: %v", err)
+	}
+	if c := d.Calls["call_sift01"]; c == nil || !strings.Contains(c.Output.String(), "opencode.json") {
+		t.Errorf("the detail of the first call (ls -la) lacks its output")
+	}
+
+	link, other := filepath.Join(dir, "link.db"), filepath.Join(dir, "other.db")
+	if err := os.Symlink(db, link); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, db, other)
+	for _, key := range []string{agents.StoredKey(link, ses), agents.StoredKey(other, ses), agents.StoredKey(dir, ses)} {
+		f, err := ingest.OpenStream([]string{db}, key)
+		var refused *ingest.RefusedError
+		if f != nil || !errors.As(err, &refused) {
+			if f != nil {
+				f.Close()
+			}
+			t.Errorf("%s: %v, %v; want refused", key, f, err)
+		}
+	}
+	// A database root that is gone has its sessions gone, as a folder's.
+	if err := os.Remove(db); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := ingest.OpenStream([]string{db}, paths[ses]); f != nil || err != nil {
+		t.Errorf("the root database removed: %v, %v; want nothing", f, err)
 	}
 }

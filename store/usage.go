@@ -12,6 +12,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
 )
 
@@ -154,11 +155,20 @@ type UsageFile struct {
 	Entries                                    []ingest.UsageEntry
 }
 
+// Unreadable is a stored row a reader left out because it could not be
+// read back (a row another version of sift, or another program, wrote
+// into a shared database): its session, and why.
+type Unreadable struct {
+	Session review.SessionKey
+	Err     error
+}
+
 // UsageFiles calls fn with the usage row of every imported file (of one
 // harness's history when agent is set), the earliest first: a call a
 // resumed session repeats is first met in the file that made it. The row's
-// Entries are reused for the next row.
-func (s *Store) UsageFiles(ctx context.Context, agent string, fn func(UsageFile) error) error {
+// Entries are reused for the next row. A row whose entries cannot be read
+// back is left out and returned, the others read on.
+func (s *Store) UsageFiles(ctx context.Context, agent string, fn func(UsageFile) error) ([]Unreadable, error) {
 	q := `SELECT work_item_id, file_name, agent_kind, COALESCE(session_id, ''), models, entries
 		FROM usage_files`
 	var args []any
@@ -169,38 +179,42 @@ func (s *Store) UsageFiles(ctx context.Context, agent string, fn func(UsageFile)
 	q += ` ORDER BY first_at IS NULL, first_at, path`
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return fmt.Errorf("usage: %w", wrapError(err))
+		return nil, fmt.Errorf("usage: %w", wrapError(err))
 	}
 	defer rows.Close()
+	var bad []Unreadable
 	var f UsageFile
 	for rows.Next() {
 		var models string
 		var blob []byte
 		if err := rows.Scan(&f.WorkItemID, &f.FileName, &f.AgentKind, &f.SessionID, &models, &blob); err != nil {
-			return fmt.Errorf("usage: %w", wrapError(err))
+			return bad, fmt.Errorf("usage: %w", wrapError(err))
 		}
 		f.Models = strings.Split(models, "\n")
 		f.Entries, err = decodeEntries(blob, len(f.Models), f.Entries[:0])
 		if err != nil {
-			return fmt.Errorf("usage of %s/%s: %w", f.WorkItemID, f.FileName, err)
+			bad = append(bad, Unreadable{review.SessionKey{WorkItemID: f.WorkItemID, FileName: f.FileName},
+				fmt.Errorf("usage entries: %w", err)})
+			continue
 		}
 		if err := fn(f); err != nil {
-			return err
+			return bad, err
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("usage: %w", wrapError(err))
+		return bad, fmt.Errorf("usage: %w", wrapError(err))
 	}
-	return nil
+	return bad, nil
 }
 
 // SessionTotals calls fn with the brief summary of every session that
 // reported tokens or a cost, but those of the agent kinds skipped (no
 // lists: its tokens, cost, model and times, as the inbox reads them), and
 // the time it sorts by in the inbox (its start, else its last activity),
-// in unix ms: what `sift usage` counts of a captured run.
-func (s *Store) SessionTotals(ctx context.Context, skip []string, fn func(sum *summary.Summary, at int64) error) error {
-	q := `SELECT brief_json, COALESCE(sort_started, activity_at) FROM agent_stream_summaries
+// in unix ms: what `sift usage` counts of a captured run. A row whose
+// summary cannot be decoded is left out and returned, the others read on.
+func (s *Store) SessionTotals(ctx context.Context, skip []string, fn func(sum *summary.Summary, at int64) error) ([]Unreadable, error) {
+	q := `SELECT work_item_id, file_name, brief_json, COALESCE(sort_started, activity_at) FROM agent_stream_summaries
 		WHERE (total_tokens IS NOT NULL OR estimated_usd IS NOT NULL)`
 	args := make([]any, 0, len(skip))
 	if len(skip) > 0 {
@@ -211,25 +225,28 @@ func (s *Store) SessionTotals(ctx context.Context, skip []string, fn func(sum *s
 	}
 	rows, err := s.r.QueryContext(ctx, q+` ORDER BY COALESCE(sort_started, activity_at), work_item_id, file_name`, args...)
 	if err != nil {
-		return fmt.Errorf("session totals: %w", wrapError(err))
+		return nil, fmt.Errorf("session totals: %w", wrapError(err))
 	}
 	defer rows.Close()
+	var bad []Unreadable
 	for rows.Next() {
+		var k review.SessionKey
 		var brief string
 		var at int64
-		if err := rows.Scan(&brief, &at); err != nil {
-			return fmt.Errorf("session totals: %w", wrapError(err))
+		if err := rows.Scan(&k.WorkItemID, &k.FileName, &brief, &at); err != nil {
+			return bad, fmt.Errorf("session totals: %w", wrapError(err))
 		}
 		var sum summary.Summary
 		if err := json.Unmarshal([]byte(brief), &sum); err != nil {
-			return fmt.Errorf("session totals: decode summary: %w", err)
+			bad = append(bad, Unreadable{k, fmt.Errorf("decode summary: %w", err)})
+			continue
 		}
 		if err := fn(&sum, at); err != nil {
-			return err
+			return bad, err
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("session totals: %w", wrapError(err))
+		return bad, fmt.Errorf("session totals: %w", wrapError(err))
 	}
-	return nil
+	return bad, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/textsafe"
 	"github.com/agentsift/sift/core/usage"
+	"github.com/agentsift/sift/store"
 )
 
 // usageUsage is the usage line of `sift usage`.
@@ -62,9 +63,12 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext()
 	defer stop()
 	opt.Prices = sf.Cfg.PriceTable()
-	rep, err := app.Usage(ctx, st, opt)
+	rep, bad, err := app.Usage(ctx, st, opt)
 	if err != nil {
 		return fail(stderr, "usage", err)
+	}
+	if len(bad) > 0 {
+		fmt.Fprintf(stderr, "sift usage: warning: %s\n", textsafe.Inert(unreadableLine(bad)))
 	}
 	var out any = rep
 	switch *format {
@@ -80,6 +84,24 @@ func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "usage", err)
 	}
 	return 0
+}
+
+// unreadableLine says in one line which stored rows the totals left out
+// and why: the first three by name, then how many more.
+func unreadableLine(bad []store.Unreadable) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "left out %s whose stored row cannot be read: ", plural(len(bad), "session"))
+	for i, u := range bad {
+		if i == 3 {
+			fmt.Fprintf(&b, "; and %d more", len(bad)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s (%v)", u.Session, u.Err)
+	}
+	return b.String()
 }
 
 // usageAgent reads --agent: a harness's name, or its history's kind

@@ -64,6 +64,10 @@ type parser struct {
 	// scanned again. Every other file is redacted where it enters, line
 	// by line, before it is parsed.
 	captured bool
+	// skip, when set, drops the events it reports before the listener
+	// and the builder hear them (a subagent's replay of a message its
+	// parent counted: parent.replays).
+	skip func(*event.Event) bool
 }
 
 // analyze is the one parse of a stream, by the parsers of p: every
@@ -82,6 +86,9 @@ func analyze(p parser, r io.Reader, opt summary.Options, listen func(*event.Even
 	line := 0
 	emit := func(ev *event.Event) {
 		line = ev.Line
+		if p.skip != nil && p.skip(ev) {
+			return
+		}
 		if listen != nil {
 			listen(ev)
 		}

@@ -37,7 +37,7 @@ func FindHistory(roots []HistoryRoot) *Found {
 	for _, r := range roots {
 		out.roots = append(out.roots, absPath(r.Dir))
 	}
-	parents := &parentCalls{byFile: map[string]map[string]string{}}
+	parents := &parentCalls{byFile: map[string]*parent{}}
 	for _, r := range roots {
 		files, fails := findHistory(r, parents, out)
 		out.Files = append(out.Files, files...)

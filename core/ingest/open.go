@@ -28,11 +28,26 @@ func (e *RefusedError) Error() string { return e.Path + ": " + e.Why }
 // session row's path is data (a teammate's row in a shared database may
 // name any file), so the file must be a regular file of at most
 // MaxStreamBytes inside one of roots (the logs folder, the agent history
-// folders), opened through os.Root so that no link leads out of it:
-// anything else is a *RefusedError. A file that is gone is nil, nil.
+// folders), opened through os.Root so that no link leads out of it, or a
+// session of a root that is a database file itself (fileRoot): anything
+// else is a *RefusedError. A file that is gone is nil, nil.
 func OpenStream(roots []string, path string) (*os.File, error) {
 	if path == "" {
 		return nil, nil
+	}
+	if root, id, ok := fileRoot(roots, path); ok {
+		// A session of a history whose root is a database file: rendered
+		// from that file, which is the root, and from nothing else.
+		switch st, err := os.Stat(root); {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, nil
+		case err != nil:
+			return nil, err
+		case st.Mode().IsRegular():
+			if f, ok, err := openStored(agents.StoredKey(root, id)); ok {
+				return f, err
+			}
+		}
 	}
 	root, rel, ok := within(roots, path)
 	if !ok {
@@ -88,6 +103,25 @@ func OpenStream(roots []string, path string) (*os.File, error) {
 		return nil, &RefusedError{path, fmt.Sprintf("%d bytes, more than a stream file sift reads (%d)", st.Size(), int64(MaxStreamBytes))}
 	}
 	return f, nil
+}
+
+// fileRoot returns the root of roots that is itself the container of the
+// stored session a key names (agents.StoredKey: a history whose root is a
+// database file, as opencode's $OPENCODE_DB), and the session's id. Only
+// the root itself is a container so: a key naming any other file, a link
+// to the root among them, is no session of it.
+func fileRoot(roots []string, path string) (root, id string, ok bool) {
+	container, id, ok := agents.SplitStoredKey(path)
+	if !ok || !filepath.IsAbs(container) {
+		return "", "", false
+	}
+	container = filepath.Clean(container)
+	for _, r := range roots {
+		if r != "" && filepath.IsAbs(r) && filepath.Clean(r) == container {
+			return container, id, true
+		}
+	}
+	return "", "", false
 }
 
 // within returns the root of roots that holds path, and path relative to

@@ -117,6 +117,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	}
 	var src io.Reader = r.br
 	var l listeners
+	pp := r.parser(inv != nil)
 	// What the history's entry says of its files; nothing for a stream.
 	var hist agents.History
 	if h, ok := agents.LookupHistory(kind); ok {
@@ -127,7 +128,11 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 		opt.Agent = string(kind)
 		l.usage = &Usage{}
 		if hist.SubagentParents {
-			l.usage.ParentCall = f.parents.lookup(f)
+			var par *parent
+			par, l.usage.ParentCall = f.parents.lookup(f)
+			if par != nil {
+				pp.skip = par.replays
+			}
 		}
 		l.cwd = hist.ProjectFromCwd
 		if hist.NoTokens {
@@ -158,7 +163,7 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	if l.usage != nil {
 		listen = func(ev *event.Event) { l.listen(ev); srch.listen(ev) }
 	}
-	sum, rev, err := r.analyze(r.parser(inv != nil), src, opt, listen)
+	sum, rev, err := r.analyze(pp, src, opt, listen)
 	if err != nil && kind == "" && fh != nil && errors.Is(err, agents.ErrUnknownAgent) {
 		// A recorded run naming a harness this sift cannot read: sniff
 		// instead.

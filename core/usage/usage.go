@@ -217,7 +217,10 @@ func Total(opt Options, read func(add func(File) error) error) (Report, error) {
 // refreshes_dedupe_indexes_when_parent_replaces_sidechain_replay). Two
 // replays of one message by sidechains count once, the larger, as there.
 // ccusage 18.0.11 keys by message and request id only and counts both
-// (TestSidechainReplayDiffersFromCcusage18).
+// (TestSidechainReplayDiffersFromCcusage18). The import already drops a
+// subagent's replay of a message its parent's main chain counted, before
+// the session's summary hears it (ingest's parent.replays), so that the
+// inbox counts as this does (TestSidechainReplayInOwnFileInboxEqualsUsage).
 type sideDedupe struct {
 	calls []call
 	// byMessage is the call of each message id met (ingest.UsageEntry's

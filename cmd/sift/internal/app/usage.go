@@ -13,14 +13,18 @@ import (
 // Usage totals every stored run (usage.Total): the calls of the agents'
 // histories, from the store's usage rows, and the captured runs, each
 // counted with the tokens and cost its summary stores, as the inbox shows
-// them. Options.Source picks either.
-func Usage(ctx context.Context, st *store.Store, opt usage.Options) (usage.Report, error) {
-	return usage.Total(opt, func(add func(usage.File) error) error {
+// them. Options.Source picks either. A stored row that cannot be read
+// back (a shared database's row another sift wrote) is left out of the
+// totals and returned, the rest counted.
+func Usage(ctx context.Context, st *store.Store, opt usage.Options) (usage.Report, []store.Unreadable, error) {
+	var bad []store.Unreadable
+	rep, err := usage.Total(opt, func(add func(usage.File) error) error {
 		if opt.Source.Keeps(false) {
-			err := st.UsageFiles(ctx, "", func(f store.UsageFile) error {
+			b, err := st.UsageFiles(ctx, "", func(f store.UsageFile) error {
 				return add(usage.File{WorkItemID: f.WorkItemID, FileName: f.FileName, AgentKind: f.AgentKind,
 					SessionID: f.SessionID, Models: f.Models, Entries: f.Entries})
 			})
+			bad = append(bad, b...)
 			if err != nil {
 				return err
 			}
@@ -28,13 +32,16 @@ func Usage(ctx context.Context, st *store.Store, opt usage.Options) (usage.Repor
 		if !opt.Source.Keeps(true) {
 			return nil
 		}
-		return st.SessionTotals(ctx, historyKinds(), func(sum *summary.Summary, at int64) error {
+		b, err := st.SessionTotals(ctx, historyKinds(), func(sum *summary.Summary, at int64) error {
 			if f, ok := captureUsage(sum, at); ok {
 				return add(f)
 			}
 			return nil
 		})
+		bad = append(bad, b...)
+		return err
 	})
+	return rep, bad, err
 }
 
 // historyKinds lists the agent kinds of the histories, whose sessions
