@@ -75,12 +75,16 @@ type droidEntry struct {
 // droidSettings is a session's settings file, as far as sift reads it.
 type droidSettings struct {
 	Model string `json:"model"`
-	Usage *struct {
+	// LockedAt is when the session's provider was fixed, the time
+	// ccusage dates the session's tokens at.
+	LockedAt string `json:"providerLockTimestamp"`
+	Usage    *struct {
 		Input         *int64 `json:"inputTokens"`
 		Output        *int64 `json:"outputTokens"`
 		CacheCreation *int64 `json:"cacheCreationTokens"`
 		CacheRead     *int64 `json:"cacheReadTokens"`
 		Thinking      *int64 `json:"thinkingTokens"`
+		Total         *int64 `json:"totalTokens"`
 	} `json:"tokenUsage"`
 }
 
@@ -143,8 +147,14 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 		}
 		s.notice = ""
 	case "settings":
-		if e.Settings != nil {
-			s.settings(e.Settings, put)
+		if st := e.Settings; st != nil {
+			// The session's tokens, dated when its provider was fixed,
+			// of the model it records when no response named one.
+			base.Timestamp = isoTime(st.LockedAt)
+			if base.Model == "" {
+				base.Model = st.Model
+			}
+			s.settings(st, put)
 		}
 	default:
 		// todo_state and the log's other bookkeeping.
@@ -201,14 +211,22 @@ func (s *droidHistoryStream) user(blocks []clineBlock, put func(event.Update)) {
 
 // settings emits the session's token usage, Droid's own total: its
 // inputTokens are the uncached prompt, as Anthropic counts it, so the
-// prompt sift counts adds both cache shares.
+// prompt sift counts adds both cache shares. Its thinkingTokens are
+// output, as ccusage's droid adapter bills them (output apart, in its
+// total), and a totalTokens beyond the parts counts as output
+// (countTotal); a usage of no tokens is none, as ccusage skips it.
 func (s *droidHistoryStream) settings(st *droidSettings, put func(event.Update)) {
 	u := st.Usage
-	if u == nil || u.Input == nil && u.Output == nil {
+	if u == nil {
 		return
 	}
-	up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun, CompletionTokens: u.Output,
-		CachedTokens: u.CacheRead, PromptTokens: sumPresent(u.Input, u.CacheRead, u.CacheCreation)}
+	prompt, completion := countTotal(sumPresent(u.Input, u.CacheRead, u.CacheCreation), sumPresent(u.Output, u.Thinking),
+		u.Total, u.Input, u.Output, u.CacheRead, u.CacheCreation, u.Thinking)
+	if sum := sumPresent(prompt, completion); sum == nil || *sum == 0 {
+		return
+	}
+	up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun, CompletionTokens: completion,
+		CachedTokens: u.CacheRead, PromptTokens: prompt}
 	extra := map[string]int64{}
 	if u.Input != nil {
 		extra["input_tokens"] = *u.Input

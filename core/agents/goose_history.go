@@ -68,6 +68,9 @@ type gooseLine struct {
 		OutputTokens            *int64          `json:"output_tokens"`
 		AccumulatedInputTokens  *int64          `json:"accumulated_input_tokens"`
 		AccumulatedOutputTokens *int64          `json:"accumulated_output_tokens"`
+		TotalTokens             *int64          `json:"total_tokens"`
+		AccumulatedTotalTokens  *int64          `json:"accumulated_total_tokens"`
+		CreatedAt               string          `json:"created_at"`
 		ProviderName            *string         `json:"provider_name"`
 		ModelConfig             json.RawMessage `json:"model_config_json"`
 	} `json:"session"`
@@ -109,12 +112,12 @@ type gooseBlock struct {
 }
 
 type gooseStream struct {
-	id, model   string
-	in, out     *int64
-	last        time.Time
-	replied     bool
-	lastReply   string
-	usageLineNo Line
+	id, model      string
+	in, out, total *int64
+	last           time.Time
+	replied        bool
+	lastReply      string
+	usageLineNo    Line
 }
 
 // Line implements Stream.
@@ -129,6 +132,7 @@ func (s *gooseStream) Line(l Line, emit Emit) bool {
 		s.id = ss.ID
 		s.in = firstPresent(ss.AccumulatedInputTokens, ss.InputTokens)
 		s.out = firstPresent(ss.AccumulatedOutputTokens, ss.OutputTokens)
+		s.total = firstPresent(ss.AccumulatedTotalTokens, ss.TotalTokens)
 		var mc struct {
 			ModelName string `json:"model_name"`
 		}
@@ -140,8 +144,10 @@ func (s *gooseStream) Line(l Line, emit Emit) bool {
 			}
 		}
 		s.model = mc.ModelName
-		emit(&event.Event{SessionID: ss.ID, Update: event.Update{SessionUpdate: event.SessionStart, Cwd: ss.WorkingDir,
-			Title: firstNonEmpty(ss.Name, ss.Description)}})
+		// created_at, a TIMESTAMP column, comes out of the reader as
+		// RFC 3339 in UTC.
+		emit(&event.Event{SessionID: ss.ID, Timestamp: isoTime(ss.CreatedAt), Update: event.Update{SessionUpdate: event.SessionStart,
+			Cwd: ss.WorkingDir, Title: firstNonEmpty(ss.Name, ss.Description)}})
 	case r.Message != nil:
 		s.message(r, emit)
 	default:
@@ -242,13 +248,16 @@ func gooseResult(b *gooseBlock) event.Update {
 }
 
 // Finish implements Stream: the session's tokens, which Goose keeps per
-// session only (its accumulated counters), and its end: a session whose
-// last message is the agent's reply without a tool request is one Goose
+// session only (its accumulated counters; a total beyond the input and
+// output, a reasoning model's, counts as output, as ccusage's goose
+// adapter bills it: countTotal), and its end: a session whose last
+// message is the agent's reply without a tool request is one Goose
 // finished answering.
 func (s *gooseStream) Finish(emit Emit) {
-	if s.in != nil || s.out != nil {
+	if s.in != nil || s.out != nil || s.total != nil {
+		in, out := countTotal(s.in, s.out, s.total, s.in, s.out)
 		emit(&event.Event{SessionID: s.id, Timestamp: s.last, Model: s.model, Line: s.usageLineNo.No, Offset: s.usageLineNo.Offset,
-			Update: event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun, PromptTokens: s.in, CompletionTokens: s.out}})
+			Update: event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun, PromptTokens: in, CompletionTokens: out}})
 	}
 	if s.replied {
 		emit(&event.Event{SessionID: s.id, Timestamp: s.last, Line: s.usageLineNo.No, Offset: s.usageLineNo.Offset,

@@ -89,6 +89,7 @@ type kimiPayload struct {
 		Output        *int64 `json:"output"`
 		CacheRead     *int64 `json:"input_cache_read"`
 		CacheCreation *int64 `json:"input_cache_creation"`
+		Total         *int64 `json:"total"`
 	} `json:"token_usage"`
 }
 
@@ -147,26 +148,41 @@ func (s *kimiHistoryStream) Line(l Line, emit Emit) bool {
 	case "ToolResult":
 		put(s.toolResult(p))
 	case "StatusUpdate":
-		if u := p.Usage; u != nil && (u.InputOther != nil || u.Output != nil) {
-			// input_other is the uncached prompt: the prompt sift counts
-			// adds both cache shares.
+		if up, ok := kimiUsage(p); ok {
 			base.MessageID = p.MessageID
-			up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, CompletionTokens: u.Output,
-				CachedTokens: u.CacheRead, PromptTokens: sumPresent(u.InputOther, u.CacheRead, u.CacheCreation)}
-			extra := map[string]int64{}
-			if u.InputOther != nil {
-				extra["input_other"] = *u.InputOther
-			}
-			if u.CacheCreation != nil {
-				extra["input_cache_creation"] = *u.CacheCreation
-			}
-			up.UsageExtra = extra
 			put(up)
 		}
 	case "StepInterrupted":
 		put(event.Update{SessionUpdate: event.Error, Message: "step interrupted"})
 	}
 	return true
+}
+
+// kimiUsage is a StatusUpdate's token usage, read as ccusage's kimi
+// adapter reads it: input_other is the uncached prompt, so the prompt sift
+// counts adds both cache shares, which keep Anthropic's names
+// (input_tokens, cache_creation_input_tokens) for the usage report to
+// count them apart; a total beyond the parts counts as output
+// (countTotal); a usage of no tokens is none
+// (skips_malformed_and_zero_token_wire_lines).
+func kimiUsage(p *kimiPayload) (event.Update, bool) {
+	u := p.Usage
+	if u == nil {
+		return event.Update{}, false
+	}
+	prompt, completion := countTotal(sumPresent(u.InputOther, u.CacheRead, u.CacheCreation), u.Output, u.Total,
+		u.InputOther, u.Output, u.CacheRead, u.CacheCreation)
+	if sum := sumPresent(prompt, completion); sum == nil || *sum == 0 {
+		return event.Update{}, false
+	}
+	up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, CompletionTokens: completion,
+		CachedTokens: u.CacheRead, PromptTokens: prompt}
+	extra := map[string]int64{"input_tokens": 0}
+	putPresent(extra, "input_tokens", u.InputOther)
+	putPresent(extra, "cache_creation_input_tokens", u.CacheCreation)
+	putPresent(extra, "total", u.Total)
+	up.UsageExtra = extra
+	return up, true
 }
 
 // toolResult is a ToolResult: its output, failed when is_error says so,

@@ -269,7 +269,10 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 		if t.Input != nil {
 			u.PromptTokens = sumPresent(t.Input, &read, &write)
 		}
-		u.CompletionTokens = sumPresent(t.Output, t.Reasoning)
+		// A total beyond the parts counts as output, as ccusage's
+		// opencode adapter counts it (countTotal).
+		u.PromptTokens, u.CompletionTokens = countTotal(u.PromptTokens, sumPresent(t.Output, t.Reasoning), t.Total,
+			t.Input, t.Output, t.Reasoning, &read, &write)
 		if len(extra) > 0 {
 			u.UsageExtra = extra
 		}

@@ -183,6 +183,8 @@ func (s *ocSession) lines() ([]byte, bool, error) {
 			ModelID    string          `json:"modelID"`
 			ProviderID string          `json:"providerID"`
 			Error      json.RawMessage `json:"error"`
+			Tokens     json.RawMessage `json:"tokens"`
+			Cost       json.RawMessage `json:"cost"`
 		}
 		if json.Unmarshal(m.data, &info) != nil {
 			continue
@@ -214,6 +216,7 @@ func (s *ocSession) lines() ([]byte, bool, error) {
 		if err := put(ocMessageLine{Type: "message", SessionID: s.id, MessageID: m.id, Model: model, Timestamp: m.created}); err != nil {
 			return nil, true, err
 		}
+		steps := false
 		for _, p := range m.parts {
 			var d struct {
 				Type string `json:"type"`
@@ -221,37 +224,26 @@ func (s *ocSession) lines() ([]byte, bool, error) {
 			if json.Unmarshal(p.data, &d) != nil || ocRunTypes[d.Type] == "" {
 				continue
 			}
-			// The JSON tree's files are indented: one line each.
-			var body bytes.Buffer
-			if json.Compact(&body, p.data) != nil || body.Len() < 2 || body.Bytes()[0] != '{' {
-				continue
+			steps = steps || d.Type == "step-finish"
+			if err := ocPartLine(&out, s.id, m.id, p, ocRunTypes[d.Type]); err != nil {
+				return nil, true, err
 			}
-			head, err := json.Marshal(struct {
-				ID        string `json:"id"`
-				MessageID string `json:"messageID"`
-				SessionID string `json:"sessionID"`
-			}{p.id, m.id, s.id})
+		}
+		if !steps && present(info.Tokens) {
+			// A message whose steps are not kept counts its own tokens
+			// and cost, as ccusage reads opencode (the message's data):
+			// a step of the message's.
+			step, err := json.Marshal(struct {
+				Type   string          `json:"type"`
+				Tokens json.RawMessage `json:"tokens"`
+				Cost   json.RawMessage `json:"cost,omitempty"`
+			}{"step-finish", info.Tokens, info.Cost})
 			if err != nil {
 				return nil, true, err
 			}
-			env, err := json.Marshal(struct {
-				Type      string `json:"type"`
-				Timestamp int64  `json:"timestamp"`
-				SessionID string `json:"sessionID"`
-			}{ocRunTypes[d.Type], p.updated, s.id})
-			if err != nil {
+			if err := ocPartLine(&out, s.id, m.id, ocPart{id: m.id, updated: m.updated, data: step}, "step_finish"); err != nil {
 				return nil, true, err
 			}
-			// {"type","timestamp","sessionID","part":{id, messageID,
-			// sessionID, …the part}}.
-			out.Write(env[:len(env)-1])
-			out.WriteString(`,"part":`)
-			out.Write(head[:len(head)-1])
-			if body.Len() > 2 {
-				out.WriteByte(',')
-			}
-			out.Write(body.Bytes()[1:])
-			out.WriteString("}\n")
 		}
 		if present(info.Error) {
 			if err := put(ocErrorLine{Type: "error", Timestamp: m.updated, SessionID: s.id, Error: info.Error}); err != nil {
@@ -260,6 +252,42 @@ func (s *ocSession) lines() ([]byte, bool, error) {
 		}
 	}
 	return out.Bytes(), true, nil
+}
+
+// ocPartLine writes a part as run.ts's envelope of its type:
+// {"type","timestamp","sessionID","part":{id, messageID, sessionID, …the
+// part}}. A part that is no JSON object is left out.
+func ocPartLine(out *bytes.Buffer, session, msg string, p ocPart, typ string) error {
+	// The JSON tree's files are indented: one line each.
+	var body bytes.Buffer
+	if json.Compact(&body, p.data) != nil || body.Len() < 2 || body.Bytes()[0] != '{' {
+		return nil
+	}
+	head, err := json.Marshal(struct {
+		ID        string `json:"id"`
+		MessageID string `json:"messageID"`
+		SessionID string `json:"sessionID"`
+	}{p.id, msg, session})
+	if err != nil {
+		return err
+	}
+	env, err := json.Marshal(struct {
+		Type      string `json:"type"`
+		Timestamp int64  `json:"timestamp"`
+		SessionID string `json:"sessionID"`
+	}{typ, p.updated, session})
+	if err != nil {
+		return err
+	}
+	out.Write(env[:len(env)-1])
+	out.WriteString(`,"part":`)
+	out.Write(head[:len(head)-1])
+	if body.Len() > 2 {
+		out.WriteByte(',')
+	}
+	out.Write(body.Bytes()[1:])
+	out.WriteString("}\n")
+	return nil
 }
 
 // The lines the renderer adds to run.ts's envelopes.

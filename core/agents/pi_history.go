@@ -173,11 +173,15 @@ func (s *piHistoryStream) assistant(m *piMessage, blocks []piBlock, put func(eve
 			put(u)
 		}
 	}
-	if u := m.Usage; u != nil && (u.Input != nil || u.Output != nil) {
+	if u := m.Usage; u != nil && (u.Input != nil || u.Output != nil || u.Total != nil) {
 		// input is the uncached prompt, as Anthropic counts it: the
-		// prompt sift counts adds both cache shares.
-		up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, CompletionTokens: u.Output,
-			CachedTokens: u.CacheRead, PromptTokens: sumPresent(u.Input, u.CacheRead, u.CacheWrite)}
+		// prompt sift counts adds both cache shares; a totalTokens
+		// beyond the parts counts as output, as ccusage's pi adapter
+		// counts it (countTotal).
+		prompt, completion := countTotal(sumPresent(u.Input, u.CacheRead, u.CacheWrite), u.Output, u.Total,
+			u.Input, u.Output, u.CacheRead, u.CacheWrite)
+		up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, CompletionTokens: completion,
+			CachedTokens: u.CacheRead, PromptTokens: prompt}
 		extra := map[string]int64{}
 		if u.Input != nil {
 			extra["input_tokens"] = *u.Input

@@ -206,6 +206,36 @@ func sumPresent(vs ...*int64) *int64 {
 	return sum
 }
 
+// countTotal adds to a usage's output what its total counts beyond its
+// parts, as ccusage reads a usage (apply_total_token_fallback: the rest is
+// output when no output is named, else an extra its total counts, which
+// sift counts as output, as a Gemini call's thoughts). A usage naming its
+// total alone has a prompt of 0 and its total as output. prompt and
+// completion are returned as they are when the total is absent or the
+// parts cover it.
+func countTotal(prompt, completion, total *int64, parts ...*int64) (*int64, *int64) {
+	if total == nil {
+		return prompt, completion
+	}
+	var sum int64
+	for _, p := range parts {
+		if p != nil {
+			sum = event.AddCount(sum, max(*p, 0))
+		}
+	}
+	if *total <= sum {
+		return prompt, completion
+	}
+	if prompt == nil {
+		prompt = event.Int64(0)
+	}
+	var out int64
+	if completion != nil {
+		out = *completion
+	}
+	return prompt, event.Int64(event.AddCount(out, *total-sum))
+}
+
 // addPresent adds a printed counter to a running total (event.AddCount).
 func addPresent(sum, v *int64) *int64 {
 	if v == nil {

@@ -177,6 +177,9 @@ func (r *reader) read(f *File, inv *Invocation) (s *Session, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if l.usage != nil {
+		l.usage.finish()
+	}
 	if f.named && inv == nil && kind == "" && r.opt.Summary.Agent == "" && sum.AgentKind == string(agents.Unknown) &&
 		f.Layout.Iteration == nil {
 		// A file in a folder keeps the plain-text fallback; one named

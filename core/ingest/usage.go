@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentsift/sift/core/event"
 	"github.com/agentsift/sift/core/redact"
+	"github.com/agentsift/sift/core/summary"
 )
 
 // UsageEntry is one model call of a history file, as ccusage counts it.
@@ -43,6 +44,10 @@ type Usage struct {
 	modelIdx map[string]int
 	// msgIdx is the entry of each message id met, for the summary's rule.
 	msgIdx map[string]int
+	// run is the last session-wide report met and runModel its model,
+	// counted as one call when the file reports no call (finish).
+	run      *UsageEntry
+	runModel string
 }
 
 // add records the usage of one event. Only per-call usage counts: a run
@@ -67,22 +72,23 @@ func (u *Usage) add(ev *event.Event) {
 		u.SessionID = redact.String(strings.Clone(ev.SessionID))
 	}
 	up := &ev.Update
-	if up.SessionUpdate != event.Usage || up.Scope != event.ScopeCall || ev.Timestamp.IsZero() || up.CompletionTokens == nil {
+	if up.SessionUpdate == event.Usage && up.Scope == event.ScopeRun {
+		if e, ok := entryOf(up); ok {
+			if !ev.Timestamp.IsZero() {
+				e.At = ev.Timestamp.UnixMilli()
+			}
+			u.run, u.runModel = &e, strings.Clone(ev.Model)
+		}
 		return
 	}
-	e := UsageEntry{At: ev.Timestamp.UnixMilli(), Output: *up.CompletionTokens}
-	if up.CachedTokens != nil {
-		e.CacheRead = *up.CachedTokens
-	}
-	if in, ok := up.UsageExtra["input_tokens"]; ok {
-		// Anthropic: input_tokens is already the uncached share.
-		e.Input = in
-		e.CacheWrite = up.UsageExtra["cache_creation_input_tokens"]
-	} else if up.PromptTokens != nil {
-		e.Input = max(*up.PromptTokens-e.CacheRead, 0)
-	} else {
+	if up.SessionUpdate != event.Usage || up.Scope != event.ScopeCall || ev.Timestamp.IsZero() {
 		return
 	}
+	e, ok := entryOf(up)
+	if !ok {
+		return
+	}
+	e.At = ev.Timestamp.UnixMilli()
 	e.Key = callKey(ev)
 	if req, _ := ev.Extra["requestId"].(string); req != "" && ev.MessageID != "" {
 		e.Message = messageKey(ev.MessageID)
@@ -102,6 +108,52 @@ func (u *Usage) add(ev *event.Event) {
 		u.msgIdx[strings.Clone(ev.MessageID)] = len(u.Entries)
 	}
 	e.Model = u.model(ev.Model)
+	u.Entries = append(u.Entries, e)
+}
+
+// entryOf reads a usage report's counts; false when it has no output or
+// no prompt count.
+func entryOf(up *event.Update) (UsageEntry, bool) {
+	if up.CompletionTokens == nil {
+		return UsageEntry{}, false
+	}
+	e := UsageEntry{Output: *up.CompletionTokens}
+	if up.CachedTokens != nil {
+		e.CacheRead = *up.CachedTokens
+	}
+	if in, ok := up.UsageExtra["input_tokens"]; ok {
+		// Anthropic: input_tokens is already the uncached share.
+		e.Input = in
+		e.CacheWrite = up.UsageExtra["cache_creation_input_tokens"]
+	} else if up.PromptTokens != nil {
+		// The prompt holds both cache shares, whatever the harness
+		// names its cache write (opencode's cache_write, Copilot's
+		// cacheWriteTokens): the uncached input is what is left.
+		e.CacheWrite, _ = summary.CacheWrite(up.UsageExtra)
+		e.Input = max(*up.PromptTokens-e.CacheRead-e.CacheWrite, 0)
+	} else {
+		return UsageEntry{}, false
+	}
+	return e, true
+}
+
+// finish counts a file's session-wide report as its one call when the
+// file reports no call of its own: Droid, Goose and Crush keep their
+// tokens per session alone, which the inbox counts, and so does ccusage
+// (its droid and goose adapters). The call is dated at the report's time,
+// else at the file's first line; a report of no time is not counted.
+func (u *Usage) finish() {
+	if u.run == nil || len(u.Entries) > 0 {
+		return
+	}
+	e := *u.run
+	if e.At == 0 {
+		e.At = u.First
+	}
+	if e.At == 0 {
+		return
+	}
+	e.Model = u.model(u.runModel)
 	u.Entries = append(u.Entries, e)
 }
 

@@ -49,13 +49,22 @@ func tokensOf(u *event.Update) tokens {
 	if u.CostUSD != nil {
 		t.cost, t.has = event.USD(*u.CostUSD), t.has|hasCost
 	}
-	for _, k := range cacheWriteKeys {
-		if v, ok := u.UsageExtra[k]; ok {
-			t.write, t.has = max(v, 0), t.has|hasWrite
-			break
-		}
+	if v, ok := CacheWrite(u.UsageExtra); ok {
+		t.write, t.has = v, t.has|hasWrite
 	}
 	return t
+}
+
+// CacheWrite is the cache-written share of a usage's prompt, by the first
+// of the harnesses' names for it (cacheWriteKeys) its extras hold; false
+// when they hold none.
+func CacheWrite(extra map[string]int64) (int64, bool) {
+	for _, k := range cacheWriteKeys {
+		if v, ok := extra[k]; ok {
+			return max(v, 0), true
+		}
+	}
+	return 0, false
 }
 
 // add sums another report into t, counter by counter, saturated
