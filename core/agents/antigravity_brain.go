@@ -100,22 +100,16 @@ func antigravityConversations(brain string) ([]StoredSession, func(), error) {
 // antigravityToken sums the sizes and takes the latest write of a
 // conversation's step log copies; ok is false when it has none.
 func antigravityToken(conv string) (size, mtime int64, ok bool) {
-	logs := filepath.Join(conv, antigravityLogs)
-	add := func(p string) {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+	r, err := os.OpenRoot(conv)
+	if err != nil {
+		return 0, 0, false
+	}
+	defer r.Close()
+	for i := range antigravitySources {
+		for _, fi := range antigravityCopy(r, i) {
 			size += fi.Size()
 			mtime = max(mtime, fi.ModTime().UnixMilli())
 			ok = true
-		}
-	}
-	for _, src := range antigravitySources {
-		if !src.chunks {
-			add(filepath.Join(logs, src.name))
-			continue
-		}
-		pieces, _ := filepath.Glob(filepath.Join(logs, src.name, "*.jsonl"))
-		for _, p := range pieces {
-			add(p)
 		}
 	}
 	return size, mtime, ok
@@ -154,7 +148,14 @@ func antigravityLines(conv string, workspaces map[string]string) ([]byte, error)
 	var best []byte
 	var bestSrc int
 	bestN := -1
-	for i, src := range antigravitySources {
+	for pair := 0; pair < len(antigravitySources); pair += 2 {
+		// A file and the pieces cut from it write the same steps the same
+		// way: the larger holds more of them, and is the one read.
+		i := pair
+		if antigravitySize(r, pair+1) > antigravitySize(r, pair) {
+			i = pair + 1
+		}
+		src := antigravitySources[i]
 		b, err := antigravityRead(r, path.Join(antigravityLogs, src.name), src.chunks)
 		if err != nil {
 			return nil, err
@@ -211,6 +212,44 @@ func antigravityRead(r *os.Root, name string, chunks bool) ([]byte, error) {
 		out = append(out, b...)
 	}
 	return out, nil
+}
+
+// antigravityCopy is what is there of the i-th copy of a step log: its
+// file, or its pieces, each a regular file.
+func antigravityCopy(r *os.Root, i int) []fs.FileInfo {
+	src := antigravitySources[i]
+	name := path.Join(antigravityLogs, src.name)
+	names := []string{name}
+	if src.chunks {
+		entries, _ := fs.ReadDir(r.FS(), name)
+		names = names[:0]
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".jsonl") {
+				names = append(names, path.Join(name, e.Name()))
+			}
+		}
+	}
+	var out []fs.FileInfo
+	for _, n := range names {
+		if fi, err := r.Stat(n); err == nil && fi.Mode().IsRegular() {
+			out = append(out, fi)
+		}
+	}
+	return out
+}
+
+// antigravitySize is the size of the i-th copy of a step log; -1 when it
+// is not there.
+func antigravitySize(r *os.Root, i int) int64 {
+	fis := antigravityCopy(r, i)
+	if len(fis) == 0 {
+		return -1
+	}
+	var size int64
+	for _, fi := range fis {
+		size += fi.Size()
+	}
+	return size
 }
 
 // antigravityReadFile reads a regular file through the root; nil when it

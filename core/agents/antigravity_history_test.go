@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -173,6 +174,19 @@ func TestAntigravityLogCopies(t *testing.T) {
 	_, want, _ := bytes.Cut(lines, []byte{'\n'})
 	if !bytes.Equal(body, want) {
 		t.Errorf("the joined pieces' steps differ from the file's:\n%s\nwant\n%s", body, want)
+	}
+
+	// A flat file behind its pieces is not read; level with them, it is.
+	for flat, want := range map[string]string{string(lag): "chunks/transcript_full", string(full): "transcript_full.jsonl"} {
+		both := agyConversation(t, brain, "both-"+strconv.Itoa(len(flat)), map[string][]byte{"transcript_full.jsonl": []byte(flat),
+			"chunks/transcript_full/00000000.jsonl": full[:cut1], "chunks/transcript_full/00000001.jsonl": full[cut1:]})
+		b, err := antigravityLines(both, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if head, _ := agyCallInputs(t, b); !strings.Contains(head, `"source":"`+want+`"`) {
+			t.Errorf("flat file of %d bytes beside pieces of %d: %s, want %s", len(flat), len(full), head, want)
+		}
 	}
 
 	size, _, ok := antigravityToken(conv)
