@@ -1,10 +1,13 @@
 package agents
 
-// antigravityHarness is Antigravity's CLI, agy.
+// antigravityHarness is Antigravity's CLI, agy; its history is the step
+// logs of the CLI's and the IDE's conversations (antigravity_brain.go).
 func antigravityHarness() Harness {
 	return Harness{
 		Kind:   Antigravity,
 		Parser: antigravityParser{},
+		History: &History{Parser: antigravityHistoryParser{}, Dirs: antigravityHistoryDirs, Sessions: antigravityConversations,
+			Render: antigravityRender, ProjectFromCwd: true, NoTokens: true},
 		CLI:    CLI{Binary: "agy", Stream: []string{"--print", "--output-format", "stream-json"}, Probe: ProbeHelpAndRun},
 		deltas: antigravityDeltas,
 	}
