@@ -62,7 +62,7 @@ func TestDoctor(t *testing.T) {
 		"logs marked: no\n",
 		"history claude: " + claude + ": exists, drwx------\n",
 		"history claude: 0 sessions on disk, 0 unreadable\n",
-		"history not found: antigravity, cline, codex, copilot, ",
+		"history not found: amp, antigravity, cline, codex, copilot, ",
 		"problem: logs folder " + logs + " not swept: sift did not create it (it has no .sift-logs marker); run `sift init-logs " + logs + "` to let sift sweep it\n",
 		"problem: logs " + logs + " can be read by group and others (drwxr-xr-x): it holds agents' prompts and outputs; chmod 700 it\n",
 	} {
