@@ -1,10 +1,6 @@
 package store
 
 import (
-	"crypto/md5"
-	"database/sql"
-	"encoding/hex"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,87 +9,17 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/detail"
+	"github.com/agentsift/sift/core/historydb/historydbtest"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
 
-// cursorSample is a chat cursor-agent kept, as its store.db holds it
-// (testdata/histories/cursor/store-db-sample.json, PROVENANCE.md): the
-// meta row's JSON, the root blob, and the message blobs the root names.
-type cursorSample struct {
-	Meta json.RawMessage `json:"meta"`
-	Root struct {
-		ID  string `json:"id"`
-		Hex string `json:"hex"`
-	} `json:"root"`
-	Messages []struct {
-		ID   string          `json:"id"`
-		JSON json.RawMessage `json:"json"`
-	} `json:"messages"`
-}
-
-// cursorChat writes the sample's chat into a temporary HOME as
-// cursor-agent lays it out (~/.cursor/chats/<md5 of the workspace>/<chat
-// id>/store.db, tables meta and blobs), with its root cut after the first
-// n messages (all of them for n < 0).
+// cursorChat writes the recorded chat (testdata/histories/cursor,
+// PROVENANCE.md) into a temporary HOME as cursor-agent keeps it, cut after
+// its first n messages (all for n < 0): historydbtest.CursorChat.
 func cursorChat(t *testing.T, home string, n int) string {
 	t.Helper()
-	var s cursorSample
-	b, err := os.ReadFile(filepath.Join(historiesFixtures, "cursor", "store-db-sample.json"))
-	if err == nil {
-		err = json.Unmarshal(b, &s)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var meta struct {
-		AgentID string `json:"agentId"`
-	}
-	if err := json.Unmarshal(s.Meta, &meta); err != nil {
-		t.Fatal(err)
-	}
-	ws := md5.Sum([]byte("/private/tmp"))
-	path := filepath.Join(home, ".cursor", "chats", hex.EncodeToString(ws[:]), meta.AgentID, "store.db")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := db.Exec(q, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	exec(`CREATE TABLE IF NOT EXISTS blobs (id TEXT PRIMARY KEY, data BLOB)`)
-	exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)`)
-	root, err := hex.DecodeString(s.Root.Hex)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rootID := s.Root.ID
-	if n >= 0 {
-		// A root naming only the first n messages: each is field 1, 32
-		// bytes long (0x0a 0x20 id), at the root's start.
-		root = append(root[:0:0], root[:34*n]...)
-		rootID = hex.EncodeToString(root[:32]) + "-cut"
-	}
-	exec(`INSERT OR REPLACE INTO blobs (id, data) VALUES (?, ?)`, rootID, root)
-	for _, m := range s.Messages {
-		exec(`INSERT OR REPLACE INTO blobs (id, data) VALUES (?, ?)`, m.ID, []byte(m.JSON))
-	}
-	var mm map[string]any
-	if err := json.Unmarshal(s.Meta, &mm); err != nil {
-		t.Fatal(err)
-	}
-	mm["latestRootBlobId"] = rootID
-	mm["blobEncryptionKey"] = "a-secret-the-render-drops"
-	mb, _ := json.Marshal(mm)
-	exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('0', ?)`, hex.EncodeToString(mb))
-	return path
+	return historydbtest.CursorChat(t, home, filepath.Join(historiesFixtures, "cursor", "store-db-sample.json"), n)
 }
 
 // TestImportCursorChat imports a cursor-agent chat from a temporary HOME:

@@ -2,12 +2,12 @@ package store
 
 import (
 	"database/sql"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/historydb/historydbtest"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -25,21 +25,7 @@ func gooseDB(t *testing.T, home string) string {
 // runScript builds a harness's database at path from a SQL script.
 func runScript(t *testing.T, path, script string) {
 	t.Helper()
-	b, err := os.ReadFile(script)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(string(b)); err != nil {
-		t.Fatal(err)
-	}
+	historydbtest.RunScript(t, path, script)
 }
 
 // TestImportGooseSession imports a session of Goose's database from a

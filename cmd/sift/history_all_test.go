@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/cmd/sift/internal/app"
+	"github.com/agentsift/sift/core/historydb/historydbtest"
 )
 
 // historyDirsEnv are the variables the harnesses read their history folders
@@ -18,7 +18,7 @@ import (
 // the home alone says where each history is.
 var historyDirsEnv = []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR", "GEMINI_CLI_HOME", "COPILOT_HOME",
 	"CRUSH_GLOBAL_DATA", "GOOSE_PATH_ROOT", "OPENCODE_DB", "PI_CODING_AGENT_SESSION_DIR", "PI_CODING_AGENT_DIR",
-	"QWEN_RUNTIME_DIR", "QWEN_HOME", "AMP_DATA_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"}
+	"QWEN_RUNTIME_DIR", "QWEN_HOME", "AMP_DATA_DIR", "CURSOR_DATA_DIR", "KIMI_SHARE_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"}
 
 // allHistoriesHome builds one HOME holding every harness's recorded
 // history: testdata/history's Claude Code, Codex and Gemini CLI sessions
@@ -51,12 +51,13 @@ func allHistoriesHome(t testing.TB) (home string, harnesses []string) {
 		t.Fatal(err)
 	}
 	for _, d := range dirs {
-		if !d.IsDir() || d.Name() == "cursor" {
-			// Cursor's sample is a dump of a store.db's rows, not its
-			// layout: store's TestImportCursorChat builds the database.
+		if !d.IsDir() {
 			continue
 		}
 		harnesses = append(harnesses, d.Name())
+		if d.Name() == "cursor" {
+			continue // built below
+		}
 		src := filepath.Join(histories, d.Name())
 		if _, err := os.Stat(filepath.Join(src, "home")); err == nil {
 			src = filepath.Join(src, "home")
@@ -79,36 +80,19 @@ func allHistoriesHome(t testing.TB) (home string, harnesses []string) {
 	if _, err := os.Stat(filepath.Join(histories, "crush", "crush.sql")); err == nil {
 		project := filepath.Join(home, "src", "foo")
 		db := filepath.Join(project, ".crush", "crush.db")
-		runSQL(t, db, filepath.Join(histories, "crush", "crush.sql"))
+		historydbtest.RunScript(t, db, filepath.Join(histories, "crush", "crush.sql"))
 		projects := fmt.Sprintf(`{"projects":[{"path":%q,"data_dir":%q,"last_accessed":"2025-12-05T10:00:09Z"}]}`,
 			project, filepath.Dir(db))
 		writeHistoryFile(t, filepath.Join(home, ".local", "share", "crush", "projects.json"), []byte(projects))
 	}
+	// Cursor's sample is a dump of a store.db's rows: the database is
+	// rebuilt from it where cursor-agent keeps it.
+	historydbtest.CursorChat(t, home, filepath.Join(histories, "cursor", "store-db-sample.json"), -1)
 	if _, err := os.Stat(filepath.Join(histories, "goose", "sessions.sql")); err == nil {
-		runSQL(t, filepath.Join(home, ".local", "share", "goose", "sessions", "sessions.db"),
+		historydbtest.RunScript(t, filepath.Join(home, ".local", "share", "goose", "sessions", "sessions.db"),
 			filepath.Join(histories, "goose", "sessions.sql"))
 	}
 	return home, harnesses
-}
-
-// runSQL builds a harness's database at path from a SQL script.
-func runSQL(t testing.TB, path, script string) {
-	t.Helper()
-	b, err := os.ReadFile(script)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(string(b)); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestImportHistoryAllHarnesses imports, from a HOME holding every
