@@ -120,17 +120,17 @@ func (s *piHistoryStream) Line(l Line, emit Emit) bool {
 // message emits one message entry.
 func (s *piHistoryStream) message(e *piEntry, base event.Event, emit Emit) {
 	m := e.Message
-	put := func(u event.Update) *event.Event {
+	put := func(u event.Update, extra map[string]any) {
 		ev := base
 		ev.Update = u
+		ev.Extra = extra
 		emit(&ev)
-		return &ev
 	}
 	blocks := piBlocks(m.Content)
 	switch m.Role {
 	case "user":
 		if t := piText(blocks, "text"); t != "" {
-			put(event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(t)})
+			put(event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(t)}, nil)
 		}
 	case "assistant":
 		base.Model, base.MessageID = m.Model, e.ID
@@ -147,30 +147,33 @@ func (s *piHistoryStream) message(e *piEntry, base event.Event, emit Emit) {
 		if text != "" {
 			u.Content = event.Text(text)
 		}
-		put(u)
+		put(u, nil)
 	}
 }
 
 // assistant emits a model response: thinking, text, calls, its usage, and
 // the error that ended it.
-func (s *piHistoryStream) assistant(m *piMessage, blocks []piBlock, put func(event.Update) *event.Event) {
+func (s *piHistoryStream) assistant(m *piMessage, blocks []piBlock, put func(event.Update, map[string]any)) {
 	if t := piText(blocks, "thinking"); t != "" {
-		put(event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(t)})
+		put(event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(t)}, nil)
 	}
 	if t := piText(blocks, "text"); t != "" {
-		ev := put(event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(t)})
+		// The stop reason rides on the reply it ended, set before the
+		// event is emitted (a consumer reads it there and then).
+		var extra map[string]any
 		switch m.StopReason {
 		case "length":
-			ev.Extra = map[string]any{"stop_reason": "max_tokens"}
+			extra = map[string]any{"stop_reason": "max_tokens"}
 		case "aborted":
-			ev.Extra = map[string]any{"stop_reason": "aborted"}
+			extra = map[string]any{"stop_reason": "aborted"}
 		}
+		put(event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(t)}, extra)
 	}
 	for _, b := range blocks {
 		if b.Type == "toolCall" {
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
 			describeTool(&u, b.Name, b.Arguments)
-			put(u)
+			put(u, nil)
 		}
 	}
 	if u := m.Usage; u != nil && (u.Input != nil || u.Output != nil || u.Total != nil) {
@@ -193,10 +196,10 @@ func (s *piHistoryStream) assistant(m *piMessage, blocks []piBlock, put func(eve
 		if u.Cost != nil {
 			up.CostUSD = u.Cost.Total
 		}
-		put(up)
+		put(up, nil)
 	}
 	if m.StopReason == "error" {
-		put(event.Update{SessionUpdate: event.Error, Message: m.Error})
+		put(event.Update{SessionUpdate: event.Error, Message: m.Error}, nil)
 	}
 }
 
