@@ -12,7 +12,7 @@ import (
 func TestHarnessEntries(t *testing.T) {
 	t.Parallel()
 	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Pi, Qwen,
-		ClaudeHistory, ClineHistory, CodexHistory, CopilotHistory, CrushHistory, CursorHistory, DroidHistory,
+		AiderHistory, ClaudeHistory, ClineHistory, CodexHistory, CopilotHistory, CrushHistory, CursorHistory, DroidHistory,
 		GeminiHistory, GooseHistory, KiloHistory, KimiHistory, OpenCodeHistory, PiHistory, QwenHistory, RooHistory, Unknown}
 	if got := Default().Kinds(); !slices.Equal(got, want) {
 		t.Errorf("sniffing order %v, want %v", got, want)
