@@ -5,14 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
@@ -115,16 +113,7 @@ func TestImportOpenCodeHistory(t *testing.T) {
 	}
 
 	// The detail renders the session again, by its key.
-	d, err := detail.Reader{Open: func(p string) (*os.File, error) {
-		f, err := ingest.OpenStream([]string{data}, p)
-		if f == nil && err == nil {
-			return nil, fs.ErrNotExist
-		}
-		return f, err
-	}}.Read(paths[cases[0].id], string(agents.OpenCodeHistory))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := storedDetail(t, []string{data}, paths[cases[0].id], agents.OpenCodeHistory)
 	c := d.Calls["call_sift01"]
 	if c == nil || !strings.Contains(c.Output.String(), "opencode.json") {
 		t.Errorf("the detail of the first call (ls -la) lacks its output")

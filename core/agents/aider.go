@@ -87,11 +87,13 @@ func (s *aiderStream) Line(l Line, emit Emit) bool {
 	return true
 }
 
-// input is the person's input: a prompt, or one of Aider's commands. A
-// command that asks the model something (/ask, /code, /architect, /help,
-// /context) is a prompt; /run and ! run a shell command; the others
-// (/add, /drop, /undo, /exit…) are the person's notices to Aider. /test
-// and /lint send the model the failures they find.
+// input is the person's input: a prompt, or one of Aider's commands.
+// /run and ! run a shell command; /test and /lint send the model the
+// failures they find, as a prompt would. The other commands are the
+// person's notices to Aider (/add, /drop, /undo, /exit…): a command that
+// asks the model something (/ask, /code, /architect, /help) is followed
+// by its message as input of its own (base_coder.py run_one writes
+// with_message again), which is the prompt.
 func (s *aiderStream) input(text string, l Line, put func(event.Update)) {
 	cmd, args, _ := strings.Cut(text, " ")
 	switch {
@@ -101,22 +103,17 @@ func (s *aiderStream) input(text string, l Line, put func(event.Update)) {
 		s.call(put, "shell", map[string]string{"command": strings.TrimSpace(text[1:])}, "", "")
 	case cmd == "/run" && args != "":
 		s.call(put, "shell", map[string]string{"command": strings.TrimSpace(args)}, "", "")
-	case strings.HasPrefix(text, "/") && !aiderAsks(cmd):
+	case strings.HasPrefix(text, "/") && !aiderPrompts(cmd):
 		put(event.Update{SessionUpdate: event.System, Subtype: "command", Text: text})
 	default:
 		s.last, s.lastLine, s.err = event.UserMessageChunk, l, ""
-		put(event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(text)})
+		put(event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(strings.TrimLeft(text, " "))})
 	}
 }
 
-// aiderAsks reports whether an Aider command sends the model a message.
-func aiderAsks(cmd string) bool {
-	switch cmd {
-	case "/ask", "/code", "/architect", "/help", "/context", "/test", "/lint":
-		return true
-	}
-	return false
-}
+// aiderPrompts reports whether an Aider command sends the model a
+// message that is not written as input of its own.
+func aiderPrompts(cmd string) bool { return cmd == "/test" || cmd == "/lint" }
 
 // note reads one message of Aider's own.
 func (s *aiderStream) note(text string, l Line, put func(event.Update)) {
@@ -174,19 +171,14 @@ func (s *aiderStream) call(put func(event.Update), name string, input map[string
 }
 
 // Finish implements Stream: a session whose last prompt had its reply
-// completed, with that reply; one whose last word is an error (a request
-// that failed, retries and all) failed with it. A prompt left without a
-// reply or an error (Aider left with ^C while the model was writing) says
-// nothing.
+// completed, with that reply. One whose last word is an error (a request
+// that failed, retries and all) says nothing more: it ends with that
+// error entry, which fails it. A prompt left without either (Aider left
+// with ^C while the model was writing) says nothing.
 func (s *aiderStream) Finish(emit Emit) {
-	ev := &event.Event{SessionID: s.id, Timestamp: s.ts, Line: s.lastLine.No, Offset: s.lastLine.Offset}
-	switch s.last {
-	case event.AgentMessageChunk:
-		ev.Update = event.Update{SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "reply", Text: s.reply}
-	case event.Error:
-		ev.Update = event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: "error", Text: s.err}
-	default:
+	if s.last != event.AgentMessageChunk {
 		return
 	}
-	emit(ev)
+	emit(&event.Event{SessionID: s.id, Timestamp: s.ts, Line: s.lastLine.No, Offset: s.lastLine.Offset,
+		Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "reply", Text: s.reply}})
 }

@@ -102,7 +102,7 @@ func aiderStart(line []byte) (time.Time, bool) {
 func aiderWorkLine(line []byte) bool {
 	if in, ok := bytes.CutPrefix(line, []byte("#### ")); ok {
 		cmd, args, _ := strings.Cut(strings.TrimSpace(string(in)), " ")
-		return !strings.HasPrefix(cmd, "/") || aiderAsks(cmd) || cmd == "/run" && args != ""
+		return !strings.HasPrefix(cmd, "/") || aiderPrompts(cmd) || cmd == "/run" && args != ""
 	}
 	for _, p := range []string{"> Applied edit to ", "> Running ", "> Commit "} {
 		if bytes.HasPrefix(line, []byte(p)) {
