@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/agentsift/sift/core/ingest"
 )
@@ -47,6 +48,35 @@ func (s *Store) HistoryFolders(ctx context.Context) ([]string, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("history folders: %w", wrapError(err))
+	}
+	return out, nil
+}
+
+// ProjectFolders returns the folders sift knows projects by: those its
+// history sessions record (HistoryFolders) and those `sift run` recorded
+// for its runs, each once, in no order. A harness that keeps its history
+// in the projects it ran in (Aider) is looked for there.
+func (s *Store) ProjectFolders(ctx context.Context) ([]string, error) {
+	out, err := s.HistoryFolders(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT cwd FROM work_item_costs WHERE cwd IS NOT NULL AND cwd <> ''`)
+	if err != nil {
+		return nil, fmt.Errorf("project folders: %w", wrapError(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f string
+		if err := rows.Scan(&f); err != nil {
+			return nil, fmt.Errorf("project folders: %w", wrapError(err))
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("project folders: %w", wrapError(err))
 	}
 	return out, nil
 }

@@ -35,3 +35,30 @@ func TestHistoryFolders(t *testing.T) {
 		t.Fatalf("HistoryFolders %q, want %q", got, want)
 	}
 }
+
+// TestProjectFolders: the folders sift knows projects by are those its
+// runs recorded (sift run's working folder) and those its history
+// sessions record, each once.
+func TestProjectFolders(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	if got, err := s.ProjectFolders(ctx); err != nil || len(got) != 0 {
+		t.Fatalf("an empty store: %q (%v)", got, err)
+	}
+	for _, cwd := range []string{"/src/app", "/src/app", "/home/user/projects/demo", ""} {
+		if _, err := s.RecordInvocation(ctx, Invocation{WorkItemID: "ENG-1", Phase: "build", AgentKind: "claude", Cwd: cwd}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, roots := historyHome(t)
+	importHistory(t, s, roots)
+	got, err := s.ProjectFolders(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	want := []string{"/home/USER/projects/spotter-worktrees/spotter-4te", "/home/marco/projects/spotter", "/home/user/projects/demo", "/src/app"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ProjectFolders %q, want %q", got, want)
+	}
+}

@@ -3,14 +3,11 @@ package store
 import (
 	"database/sql"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
 )
@@ -78,20 +75,7 @@ func TestImportCrushSessions(t *testing.T) {
 
 	// The detail renders the session again, by its key, inside the
 	// project's data folder (a history folder).
-	var dirs []string
-	for _, r := range roots {
-		dirs = append(dirs, r.Dir)
-	}
-	d, err := detail.Reader{Open: func(p string) (*os.File, error) {
-		f, err := ingest.OpenStream(dirs, p)
-		if f == nil && err == nil {
-			return nil, fs.ErrNotExist
-		}
-		return f, err
-	}}.Read(paths[done], string(agents.CrushHistory))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := storedDetail(t, rootDirs(roots), paths[done], agents.CrushHistory)
 	if c := d.Calls["call_ok"]; c == nil || !strings.Contains(c.Output.String(), "file contents") {
 		t.Errorf("the detail of the view call lacks its result")
 	}

@@ -1,14 +1,11 @@
 package store
 
 import (
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/detail"
 	"github.com/agentsift/sift/core/historydb/historydbtest"
 	"github.com/agentsift/sift/core/ingest"
 	"github.com/agentsift/sift/core/summary"
@@ -90,20 +87,7 @@ func TestImportCursorChat(t *testing.T) {
 	if strings.Contains(string(lines), "a-secret-the-render-drops") {
 		t.Error("the render carries the meta row's blobEncryptionKey")
 	}
-	var dirs []string
-	for _, r := range roots {
-		dirs = append(dirs, r.Dir)
-	}
-	d, err := detail.Reader{Open: func(p string) (*os.File, error) {
-		f, err := ingest.OpenStream(dirs, p)
-		if f == nil && err == nil {
-			return nil, fs.ErrNotExist
-		}
-		return f, err
-	}}.Read(key, string(agents.CursorHistory))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := storedDetail(t, rootDirs(roots), key, agents.CursorHistory)
 	var prompts []string
 	for _, p := range d.Conv.Prompts.Lines {
 		prompts = append(prompts, p.Text)

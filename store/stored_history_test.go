@@ -64,6 +64,32 @@ func homeRoots(home string) []ingest.HistoryRoot {
 	return roots
 }
 
+// storedDetail reads a stored session's detail again by its key, as the
+// inbox does: through OpenStream, inside the folders given.
+func storedDetail(t *testing.T, dirs []string, key string, kind agents.Kind) *detail.File {
+	t.Helper()
+	d, err := detail.Reader{Open: func(p string) (*os.File, error) {
+		f, err := ingest.OpenStream(dirs, p)
+		if f == nil && err == nil {
+			return nil, fs.ErrNotExist
+		}
+		return f, err
+	}}.Read(key, string(kind))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// rootDirs are the folders of history roots.
+func rootDirs(roots []ingest.HistoryRoot) []string {
+	var dirs []string
+	for _, r := range roots {
+		dirs = append(dirs, r.Dir)
+	}
+	return dirs
+}
+
 // storedSession is the one session an import of a stored history wrote,
 // with its ingest index path.
 func storedSession(t *testing.T, s *Store, agent agents.Kind) (review.Session, string) {
@@ -142,16 +168,7 @@ func TestImportClineTask(t *testing.T) {
 	}
 
 	// The detail reads the task again, by its key.
-	d, err := detail.Reader{Open: func(p string) (*os.File, error) {
-		f, err := ingest.OpenStream([]string{filepath.Dir(task)}, p)
-		if f == nil && err == nil {
-			return nil, fs.ErrNotExist
-		}
-		return f, err
-	}}.Read(path, string(agents.ClineHistory))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := storedDetail(t, []string{filepath.Dir(task)}, path, agents.ClineHistory)
 	c := d.Calls[sum.ToolCalls[0].ID]
 	if c == nil || !strings.Contains(c.Output.String(), "public class ActionSystem") {
 		t.Errorf("the detail of the first call (read_file ActionSystem.cs) lacks its result")

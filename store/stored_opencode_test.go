@@ -127,10 +127,7 @@ func TestImportOpenCodeHistory(t *testing.T) {
 	}
 
 	// The detail renders the session again, by its key.
-	d, err := detail.Reader{Open: openIn(data)}.Read(paths[cases[0].id], string(agents.OpenCodeHistory))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := storedDetail(t, []string{data}, paths[cases[0].id], agents.OpenCodeHistory)
 	c := d.Calls["call_sift01"]
 	if c == nil || !strings.Contains(c.Output.String(), "opencode.json") {
 		t.Errorf("the detail of the first call (ls -la) lacks its output")

@@ -52,7 +52,8 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		d.path("database", db, false, true)
 	}
 	d.logs(sf.Logs)
-	d.histories(app.HistoryHarnessRoots(app.HistoryRoots(os.Getenv)))
+	// The configuration's project folders: doctor opens no store.
+	d.histories(app.HistoryHarnessRoots(app.HistoryRoots(os.Getenv, sf.Cfg.Projects...)))
 	for _, w := range d.warnings {
 		fmt.Fprintln(stdout, "warning: "+textsafe.Inert(w))
 	}
@@ -115,6 +116,9 @@ func (d *doctor) config(c config.Config) {
 		d.line("config History: unset (the inbox imports and watches the histories once the store holds any)")
 	} else {
 		d.line("config History: %t", *c.History)
+	}
+	for _, p := range c.Projects {
+		d.line("config Projects: %s", app.QuoteArg(p))
 	}
 	kinds := make([]string, 0, len(c.Agents))
 	for k := range c.Agents {

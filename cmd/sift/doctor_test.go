@@ -40,7 +40,7 @@ func TestDoctor(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writeConf("Path: streams\nRetainedDays: 7\nAgents:\n  claude:\n    Binary: /opt/claude\n    Env: {ANTHROPIC_API_KEY: sk-ant-secret-value}\n")
+	writeConf("Path: streams\nRetainedDays: 7\nProjects: [src/app]\nAgents:\n  claude:\n    Binary: /opt/claude\n    Env: {ANTHROPIC_API_KEY: sk-ant-secret-value}\n")
 	logs := filepath.Join(dir, "conf", "streams")
 	if err := os.MkdirAll(logs, 0o755); err != nil {
 		t.Fatal(err)
@@ -56,13 +56,14 @@ func TestDoctor(t *testing.T) {
 		"config Path: " + logs + "\n",
 		"config RetainedDays: 7\n",
 		"config History: unset (the inbox imports and watches the histories once the store holds any)\n",
+		"config Projects: " + filepath.Join(dir, "conf", "src", "app") + "\n",
 		"config Agents.claude: Binary /opt/claude, Env ANTHROPIC_API_KEY\n",
 		"database: " + db + ": absent\n",
 		"logs: " + logs + ": exists, drwxr-xr-x\n",
 		"logs marked: no\n",
 		"history claude: " + claude + ": exists, drwx------\n",
 		"history claude: 0 sessions on disk, 0 unreadable\n",
-		"history not found: amp, antigravity, cline, codex, copilot, ",
+		"history not found: aider, amp, antigravity, cline, codex, copilot, ",
 		"problem: logs folder " + logs + " not swept: sift did not create it (it has no .sift-logs marker); run `sift init-logs " + logs + "` to let sift sweep it\n",
 		"problem: logs " + logs + " can be read by group and others (drwxr-xr-x): it holds agents' prompts and outputs; chmod 700 it\n",
 	} {

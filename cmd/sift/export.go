@@ -76,9 +76,14 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		keys = append(keys, k)
 	}
+	projects, err := sf.KnownProjects(ctx, st)
+	if err != nil {
+		return fail(stderr, "export", err)
+	}
+	roots := sf.StreamRoots(projects...)
 	if *out == "" {
 		w := bufio.NewWriterSize(stdout, 64<<10)
-		if err := exportSession(ctx, st, sf.StreamRoots(), keys[0], *format, w); err != nil {
+		if err := exportSession(ctx, st, roots, keys[0], *format, w); err != nil {
 			return fail(stderr, "export", err)
 		}
 		if err := w.Flush(); err != nil {
@@ -102,7 +107,7 @@ func runExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "export", fmt.Errorf("%s and %s would share the file %s", other.Shown(), k.Shown(), exportName(k, *format)))
 		}
 		named[exportName(k, *format)] = k
-		if err := exportToFile(ctx, st, sf.StreamRoots(), k, *format, root); err != nil {
+		if err := exportToFile(ctx, st, roots, k, *format, root); err != nil {
 			return fail(stderr, "export", err)
 		}
 	}

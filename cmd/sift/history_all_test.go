@@ -17,8 +17,9 @@ import (
 // from (agents.History.Dirs): an all-histories HOME clears them, so that
 // the home alone says where each history is.
 var historyDirsEnv = []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR", "GEMINI_CLI_HOME", "COPILOT_HOME",
-	"CRUSH_GLOBAL_DATA", "GOOSE_PATH_ROOT", "OPENCODE_DB", "PI_CODING_AGENT_SESSION_DIR", "PI_CODING_AGENT_DIR",
-	"QWEN_RUNTIME_DIR", "QWEN_HOME", "AMP_DATA_DIR", "CURSOR_DATA_DIR", "KIMI_SHARE_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"}
+	"CRUSH_GLOBAL_DATA", "AIDER_CHAT_HISTORY_FILE", "GOOSE_PATH_ROOT", "OPENCODE_DB", "PI_CODING_AGENT_SESSION_DIR", "PI_CODING_AGENT_DIR",
+	"QWEN_RUNTIME_DIR", "QWEN_HOME", "AMP_DATA_DIR", "CURSOR_DATA_DIR", "KIMI_SHARE_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+	"XDG_STATE_HOME", "XDG_CACHE_HOME"}
 
 // allHistoriesHome builds one HOME holding every harness's recorded
 // history: testdata/history's Claude Code, Codex and Gemini CLI sessions
@@ -88,6 +89,12 @@ func allHistoriesHome(t testing.TB) (home string, harnesses []string) {
 	// Cursor's sample is a dump of a store.db's rows: the database is
 	// rebuilt from it where cursor-agent keeps it.
 	historydbtest.CursorChat(t, home, filepath.Join(histories, "cursor", "store-db-sample.json"), -1)
+	// Aider keeps its chat history in the project, which nothing under
+	// HOME names: sift's configuration lists the projects.
+	if aider, _ := filepath.Glob(filepath.Join(home, "src", "aider-*")); len(aider) > 0 {
+		writeHistoryFile(t, filepath.Join(home, ".config", "sift", "config.yaml"),
+			fmt.Appendf(nil, "Projects: [%s]\n", strings.Join(aider, ", ")))
+	}
 	if _, err := os.Stat(filepath.Join(histories, "goose", "sessions.sql")); err == nil {
 		historydbtest.RunScript(t, filepath.Join(home, ".local", "share", "goose", "sessions", "sessions.db"),
 			filepath.Join(histories, "goose", "sessions.sql"))

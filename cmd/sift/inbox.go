@@ -84,7 +84,11 @@ func runInbox(args []string, _ io.Reader, _, stderr io.Writer) int {
 	for _, t := range sf.Cfg.Tabs {
 		opts.Tabs = append(opts.Tabs, tui.Tab{Name: t.Name, Query: t.Query})
 	}
-	roots := sf.StreamRoots()
+	projects, err := sf.KnownProjects(ctx, st)
+	if err != nil {
+		return fail(stderr, "inbox", err)
+	}
+	roots := sf.StreamRoots(projects...)
 	opts.OpenStream = func(path string) (*os.File, error) {
 		f, err := ingest.OpenStream(roots, path)
 		if f == nil && err == nil {
@@ -143,7 +147,11 @@ func historyOf(ctx context.Context, st *store.Store, sf *storeFlags) (*app.Proje
 	if !sf.Cfg.HistoryOn(held) {
 		return names, nil, nil
 	}
-	watch := app.NewHistoryWatch(st, &sf.Env, app.HistoryRoots(os.Getenv))
+	projects, err := sf.KnownProjects(ctx, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	watch := app.NewHistoryWatch(st, &sf.Env, app.HistoryRoots(os.Getenv, projects...))
 	watch.OnNew = func() {
 		if err := names.Load(ctx); err != nil && ctx.Err() == nil {
 			slog.Warn("Naming the history projects failed", "err", err)

@@ -65,7 +65,7 @@ func coverage(ctx context.Context, st *store.Store, sf *storeFlags) ([]string, e
 	out = append(out, logs+"; "+importFigures(bySource, ingest.SourceLogs))
 	// The lines after it name each harness's folders.
 	out = append(out, "history folders: "+importFigures(bySource, ingest.SourceHistory))
-	hl, err := historyLines(ctx, st)
+	hl, err := historyLines(ctx, st, sf)
 	if err != nil {
 		return nil, err
 	}
@@ -81,9 +81,13 @@ func coverage(ctx context.Context, st *store.Store, sf *storeFlags) ([]string, e
 // historyLines are one line per harness whose history folder exists or
 // whose sessions the store holds: its folders and its sessions stored;
 // then the harnesses with neither, on one line.
-func historyLines(ctx context.Context, st *store.Store) ([]string, error) {
+func historyLines(ctx context.Context, st *store.Store, sf *storeFlags) ([]string, error) {
+	projects, err := sf.KnownProjects(ctx, st)
+	if err != nil {
+		return nil, err
+	}
 	var out, absent []string
-	for _, h := range app.HistoryHarnessRoots(app.HistoryRoots(os.Getenv)) {
+	for _, h := range app.HistoryHarnessRoots(app.HistoryRoots(os.Getenv, projects...)) {
 		n, err := st.CountSessions(ctx, review.Query{Agent: string(h.Kind)})
 		if err != nil {
 			return nil, err

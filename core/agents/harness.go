@@ -143,6 +143,12 @@ type History struct {
 	// the variables the CLI itself reads: getenv reads the environment,
 	// home is the user's home folder ("" when unknown).
 	Dirs func(getenv func(string) string, home string) []string
+	// InProjects, when set, returns the roots a project folder sift knows
+	// holds, for a harness that keeps its sessions in the projects it ran
+	// in and nothing under HOME to list them (Aider): the folders of the
+	// runs and sessions in the store, and the configuration's Projects,
+	// are each asked.
+	InProjects func(getenv func(string) string, project string) []string
 	// Session names the session of a file under one of those folders,
 	// from the parts of its path relative to the folder: its work item
 	// (the project) and its file name; ok is false for a file that is no

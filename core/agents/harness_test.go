@@ -12,7 +12,8 @@ import (
 func TestHarnessEntries(t *testing.T) {
 	t.Parallel()
 	want := []Kind{Antigravity, Claude, Codex, Copilot, Cursor, Droid, Gemini, Kimi, OpenCode, Pi, Qwen,
-		AmpHistory, AntigravityHistory, ClaudeHistory, ClineHistory, CodexHistory, CopilotHistory, CrushHistory, CursorHistory, DroidHistory,
+		AiderHistory, AmpHistory, AntigravityHistory, ClaudeHistory, ClineHistory, CodexHistory, CopilotHistory, CrushHistory,
+		CursorHistory, DroidHistory,
 		GeminiHistory, GooseHistory, KiloHistory, KimiHistory, OpenCodeHistory, PiHistory, QwenHistory, RooHistory, Unknown}
 	if got := Default().Kinds(); !slices.Equal(got, want) {
 		t.Errorf("sniffing order %v, want %v", got, want)

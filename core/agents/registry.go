@@ -4,6 +4,7 @@ package agents
 // harness is one line here.
 func harnesses() []Harness {
 	return []Harness{
+		aiderHarness(),
 		ampHarness(),
 		antigravityHarness(),
 		claudeHarness(),

@@ -19,6 +19,7 @@
 //	ClaimMinutes: 30           # a claim on a session (c) holds this long (≤ a year); 0 is 30
 //	History: true              # the inbox imports and watches the agent CLIs' own
 //	                           # histories (unset: on once the store holds any)
+//	Projects: [/src/app]       # project folders whose histories sift reads (Aider's)
 //	Review:
 //	  FullEventsHours: 48      # review events of a session
 //	  FlaggedDays: 30          # flagged sessions (an open needs_followup: always)
@@ -99,6 +100,13 @@ type Config struct {
 	// while it is open; unset (nil), it does once the store holds history
 	// sessions (HistoryOn). Read when the inbox opens.
 	History *bool `yaml:"History"`
+	// Projects are project folders whose own histories sift reads, for a
+	// harness that keeps its sessions in the projects it ran in and
+	// nothing under HOME to list them (Aider's .aider.chat.history.md):
+	// besides these, the folders of the runs and history sessions the
+	// store holds are looked in. A relative folder is relative to the
+	// file's folder.
+	Projects []string `yaml:"Projects"`
 	// Database is the store: a SQLite file, or a postgres:// URL naming a
 	// PostgreSQL database that several machines and reviewers share. The
 	// --db flag and $SIFT_DB come first; empty is the default file.
@@ -268,7 +276,8 @@ func Resolve(flagPath string) (Config, error) {
 
 // Load reads a configuration file over the defaults: keys it does not set
 // keep their default. It rejects unknown keys. A relative Path is made
-// absolute against the file's folder. It does not validate.
+// absolute against the file's folder, as is a relative folder of
+// Projects. It does not validate.
 func Load(path string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -280,16 +289,31 @@ func Load(path string) (Config, error) {
 	}
 	c.file = path
 	if strings.TrimSpace(c.Path) != "" {
-		if !filepath.IsAbs(c.Path) {
-			abs, err := filepath.Abs(path)
-			if err != nil {
-				return Config{}, fmt.Errorf("config %s: %w", path, err)
-			}
-			c.Path = filepath.Join(filepath.Dir(abs), c.Path)
+		if c.Path, err = nextTo(path, c.Path); err != nil {
+			return Config{}, err
 		}
-		c.Path = filepath.Clean(c.Path)
+	}
+	for i, p := range c.Projects {
+		if strings.TrimSpace(p) != "" {
+			if c.Projects[i], err = nextTo(path, p); err != nil {
+				return Config{}, err
+			}
+		}
 	}
 	return c, nil
+}
+
+// nextTo makes a folder the configuration file names absolute: a
+// relative one is next to the file.
+func nextTo(file, dir string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return "", fmt.Errorf("config %s: %w", file, err)
+		}
+		dir = filepath.Join(filepath.Dir(abs), dir)
+	}
+	return filepath.Clean(dir), nil
 }
 
 // Parse decodes YAML over the defaults. An empty document is the

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,6 +67,12 @@ func TestRelativePathResolvesAgainstTheFile(t *testing.T) {
 	c, err = Load(filepath.Join("conf", "config.yaml"))
 	if err != nil || c.Path != filepath.Join(dir, "conf", "streams") {
 		t.Fatalf("Load(relative) = %q, %v", c.Path, err)
+	}
+	// So are the project folders whose histories sift reads.
+	writeFile(t, p, "Projects: [app, /src/tool/]\n")
+	c, err = Load(filepath.Join("conf", "config.yaml"))
+	if err != nil || !slices.Equal(c.Projects, []string{filepath.Join(dir, "conf", "app"), "/src/tool"}) {
+		t.Fatalf("Projects = %q, %v", c.Projects, err)
 	}
 }
 

@@ -52,6 +52,33 @@ func FindHistory(roots []HistoryRoot) *Found {
 	return out
 }
 
+// Merge adds to a find of the histories another one's (the roots a
+// store's project folders add once it is open): its files, failures and
+// counts, and what it keeps open.
+func (f *Found) Merge(g *Found) {
+	f.Files = append(f.Files, g.Files...)
+	f.Failed = append(f.Failed, g.Failed...)
+	f.Ignored += g.Ignored
+	f.roots = append(f.roots, g.roots...)
+	f.done = append(f.done, g.done...)
+	for path, d := range g.folders {
+		if f.folders[path] != nil {
+			d.close() // read through f's own
+			continue
+		}
+		if f.folders == nil {
+			f.folders = map[string]*folder{}
+		}
+		f.folders[path] = d
+	}
+	for _, h := range g.histories {
+		c := f.history(h.Agent)
+		c.Dirs = append(c.Dirs, h.Dirs...)
+		c.Found += h.Found
+		c.Failed += h.Failed
+	}
+}
+
 // HistoryCount is what an import of the histories met of one harness's:
 // the folders of its that exist, its sessions found there, and of those
 // the ones imported, unchanged since the last import and failed. A

@@ -137,13 +137,13 @@ func (e *Env) ImportOptions() ingest.Options {
 
 // StreamRoots are the folders a session's stream file may be read again
 // from (ingest.OpenStream): the logs folder and the agent history
-// folders.
-func (e *Env) StreamRoots() []string {
+// folders, with those in the project folders given (KnownProjects).
+func (e *Env) StreamRoots(projects ...string) []string {
 	roots := []string{}
 	if abs, err := filepath.Abs(e.Logs); err == nil {
 		roots = append(roots, abs)
 	}
-	for _, r := range HistoryRoots(os.Getenv) {
+	for _, r := range HistoryRoots(os.Getenv, projects...) {
 		if abs, err := filepath.Abs(r.Dir); err == nil {
 			roots = append(roots, abs)
 		}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/ingest"
+	"github.com/agentsift/sift/store"
 )
 
 // ErrHistoryPaths is returned for `sift import --history PATH…`: the
@@ -20,10 +22,12 @@ var ErrHistoryPaths = errors.New("--history takes no paths: it reads the CLIs' o
 // histories, as each harness's entry finds them (agents.History.Dirs),
 // honouring the variables each CLI itself reads: Claude Code's
 // CLAUDE_CONFIG_DIR, Codex's CODEX_HOME, Gemini CLI's GEMINI_DIR and
-// GEMINI_CLI_HOME.
+// GEMINI_CLI_HOME. A harness that keeps its history in the projects it
+// ran in (Aider) is looked for in the project folders given
+// (agents.History.InProjects; Env.KnownProjects).
 //
 // Folders that do not exist are kept: the import skips them quietly.
-func HistoryRoots(getenv func(string) string) []ingest.HistoryRoot {
+func HistoryRoots(getenv func(string) string, projects ...string) []ingest.HistoryRoot {
 	home := getenv("HOME")
 	if home == "" {
 		home, _ = os.UserHomeDir()
@@ -34,7 +38,13 @@ func HistoryRoots(getenv func(string) string) []ingest.HistoryRoot {
 		if h.History == nil {
 			continue
 		}
-		for _, dir := range h.History.Dirs(getenv, home) {
+		dirs := h.History.Dirs(getenv, home)
+		if in := h.History.InProjects; in != nil {
+			for _, p := range projects {
+				dirs = append(dirs, in(getenv, p)...)
+			}
+		}
+		for _, dir := range dirs {
 			if dir == "" || seen[dir] {
 				continue
 			}
@@ -43,6 +53,39 @@ func HistoryRoots(getenv func(string) string) []ingest.HistoryRoot {
 		}
 	}
 	return roots
+}
+
+// ProjectRoots are the history roots the project folders given add to
+// roots: what a store's folders add to the roots found before it opened.
+func ProjectRoots(getenv func(string) string, roots []ingest.HistoryRoot, projects ...string) []ingest.HistoryRoot {
+	var out []ingest.HistoryRoot
+	for _, r := range HistoryRoots(getenv, projects...) {
+		if !slices.Contains(roots, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// KnownProjects are the project folders sift knows, where a harness that
+// keeps its history in the projects it ran in (Aider) is looked for: the
+// configuration's Projects, then the folders of the runs and history
+// sessions st holds (nil st: the configuration's alone).
+func (e *Env) KnownProjects(ctx context.Context, st *store.Store) ([]string, error) {
+	out := slices.Clone(e.Cfg.Projects)
+	if st == nil {
+		return out, nil
+	}
+	folders, err := st.ProjectFolders(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range folders {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // HistoryHarnesses names every harness whose history sift reads, as

@@ -41,8 +41,10 @@ func (e *OpenError) Unwrap() error { return e.Err }
 func Import(ctx context.Context, env *Env, spec ImportSpec) (ingest.Result, error) {
 	go pricing.Default() // 13 ms, in the time the store takes to open
 	var found chan *ingest.Found
+	var roots []ingest.HistoryRoot
 	if spec.History {
-		roots, err := PickHistories(HistoryRoots(os.Getenv), spec.Agents)
+		var err error
+		roots, err = PickHistories(HistoryRoots(os.Getenv), spec.Agents)
 		if err != nil {
 			return ingest.Result{}, err
 		}
@@ -58,7 +60,7 @@ func Import(ctx context.Context, env *Env, spec ImportSpec) (ingest.Result, erro
 	opts.Force, opts.Workers = spec.Force, spec.Workers
 	opts.Summary.Agent = spec.Agent
 	if spec.History {
-		return ingest.ImportFound(ctx, st, <-found, opts, spec.Progress)
+		return importHistory(ctx, st, env, roots, <-found, opts, spec)
 	}
 	paths := spec.Paths
 	if len(paths) == 0 {
@@ -70,6 +72,26 @@ func Import(ctx context.Context, env *Env, spec ImportSpec) (ingest.Result, erro
 		opts.Source = ingest.SourceLogs
 	}
 	return importPaths(ctx, st, paths, opts, spec.Progress)
+}
+
+// importHistory imports what the find of the histories met, and what the
+// project folders sift knows add to it (Aider's chat histories in the
+// configuration's Projects and the folders of the store's runs and
+// sessions), which are known once the store is open.
+func importHistory(ctx context.Context, st *store.Store, env *Env, roots []ingest.HistoryRoot, found *ingest.Found,
+	opts ingest.Options, spec ImportSpec) (ingest.Result, error) {
+	projects, err := env.KnownProjects(ctx, st)
+	if err != nil {
+		return ingest.Result{}, err
+	}
+	more, err := PickHistories(ProjectRoots(os.Getenv, roots, projects...), spec.Agents)
+	if err != nil {
+		return ingest.Result{}, err
+	}
+	if len(more) > 0 {
+		found.Merge(ingest.FindHistory(more))
+	}
+	return ingest.ImportFound(ctx, st, found, opts, spec.Progress)
 }
 
 // importPaths imports paths, then indexes what the search index lacks.
