@@ -46,8 +46,8 @@ func TestImportAiderHistory(t *testing.T) {
 		}
 	}
 	roots := aiderRoots(t, sub, filepath.Join(src, "aider-overloaded"), filepath.Join(src, "aider-apply"))
-	if len(roots) != 3 || roots[0].Dir != head {
-		t.Fatalf("roots %v, want the three projects (the first by its git root)", roots)
+	if len(roots) != 3 || roots[0].Dir != filepath.Join(head, ".aider.chat.history.md") {
+		t.Fatalf("roots %v, want the three projects' chat histories (the first in its git root)", roots)
 	}
 	s := newTestStore(t)
 	// 4 sessions in aider-head, 10 in aider-overloaded, 6 in aider-apply.
@@ -87,11 +87,21 @@ func TestImportAiderHistory(t *testing.T) {
 		t.Errorf("--apply run: calls %+v", run.ToolCalls)
 	}
 
-	// The detail renders the session again, by its key, inside the
-	// project folder (a history root).
+	// The detail renders the session again, by its key: the chat history
+	// file is the root. Another file of the project is not inside it.
 	d := storedDetail(t, rootDirs(roots), paths[edit], agents.AiderHistory)
 	if p := d.Conv.Prompts.Lines; len(p) != 1 || p[0].Text != "Use the Spinner instead of the inlined custom spinner" {
 		t.Errorf("detail prompts %+v", p)
+	}
+	other := filepath.Join(head, "notes.md")
+	if err := os.WriteFile(other, []byte("# aider chat started at 2024-08-05 19:33:32\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := ingest.OpenStream(rootDirs(roots), other+"#aider-20240805-193332"); f != nil || err == nil {
+		if f != nil {
+			f.Close()
+		}
+		t.Errorf("a file of the project beside its chat history opened: %v", err)
 	}
 
 	if again := importHistory(t, s, roots); again.Skipped != n || again.Sessions != 0 {

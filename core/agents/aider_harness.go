@@ -46,8 +46,9 @@ func aiderDirs(getenv func(string) string, _ string) []string {
 // chat histories: the folder, and the git root above it, that holds
 // .aider.chat.history.md (Aider writes it in the git root even when
 // started in a subfolder), and a relative $AIDER_CHAT_HISTORY_FILE under
-// either. A folder is a root; a file named by the variable is its own
-// root. Only what exists is returned.
+// either. Each file is its own root, never the project folder: the
+// session view may open what is inside a root, and a project holds much
+// besides its chat history. Only what exists is returned.
 func aiderInProjects(getenv func(string) string, project string) []string {
 	if !filepath.IsAbs(project) {
 		return nil
@@ -63,8 +64,8 @@ func aiderInProjects(getenv func(string) string, project string) []string {
 	}
 	var out []string
 	for _, f := range folders {
-		if isFile(filepath.Join(f, aiderHistoryFile)) {
-			out = append(out, f)
+		if p := filepath.Join(f, aiderHistoryFile); isFile(p) {
+			out = append(out, p)
 		}
 		if rel != "" && isFile(filepath.Join(f, rel)) {
 			out = append(out, filepath.Join(f, rel))

@@ -286,7 +286,9 @@ func TestAiderRenderQuirks(t *testing.T) {
 // TestAiderInProjects pins where a known project folder's chat history
 // is looked for: the folder and its git root (Aider writes there when
 // started in a subfolder), a relative $AIDER_CHAT_HISTORY_FILE under
-// either; an absolute one is a root of its own (aiderDirs).
+// either; an absolute one is a root of its own (aiderDirs). Each root is
+// the history file itself, never the project folder the session view
+// would then open any file of.
 func TestAiderInProjects(t *testing.T) {
 	t.Parallel()
 	repo := t.TempDir()
@@ -302,8 +304,8 @@ func TestAiderInProjects(t *testing.T) {
 		}
 	}
 	none := func(string) string { return "" }
-	if got := aiderInProjects(none, sub); !slices.Equal(got, []string{repo}) {
-		t.Errorf("a subfolder of the repository: %v, want its git root", got)
+	if got := aiderInProjects(none, sub); !slices.Equal(got, []string{filepath.Join(repo, aiderHistoryFile)}) {
+		t.Errorf("a subfolder of the repository: %v, want the file in its git root", got)
 	}
 	rel := func(k string) string {
 		if k == "AIDER_CHAT_HISTORY_FILE" {
@@ -311,7 +313,7 @@ func TestAiderInProjects(t *testing.T) {
 		}
 		return ""
 	}
-	if got := aiderInProjects(rel, sub); !slices.Equal(got, []string{filepath.Join(sub, "notes.md"), repo}) {
+	if got := aiderInProjects(rel, sub); !slices.Equal(got, []string{filepath.Join(sub, "notes.md"), filepath.Join(repo, aiderHistoryFile)}) {
 		t.Errorf("with a relative AIDER_CHAT_HISTORY_FILE: %v", got)
 	}
 	if got := aiderInProjects(none, "rel/dir"); got != nil {

@@ -60,8 +60,8 @@ func TestImportAiderFromProjectFolders(t *testing.T) {
 	}
 	// aider-head holds 4 sessions, aider-overloaded 10.
 	if res.Sessions != 14 || len(res.Histories) != 1 || res.Histories[0].Agent != agents.AiderHistory ||
-		!slices.Equal(res.Histories[0].Dirs, []string{configured, ran}) {
-		t.Fatalf("imported %d sessions from %+v, want 14 from the configured folder and the run's", res.Sessions, res.Histories)
+		!slices.Equal(res.Histories[0].Dirs, []string{filepath.Join(configured, ".aider.chat.history.md"), filepath.Join(ran, ".aider.chat.history.md")}) {
+		t.Fatalf("imported %d sessions from %+v, want 14 from the chat histories of the configured folder and the run's", res.Sessions, res.Histories)
 	}
 
 	st, err = env.Open()
@@ -75,7 +75,9 @@ func TestImportAiderFromProjectFolders(t *testing.T) {
 	}
 	roots := env.StreamRoots(projects...)
 	for _, p := range []string{configured, ran} {
-		if !slices.Contains(projects, p) || !slices.Contains(roots, p) {
+		// The session view may open its chat history, not the project.
+		if !slices.Contains(projects, p) || !slices.Contains(roots, filepath.Join(p, ".aider.chat.history.md")) ||
+			slices.Contains(roots, p) {
 			t.Errorf("%s: known projects %v, stream roots %v", p, projects, roots)
 		}
 	}
