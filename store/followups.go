@@ -45,7 +45,7 @@ func (s *Store) Followups(ctx context.Context) ([]review.Followup, error) {
 		}
 		d.CreatedAt = fromMs(created)
 		if err := json.Unmarshal([]byte(brief), &f.Session.Summary); err != nil {
-			return nil, fmt.Errorf("followups: decode summary: %w", err)
+			unreadable(&f.Session.Summary, d.Session.WorkItemID, d.Session.FileName, "", "brief_json", err)
 		}
 		f.Session.State = review.DecisionKind(state)
 		var tcs []summary.ToolCall
@@ -55,7 +55,8 @@ func (s *Store) Followups(ctx context.Context) ([]review.Followup, error) {
 				err = json.Unmarshal(data, &tcs)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("followups: decode tool calls: %w", err)
+				// The follow-up stands without its failing call.
+				tcs = nil
 			}
 		}
 		if c := review.FailingCall(d, tcs); c != nil {

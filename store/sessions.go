@@ -238,7 +238,8 @@ func (s *Store) GetSession(ctx context.Context, k review.SessionKey) (review.Ses
 // liveCols are the columns a session's row carries besides its summary
 // and decision: its review state, whether it runs (live.go), where its
 // new lines start and its last activity.
-const liveCols = "s.review_state, s.live, s.live_tool, s.live_wait, s.new_since, s.activity_at, "
+const liveCols = "s.review_state, s.live, s.live_tool, s.live_wait, s.new_since, s.activity_at, " +
+	"s.work_item_id, s.file_name, s.agent_kind, "
 
 // scanSession reads the columns of ListSessions and GetSession: the
 // summary's JSON parts, its path, its review state and its session-level
@@ -250,15 +251,16 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 	var did, dsup sql.NullInt64
 	var dwi, dfn, dturn, dtool, dkind, dnote, drev sql.NullString
 	var dcreated, dseen, active sql.NullInt64
+	var wi, fn, kind string
 	if err := sc.Scan(&brief, &calls, &stalls, &turns, &path, &state, &sess.Live, &sess.LiveTool, &sess.LiveWait, &sess.NewSince,
-		&active, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated, &dsup, &dseen); err != nil {
+		&active, &wi, &fn, &kind, &did, &dwi, &dfn, &dturn, &dtool, &dkind, &dnote, &drev, &dcreated, &dsup, &dseen); err != nil {
 		return sess, err
 	}
 	sess.State = review.DecisionKind(state)
 	sess.Path = path.String
 	sum := &sess.Summary
 	if err := json.Unmarshal([]byte(brief), sum); err != nil {
-		return sess, fmt.Errorf("decode summary: %w", err)
+		unreadable(sum, wi, fn, kind, "brief_json", err)
 	}
 	for _, part := range []struct {
 		col string
@@ -271,7 +273,7 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 				err = json.Unmarshal(data, part.dst)
 			}
 			if err != nil {
-				return sess, fmt.Errorf("decode summary %s: %s unreadable: %w", sess.Key(), part.col, err)
+				unreadable(sum, wi, fn, kind, part.col, err)
 			}
 		}
 	}
@@ -285,6 +287,18 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 			SeenLine: int(dseen.Int64)}
 	}
 	return sess, nil
+}
+
+// unreadable makes of a session whose stored row cannot be decoded (a
+// teammate's newer sift, a damaged shared database) a row that stays in
+// the inbox under its own key, its outcome unknown and its evidence saying
+// which column could not be read and that `sift rebuild` reads its file
+// again: one bad row never hides the others, nor itself.
+func unreadable(sum *summary.Summary, wi, fn, kind, col string, err error) {
+	*sum = summary.Summary{WorkItemID: wi, FileName: fn, AgentKind: kind, Outcome: summary.OutcomeUnknown,
+		OutcomeEvidence: summary.Evidence{Sentence: "sift cannot read this session's stored row (" + col + ": " +
+			plainLine(err.Error()) + "); sift rebuild reads its file again"},
+		ToolCalls: []summary.ToolCall{}, Stalls: []summary.Stall{}, Turns: []summary.Turn{}}
 }
 
 // ResolveSession finds a session from a reference: `<workItemId>/<fileName>`
@@ -407,4 +421,15 @@ func (s *Store) ReviewEvents(ctx context.Context, key review.SessionKey) ([]summ
 		return nil, fmt.Errorf("review events %s: decode: %w", key, err)
 	}
 	return out, nil
+}
+
+// plainLine is text on one line with no control characters: a decode
+// error can quote the row's bytes.
+func plainLine(text string) string {
+	return strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return ' '
+		}
+		return r
+	}, text)), " ")
 }
