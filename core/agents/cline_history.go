@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -158,7 +159,7 @@ type clineHistoryParser struct{ kind Kind }
 func (p clineHistoryParser) Kind() Kind { return p.kind }
 
 // NewStream implements Parser.
-func (clineHistoryParser) NewStream() Stream { return &clineStream{} }
+func (p clineHistoryParser) NewStream() Stream { return &clineStream{kind: p.kind} }
 
 // EndsWithResult implements Parser: a task ends as its last message
 // leaves it.
@@ -221,6 +222,8 @@ type clineCall struct {
 }
 
 type clineStream struct {
+	// kind is the history's: Cline's, Roo Code's or Kilo Code's.
+	kind Kind
 	// open are the calls of the last assistant message without a result
 	// yet, in order: Cline answers them in one user message.
 	open []clineCall
@@ -278,32 +281,186 @@ func (s *clineStream) api(m *clineAPIMessage, emit Emit) {
 	if m.Role == "assistant" {
 		s.open = s.open[:0]
 	}
+	// res is a tool's result whose text follows its head in the next
+	// blocks (Roo Code's "[read_file for 'x'] Result:" block, then the
+	// content), until the environment details or the next result.
+	var res *clineResultBuf
+	flush := func() {
+		if res != nil {
+			s.endResult(res, put)
+			res = nil
+		}
+	}
 	for i := range blocks {
 		b := &blocks[i]
 		switch {
 		case m.Role == "assistant" && b.Type == "thinking" && b.Thinking != "":
 			put(event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(b.Thinking)})
-		case m.Role == "assistant" && b.Type == "text" && strings.TrimSpace(b.Text) != "":
-			put(event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(strings.TrimSpace(b.Text))})
+		case m.Role == "assistant" && b.Type == "text":
+			s.assistantText(b.Text, m.TS, i, put)
 		case m.Role == "assistant" && b.Type == "tool_use":
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
 			describeTool(&u, b.Name, b.Input)
 			put(u)
 			s.open = append(s.open, clineCall{b.ID, b.Name})
 		case m.Role == "user" && b.Type == "tool_result":
+			flush()
 			put(s.result(b.ToolUseID, clineResultText(b.Content), b.IsError))
 		case m.Role == "user" && b.Type == "text":
 			if name, text, ok := clineTextResult(b.Text); ok {
-				if id := s.take(name); id != "" {
-					put(s.result(id, text, false))
-					continue
+				flush()
+				res = &clineResultBuf{id: s.take(name)}
+				if text != "" {
+					res.parts = append(res.parts, text)
+					flush()
 				}
+				continue
 			}
+			if model := clineEnvModel(b.Text); model != "" {
+				s.model = model
+			}
+			if res != nil && !strings.HasPrefix(strings.TrimSpace(b.Text), "<environment_details>") {
+				res.parts = append(res.parts, strings.TrimSpace(b.Text))
+				continue
+			}
+			flush()
 			if p := clinePrompt(b.Text); p != "" {
 				put(event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(p)})
 			}
 		}
 	}
+	flush()
+}
+
+// clineResultBuf is a tool's result being gathered from text blocks: the
+// call it answers ("" when no call of that name is open) and its text.
+type clineResultBuf struct {
+	id    string
+	parts []string
+}
+
+// endResult emits a gathered result: the open call's result, or, for a
+// result no open call waits for, what the person wrote inside it (their
+// feedback or answer).
+func (s *clineStream) endResult(r *clineResultBuf, put func(event.Update)) {
+	text := strings.Join(r.parts, "\n")
+	if r.id != "" {
+		put(s.result(r.id, text, false))
+		return
+	}
+	if p := clineTagged(text); p != "" {
+		put(event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(p)})
+	}
+}
+
+// clineModelRe finds the model in a request's environment details (Roo
+// Code's and Kilo Code's "# Current Mode" section: "<model>ID</model>").
+var clineModelRe = regexp.MustCompile(`<model>([^<\n]+)</model>`)
+
+// clineEnvModel is the model a user text block's environment details
+// name; "" when it names none.
+func clineEnvModel(text string) string {
+	if !strings.HasPrefix(strings.TrimSpace(text), "<environment_details>") {
+		return ""
+	}
+	if m := clineModelRe.FindStringSubmatch(text); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
+}
+
+// clineXMLTools are the tools the extensions called in XML inside the
+// assistant's text before they moved to native tool calls (Roo Code's
+// toolNames, Cline's own): "<read_file>\n<path>x</path>\n</read_file>".
+var clineXMLTools = map[string]bool{
+	"execute_command": true, "read_file": true, "write_to_file": true, "apply_diff": true,
+	"insert_content": true, "search_and_replace": true, "replace_in_file": true, "search_files": true,
+	"list_files": true, "list_code_definition_names": true, "browser_action": true,
+	"use_mcp_tool": true, "access_mcp_resource": true, "ask_followup_question": true,
+	"attempt_completion": true, "switch_mode": true, "new_task": true, "fetch_instructions": true,
+	"codebase_search": true, "update_todo_list": true, "run_slash_command": true,
+	"generate_image": true, "plan_mode_respond": true, "load_mcp_documentation": true,
+	"new_rule": true, "web_fetch": true, "condense": true, "report_bug": true,
+}
+
+// clineTagRe finds an XML tag's opening: "<name>"; clinePathRe a <path>
+// element, as read_file's nested <args><file><path>.
+var (
+	clineTagRe  = regexp.MustCompile(`<([a-z_]+)>`)
+	clinePathRe = regexp.MustCompile(`<path>([^<]*)</path>`)
+)
+
+// assistantText emits an assistant text block: what the agent said, and
+// the tool calls it wrote in XML, each named by the message's time and the
+// block's place ("xml-<ts>-<block>-<n>") as the extensions give them no
+// id.
+func (s *clineStream) assistantText(text string, ts *int64, block int, put func(event.Update)) {
+	say := func(t string) {
+		if t = strings.TrimSpace(t); t != "" {
+			put(event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(t)})
+		}
+	}
+	var stamp int64
+	if ts != nil {
+		stamp = *ts
+	}
+	for n := 0; ; n++ {
+		start, end, name, input := clineXMLTool(text)
+		if start < 0 {
+			say(text)
+			return
+		}
+		say(text[:start])
+		id := "xml-" + strconv.FormatInt(stamp, 10) + "-" + strconv.Itoa(block) + "-" + strconv.Itoa(n)
+		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: id, Status: event.StatusPending}
+		describeTool(&u, name, input)
+		put(u)
+		s.open = append(s.open, clineCall{id, name})
+		text = text[end:]
+	}
+}
+
+// clineXMLTool finds the first tool call written in XML in an assistant's
+// text: where it starts and ends, the tool, and its parameters as a JSON
+// object (each child element's text; a nested element's text as it is,
+// with the first <path> inside lifted to "path"). start is -1 when the
+// text holds none. A call without its closing tag runs to the end (the
+// message was cut).
+func clineXMLTool(text string) (start, end int, name string, input json.RawMessage) {
+	for _, m := range clineTagRe.FindAllStringSubmatchIndex(text, -1) {
+		if !clineXMLTools[text[m[2]:m[3]]] {
+			continue
+		}
+		name = text[m[2]:m[3]]
+		start, end = m[0], len(text)
+		body := text[m[1]:]
+		if i := strings.Index(body, "</"+name+">"); i >= 0 {
+			body, end = body[:i], m[1]+i+len("</"+name+">")
+		}
+		params := map[string]string{}
+		for rest := body; ; {
+			p := clineTagRe.FindStringSubmatchIndex(rest)
+			if p == nil {
+				break
+			}
+			key := rest[p[2]:p[3]]
+			j := strings.Index(rest[p[1]:], "</"+key+">")
+			if j < 0 {
+				params[key] = strings.TrimSpace(rest[p[1]:])
+				break
+			}
+			params[key] = strings.Trim(rest[p[1]:p[1]+j], "\n")
+			rest = rest[p[1]+j+len("</"+key+">"):]
+		}
+		if _, ok := params["path"]; !ok {
+			if p := clinePathRe.FindStringSubmatch(body); p != nil {
+				params["path"] = strings.TrimSpace(p[1])
+			}
+		}
+		input, _ = json.Marshal(params)
+		return start, end, name, input
+	}
+	return -1, -1, "", nil
 }
 
 // take returns the first open call of a tool name and closes it; "" when
@@ -357,11 +514,12 @@ func (s *clineStream) ui(m *clineUIMessage, l Line, emit Emit) {
 			return
 		}
 		// The prompt is the uncached input and the cache's reads and
-		// writes (Anthropic's counting), except where the provider
-		// counts its cached tokens inside its input (Roo Code's
-		// "openai" protocol: getApiMetrics).
+		// writes (Anthropic's counting), except where tokensIn already
+		// counts the cache: the provider's (Roo Code's "openai"
+		// protocol: getApiMetrics), or every request of Roo Code and
+		// Kilo Code since they record the whole input (clineTotalSince).
 		prompt := sumPresent(r.TokensIn, r.CacheReads, r.CacheWrites)
-		if r.APIProtocol == "openai" {
+		if r.APIProtocol == "openai" || s.totalInput(m.TS, r.TokensIn, r.CacheReads, r.CacheWrites) {
 			prompt = r.TokensIn
 		}
 		u := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, PromptTokens: prompt,
@@ -380,6 +538,34 @@ func (s *clineStream) ui(m *clineUIMessage, l Line, emit Emit) {
 			s.end = nil
 		}
 	}
+}
+
+// clineTotalSince is when Roo Code and Kilo Code began to record a
+// request's whole input as tokensIn, cache reads and writes included, for
+// every provider (tokensIn: costResult.totalInputTokens, Roo Code's
+// "Fix cost and token tracking between provider styles", #8954): the
+// releases that shipped it, Roo Code 3.29.5 (2025-11-01) and Kilo Code
+// 4.119.0 (2025-11-12), in Unix milliseconds. Before, an Anthropic-protocol
+// request recorded the uncached input, as Cline does still.
+var clineTotalSince = map[Kind]int64{RooHistory: 1761955200000, KiloHistory: 1762905600000}
+
+// totalInput reports whether a request's tokensIn is its whole input: a
+// Roo Code or Kilo Code request dated from the release that changed it,
+// unless tokensIn is below the cache it would hold (a request of an older
+// version still in use). The task's files name no version.
+func (s *clineStream) totalInput(ts int64, in, reads, writes *int64) bool {
+	since, ok := clineTotalSince[s.kind]
+	if !ok || ts < since || in == nil {
+		return false
+	}
+	var cache int64
+	if reads != nil {
+		cache += *reads
+	}
+	if writes != nil {
+		cache += *writes
+	}
+	return *in >= cache
 }
 
 // Finish implements Stream: the task's ending.
@@ -410,9 +596,12 @@ func (s *clineStream) Finish(emit Emit) {
 	emit(&ev)
 }
 
-// clineResultRe is the head of a tool's result as Cline sends it in text:
-// "[read_file for 'x'] Result:".
-var clineResultRe = regexp.MustCompile(`(?s)^\[([a-z_]+)(?: for '.*?')?\] Result:\n?`)
+// clineResultRe is the head of a tool's result as the extension sends it
+// in text: the tool's name, then what it was for up to "] Result:"
+// (Cline's "[read_file for 'x'] Result:", Roo Code's "[read_file for 'x'.
+// Reading multiple files at once ...] Result:", "[new_task in Code mode:
+// '...'] Result:", "[switch_mode to 'x' because: ...] Result:").
+var clineResultRe = regexp.MustCompile(`(?s)^\[([a-z_]+)(?:\]| .*?\]) Result:\n?`)
 
 // clineTextResult reads a text block that is a tool's result: the tool's
 // name and the result.
@@ -451,17 +640,26 @@ func clineResultText(raw json.RawMessage) string {
 // or the text itself; "" for what the extension adds (environment details,
 // its reminders).
 func clinePrompt(text string) string {
-	t := strings.TrimSpace(text)
-	for _, tag := range []string{"task", "feedback", "answer", "user_message"} {
-		open, end := "<"+tag+">", "</"+tag+">"
-		if i := strings.Index(t, open); i >= 0 {
-			if j := strings.Index(t[i:], end); j >= 0 {
-				return strings.TrimSpace(t[i+len(open) : i+j])
-			}
-		}
+	if p := clineTagged(text); p != "" {
+		return p
 	}
+	t := strings.TrimSpace(text)
 	if strings.HasPrefix(t, "<environment_details>") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "[") || t == "" {
 		return ""
 	}
 	return t
+}
+
+// clineTagged is what a person wrote inside the tags the extension wraps
+// it in (<task>, <feedback>, <answer>, <user_message>); "" when none.
+func clineTagged(text string) string {
+	for _, tag := range []string{"task", "feedback", "answer", "user_message"} {
+		open, end := "<"+tag+">", "</"+tag+">"
+		if i := strings.Index(text, open); i >= 0 {
+			if j := strings.Index(text[i:], end); j >= 0 {
+				return strings.TrimSpace(text[i+len(open) : i+j])
+			}
+		}
+	}
+	return ""
 }
