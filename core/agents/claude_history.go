@@ -7,10 +7,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// ClaudeHistory is the on-disk transcript format Claude Code writes under
-// ~/.claude/projects/<project>/<session>.jsonl (and subagents/agent-*.jsonl).
-const ClaudeHistory Kind = "claude-history"
-
 // claudeHistoryParser reads Claude Code's on-disk transcripts. Their message
 // lines are Claude-shaped, with camelCase keys, a timestamp on every line,
 // request ids, and one line per content block of a message.

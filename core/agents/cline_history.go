@@ -14,14 +14,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// The histories of Cline and the extensions forked from it, which keep a
-// folder per task under VS Code's globalStorage.
-const (
-	ClineHistory Kind = "cline-history"
-	RooHistory   Kind = "roo-history"
-	KiloHistory  Kind = "kilo-history"
-)
-
 // clineTaskFiles are the files of a task folder sift reads: the
 // conversation the extension sends the model (Anthropic messages, with
 // tool_use blocks, and the results in the next user message: tool_result

@@ -9,10 +9,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// CodexHistory is the rollout format Codex writes for every session under
-// $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl.
-const CodexHistory Kind = "codex-history"
-
 // codexHistoryParser reads Codex rollouts. Each line is a RolloutLine of
 // codex-rs/protocol: {"timestamp", "type", "payload"} with type
 // session_meta, response_item (a Responses API item: message, reasoning,

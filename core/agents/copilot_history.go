@@ -10,11 +10,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// CopilotHistory is the event log GitHub Copilot CLI keeps of every
-// session: ~/.copilot/session-state/<session id>/events.jsonl (older
-// builds: <session id>.jsonl straight in session-state).
-const CopilotHistory Kind = "copilot-history"
-
 // copilotHistoryParser reads Copilot CLI's session events, as 1.0.102
 // writes them: one {type, data, id, timestamp, parentId} a line, of types
 // session.start (sessionId, copilotVersion, selectedModel, context.cwd),

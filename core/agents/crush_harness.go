@@ -8,10 +8,6 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// CrushHistory is Crush's own history: the sessions it keeps in each
-// project's database (<project>/.crush/crush.db).
-const CrushHistory Kind = "crush-history"
-
 // crushHarness is Crush (charmbracelet/crush): sift reads its sessions;
 // it does not run it.
 func crushHarness() Harness {

@@ -19,10 +19,6 @@ import (
 	"github.com/agentsift/sift/core/historydb"
 )
 
-// CursorHistory is Cursor CLI's own history: the chats cursor-agent keeps,
-// one SQLite database per chat, under ~/.cursor/chats.
-const CursorHistory Kind = "cursor-history"
-
 // cursorDirs is where cursor-agent keeps its chats on Linux and macOS
 // alike: <data>/chats/<workspace hash>/<chat id>/store.db, its data
 // folder $CURSOR_DATA_DIR when set to more than blanks, else ~/.cursor

@@ -14,11 +14,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// DroidHistory is the session log Factory Droid keeps of every session:
-// ~/.factory/sessions/<cwd, '/' as '-'>/<session id>.jsonl, with the
-// session's token usage beside it in <session id>.settings.json.
-const DroidHistory Kind = "droid-history"
-
 // droidHistoryParser reads Droid's session logs as droid 0.215.0 writes
 // them: a session_start line {id, title, owner, version, cwd}, message
 // lines {id, parentId, timestamp, message: {role, content: Anthropic

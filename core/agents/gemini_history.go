@@ -9,11 +9,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// GeminiHistory is the chat format Gemini CLI records every session in:
-// ~/.gemini/tmp/<project>/chats/session-*.jsonl (and, before it, one
-// session-*.json document; see GeminiLegacyLines).
-const GeminiHistory Kind = "gemini-history"
-
 // geminiHistoryParser reads Gemini CLI chat recordings, after
 // packages/core/src/services/chatRecordingService.ts: a metadata record
 // ({sessionId, projectHash, startTime, …}), message records ({id,

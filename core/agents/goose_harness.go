@@ -5,10 +5,6 @@ import (
 	"runtime"
 )
 
-// GooseHistory is Goose's own history: the sessions it keeps in its
-// sessions database (sessions/sessions.db, since 1.10).
-const GooseHistory Kind = "goose-history"
-
 // gooseHarness is Goose (block/goose): sift reads its session database;
 // it does not run it.
 func gooseHarness() Harness {

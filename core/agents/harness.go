@@ -4,17 +4,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sync"
 )
 
 // Harness is everything sift knows about one agent CLI, as data and
 // functions: its parsers, how sift run launches it, the model an
 // invocation asks for, how it resumes a session, the tools it edits files
 // with, where it prints its run total, its delta lines and where it keeps
-// its history. Each harness's entry is built in its own file
-// (<harness>_harness.go, next to its parser <harness>.go) and registry.go
-// lists them; capture, edit, summary, ingest and the program ask an entry
-// rather than switching on a kind.
+// its history. Each harness's entry is built in its own folder
+// (core/agents/<harness>, its Harness function) and registered by
+// core/agents/all (Register); capture, edit, summary, ingest and the
+// program ask an entry rather than switching on a kind.
 type Harness struct {
 	// Kind names the harness; its stream parser's kind.
 	Kind Kind
@@ -77,13 +76,6 @@ const (
 	// version (agy).
 	ProbeHelpAndRun
 )
-
-// table holds every harness's entry, built once: the entries are read
-// only, like the price catalog (pricing.builtin), so that the hot paths
-// that ask them (a capture's every line, a summary's every tool call) do
-// not build them each time. Those walk it by index: an entry is too large
-// to copy for each look.
-var table = sync.OnceValue(harnesses)
 
 // Harnesses returns the entry of every harness, in sniffing order. The
 // entries are shared: a caller must not change them.

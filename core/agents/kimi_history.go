@@ -15,10 +15,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// KimiHistory is the wire log Kimi CLI records of every session:
-// ~/.kimi/sessions/<md5 of the work dir>/<session id>/wire.jsonl.
-const KimiHistory Kind = "kimi-history"
-
 // kimiHistoryParser reads Kimi CLI's wire logs, after kimi-cli's
 // src/kimi_cli/wire/file.py and wire/types.py: a header {"type":
 // "metadata", "protocol_version"}, then one WireMessageRecord a line,

@@ -11,11 +11,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// OpenCodeHistory is opencode's own history: the sessions it keeps in its
-// database (opencode.db, since 1.2) or, before, in a JSON tree
-// (storage/session, storage/message, storage/part).
-const OpenCodeHistory Kind = "opencode-history"
-
 // opencodeHistory is where opencode keeps its sessions: its data folder,
 // ($XDG_DATA_HOME, else ~/.local/share)/opencode on every system (its
 // Global.Path.data, from xdg-basedir), and the database $OPENCODE_DB

@@ -1,9 +1,5 @@
 package agents
 
-// Pi is pi, the coding agent of badlogic/pi-mono (npm
-// @mariozechner/pi-coding-agent).
-const Pi Kind = "pi"
-
 // piHarness is pi. sift reads its on-disk sessions; its stdout is captured
 // as plaintext (its JSON mode is not read yet).
 func piHarness() Harness {

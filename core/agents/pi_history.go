@@ -10,10 +10,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// PiHistory is the session format pi (badlogic/pi-mono's coding agent)
-// records every session in: ~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl.
-const PiHistory Kind = "pi-history"
-
 // piHistoryParser reads pi's session files, after its docs/session-format.md
 // and packages/coding-agent/src/core/session-manager.ts: a header
 // {"type":"session", version, id, cwd, timestamp}, then entries {type, id,

@@ -10,10 +10,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// QwenHistory is the chat format Qwen Code records every session in:
-// ~/.qwen/projects/<project>/chats/<session id>.jsonl.
-const QwenHistory Kind = "qwen-history"
-
 // qwenHistoryParser reads Qwen Code chat recordings, after
 // packages/core/src/services/chatRecordingService.ts (ChatRecord): one
 // record a line, {uuid, parentUuid, sessionId, timestamp, type: user |
