@@ -167,3 +167,16 @@ func firstTypeKey(b []byte) int {
 		i++
 	}
 }
+
+// isQwenRecord reports whether a transcript line is a Qwen Code chat
+// record rather than a Claude Code one: its message is Gemini Content
+// (parts, the model role) or it carries one of Qwen's own fields.
+func isQwenRecord(line []byte) bool {
+	for _, k := range [...]string{`"parts":[`, `"role":"model"`, `"usageMetadata"`, `"systemPayload"`,
+		`"toolCallResult"`, `"provenance"`} {
+		if bytes.Contains(line, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}

@@ -181,19 +181,6 @@ type clineAPIMessage struct {
 	} `json:"modelInfo"`
 }
 
-// clineBlock is one content block.
-type clineBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-}
-
 // clineUIMessage is a ClineMessage.
 type clineUIMessage struct {
 	TS        int64  `json:"ts"`
@@ -259,11 +246,11 @@ func (s *clineStream) api(m *clineAPIMessage, emit Emit) {
 		}
 		emit(&ev)
 	}
-	var blocks []clineBlock
+	var blocks []anthropicBlock
 	if len(m.Content) > 0 && m.Content[0] == '"' {
 		var t string
 		_ = json.Unmarshal(m.Content, &t)
-		blocks = []clineBlock{{Type: "text", Text: t}}
+		blocks = []anthropicBlock{{Type: "text", Text: t}}
 	} else {
 		_ = json.Unmarshal(m.Content, &blocks)
 	}
@@ -283,7 +270,7 @@ func (s *clineStream) api(m *clineAPIMessage, emit Emit) {
 			put(u)
 			s.open = append(s.open, clineCall{b.ID, b.Name})
 		case m.Role == "user" && b.Type == "tool_result":
-			put(s.result(b.ToolUseID, clineResultText(b.Content), b.IsError))
+			put(s.result(b.ToolUseID, anthropicResultText(b.Content), b.IsError))
 		case m.Role == "user" && b.Type == "text":
 			if name, text, ok := clineTextResult(b.Text); ok {
 				if id := s.take(name); id != "" {
@@ -414,28 +401,6 @@ func clineTextResult(text string) (name, result string, ok bool) {
 		return "", "", false
 	}
 	return text[m[2]:m[3]], strings.TrimSpace(text[m[1]:]), true
-}
-
-// clineResultText is a tool_result block's content: a string or text
-// blocks.
-func clineResultText(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	if raw[0] == '"' {
-		var t string
-		_ = json.Unmarshal(raw, &t)
-		return t
-	}
-	var blocks []clineBlock
-	_ = json.Unmarshal(raw, &blocks)
-	var out []string
-	for _, b := range blocks {
-		if b.Type == "text" && b.Text != "" {
-			out = append(out, b.Text)
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // clinePrompt is what a person wrote in a user text block: the task

@@ -8,15 +8,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// cursorParser reads Cursor's `cursor-agent -p --output-format
-// stream-json`. Its system, assistant, user and result lines are Claude's
-// shape, read by the Claude-shaped stream (claude.go); its own lines,
-// thinking deltas and tool_call started/completed pairs, are read by the
-// methods below, which that stream calls for any Claude-shaped kind, since a
-// sniffed Cursor stream may be attributed to Claude. Cursor claims nothing
-// when sniffing.
-type cursorParser struct{}
-
 // Kind implements Parser.
 func (cursorParser) Kind() Kind { return Cursor }
 

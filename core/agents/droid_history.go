@@ -109,9 +109,9 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 		m := e.Message
-		var blocks []clineBlock
+		var blocks []anthropicBlock
 		if t, ok := jsonText(m.Content); ok {
-			blocks = []clineBlock{{Type: "text", Text: t}}
+			blocks = []anthropicBlock{{Type: "text", Text: t}}
 		} else {
 			_ = json.Unmarshal(m.Content, &blocks)
 		}
@@ -148,7 +148,7 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 }
 
 // assistant emits a response: thinking, text, then its tool calls.
-func (s *droidHistoryStream) assistant(blocks []clineBlock, put func(event.Update)) {
+func (s *droidHistoryStream) assistant(blocks []anthropicBlock, put func(event.Update)) {
 	if t := droidText(blocks, "thinking"); t != "" {
 		put(event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(t)})
 	}
@@ -166,13 +166,13 @@ func (s *droidHistoryStream) assistant(blocks []clineBlock, put func(event.Updat
 
 // user emits a user message: its tool results, and its text as the
 // prompt (a system reminder Droid adds to it is not).
-func (s *droidHistoryStream) user(blocks []clineBlock, put func(event.Update)) {
+func (s *droidHistoryStream) user(blocks []anthropicBlock, put func(event.Update)) {
 	var prompt []string
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
 			u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: event.StatusCompleted}
-			text := clineResultText(b.Content)
+			text := anthropicResultText(b.Content)
 			if n, ok := droidExitCode(text); ok {
 				u.ExitCode = &n
 			}
@@ -219,8 +219,8 @@ func (s *droidHistoryStream) settings(st *droidSettings, put func(event.Update))
 }
 
 // droidText joins the text of the blocks of one type (text or thinking).
-func droidText(blocks []clineBlock, typ string) string {
-	return joinTexts(blocks, func(b *clineBlock) string {
+func droidText(blocks []anthropicBlock, typ string) string {
+	return joinTexts(blocks, func(b *anthropicBlock) string {
 		if b.Type != typ {
 			return ""
 		}
@@ -229,18 +229,6 @@ func droidText(blocks []clineBlock, typ string) string {
 		}
 		return b.Text
 	})
-}
-
-// joinTexts joins the texts of a message's blocks that text reads, one a
-// line, leaving out the empty ones.
-func joinTexts[B any](blocks []B, text func(*B) string) string {
-	var out []string
-	for i := range blocks {
-		if t := text(&blocks[i]); t != "" {
-			out = append(out, t)
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // droidExitCode reads the exit status Droid's Execute tool appends to a

@@ -199,3 +199,16 @@ func upDirs(path string, n int) string {
 	}
 	return path
 }
+
+// xdgData is an application's folder under $XDG_DATA_HOME, else
+// ~/.local/share; "" when neither is known.
+func xdgData(getenv func(string) string, home, app string) string {
+	base := getenv("XDG_DATA_HOME")
+	if base == "" {
+		if home == "" {
+			return ""
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, app)
+}

@@ -39,19 +39,6 @@ func opencodeHistory() *History {
 	}
 }
 
-// xdgData is an application's folder under $XDG_DATA_HOME, else
-// ~/.local/share; "" when neither is known.
-func xdgData(getenv func(string) string, home, app string) string {
-	base := getenv("XDG_DATA_HOME")
-	if base == "" {
-		if home == "" {
-			return ""
-		}
-		base = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(base, app)
-}
-
 // opencodeSessions lists the sessions under opencode's data folder: those
 // of its databases (opencode.db, and a build channel's opencode-<channel>.db)
 // and of the JSON tree older versions kept (storage/). A root that is a

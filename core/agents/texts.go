@@ -3,6 +3,7 @@ package agents
 import (
 	"encoding/binary"
 	"math/bits"
+	"strings"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -168,4 +169,16 @@ func hex4(b []byte) (rune, bool) {
 		r = r<<4 | rune(c)
 	}
 	return r, true
+}
+
+// joinTexts joins the texts of a message's blocks that text reads, one a
+// line, leaving out the empty ones.
+func joinTexts[B any](blocks []B, text func(*B) string) string {
+	var out []string
+	for i := range blocks {
+		if t := text(&blocks[i]); t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n")
 }

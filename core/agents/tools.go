@@ -251,3 +251,27 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// todoEntries reads a todo-list tool's `todos[{content|title, status}]`
+// input as plan entries; nil when it holds none.
+func todoEntries(params json.RawMessage) []event.PlanEntry {
+	var p struct {
+		Todos []struct {
+			Content string `json:"content"`
+			Title   string `json:"title"`
+			Status  string `json:"status"`
+		} `json:"todos"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.Todos) == 0 {
+		return nil
+	}
+	entries := make([]event.PlanEntry, 0, len(p.Todos))
+	for _, t := range p.Todos {
+		c := t.Content
+		if c == "" {
+			c = t.Title
+		}
+		entries = append(entries, event.PlanEntry{Content: c, Status: t.Status})
+	}
+	return entries
+}

@@ -287,3 +287,29 @@ func leadingInt(s string) (int, bool) {
 	n, err := strconv.Atoi(s[:end])
 	return n, err == nil
 }
+
+// geminiCounts returns a Gemini usage's prompt and completion as sift
+// counts them: the tool-use prompt (toolUsePromptTokenCount, Gemini CLI's
+// "tool") is prompt the model read, and the thoughts (thoughtsTokenCount)
+// are output it wrote, billed as output; Gemini reports both apart from
+// the prompt and candidates, and counts them in its total, as ccusage does
+// (its gemini and qwen adapters: TestTokensEqualCcusageFixtures). A usage
+// naming its total alone counts the total as output, as ccusage does
+// (falls_back_to_total_tokens_when_gemini_parts_are_missing).
+func geminiCounts(prompt, tool, candidates, thoughts, total *int64) (*int64, *int64) {
+	if prompt == nil && candidates == nil {
+		if total == nil {
+			return nil, nil
+		}
+		zero := int64(0)
+		return &zero, total
+	}
+	plus := func(a, b *int64) *int64 {
+		if a == nil || b == nil || *b == 0 {
+			return a
+		}
+		v := event.AddCount(*a, *b)
+		return &v
+	}
+	return plus(prompt, tool), plus(candidates, thoughts)
+}
