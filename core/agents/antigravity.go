@@ -265,7 +265,7 @@ func (s *agyStream) tool(st *agyStep, key string, base event.Event, emit Emit) {
 	if open {
 		ev := base
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: key, Status: event.StatusInProgress}
-		describeTool(&ev.Update, name, input)
+		DescribeTool(&ev.Update, name, input)
 		agyDescribe(&ev.Update, name, input)
 		if st.StepType == "subagent" {
 			ev.Update.ToolKind = event.ToolThink
@@ -355,7 +355,7 @@ func (s *agyStream) result(r *agyResult, envelope bool, emit Emit) {
 func agyUsageUpdate(u *agyUsage, scope event.Scope) event.Update {
 	up := event.Update{
 		SessionUpdate: event.Usage, Scope: scope,
-		PromptTokens: sumPresent(u.Input, u.CacheRead), CompletionTokens: u.Output, CachedTokens: u.CacheRead,
+		PromptTokens: SumPresent(u.Input, u.CacheRead), CompletionTokens: u.Output, CachedTokens: u.CacheRead,
 	}
 	extra := map[string]int64{}
 	putPresent(extra, "thinking_tokens", u.Thinking)
@@ -407,7 +407,7 @@ func agyDescribe(u *event.Update, name string, params json.RawMessage) {
 		verb, obj = "MCP", server+"/"+tool
 	}
 	if verb != "" && obj != "" {
-		u.Title = verb + ": " + firstLine(obj)
+		u.Title = verb + ": " + FirstLine(obj)
 	}
 }
 

@@ -26,17 +26,17 @@ func (p claudeParser) Kind() Kind { return p.kind }
 func (p claudeParser) Claims(line []byte) bool {
 	switch p.kind {
 	case Claude:
-		if hasType(line, "system") {
+		if HasType(line, "system") {
 			return bytes.Contains(line, []byte(`"claude_code_version"`))
 		}
-		if hasType(line, "assistant") || hasType(line, "user") {
+		if HasType(line, "assistant") || HasType(line, "user") {
 			return bytes.Contains(line, []byte(`"message"`)) && bytes.Contains(line, []byte(`"session_id"`)) &&
 				!bytes.Contains(line, []byte(`"model_call_id"`))
 		}
-		return hasType(line, "result") && bytes.Contains(line, []byte(`"session_id"`)) &&
+		return HasType(line, "result") && bytes.Contains(line, []byte(`"session_id"`)) &&
 			(bytes.Contains(line, []byte(`"num_turns"`)) || bytes.Contains(line, []byte(`"total_cost_usd"`)))
 	case Qwen:
-		return hasType(line, "system") && bytes.Contains(line, []byte(`"qwen_code_version"`))
+		return HasType(line, "system") && bytes.Contains(line, []byte(`"qwen_code_version"`))
 	}
 	return false
 }
@@ -189,7 +189,7 @@ func (s *claudeStream) toolName(name string) string {
 
 // dispatch emits the events of one decoded line.
 func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
-	base := event.Event{SessionID: cl.SessionID, Timestamp: cmp.Or(isoTime(cl.Timestamp), epochMs(cl.TimestampMs))}
+	base := event.Event{SessionID: cl.SessionID, Timestamp: cmp.Or(IsoTime(cl.Timestamp), epochMs(cl.TimestampMs))}
 	if cl.ParentToolUseID != nil {
 		base.ParentToolCallID = *cl.ParentToolUseID
 	}
@@ -211,7 +211,7 @@ func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
 			ev := s.event(&base)
 			ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: cl.Request.ToolUseID,
 				Status: event.StatusPending, ApprovalRequired: true}
-			describeTool(&ev.Update, cl.Request.ToolName, cl.Request.Input)
+			DescribeTool(&ev.Update, cl.Request.ToolName, cl.Request.Input)
 			emit(ev)
 			return true
 		}
@@ -257,7 +257,7 @@ func (s *claudeStream) notice(cl *claudeLine, base event.Event, emit Emit) bool 
 	if cl.Outcome == "error" || cl.ExitCode != nil && *cl.ExitCode != 0 {
 		msg := "hook " + cl.HookName + " failed"
 		if cl.Stderr != "" {
-			msg += ": " + firstLine(cl.Stderr)
+			msg += ": " + FirstLine(cl.Stderr)
 		}
 		ev.Update = event.Update{SessionUpdate: event.Error, Message: msg, Subtype: cl.Subtype}
 	} else {
@@ -299,7 +299,7 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 			s.names[strings.Clone(b.ID)] = s.toolName(b.Name)
 			ev = s.event(&base)
 			ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
-			describeTool(&ev.Update, b.Name, b.Input)
+			DescribeTool(&ev.Update, b.Name, b.Input)
 			if entries := s.planEntries(b.Name, b.Input); entries != nil {
 				if m.StopReason != nil {
 					ev.Extra = s.stopExtra(*m.StopReason)
@@ -456,7 +456,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 		ev := s.event(&base)
 		ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: d.ToolUseID, Status: event.StatusFailed,
 			ApprovalRequired: true, Message: "permission denied"}
-		describeTool(&ev.Update, d.ToolName, d.ToolInput)
+		DescribeTool(&ev.Update, d.ToolName, d.ToolInput)
 		emit(ev)
 	}
 	if cl.Usage != nil || cl.TotalCostUSD != nil {
@@ -537,7 +537,7 @@ func (s *claudeStream) usage(u *claudeUsage, scope event.Scope) event.Update {
 	if u.InputTokens != nil {
 		out.PromptTokens = event.Int64(max(*u.InputTokens, 0))
 		if s.kind != Qwen {
-			out.PromptTokens = sumPresent(out.PromptTokens, u.CacheRead, u.CacheCreation)
+			out.PromptTokens = SumPresent(out.PromptTokens, u.CacheRead, u.CacheCreation)
 		}
 	}
 	if len(out.UsageExtra) == 0 {

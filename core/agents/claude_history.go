@@ -18,7 +18,7 @@ func (claudeHistoryParser) Kind() Kind { return ClaudeHistory }
 // are file-history snapshots. Qwen Code's chat records have those keys too
 // (isQwenRecord).
 func (claudeHistoryParser) Claims(line []byte) bool {
-	if hasType(line, "file-history-snapshot") {
+	if HasType(line, "file-history-snapshot") {
 		return true
 	}
 	return bytes.Contains(line, []byte(`"sessionId"`)) && bytes.Contains(line, []byte(`"parentUuid"`)) && !isQwenRecord(line)
@@ -46,7 +46,7 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 	}
 	if !s.started && cl.SessionID != "" {
 		s.started = true
-		ev := event.Event{SessionID: cl.SessionID, Timestamp: isoTime(cl.Timestamp)}
+		ev := event.Event{SessionID: cl.SessionID, Timestamp: IsoTime(cl.Timestamp)}
 		ev.Update = event.Update{SessionUpdate: event.SessionStart, Cwd: cl.Cwd, CLIVersion: cl.Version}
 		if cl.AgentID != "" {
 			ev.Extra = map[string]any{"agentId": cl.AgentID, "isSidechain": cl.IsSidechain}

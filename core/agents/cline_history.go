@@ -266,7 +266,7 @@ func (s *clineStream) api(m *clineAPIMessage, emit Emit) {
 			put(event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(strings.TrimSpace(b.Text))})
 		case m.Role == "assistant" && b.Type == "tool_use":
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
-			describeTool(&u, b.Name, b.Input)
+			DescribeTool(&u, b.Name, b.Input)
 			put(u)
 			s.open = append(s.open, clineCall{b.ID, b.Name})
 		case m.Role == "user" && b.Type == "tool_result":
@@ -306,9 +306,9 @@ func (s *clineStream) result(id, text string, isError bool) event.Update {
 	}
 	switch {
 	case strings.HasPrefix(text, "The user denied this operation"):
-		u.Status, u.ApprovalRequired, u.Message = event.StatusFailed, true, firstLine(text)
+		u.Status, u.ApprovalRequired, u.Message = event.StatusFailed, true, FirstLine(text)
 	case isError || strings.HasPrefix(text, "The tool execution failed") || strings.HasPrefix(text, "<error>"):
-		u.Status, u.Message = event.StatusFailed, firstLine(strings.TrimPrefix(text, "<error>"))
+		u.Status, u.Message = event.StatusFailed, FirstLine(strings.TrimPrefix(text, "<error>"))
 	}
 	return u
 }
@@ -339,7 +339,7 @@ func (s *clineStream) ui(m *clineUIMessage, l Line, emit Emit) {
 		// writes (Anthropic's counting), except where the provider
 		// counts its cached tokens inside its input (Roo Code's
 		// "openai" protocol: getApiMetrics).
-		prompt := sumPresent(r.TokensIn, r.CacheReads, r.CacheWrites)
+		prompt := SumPresent(r.TokensIn, r.CacheReads, r.CacheWrites)
 		if r.APIProtocol == "openai" {
 			prompt = r.TokensIn
 		}
@@ -380,7 +380,7 @@ func (s *clineStream) Finish(emit Emit) {
 		}
 		ev.Update = event.Update{SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "completion_result", Text: m.Text}
 	} else {
-		msg := firstLine(m.Text)
+		msg := FirstLine(m.Text)
 		if msg == "" {
 			msg = firstNonEmpty(m.Ask, m.Say)
 		}

@@ -217,7 +217,7 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 			Question string `json:"question"`
 		}
 		if json.Unmarshal(ln.Questions, &qs) == nil && len(qs) > 0 && qs[0].Question != "" {
-			ev.Update.Title = "Ask user: " + firstLine(qs[0].Question)
+			ev.Update.Title = "Ask user: " + FirstLine(qs[0].Question)
 		}
 		emit(ev)
 	default:
@@ -465,9 +465,9 @@ func codexToolCall(it *codexItem) event.Update {
 		in, _ := marshalPlain(struct {
 			Command string `json:"command"`
 		}{it.Command})
-		describeTool(&u, it.Type, in)
+		DescribeTool(&u, it.Type, in)
 	case "file_change":
-		describeTool(&u, it.Type, nil)
+		DescribeTool(&u, it.Type, nil)
 		u.RawInput = it.Changes
 		var changes []struct {
 			Path string `json:"path"`
@@ -483,7 +483,7 @@ func codexToolCall(it *codexItem) event.Update {
 			u.Title = "Edit: " + changes[0].Path + " (+" + strconv.Itoa(len(changes)-1) + " more)"
 		}
 	case "mcp_tool_call":
-		describeTool(&u, "mcp__"+it.Server+"__"+it.Tool, it.Arguments)
+		DescribeTool(&u, "mcp__"+it.Server+"__"+it.Tool, it.Arguments)
 		u.Title = it.Server + "." + it.Tool
 	case "web_search":
 		var a struct {
@@ -499,10 +499,10 @@ func codexToolCall(it *codexItem) event.Update {
 			in["action"] = it.Action
 		}
 		b, _ := marshalPlain(in)
-		describeTool(&u, it.Type, b)
+		DescribeTool(&u, it.Type, b)
 		switch q := cmp.Or(it.Query, a.Query); {
 		case q != "":
-			u.Title = "Web search: " + firstLine(q)
+			u.Title = "Web search: " + FirstLine(q)
 		case a.URL != "":
 			u.Title = "Open: " + a.URL
 		default:
@@ -514,11 +514,11 @@ func codexToolCall(it *codexItem) event.Update {
 			in["prompt"] = *it.Prompt
 		}
 		b, _ := marshalPlain(in)
-		describeTool(&u, it.Tool, b)
+		DescribeTool(&u, it.Tool, b)
 		u.ToolKind = event.ToolThink
 		u.Title = "Agent: " + it.Tool
 		if it.Prompt != nil && *it.Prompt != "" {
-			u.Title += ": " + firstLine(*it.Prompt)
+			u.Title += ": " + FirstLine(*it.Prompt)
 		}
 	}
 	return u

@@ -79,7 +79,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	case "exec_command_begin":
 		in, _ := marshalPlain(map[string]any{"command": m.Command, "cwd": m.Cwd})
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
-		describeTool(&u, "exec_command", in)
+		DescribeTool(&u, "exec_command", in)
 		emit(s.event(&event.Event{Update: u}))
 	case "exec_command_end":
 		u := event.Update{
@@ -95,7 +95,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 		emit(s.event(&event.Event{Update: u}))
 	case "patch_apply_begin":
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
-		describeTool(&u, "apply_patch", m.Changes)
+		DescribeTool(&u, "apply_patch", m.Changes)
 		var changes map[string]json.RawMessage
 		_ = json.Unmarshal(m.Changes, &changes) // no map, no locations
 		paths := make([]string, 0, len(changes))
@@ -127,7 +127,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 			return false
 		}
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
-		describeTool(&u, "mcp__"+m.Invocation.Server+"__"+m.Invocation.Tool, m.Invocation.Arguments)
+		DescribeTool(&u, "mcp__"+m.Invocation.Server+"__"+m.Invocation.Tool, m.Invocation.Arguments)
 		u.Title = m.Invocation.Server + "." + m.Invocation.Tool
 		emit(s.event(&event.Event{Update: u}))
 	case "mcp_tool_call_end":

@@ -102,7 +102,7 @@ func (s *copilotHistoryStream) Line(l Line, emit Emit) bool {
 		return false
 	}
 	d := &e.Data
-	base := event.Event{Timestamp: isoTime(e.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: IsoTime(e.Timestamp), Model: s.model}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u
@@ -132,7 +132,7 @@ func (s *copilotHistoryStream) Line(l Line, emit Emit) bool {
 		}
 		for _, r := range d.Requests {
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: r.ID, Status: event.StatusPending}
-			describeTool(&u, r.Name, r.Arguments)
+			DescribeTool(&u, r.Name, r.Arguments)
 			put(u)
 		}
 	case "session.usage_record":
@@ -171,7 +171,7 @@ func copilotResult(e *copilotEvent) event.Update {
 	}
 	if (d.Success != nil && !*d.Success) || (u.ExitCode != nil && *u.ExitCode != 0) {
 		u.Status = event.StatusFailed
-		u.Message = firstLine(text)
+		u.Message = FirstLine(text)
 		if d.Error != nil && d.Error.Message != "" {
 			u.Message = d.Error.Message
 		}
@@ -215,7 +215,7 @@ func copilotSession(parts []string) (workItem, name string, ok bool) {
 // copilotHistoryRoot is the session-state folder a session's log is in.
 func copilotHistoryRoot(path string) string {
 	if filepath.Base(path) == "events.jsonl" {
-		return upDirs(path, 2)
+		return UpDirs(path, 2)
 	}
-	return upDirs(path, 1)
+	return UpDirs(path, 1)
 }

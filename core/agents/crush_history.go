@@ -174,7 +174,7 @@ func (s *crushStream) message(r crushLine, l Line, emit Emit) {
 			if !json.Valid(input) {
 				input = nil
 			}
-			describeTool(&u, d.Name, input)
+			DescribeTool(&u, d.Name, input)
 			put(u)
 		case p.Type == "tool_result":
 			u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: d.ToolCallID, Status: event.StatusCompleted}
@@ -182,7 +182,7 @@ func (s *crushStream) message(r crushLine, l Line, emit Emit) {
 				u.Content = event.Text(d.Content)
 			}
 			if d.IsError {
-				u.Status, u.Message = event.StatusFailed, firstLine(d.Content)
+				u.Status, u.Message = event.StatusFailed, FirstLine(d.Content)
 			}
 			put(u)
 		case p.Type == "finish" && m.Role == "assistant":

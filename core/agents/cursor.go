@@ -65,7 +65,7 @@ func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) b
 	switch cl.Subtype {
 	case "started":
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: cl.CallID, Status: event.StatusInProgress}
-		describeTool(&ev.Update, name, call.Args)
+		DescribeTool(&ev.Update, name, call.Args)
 		ev.Update.ToolKind = ToolKindOf(kindKey)
 		ev.Update.StartedAt = msString(started)
 	case "completed":

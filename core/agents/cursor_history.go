@@ -369,7 +369,7 @@ func (s *cursorHistoryStream) message(r cursorLine, emit Emit) {
 			case p.Type == "tool-call":
 				s.replied = false
 				u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.ToolCallID, Status: event.StatusPending}
-				describeTool(&u, p.ToolName, p.Args)
+				DescribeTool(&u, p.ToolName, p.Args)
 				put(u)
 			}
 		case "tool":
@@ -382,7 +382,7 @@ func (s *cursorHistoryStream) message(r cursorLine, emit Emit) {
 				u.Content = event.Text(out)
 			}
 			if res := m.ProviderOptions.Cursor.Result; res != nil && res.IsError {
-				u.Status, u.Message = event.StatusFailed, firstLine(out)
+				u.Status, u.Message = event.StatusFailed, FirstLine(out)
 			}
 			put(u)
 		}

@@ -246,7 +246,7 @@ func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit Emit) {
 	ev := s.event(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
 		SessionUpdate: event.ToolCall, ToolCallID: d.ID, Status: event.StatusPending,
 	}})
-	describeTool(&ev.Update, name, d.Parameters)
+	DescribeTool(&ev.Update, name, d.Parameters)
 	if strings.EqualFold(name, "ApplyPatch") {
 		patchLocations(&ev.Update, d.Parameters)
 	}
@@ -337,7 +337,7 @@ func (s *droidStream) result(d *droidLine, ts time.Time, emit Emit) {
 			SessionUpdate: event.Usage, Scope: event.ScopeRun,
 			CompletionTokens: u.Output, CachedTokens: u.CacheRead,
 		}}
-		ev.Update.PromptTokens = sumPresent(u.Input, u.CacheRead, u.CacheCreation)
+		ev.Update.PromptTokens = SumPresent(u.Input, u.CacheRead, u.CacheCreation)
 		extra := map[string]int64{}
 		putPresent(extra, "input_tokens", u.Input)
 		putPresent(extra, "cache_creation_input_tokens", u.CacheCreation)
@@ -401,7 +401,7 @@ func droidGlob(u *event.Update, params json.RawMessage) {
 		return
 	}
 	if len(p.Patterns) > 0 {
-		u.Title = "Search: " + firstLine(strings.Join(p.Patterns, " "))
+		u.Title = "Search: " + FirstLine(strings.Join(p.Patterns, " "))
 	}
 	if p.Folder != "" && len(u.Locations) == 0 {
 		u.Locations = []event.Location{{Path: p.Folder}}

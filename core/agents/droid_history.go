@@ -40,11 +40,11 @@ func (droidHistoryParser) EndsWithResult() bool { return false }
 // message's visibility).
 func (droidHistoryParser) Claims(line []byte) bool {
 	switch {
-	case hasType(line, "session_start"):
+	case HasType(line, "session_start"):
 		return bytes.Contains(line, []byte(`"cwd"`)) && bytes.Contains(line, []byte(`"owner"`))
-	case hasType(line, "agent_turn_outcome"):
+	case HasType(line, "agent_turn_outcome"):
 		return bytes.Contains(line, []byte(`"turnId"`))
-	case hasType(line, "message"):
+	case HasType(line, "message"):
 		return bytes.Contains(line, []byte(`"message":{"role"`)) &&
 			(bytes.Contains(line, []byte(`"modelId"`)) || bytes.Contains(line, []byte(`"visibility"`)))
 	}
@@ -92,7 +92,7 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 	if json.Unmarshal(l.Bytes, &e) != nil || e.Type == "" {
 		return false
 	}
-	base := event.Event{Timestamp: isoTime(e.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: IsoTime(e.Timestamp), Model: s.model}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u
@@ -130,7 +130,7 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 		}
 	case "agent_turn_outcome":
 		if e.Reason != "" && e.Reason != "completed" {
-			msg := firstLine(s.notice)
+			msg := FirstLine(s.notice)
 			if msg == "" {
 				msg = strings.ReplaceAll(e.Reason, "_", " ")
 			}
@@ -158,7 +158,7 @@ func (s *droidHistoryStream) assistant(blocks []anthropicBlock, put func(event.U
 	for _, b := range blocks {
 		if b.Type == "tool_use" {
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
-			describeTool(&u, b.Name, b.Input)
+			DescribeTool(&u, b.Name, b.Input)
 			put(u)
 		}
 	}
@@ -180,7 +180,7 @@ func (s *droidHistoryStream) user(blocks []anthropicBlock, put func(event.Update
 				u.Content = event.Text(text)
 			}
 			if b.IsError {
-				u.Status, u.Message = event.StatusFailed, firstLine(strings.TrimPrefix(text, "Error: "))
+				u.Status, u.Message = event.StatusFailed, FirstLine(strings.TrimPrefix(text, "Error: "))
 			}
 			put(u)
 		case "text":
@@ -203,7 +203,7 @@ func (s *droidHistoryStream) settings(st *droidSettings, put func(event.Update))
 		return
 	}
 	up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun, CompletionTokens: u.Output,
-		CachedTokens: u.CacheRead, PromptTokens: sumPresent(u.Input, u.CacheRead, u.CacheCreation)}
+		CachedTokens: u.CacheRead, PromptTokens: SumPresent(u.Input, u.CacheRead, u.CacheCreation)}
 	extra := map[string]int64{}
 	if u.Input != nil {
 		extra["input_tokens"] = *u.Input
@@ -220,7 +220,7 @@ func (s *droidHistoryStream) settings(st *droidSettings, put func(event.Update))
 
 // droidText joins the text of the blocks of one type (text or thinking).
 func droidText(blocks []anthropicBlock, typ string) string {
-	return joinTexts(blocks, func(b *anthropicBlock) string {
+	return JoinTexts(blocks, func(b *anthropicBlock) string {
 		if b.Type != typ {
 			return ""
 		}
@@ -239,7 +239,7 @@ func droidExitCode(text string) (int, bool) {
 	if i < 0 {
 		return 0, false
 	}
-	return leadingInt(text[i+len(marker):])
+	return LeadingInt(text[i+len(marker):])
 }
 
 // Finish implements Stream.

@@ -18,7 +18,6 @@ func FlatHarness(name string) Harness {
 		"kilo":        kiloHarness,
 		"kimi":        kimiHarness,
 		"opencode":    opencodeHarness,
-		"pi":          piHarness,
 		"qwen":        qwenHarness,
 		"roo":         rooHarness,
 	}

@@ -119,7 +119,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 		return false
 	}
 	ln := &s.ln.geminiLine
-	ts := isoTime(ln.Timestamp)
+	ts := IsoTime(ln.Timestamp)
 	var ev *event.Event
 	switch ln.Type {
 	case "init":
@@ -149,7 +149,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 		s.textOpen = false
 		ev = s.event(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model,
 			Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: ln.ToolID, Status: event.StatusPending}})
-		describeTool(&ev.Update, ln.ToolName, ln.Parameters)
+		DescribeTool(&ev.Update, ln.ToolName, ln.Parameters)
 	case "tool_result":
 		s.msgID, s.textOpen = "", false
 		e, c := s.contentSlot()

@@ -41,7 +41,7 @@ func (geminiHistoryParser) Claims(line []byte) bool {
 		return true
 	}
 	return bytes.HasPrefix(line, []byte(`{"id":`)) && bytes.Contains(line, []byte(`"timestamp"`)) &&
-		(hasType(line, "gemini") || hasType(line, "user")) && bytes.Contains(line, []byte(`"content"`))
+		(HasType(line, "gemini") || HasType(line, "user")) && bytes.Contains(line, []byte(`"content"`))
 }
 
 // geminiRecord is the union of the chat records.
@@ -130,7 +130,7 @@ func (s *geminiHistoryStream) Line(l Line, emit Emit) bool {
 	case r.SessionID != "" && r.ProjectHash != "":
 		if !s.started {
 			s.started = true
-			emit(&event.Event{SessionID: r.SessionID, Timestamp: isoTime(r.StartTime),
+			emit(&event.Event{SessionID: r.SessionID, Timestamp: IsoTime(r.StartTime),
 				Update: event.Update{SessionUpdate: event.SessionStart}})
 		}
 		return true
@@ -150,7 +150,7 @@ func (s *geminiHistoryStream) Finish(emit Emit) {
 
 func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 	r := h.rec
-	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: isoTime(r.Timestamp),
+	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: IsoTime(r.Timestamp),
 		Model: r.Model, MessageID: *r.ID}
 	put := func(u event.Update) {
 		ev := base
@@ -200,11 +200,11 @@ func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 // toolCall emits a recorded call and, once it has ended, its result.
 func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, emit Emit) {
 	ev := base
-	if t := isoTime(tc.Timestamp); !t.IsZero() {
+	if t := IsoTime(tc.Timestamp); !t.IsZero() {
 		ev.Timestamp = t
 	}
 	ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: tc.ID, Status: event.StatusPending}
-	describeTool(&ev.Update, tc.Name, tc.Args)
+	DescribeTool(&ev.Update, tc.Name, tc.Args)
 	emit(&ev)
 	var status event.ToolStatus
 	switch tc.Status {
@@ -227,7 +227,7 @@ func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, e
 		up.Update.Content = event.Text(text)
 	}
 	if status == event.StatusFailed {
-		up.Update.Message = firstLine(text)
+		up.Update.Message = FirstLine(text)
 		if tc.Status == "cancelled" && up.Update.Message == "" {
 			up.Update.Message = "cancelled"
 		}

@@ -188,7 +188,7 @@ func (s *gooseStream) message(r gooseLine, emit Emit) {
 			asked = true
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
 			if v := b.ToolCall.Value; v != nil {
-				describeTool(&u, v.Name, v.Arguments)
+				DescribeTool(&u, v.Name, v.Arguments)
 			}
 			put(u)
 			if b.ToolCall.Status == "error" {
@@ -209,7 +209,7 @@ func gooseResult(b *gooseBlock) event.Update {
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ID, Status: event.StatusCompleted}
 	tr := b.ToolResult
 	if tr.Status == "error" {
-		u.Status, u.Message = event.StatusFailed, firstLine(tr.Error)
+		u.Status, u.Message = event.StatusFailed, FirstLine(tr.Error)
 		if tr.Error != "" {
 			u.Content = event.Text(tr.Error)
 		}
@@ -236,7 +236,7 @@ func gooseResult(b *gooseBlock) event.Update {
 		u.Content = event.Text(t)
 	}
 	if res.IsError {
-		u.Status, u.Message = event.StatusFailed, firstLine(strings.Join(texts, "\n"))
+		u.Status, u.Message = event.StatusFailed, FirstLine(strings.Join(texts, "\n"))
 	}
 	return u
 }

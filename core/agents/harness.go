@@ -192,8 +192,8 @@ func LookupHistory(k Kind) (*History, bool) {
 	return nil, false
 }
 
-// upDirs is the folder n levels above path.
-func upDirs(path string, n int) string {
+// UpDirs is the folder n levels above path.
+func UpDirs(path string, n int) string {
 	for range n {
 		path = filepath.Dir(path)
 	}

@@ -289,7 +289,7 @@ func (s *kimiStream) toolCall(tc *kimiToolCall, emit Emit) {
 		SessionUpdate: event.ToolCall, ToolCallID: tc.ID, Status: event.StatusPending,
 	}}
 	args := kimiArgs(tc.Function.Arguments)
-	describeTool(&ev.Update, tc.Function.Name, args)
+	DescribeTool(&ev.Update, tc.Function.Name, args)
 	s.names[tc.ID] = tc.Function.Name
 	emit(ev)
 	if n := strings.ToLower(tc.Function.Name); n == "settodolist" || n == "todolist" {

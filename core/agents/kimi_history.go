@@ -40,7 +40,7 @@ func (kimiHistoryParser) EndsWithResult() bool { return false }
 // Claims implements Parser: the header with its protocol version, or a
 // record of a Unix-seconds timestamp and a message envelope.
 func (kimiHistoryParser) Claims(line []byte) bool {
-	if hasType(line, "metadata") && bytes.Contains(line, []byte(`"protocol_version"`)) {
+	if HasType(line, "metadata") && bytes.Contains(line, []byte(`"protocol_version"`)) {
 		return true
 	}
 	return bytes.HasPrefix(line, []byte(`{"timestamp": `)) && bytes.Contains(line, []byte(`"message": {"type": `)) &&
@@ -134,7 +134,7 @@ func (s *kimiHistoryStream) Line(l Line, emit Emit) bool {
 			return true
 		}
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.ID, Status: event.StatusPending}
-		describeTool(&u, p.Function.Name, kimiArgs(p.Function.Arguments))
+		DescribeTool(&u, p.Function.Name, kimiArgs(p.Function.Arguments))
 		if s.names == nil {
 			s.names = map[string]string{}
 		}
@@ -148,7 +148,7 @@ func (s *kimiHistoryStream) Line(l Line, emit Emit) bool {
 			// adds both cache shares.
 			base.MessageID = p.MessageID
 			up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, CompletionTokens: u.Output,
-				CachedTokens: u.CacheRead, PromptTokens: sumPresent(u.InputOther, u.CacheRead, u.CacheCreation)}
+				CachedTokens: u.CacheRead, PromptTokens: SumPresent(u.InputOther, u.CacheRead, u.CacheCreation)}
 			extra := map[string]int64{}
 			if u.InputOther != nil {
 				extra["input_other"] = *u.InputOther
@@ -257,7 +257,7 @@ func kimiSession(parts []string) (workItem, name string, ok bool) {
 }
 
 // kimiHistoryRoot is the sessions folder a wire log is under.
-func kimiHistoryRoot(path string) string { return upDirs(path, 3) }
+func kimiHistoryRoot(path string) string { return UpDirs(path, 3) }
 
 // kimiProjects maps the work dir hashes under sessions to the work dirs
 // kimi.json beside it lists ({"work_dirs": [{path, kaos}]}): a folder is

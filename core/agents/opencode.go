@@ -203,7 +203,7 @@ func opencodeTool(p *opencodePart) (event.Event, event.Update) {
 		id = p.ID
 	}
 	call := event.Event{Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: id, Status: event.StatusInProgress}}
-	describeTool(&call.Update, p.Tool, st.Input)
+	DescribeTool(&call.Update, p.Tool, st.Input)
 	if call.Update.Title == p.Tool && st.Title != "" {
 		call.Update.Title = st.Title
 	}
@@ -267,9 +267,9 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 			}
 		}
 		if t.Input != nil {
-			u.PromptTokens = sumPresent(t.Input, &read, &write)
+			u.PromptTokens = SumPresent(t.Input, &read, &write)
 		}
-		u.CompletionTokens = sumPresent(t.Output, t.Reasoning)
+		u.CompletionTokens = SumPresent(t.Output, t.Reasoning)
 		if len(extra) > 0 {
 			u.UsageExtra = extra
 		}

@@ -100,7 +100,7 @@ func (s *qwenHistoryStream) Line(l Line, emit Emit) bool {
 	if json.Unmarshal(l.Bytes, &r) != nil || r.SessionID == "" || r.Type == "" {
 		return false
 	}
-	base := event.Event{Timestamp: isoTime(r.Timestamp), Model: r.Model}
+	base := event.Event{Timestamp: IsoTime(r.Timestamp), Model: r.Model}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u
@@ -147,7 +147,7 @@ func (s *qwenHistoryStream) assistant(r *qwenRecord, put func(event.Update)) {
 		for _, p := range r.Message.Parts {
 			if fc := p.FunctionCall; fc != nil {
 				u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: fc.ID, Status: event.StatusPending}
-				describeTool(&u, fc.Name, fc.Args)
+				DescribeTool(&u, fc.Name, fc.Args)
 				put(u)
 			}
 		}
@@ -206,7 +206,7 @@ func (s *qwenHistoryStream) toolResult(r *qwenRecord, put func(event.Update)) {
 			u.Content = event.Text(text)
 		}
 		if u.Status == event.StatusFailed {
-			u.Message = firstLine(text)
+			u.Message = FirstLine(text)
 		}
 		put(u)
 	}
@@ -254,4 +254,4 @@ func qwenSession(parts []string) (workItem, name string, ok bool) {
 }
 
 // qwenHistoryRoot is the projects folder a chat is under.
-func qwenHistoryRoot(path string) string { return upDirs(path, 3) }
+func qwenHistoryRoot(path string) string { return UpDirs(path, 3) }

@@ -171,9 +171,9 @@ func hex4(b []byte) (rune, bool) {
 	return r, true
 }
 
-// joinTexts joins the texts of a message's blocks that text reads, one a
+// JoinTexts joins the texts of a message's blocks that text reads, one a
 // line, leaving out the empty ones.
-func joinTexts[B any](blocks []B, text func(*B) string) string {
+func JoinTexts[B any](blocks []B, text func(*B) string) string {
 	var out []string
 	for i := range blocks {
 		if t := text(&blocks[i]); t != "" {

@@ -176,14 +176,14 @@ func (t *argText) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// describeTool fills a tool call update's name, kind, title, locations and
+// DescribeTool fills a tool call update's name, kind, title, locations and
 // input from the harness-native name and its JSON input.
 //
 // The input's fields are first decoded as plain strings that refer to the
 // input instead of copies (the update keeps the input as RawInput, so they
 // keep nothing more alive); an input with a field of another type (an
 // argv-style list) is decoded again field by field as argText.
-func describeTool(u *event.Update, name string, input json.RawMessage) {
+func DescribeTool(u *event.Update, name string, input json.RawMessage) {
 	u.ToolName = name
 	u.ToolKind = ToolKindOf(name)
 	if present(input) {
@@ -237,15 +237,15 @@ func toolTitle[T ~string](name string, kind event.ToolKind, args *toolArgs[T]) s
 	if verb == "" || obj == "" {
 		return name
 	}
-	return verb + ": " + firstLine(obj)
+	return verb + ": " + FirstLine(obj)
 }
 
-// firstLine returns the first line of s, " …" marking the lines left
+// FirstLine returns the first line of s, " …" marking the lines left
 // out. It never cuts the line: a cut here would come before redaction,
 // which then no longer recognises a secret straddling it (a token's first
 // 33 characters would be kept). The summary redacts a title, then cuts it
 // (core/summary clipText, MaxTitle).
-func firstLine(s string) string {
+func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}

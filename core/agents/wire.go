@@ -62,9 +62,9 @@ func fatalEnd(e *event.Event, subtype, text string, emit Emit) {
 		Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: subtype, Text: text}})
 }
 
-// hasType reports whether a JSON object line has "type":"t", in either the
+// HasType reports whether a JSON object line has "type":"t", in either the
 // compact or the spaced (`"type": "t"`) serialization.
-func hasType(line []byte, t string) bool {
+func HasType(line []byte, t string) bool {
 	i := bytes.Index(line, []byte(`"type"`))
 	for i >= 0 {
 		rest := bytes.TrimLeft(line[i+6:], " \t\r\n")
@@ -126,11 +126,11 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-// isoTime reads an RFC 3339 timestamp as UTC; zero when absent or
+// IsoTime reads an RFC 3339 timestamp as UTC; zero when absent or
 // malformed. The form JavaScript's toISOString prints (Claude Code, Gemini
 // CLI, Codex), 2025-12-17T21:05:58.126Z, is read by hand: time.Parse is a
 // tenth of the cost of a line.
-func isoTime(s string) time.Time {
+func IsoTime(s string) time.Time {
 	if t, ok := isoMillis(s); ok {
 		return t
 	}
@@ -196,9 +196,9 @@ func secondsMs(sec *float64) *int64 {
 	return event.Int64(int64(math.Round(*sec * 1000)))
 }
 
-// sumPresent adds the counters a harness printed (event.AddCount); nil
+// SumPresent adds the counters a harness printed (event.AddCount); nil
 // when it printed none.
-func sumPresent(vs ...*int64) *int64 {
+func SumPresent(vs ...*int64) *int64 {
 	var sum *int64
 	for _, v := range vs {
 		sum = addPresent(sum, v)
@@ -239,7 +239,7 @@ func exitCodePrefix(text string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return leadingInt(rest)
+	return LeadingInt(rest)
 }
 
 // codexExitLine reads the exit status Codex prints in a shell result:
@@ -251,7 +251,7 @@ func codexExitLine(text string) (int, bool) {
 		if i < 0 || (i > 0 && text[i-1] != '\n') {
 			continue
 		}
-		if n, ok := leadingInt(text[i+len(prefix):]); ok {
+		if n, ok := LeadingInt(text[i+len(prefix):]); ok {
 			return n, true
 		}
 	}
@@ -277,9 +277,9 @@ func processExitCode(out string) (int, bool) {
 	return n, err == nil
 }
 
-// leadingInt reads the decimal digits s starts with; false when there are
+// LeadingInt reads the decimal digits s starts with; false when there are
 // none or they overflow an int.
-func leadingInt(s string) (int, bool) {
+func LeadingInt(s string) (int, bool) {
 	end := 0
 	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
 		end++

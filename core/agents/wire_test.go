@@ -31,7 +31,7 @@ func TestGeminiTimeMatchesTimeParse(t *testing.T) {
 		if err != nil {
 			want = time.Time{}
 		}
-		if got := isoTime(s); !got.Equal(want) {
+		if got := IsoTime(s); !got.Equal(want) {
 			t.Errorf("isoTime(%q) = %v, time.Parse gives %v", s, got, want)
 		}
 	}
@@ -71,7 +71,7 @@ func TestExitCodeReaders(t *testing.T) {
 func TestISOTimeIsUTC(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"2025-12-17T21:05:58.126456+02:00", "2025-12-17T21:05:58.126Z", "2025-12-17T21:05:58Z"} {
-		got := isoTime(s)
+		got := IsoTime(s)
 		want, _ := time.Parse(time.RFC3339Nano, s)
 		if !got.Equal(want) || got.Location() != time.UTC {
 			t.Errorf("isoTime(%q) = %v, want %v in UTC", s, got, want)

@@ -4,7 +4,10 @@
 // line here.
 package all
 
-import "github.com/agentsift/sift/core/agents"
+import (
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/pi"
+)
 
 func init() {
 	agents.Register(
@@ -21,7 +24,7 @@ func init() {
 		agents.FlatHarness("kilo"),
 		agents.FlatHarness("kimi"),
 		agents.FlatHarness("opencode"),
-		agents.FlatHarness("pi"),
+		pi.Harness(),
 		agents.FlatHarness("qwen"),
 		agents.FlatHarness("roo"),
 	)

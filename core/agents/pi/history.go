@@ -1,9 +1,11 @@
-package agents
+package pi
 
 import (
 	"bytes"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -21,10 +23,10 @@ import (
 type piHistoryParser struct{}
 
 // Kind implements Parser.
-func (piHistoryParser) Kind() Kind { return PiHistory }
+func (piHistoryParser) Kind() agents.Kind { return agents.PiHistory }
 
 // NewStream implements Parser.
-func (piHistoryParser) NewStream() Stream { return &piHistoryStream{} }
+func (piHistoryParser) NewStream() agents.Stream { return &piHistoryStream{} }
 
 // EndsWithResult implements Parser: a session file has no result line.
 func (piHistoryParser) EndsWithResult() bool { return false }
@@ -32,11 +34,11 @@ func (piHistoryParser) EndsWithResult() bool { return false }
 // Claims implements Parser: the header line, or an entry that links to its
 // parent by parentId.
 func (piHistoryParser) Claims(line []byte) bool {
-	if hasType(line, "session") && bytes.Contains(line, []byte(`"cwd"`)) && bytes.Contains(line, []byte(`"version"`)) {
+	if agents.HasType(line, "session") && bytes.Contains(line, []byte(`"cwd"`)) && bytes.Contains(line, []byte(`"version"`)) {
 		return true
 	}
 	return bytes.Contains(line, []byte(`"parentId"`)) && bytes.Contains(line, []byte(`"timestamp"`)) &&
-		(hasType(line, "message") || hasType(line, "model_change") || hasType(line, "thinking_level_change"))
+		(agents.HasType(line, "message") || agents.HasType(line, "model_change") || agents.HasType(line, "thinking_level_change"))
 }
 
 // piEntry is a header or an entry, as far as sift reads it.
@@ -84,12 +86,12 @@ type piHistoryStream struct {
 }
 
 // Line implements Stream.
-func (s *piHistoryStream) Line(l Line, emit Emit) bool {
+func (s *piHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	var e piEntry
 	if json.Unmarshal(l.Bytes, &e) != nil || e.Type == "" {
 		return false
 	}
-	base := event.Event{Timestamp: isoTime(e.Timestamp)}
+	base := event.Event{Timestamp: agents.IsoTime(e.Timestamp)}
 	switch e.Type {
 	case "session":
 		if !s.started {
@@ -114,7 +116,7 @@ func (s *piHistoryStream) Line(l Line, emit Emit) bool {
 }
 
 // message emits one message entry.
-func (s *piHistoryStream) message(e *piEntry, base event.Event, emit Emit) {
+func (s *piHistoryStream) message(e *piEntry, base event.Event, emit agents.Emit) {
 	m := e.Message
 	put := func(u event.Update) *event.Event {
 		ev := base
@@ -138,7 +140,7 @@ func (s *piHistoryStream) message(e *piEntry, base event.Event, emit Emit) {
 			u.ExitCode = &n
 		}
 		if m.IsError {
-			u.Status, u.Message = event.StatusFailed, firstLine(text)
+			u.Status, u.Message = event.StatusFailed, agents.FirstLine(text)
 		}
 		if text != "" {
 			u.Content = event.Text(text)
@@ -165,7 +167,7 @@ func (s *piHistoryStream) assistant(m *piMessage, blocks []piBlock, put func(eve
 	for _, b := range blocks {
 		if b.Type == "toolCall" {
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
-			describeTool(&u, b.Name, b.Arguments)
+			agents.DescribeTool(&u, b.Name, b.Arguments)
 			put(u)
 		}
 	}
@@ -173,7 +175,7 @@ func (s *piHistoryStream) assistant(m *piMessage, blocks []piBlock, put func(eve
 		// input is the uncached prompt, as Anthropic counts it: the
 		// prompt sift counts adds both cache shares.
 		up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, CompletionTokens: u.Output,
-			CachedTokens: u.CacheRead, PromptTokens: sumPresent(u.Input, u.CacheRead, u.CacheWrite)}
+			CachedTokens: u.CacheRead, PromptTokens: agents.SumPresent(u.Input, u.CacheRead, u.CacheWrite)}
 		extra := map[string]int64{}
 		if u.Input != nil {
 			extra["input_tokens"] = *u.Input
@@ -207,7 +209,7 @@ func piBlocks(raw json.RawMessage) []piBlock {
 
 // piText joins the text of the blocks of one type (text or thinking).
 func piText(blocks []piBlock, typ string) string {
-	return joinTexts(blocks, func(b *piBlock) string {
+	return agents.JoinTexts(blocks, func(b *piBlock) string {
 		if b.Type != typ {
 			return ""
 		}
@@ -226,11 +228,11 @@ func piExitCode(text string) (int, bool) {
 	if i < 0 {
 		return 0, false
 	}
-	return leadingInt(text[i+len(marker):])
+	return agents.LeadingInt(text[i+len(marker):])
 }
 
 // Finish implements Stream.
-func (s *piHistoryStream) Finish(Emit) {}
+func (s *piHistoryStream) Finish(agents.Emit) {}
 
 // piHistoryDirs are the folders pi keeps its sessions in:
 // $PI_CODING_AGENT_SESSION_DIR (the files straight in it), and the
@@ -270,7 +272,7 @@ func piSession(parts []string) (workItem, name string, ok bool) {
 // piHistoryRoot is the sessions folder a session file is under.
 func piHistoryRoot(path string) string {
 	if strings.HasPrefix(filepath.Base(filepath.Dir(path)), "--") {
-		return upDirs(path, 2)
+		return agents.UpDirs(path, 2)
 	}
-	return upDirs(path, 1)
+	return agents.UpDirs(path, 1)
 }
