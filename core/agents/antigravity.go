@@ -253,10 +253,10 @@ func (s *agyStream) step(st *agyStep, conv string, emit Emit) bool {
 func (s *agyStream) tool(st *agyStep, key string, base event.Event, emit Emit) {
 	var ti agyToolInfo
 	_ = json.Unmarshal(st.ToolInfo, &ti) // absent or odd tool_info: no fields
-	name := firstNonEmpty(st.ToolName, ti.Name)
+	name := FirstNonEmpty(st.ToolName, ti.Name)
 	input := ti.Parameters
 	if st.StepType == "subagent" {
-		name, input = firstNonEmpty(name, "subagent"), st.SubagentInfo
+		name, input = FirstNonEmpty(name, "subagent"), st.SubagentInfo
 	}
 	if key == "" {
 		key = base.SessionID + ":" + name
@@ -443,7 +443,7 @@ func agySubagentText(raw json.RawMessage) string {
 	}
 	var lines []string
 	for _, a := range sa.Subagents {
-		line := firstNonEmpty(a.TypeName, "subagent") + ": conversation " + a.ConversationID
+		line := FirstNonEmpty(a.TypeName, "subagent") + ": conversation " + a.ConversationID
 		if a.LogURI != "" {
 			line += ", log " + a.LogURI
 		}
@@ -464,5 +464,5 @@ func agyErrorText(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &e) != nil {
 		return ""
 	}
-	return firstNonEmpty(e.Message, e.Type)
+	return FirstNonEmpty(e.Message, e.Type)
 }

@@ -9,8 +9,8 @@ import (
 // The content blocks of Anthropic's Messages API, as the histories that
 // store its messages as they are (Cline's and its forks', Droid's) keep them.
 
-// anthropicBlock is one content block of a message.
-type anthropicBlock struct {
+// AnthropicBlock is one content block of a message.
+type AnthropicBlock struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
 	Thinking  string          `json:"thinking"`
@@ -22,9 +22,9 @@ type anthropicBlock struct {
 	IsError   bool            `json:"is_error"`
 }
 
-// anthropicResultText is a tool_result block's content: a string or text
+// AnthropicResultText is a tool_result block's content: a string or text
 // blocks.
-func anthropicResultText(raw json.RawMessage) string {
+func AnthropicResultText(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return ""
 	}
@@ -33,7 +33,7 @@ func anthropicResultText(raw json.RawMessage) string {
 		_ = json.Unmarshal(raw, &t)
 		return t
 	}
-	var blocks []anthropicBlock
+	var blocks []AnthropicBlock
 	_ = json.Unmarshal(raw, &blocks)
 	var out []string
 	for _, b := range blocks {

@@ -189,7 +189,7 @@ func (s *claudeStream) toolName(name string) string {
 
 // dispatch emits the events of one decoded line.
 func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
-	base := event.Event{SessionID: cl.SessionID, Timestamp: cmp.Or(IsoTime(cl.Timestamp), epochMs(cl.TimestampMs))}
+	base := event.Event{SessionID: cl.SessionID, Timestamp: cmp.Or(ISOTime(cl.Timestamp), EpochMS(cl.TimestampMs))}
 	if cl.ParentToolUseID != nil {
 		base.ParentToolCallID = *cl.ParentToolUseID
 	}

@@ -46,7 +46,7 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 	}
 	if !s.started && cl.SessionID != "" {
 		s.started = true
-		ev := event.Event{SessionID: cl.SessionID, Timestamp: IsoTime(cl.Timestamp)}
+		ev := event.Event{SessionID: cl.SessionID, Timestamp: ISOTime(cl.Timestamp)}
 		ev.Update = event.Update{SessionUpdate: event.SessionStart, Cwd: cl.Cwd, CLIVersion: cl.Version}
 		if cl.AgentID != "" {
 			ev.Extra = map[string]any{"agentId": cl.AgentID, "isSidechain": cl.IsSidechain}

@@ -143,7 +143,7 @@ func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 	}
-	base := event.Event{Timestamp: IsoTime(rl.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: ISOTime(rl.Timestamp), Model: s.model}
 	if len(rl.Payload) == 0 {
 		return s.directLine(l.Bytes, &rl, base, emit)
 	}

@@ -102,7 +102,7 @@ func (s *copilotHistoryStream) Line(l Line, emit Emit) bool {
 		return false
 	}
 	d := &e.Data
-	base := event.Event{Timestamp: IsoTime(e.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: ISOTime(e.Timestamp), Model: s.model}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u

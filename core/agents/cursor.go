@@ -90,7 +90,7 @@ func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) b
 			ev.Update.Content = event.Text(text)
 			if outcome != "success" || (r.ExitCode != nil && *r.ExitCode != 0) {
 				ev.Update.Status = event.StatusFailed
-				ev.Update.Message = firstNonEmpty(r.Error, r.Stderr, r.Message, outcome)
+				ev.Update.Message = FirstNonEmpty(r.Error, r.Stderr, r.Message, outcome)
 				if outcome == "rejected" || outcome == "permissionDenied" {
 					ev.Update.ApprovalRequired = true
 				}

@@ -147,7 +147,7 @@ func (s *droidStream) Line(l Line, emit Emit) bool {
 
 // line emits the events of one decoded line.
 func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
-	ts := epochMs(d.Timestamp)
+	ts := EpochMS(d.Timestamp)
 	switch d.Type {
 	case "system":
 		if d.Subtype != "init" {

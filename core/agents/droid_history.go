@@ -92,7 +92,7 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 	if json.Unmarshal(l.Bytes, &e) != nil || e.Type == "" {
 		return false
 	}
-	base := event.Event{Timestamp: IsoTime(e.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: ISOTime(e.Timestamp), Model: s.model}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u
@@ -109,9 +109,9 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 		m := e.Message
-		var blocks []anthropicBlock
+		var blocks []AnthropicBlock
 		if t, ok := jsonText(m.Content); ok {
-			blocks = []anthropicBlock{{Type: "text", Text: t}}
+			blocks = []AnthropicBlock{{Type: "text", Text: t}}
 		} else {
 			_ = json.Unmarshal(m.Content, &blocks)
 		}
@@ -148,7 +148,7 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 }
 
 // assistant emits a response: thinking, text, then its tool calls.
-func (s *droidHistoryStream) assistant(blocks []anthropicBlock, put func(event.Update)) {
+func (s *droidHistoryStream) assistant(blocks []AnthropicBlock, put func(event.Update)) {
 	if t := droidText(blocks, "thinking"); t != "" {
 		put(event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(t)})
 	}
@@ -166,13 +166,13 @@ func (s *droidHistoryStream) assistant(blocks []anthropicBlock, put func(event.U
 
 // user emits a user message: its tool results, and its text as the
 // prompt (a system reminder Droid adds to it is not).
-func (s *droidHistoryStream) user(blocks []anthropicBlock, put func(event.Update)) {
+func (s *droidHistoryStream) user(blocks []AnthropicBlock, put func(event.Update)) {
 	var prompt []string
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
 			u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: event.StatusCompleted}
-			text := anthropicResultText(b.Content)
+			text := AnthropicResultText(b.Content)
 			if n, ok := droidExitCode(text); ok {
 				u.ExitCode = &n
 			}
@@ -219,8 +219,8 @@ func (s *droidHistoryStream) settings(st *droidSettings, put func(event.Update))
 }
 
 // droidText joins the text of the blocks of one type (text or thinking).
-func droidText(blocks []anthropicBlock, typ string) string {
-	return JoinTexts(blocks, func(b *anthropicBlock) string {
+func droidText(blocks []AnthropicBlock, typ string) string {
+	return JoinTexts(blocks, func(b *AnthropicBlock) string {
 		if b.Type != typ {
 			return ""
 		}

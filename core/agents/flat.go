@@ -7,19 +7,14 @@ func FlatHarness(name string) Harness {
 	flat := map[string]func() Harness{
 		"antigravity": antigravityHarness,
 		"claude":      claudeHarness,
-		"cline":       clineHarness,
 		"codex":       codexHarness,
 		"copilot":     copilotHarness,
-		"crush":       crushHarness,
 		"cursor":      cursorHarness,
 		"droid":       droidHarness,
 		"gemini":      geminiHarness,
-		"goose":       gooseHarness,
-		"kilo":        kiloHarness,
 		"kimi":        kimiHarness,
 		"opencode":    opencodeHarness,
 		"qwen":        qwenHarness,
-		"roo":         rooHarness,
 	}
 	return flat[name]()
 }

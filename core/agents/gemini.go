@@ -119,7 +119,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 		return false
 	}
 	ln := &s.ln.geminiLine
-	ts := IsoTime(ln.Timestamp)
+	ts := ISOTime(ln.Timestamp)
 	var ev *event.Event
 	switch ln.Type {
 	case "init":

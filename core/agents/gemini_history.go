@@ -130,7 +130,7 @@ func (s *geminiHistoryStream) Line(l Line, emit Emit) bool {
 	case r.SessionID != "" && r.ProjectHash != "":
 		if !s.started {
 			s.started = true
-			emit(&event.Event{SessionID: r.SessionID, Timestamp: IsoTime(r.StartTime),
+			emit(&event.Event{SessionID: r.SessionID, Timestamp: ISOTime(r.StartTime),
 				Update: event.Update{SessionUpdate: event.SessionStart}})
 		}
 		return true
@@ -150,7 +150,7 @@ func (s *geminiHistoryStream) Finish(emit Emit) {
 
 func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 	r := h.rec
-	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: IsoTime(r.Timestamp),
+	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: ISOTime(r.Timestamp),
 		Model: r.Model, MessageID: *r.ID}
 	put := func(u event.Update) {
 		ev := base
@@ -200,7 +200,7 @@ func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 // toolCall emits a recorded call and, once it has ended, its result.
 func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, emit Emit) {
 	ev := base
-	if t := IsoTime(tc.Timestamp); !t.IsZero() {
+	if t := ISOTime(tc.Timestamp); !t.IsZero() {
 		ev.Timestamp = t
 	}
 	ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: tc.ID, Status: event.StatusPending}

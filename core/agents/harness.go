@@ -200,9 +200,9 @@ func UpDirs(path string, n int) string {
 	return path
 }
 
-// xdgData is an application's folder under $XDG_DATA_HOME, else
+// XDGData is an application's folder under $XDG_DATA_HOME, else
 // ~/.local/share; "" when neither is known.
-func xdgData(getenv func(string) string, home, app string) string {
+func XDGData(getenv func(string) string, home, app string) string {
 	base := getenv("XDG_DATA_HOME")
 	if base == "" {
 		if home == "" {

@@ -134,7 +134,7 @@ func (s *opencodeStream) Line(l Line, emit Emit) bool {
 
 // line handles a decoded envelope.
 func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
-	ts := epochMs(ln.Timestamp)
+	ts := EpochMS(ln.Timestamp)
 	// The line's strings refer to the read buffer (decodeLine): what the
 	// stream keeps past the line is copied.
 	if ln.SessionID != "" && ln.SessionID != s.session {
@@ -209,7 +209,7 @@ func opencodeTool(p *opencodePart) (event.Event, event.Update) {
 	}
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: id, Status: event.StatusCompleted}
 	if st.Time != nil {
-		u.StartedAt, u.EndedAt = epochMs(st.Time.Start), epochMs(st.Time.End)
+		u.StartedAt, u.EndedAt = EpochMS(st.Time.Start), EpochMS(st.Time.End)
 		call.Update.StartedAt = u.StartedAt
 	}
 	if st.Output != nil && *st.Output != "" {

@@ -19,7 +19,7 @@ func opencodeHistory() *History {
 	return &History{
 		Parser: opencodeHistoryParser{},
 		Dirs: func(getenv func(string) string, home string) []string {
-			data := xdgData(getenv, home, "opencode")
+			data := XDGData(getenv, home, "opencode")
 			if data == "" {
 				return nil
 			}
@@ -45,7 +45,7 @@ func opencodeHistory() *History {
 // database file ($OPENCODE_DB) is that database's.
 func opencodeSessions(root string) ([]StoredSession, func(), error) {
 	if strings.HasSuffix(root, ".db") {
-		return dbSessions(root, opencodeDBList)
+		return DBSessions(root, opencodeDBList)
 	}
 	var dbs []string
 	if m, err := filepath.Glob(filepath.Join(root, "opencode*.db")); err == nil {
@@ -58,7 +58,7 @@ func opencodeSessions(root string) ([]StoredSession, func(), error) {
 		if b := filepath.Base(db); b != "opencode.db" && !strings.HasPrefix(b, "opencode-") {
 			continue
 		}
-		ss, done, err := dbSessions(db, opencodeDBList)
+		ss, done, err := DBSessions(db, opencodeDBList)
 		out = append(out, ss...)
 		if done != nil {
 			dones = append(dones, done)
@@ -85,7 +85,7 @@ func opencodeRender(key string) ([]byte, bool, error) {
 	}
 	switch {
 	case strings.HasSuffix(container, ".db"):
-		lines, err := dbRender(container, func(db queryer) ([]byte, error) { return opencodeDBLines(db, id) })
+		lines, err := DBRender(container, func(db Queryer) ([]byte, error) { return opencodeDBLines(db, id) })
 		return lines, true, err
 	case filepath.Base(container) == "storage":
 		s, err := opencodeTreeSession(container, id)
@@ -314,7 +314,7 @@ func (s *opencodeHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 		s.inner.session = r.SessionID
-		emit(&event.Event{SessionID: r.SessionID, Timestamp: epochMs(&r.Timestamp),
+		emit(&event.Event{SessionID: r.SessionID, Timestamp: EpochMS(&r.Timestamp),
 			Update: event.Update{SessionUpdate: event.SessionStart, Cwd: r.Directory, Title: r.Title}})
 		return true
 	case bytes.HasPrefix(b, []byte(`{"type":"prompt",`)):
@@ -324,7 +324,7 @@ func (s *opencodeHistoryStream) Line(l Line, emit Emit) bool {
 		}
 		// The session went on after an error held so far.
 		s.inner.flush(emit, false)
-		emit(&event.Event{SessionID: r.SessionID, Timestamp: epochMs(&r.Timestamp),
+		emit(&event.Event{SessionID: r.SessionID, Timestamp: EpochMS(&r.Timestamp),
 			Update: event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(r.Text)}})
 		return true
 	case bytes.HasPrefix(b, []byte(`{"type":"message",`)):

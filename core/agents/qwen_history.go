@@ -100,7 +100,7 @@ func (s *qwenHistoryStream) Line(l Line, emit Emit) bool {
 	if json.Unmarshal(l.Bytes, &r) != nil || r.SessionID == "" || r.Type == "" {
 		return false
 	}
-	base := event.Event{Timestamp: IsoTime(r.Timestamp), Model: r.Model}
+	base := event.Event{Timestamp: ISOTime(r.Timestamp), Model: r.Model}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u

@@ -116,8 +116,8 @@ func marshalPlain(v any) (json.RawMessage, error) {
 	return json.MarshalWithOption(v, json.DisableHTMLEscape())
 }
 
-// firstNonEmpty returns the first of ss that is not empty.
-func firstNonEmpty(ss ...string) string {
+// FirstNonEmpty returns the first of ss that is not empty.
+func FirstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if s != "" {
 			return s
@@ -126,11 +126,11 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-// IsoTime reads an RFC 3339 timestamp as UTC; zero when absent or
+// ISOTime reads an RFC 3339 timestamp as UTC; zero when absent or
 // malformed. The form JavaScript's toISOString prints (Claude Code, Gemini
 // CLI, Codex), 2025-12-17T21:05:58.126Z, is read by hand: time.Parse is a
 // tenth of the cost of a line.
-func IsoTime(s string) time.Time {
+func ISOTime(s string) time.Time {
 	if t, ok := isoMillis(s); ok {
 		return t
 	}
@@ -170,8 +170,8 @@ func isoMillis(s string) (time.Time, bool) {
 	return t, true
 }
 
-// epochMs turns an epoch-milliseconds field into a time; zero when absent.
-func epochMs(ms *int64) time.Time {
+// EpochMS turns an epoch-milliseconds field into a time; zero when absent.
+func EpochMS(ms *int64) time.Time {
 	if ms == nil {
 		return time.Time{}
 	}
@@ -185,7 +185,7 @@ func msString(s string) time.Time {
 	if err != nil {
 		return time.Time{}
 	}
-	return epochMs(&n)
+	return EpochMS(&n)
 }
 
 // secondsMs turns a duration in seconds into milliseconds.

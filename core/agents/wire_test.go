@@ -31,7 +31,7 @@ func TestGeminiTimeMatchesTimeParse(t *testing.T) {
 		if err != nil {
 			want = time.Time{}
 		}
-		if got := IsoTime(s); !got.Equal(want) {
+		if got := ISOTime(s); !got.Equal(want) {
 			t.Errorf("isoTime(%q) = %v, time.Parse gives %v", s, got, want)
 		}
 	}
@@ -71,7 +71,7 @@ func TestExitCodeReaders(t *testing.T) {
 func TestISOTimeIsUTC(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"2025-12-17T21:05:58.126456+02:00", "2025-12-17T21:05:58.126Z", "2025-12-17T21:05:58Z"} {
-		got := IsoTime(s)
+		got := ISOTime(s)
 		want, _ := time.Parse(time.RFC3339Nano, s)
 		if !got.Equal(want) || got.Location() != time.UTC {
 			t.Errorf("isoTime(%q) = %v, want %v in UTC", s, got, want)
@@ -80,7 +80,7 @@ func TestISOTimeIsUTC(t *testing.T) {
 	if got := msString("1765000000000"); !got.Equal(time.UnixMilli(1765000000000)) || got.Location() != time.UTC {
 		t.Errorf("msString = %v", got)
 	}
-	if !msString("").IsZero() || !msString("soon").IsZero() || !epochMs(nil).IsZero() {
+	if !msString("").IsZero() || !msString("soon").IsZero() || !EpochMS(nil).IsZero() {
 		t.Error("an absent or malformed time is not zero")
 	}
 }

@@ -6,6 +6,9 @@ package all
 
 import (
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/cline"
+	"github.com/agentsift/sift/core/agents/crush"
+	"github.com/agentsift/sift/core/agents/goose"
 	"github.com/agentsift/sift/core/agents/pi"
 )
 
@@ -13,19 +16,19 @@ func init() {
 	agents.Register(
 		agents.FlatHarness("antigravity"),
 		agents.FlatHarness("claude"),
-		agents.FlatHarness("cline"),
+		cline.Harness(),
 		agents.FlatHarness("codex"),
 		agents.FlatHarness("copilot"),
-		agents.FlatHarness("crush"),
+		crush.Harness(),
 		agents.FlatHarness("cursor"),
 		agents.FlatHarness("droid"),
 		agents.FlatHarness("gemini"),
-		agents.FlatHarness("goose"),
-		agents.FlatHarness("kilo"),
+		goose.Harness(),
+		cline.KiloHarness(),
 		agents.FlatHarness("kimi"),
 		agents.FlatHarness("opencode"),
 		pi.Harness(),
 		agents.FlatHarness("qwen"),
-		agents.FlatHarness("roo"),
+		cline.RooHarness(),
 	)
 }

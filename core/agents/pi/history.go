@@ -91,7 +91,7 @@ func (s *piHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	if json.Unmarshal(l.Bytes, &e) != nil || e.Type == "" {
 		return false
 	}
-	base := event.Event{Timestamp: agents.IsoTime(e.Timestamp)}
+	base := event.Event{Timestamp: agents.ISOTime(e.Timestamp)}
 	switch e.Type {
 	case "session":
 		if !s.started {

@@ -1,20 +1,22 @@
-package agents
+package goose
 
 import (
 	"path/filepath"
 	"runtime"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
-// gooseHarness is Goose (block/goose): sift reads its session database;
+// Harness is Goose (block/goose): sift reads its session database;
 // it does not run it.
-func gooseHarness() Harness {
-	return Harness{
+func Harness() agents.Harness {
+	return agents.Harness{
 		Kind: "goose",
-		History: &History{
+		History: &agents.History{
 			Parser: gooseHistoryParser{},
 			Dirs:   gooseDirs,
-			Sessions: func(dir string) ([]StoredSession, func(), error) {
-				return dbSessions(filepath.Join(dir, "sessions.db"), gooseDBList)
+			Sessions: func(dir string) ([]agents.StoredSession, func(), error) {
+				return agents.DBSessions(filepath.Join(dir, "sessions.db"), gooseDBList)
 			},
 			Render: gooseRender,
 		},
@@ -34,7 +36,7 @@ func gooseDirs(getenv func(string) string, home string) []string {
 	if runtime.GOOS == "darwin" && home != "" {
 		return []string{filepath.Join(home, "Library", "Application Support", "Block", "goose", "sessions")}
 	}
-	if data := xdgData(getenv, home, "goose"); data != "" {
+	if data := agents.XDGData(getenv, home, "goose"); data != "" {
 		return []string{filepath.Join(data, "sessions")}
 	}
 	return nil

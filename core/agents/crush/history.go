@@ -1,9 +1,11 @@
-package agents
+package crush
 
 import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -17,8 +19,8 @@ import (
 // rewritten as it streams) and its last update. Crush writes its times in
 // unix seconds (strftime('%s', 'now')); a value already in milliseconds is
 // kept.
-func crushDBList(db queryer) ([]StoredSession, error) {
-	return listSessions(db, `SELECT s.id, NULL,
+func crushDBList(db agents.Queryer) ([]agents.StoredSession, error) {
+	return agents.ListSessions(db, `SELECT s.id, NULL,
 		COUNT(m.id) + COALESCE(SUM(LENGTH(m.parts)), 0),
 		CASE WHEN MAX(s.updated_at, COALESCE(MAX(m.updated_at), 0)) > 100000000000
 			THEN MAX(s.updated_at, COALESCE(MAX(m.updated_at), 0))
@@ -28,18 +30,18 @@ func crushDBList(db queryer) ([]StoredSession, error) {
 
 // crushRender renders a session of a Crush database again by its key.
 func crushRender(key string) ([]byte, bool, error) {
-	db, id, ok := SplitStoredKey(key)
+	db, id, ok := agents.SplitStoredKey(key)
 	if !ok || filepath.Base(db) != "crush.db" {
 		return nil, false, nil
 	}
-	lines, err := dbRender(db, func(q queryer) ([]byte, error) { return crushDBLines(q, id) })
+	lines, err := agents.DBRender(db, func(q agents.Queryer) ([]byte, error) { return crushDBLines(q, id) })
 	return lines, true, err
 }
 
 // crushDBLines renders one session of a Crush database as the lines its
 // history parser reads (rowLines).
-func crushDBLines(db queryer, id string) ([]byte, error) {
-	return rowLines(db, `SELECT * FROM sessions WHERE id = ?`,
+func crushDBLines(db agents.Queryer, id string) ([]byte, error) {
+	return agents.RowLines(db, `SELECT * FROM sessions WHERE id = ?`,
 		`SELECT * FROM messages WHERE session_id = ? ORDER BY created_at, rowid`, id, "parts")
 }
 
@@ -47,10 +49,10 @@ func crushDBLines(db queryer, id string) ([]byte, error) {
 type crushHistoryParser struct{}
 
 // Kind implements Parser.
-func (crushHistoryParser) Kind() Kind { return CrushHistory }
+func (crushHistoryParser) Kind() agents.Kind { return agents.CrushHistory }
 
 // NewStream implements Parser.
-func (crushHistoryParser) NewStream() Stream { return &crushStream{} }
+func (crushHistoryParser) NewStream() agents.Stream { return &crushStream{} }
 
 // EndsWithResult implements Parser.
 func (crushHistoryParser) EndsWithResult() bool { return false }
@@ -100,11 +102,11 @@ type crushStream struct {
 	in, out   *int64
 	cost      *float64
 	last      time.Time
-	line      Line
+	line      agents.Line
 	// end is how the last assistant message finished, held to the end:
 	// a later prompt means the session went on.
 	end     *crushPart
-	endLine Line
+	endLine agents.Line
 	reply   string
 }
 
@@ -117,7 +119,7 @@ func crushTime(v int64) time.Time {
 }
 
 // Line implements Stream.
-func (s *crushStream) Line(l Line, emit Emit) bool {
+func (s *crushStream) Line(l agents.Line, emit agents.Emit) bool {
 	var r crushLine
 	if json.Unmarshal(l.Bytes, &r) != nil {
 		return false
@@ -137,7 +139,7 @@ func (s *crushStream) Line(l Line, emit Emit) bool {
 
 // message emits a message's parts: the prompt, what the agent thought and
 // said, its tool calls, their results, and how it finished.
-func (s *crushStream) message(r crushLine, l Line, emit Emit) {
+func (s *crushStream) message(r crushLine, l agents.Line, emit agents.Emit) {
 	m := r.Message
 	ts := crushTime(m.Created)
 	s.last = ts
@@ -174,7 +176,7 @@ func (s *crushStream) message(r crushLine, l Line, emit Emit) {
 			if !json.Valid(input) {
 				input = nil
 			}
-			DescribeTool(&u, d.Name, input)
+			agents.DescribeTool(&u, d.Name, input)
 			put(u)
 		case p.Type == "tool_result":
 			u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: d.ToolCallID, Status: event.StatusCompleted}
@@ -182,7 +184,7 @@ func (s *crushStream) message(r crushLine, l Line, emit Emit) {
 				u.Content = event.Text(d.Content)
 			}
 			if d.IsError {
-				u.Status, u.Message = event.StatusFailed, FirstLine(d.Content)
+				u.Status, u.Message = event.StatusFailed, agents.FirstLine(d.Content)
 			}
 			put(u)
 		case p.Type == "finish" && m.Role == "assistant":
@@ -196,7 +198,7 @@ func (s *crushStream) message(r crushLine, l Line, emit Emit) {
 // keeps per session only, and how its last assistant message finished:
 // end_turn completes it; an error, a cancel or the token limit ends it
 // with that reason.
-func (s *crushStream) Finish(emit Emit) {
+func (s *crushStream) Finish(emit agents.Emit) {
 	if s.in != nil || s.out != nil || s.cost != nil {
 		emit(&event.Event{SessionID: s.id, Timestamp: s.last, Model: s.model, Line: s.line.No, Offset: s.line.Offset,
 			Update: event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun, PromptTokens: s.in, CompletionTokens: s.out, CostUSD: s.cost}})
@@ -212,7 +214,7 @@ func (s *crushStream) Finish(emit Emit) {
 	case "tool_use":
 		return
 	default:
-		msg := firstNonEmpty(e.Data.Message, e.Data.Details, e.Data.Reason)
+		msg := agents.FirstNonEmpty(e.Data.Message, e.Data.Details, e.Data.Reason)
 		ev.Update = event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: e.Data.Reason, Text: msg}
 	}
 	emit(ev)

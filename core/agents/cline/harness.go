@@ -1,8 +1,10 @@
-package agents
+package cline
 
 import (
 	"path/filepath"
 	"runtime"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
 // The VS Code extensions' ids: the folder of each under globalStorage.
@@ -12,24 +14,24 @@ const (
 	kiloExt  = "kilocode.kilo-code"
 )
 
-// clineHarness is Cline, the VS Code extension: sift reads its task
+// Harness is Cline, the VS Code extension: sift reads its task
 // history; it has no CLI sift runs.
-func clineHarness() Harness { return vscodeTaskHarness("cline", ClineHistory, clineExt) }
+func Harness() agents.Harness { return vscodeTaskHarness("cline", agents.ClineHistory, clineExt) }
 
-// rooHarness is Roo Code, Cline's fork.
-func rooHarness() Harness { return vscodeTaskHarness("roo", RooHistory, rooExt) }
+// RooHarness is Roo Code, Cline's fork.
+func RooHarness() agents.Harness { return vscodeTaskHarness("roo", agents.RooHistory, rooExt) }
 
-// kiloHarness is Kilo Code's VS Code extension before it moved onto
+// KiloHarness is Kilo Code's VS Code extension before it moved onto
 // opencode's core (its task folders; the newer extension shares the Kilo
 // CLI's database).
-func kiloHarness() Harness { return vscodeTaskHarness("kilo", KiloHistory, kiloExt) }
+func KiloHarness() agents.Harness { return vscodeTaskHarness("kilo", agents.KiloHistory, kiloExt) }
 
 // vscodeTaskHarness is the entry of a VS Code extension of Cline's line
 // that keeps a folder per task under its globalStorage.
-func vscodeTaskHarness(kind Kind, hist Kind, ext string) Harness {
-	return Harness{
+func vscodeTaskHarness(kind agents.Kind, hist agents.Kind, ext string) agents.Harness {
+	return agents.Harness{
 		Kind: kind,
-		History: &History{
+		History: &agents.History{
 			Parser:         clineHistoryParser{kind: hist},
 			Dirs:           func(getenv func(string) string, home string) []string { return vscodeTaskDirs(getenv, home, ext) },
 			Sessions:       clineTasks,

@@ -1,4 +1,4 @@
-package agents
+package cline
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -25,7 +27,7 @@ var clineTaskFiles = []string{"api_conversation_history.json", "ui_messages.json
 // clineTasks lists the task folders under a tasks folder (Cline's, Roo
 // Code's, Kilo Code's): one session per folder, named by the folder, which
 // is the task's id.
-func clineTasks(dir string) ([]StoredSession, func(), error) {
+func clineTasks(dir string) ([]agents.StoredSession, func(), error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -33,13 +35,13 @@ func clineTasks(dir string) ([]StoredSession, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []StoredSession
+	var out []agents.StoredSession
 	for _, e := range entries {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		task := filepath.Join(dir, e.Name())
-		s := StoredSession{Key: StoredKey(task, e.Name()), ID: e.Name()}
+		s := agents.StoredSession{Key: agents.StoredKey(task, e.Name()), ID: e.Name()}
 		conv := false
 		for _, name := range clineTaskFiles {
 			fi, err := os.Stat(filepath.Join(task, name))
@@ -64,7 +66,7 @@ func clineTasks(dir string) ([]StoredSession, func(), error) {
 // another's) is not this history's.
 func clineRender(ext string) func(key string) ([]byte, bool, error) {
 	return func(key string) ([]byte, bool, error) {
-		task, id, ok := SplitStoredKey(key)
+		task, id, ok := agents.SplitStoredKey(key)
 		if !ok || filepath.Base(task) != id || filepath.Base(filepath.Dir(task)) != "tasks" ||
 			filepath.Base(filepath.Dir(filepath.Dir(task))) != ext {
 			return nil, false, nil
@@ -144,13 +146,13 @@ func clineCwd(docs ...[]byte) string {
 
 // clineHistoryParser reads a rendered task folder (clineTaskLines) of
 // Cline, Roo Code or Kilo Code.
-type clineHistoryParser struct{ kind Kind }
+type clineHistoryParser struct{ kind agents.Kind }
 
 // Kind implements Parser.
-func (p clineHistoryParser) Kind() Kind { return p.kind }
+func (p clineHistoryParser) Kind() agents.Kind { return p.kind }
 
 // NewStream implements Parser.
-func (clineHistoryParser) NewStream() Stream { return &clineStream{} }
+func (clineHistoryParser) NewStream() agents.Stream { return &clineStream{} }
 
 // EndsWithResult implements Parser: a task ends as its last message
 // leaves it.
@@ -209,11 +211,11 @@ type clineStream struct {
 	// end is the ui message that ends the task, held to the end: a
 	// completion, or an error after the last completion.
 	end     *clineUIMessage
-	endLine Line
+	endLine agents.Line
 }
 
 // Line implements Stream.
-func (s *clineStream) Line(l Line, emit Emit) bool {
+func (s *clineStream) Line(l agents.Line, emit agents.Emit) bool {
 	var r clineLine
 	if json.Unmarshal(l.Bytes, &r) != nil {
 		return false
@@ -233,11 +235,11 @@ func (s *clineStream) Line(l Line, emit Emit) bool {
 
 // api emits a conversation message: the prompts, what the agent said and
 // thought, its tool calls and their results.
-func (s *clineStream) api(m *clineAPIMessage, emit Emit) {
+func (s *clineStream) api(m *clineAPIMessage, emit agents.Emit) {
 	if m.ModelInfo != nil && m.ModelInfo.ModelID != "" {
 		s.model = m.ModelInfo.ModelID
 	}
-	base := event.Event{Timestamp: epochMs(m.TS)}
+	base := event.Event{Timestamp: agents.EpochMS(m.TS)}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u
@@ -246,11 +248,11 @@ func (s *clineStream) api(m *clineAPIMessage, emit Emit) {
 		}
 		emit(&ev)
 	}
-	var blocks []anthropicBlock
+	var blocks []agents.AnthropicBlock
 	if len(m.Content) > 0 && m.Content[0] == '"' {
 		var t string
 		_ = json.Unmarshal(m.Content, &t)
-		blocks = []anthropicBlock{{Type: "text", Text: t}}
+		blocks = []agents.AnthropicBlock{{Type: "text", Text: t}}
 	} else {
 		_ = json.Unmarshal(m.Content, &blocks)
 	}
@@ -266,11 +268,11 @@ func (s *clineStream) api(m *clineAPIMessage, emit Emit) {
 			put(event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(strings.TrimSpace(b.Text))})
 		case m.Role == "assistant" && b.Type == "tool_use":
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
-			DescribeTool(&u, b.Name, b.Input)
+			agents.DescribeTool(&u, b.Name, b.Input)
 			put(u)
 			s.open = append(s.open, clineCall{b.ID, b.Name})
 		case m.Role == "user" && b.Type == "tool_result":
-			put(s.result(b.ToolUseID, anthropicResultText(b.Content), b.IsError))
+			put(s.result(b.ToolUseID, agents.AnthropicResultText(b.Content), b.IsError))
 		case m.Role == "user" && b.Type == "text":
 			if name, text, ok := clineTextResult(b.Text); ok {
 				if id := s.take(name); id != "" {
@@ -306,9 +308,9 @@ func (s *clineStream) result(id, text string, isError bool) event.Update {
 	}
 	switch {
 	case strings.HasPrefix(text, "The user denied this operation"):
-		u.Status, u.ApprovalRequired, u.Message = event.StatusFailed, true, FirstLine(text)
+		u.Status, u.ApprovalRequired, u.Message = event.StatusFailed, true, agents.FirstLine(text)
 	case isError || strings.HasPrefix(text, "The tool execution failed") || strings.HasPrefix(text, "<error>"):
-		u.Status, u.Message = event.StatusFailed, FirstLine(strings.TrimPrefix(text, "<error>"))
+		u.Status, u.Message = event.StatusFailed, agents.FirstLine(strings.TrimPrefix(text, "<error>"))
 	}
 	return u
 }
@@ -316,12 +318,12 @@ func (s *clineStream) result(id, text string, isError bool) event.Update {
 // ui reads what the extension showed: each request's tokens and cost (the
 // api_req_started message, once its cost is known), and how the task
 // ends.
-func (s *clineStream) ui(m *clineUIMessage, l Line, emit Emit) {
+func (s *clineStream) ui(m *clineUIMessage, l agents.Line, emit agents.Emit) {
 	if m.ModelInfo != nil && m.ModelInfo.ModelID != "" {
 		s.model = m.ModelInfo.ModelID
 	}
 	s.last = max(s.last, m.TS)
-	ts := epochMs(&m.TS)
+	ts := agents.EpochMS(&m.TS)
 	switch {
 	case m.Say == "api_req_started":
 		var r struct {
@@ -339,7 +341,7 @@ func (s *clineStream) ui(m *clineUIMessage, l Line, emit Emit) {
 		// writes (Anthropic's counting), except where the provider
 		// counts its cached tokens inside its input (Roo Code's
 		// "openai" protocol: getApiMetrics).
-		prompt := SumPresent(r.TokensIn, r.CacheReads, r.CacheWrites)
+		prompt := agents.SumPresent(r.TokensIn, r.CacheReads, r.CacheWrites)
 		if r.APIProtocol == "openai" {
 			prompt = r.TokensIn
 		}
@@ -362,12 +364,12 @@ func (s *clineStream) ui(m *clineUIMessage, l Line, emit Emit) {
 }
 
 // Finish implements Stream: the task's ending.
-func (s *clineStream) Finish(emit Emit) {
+func (s *clineStream) Finish(emit agents.Emit) {
 	m := s.end
 	if m == nil {
 		return
 	}
-	ev := event.Event{Line: s.endLine.No, Offset: s.endLine.Offset, Timestamp: epochMs(&m.TS)}
+	ev := event.Event{Line: s.endLine.No, Offset: s.endLine.Offset, Timestamp: agents.EpochMS(&m.TS)}
 	if m.Say == "completion_result" {
 		// The completion is attempt_completion's answer.
 		if id := s.take("attempt_completion"); id != "" {
@@ -380,9 +382,9 @@ func (s *clineStream) Finish(emit Emit) {
 		}
 		ev.Update = event.Update{SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "completion_result", Text: m.Text}
 	} else {
-		msg := FirstLine(m.Text)
+		msg := agents.FirstLine(m.Text)
 		if msg == "" {
-			msg = firstNonEmpty(m.Ask, m.Say)
+			msg = agents.FirstNonEmpty(m.Ask, m.Say)
 		}
 		ev.Update = event.Update{SessionUpdate: event.Error, Message: msg}
 	}

@@ -1,9 +1,11 @@
-package agents
+package goose
 
 import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -16,8 +18,8 @@ import (
 // row, in its working_dir, with the count and bytes of its messages as its
 // change token (a message's row is rewritten as its tool request's
 // metadata changes) and its last update.
-func gooseDBList(db queryer) ([]StoredSession, error) {
-	return listSessions(db, `SELECT s.id, s.working_dir,
+func gooseDBList(db agents.Queryer) ([]agents.StoredSession, error) {
+	return agents.ListSessions(db, `SELECT s.id, s.working_dir,
 		COUNT(m.id) + COALESCE(SUM(LENGTH(m.content_json)), 0),
 		MAX(COALESCE(CAST(strftime('%s', s.updated_at) AS INTEGER), 0), COALESCE(MAX(m.created_timestamp), 0)) * 1000
 		FROM sessions s LEFT JOIN messages m ON m.session_id = s.id GROUP BY s.id ORDER BY s.id`, gooseDBLines)
@@ -25,11 +27,11 @@ func gooseDBList(db queryer) ([]StoredSession, error) {
 
 // gooseRender renders a session of a Goose database again by its key.
 func gooseRender(key string) ([]byte, bool, error) {
-	db, id, ok := SplitStoredKey(key)
+	db, id, ok := agents.SplitStoredKey(key)
 	if !ok || filepath.Base(db) != "sessions.db" {
 		return nil, false, nil
 	}
-	lines, err := dbRender(db, func(q queryer) ([]byte, error) { return gooseDBLines(q, id) })
+	lines, err := agents.DBRender(db, func(q agents.Queryer) ([]byte, error) { return gooseDBLines(q, id) })
 	return lines, true, err
 }
 
@@ -37,8 +39,8 @@ func gooseRender(key string) ([]byte, bool, error) {
 // history parser reads: a session line (its row: folder, name, tokens,
 // model) and a message line per message row, in order; nil when the
 // session is gone. The render is sift's: the database holds rows.
-func gooseDBLines(db queryer, id string) ([]byte, error) {
-	return rowLines(db, `SELECT * FROM sessions WHERE id = ?`,
+func gooseDBLines(db agents.Queryer, id string) ([]byte, error) {
+	return agents.RowLines(db, `SELECT * FROM sessions WHERE id = ?`,
 		`SELECT * FROM messages WHERE session_id = ? ORDER BY id`, id, "content_json", "metadata_json")
 }
 
@@ -46,10 +48,10 @@ func gooseDBLines(db queryer, id string) ([]byte, error) {
 type gooseHistoryParser struct{}
 
 // Kind implements Parser.
-func (gooseHistoryParser) Kind() Kind { return GooseHistory }
+func (gooseHistoryParser) Kind() agents.Kind { return agents.GooseHistory }
 
 // NewStream implements Parser.
-func (gooseHistoryParser) NewStream() Stream { return &gooseStream{} }
+func (gooseHistoryParser) NewStream() agents.Stream { return &gooseStream{} }
 
 // EndsWithResult implements Parser.
 func (gooseHistoryParser) EndsWithResult() bool { return false }
@@ -114,11 +116,11 @@ type gooseStream struct {
 	last        time.Time
 	replied     bool
 	lastReply   string
-	usageLineNo Line
+	usageLineNo agents.Line
 }
 
 // Line implements Stream.
-func (s *gooseStream) Line(l Line, emit Emit) bool {
+func (s *gooseStream) Line(l agents.Line, emit agents.Emit) bool {
 	var r gooseLine
 	if json.Unmarshal(l.Bytes, &r) != nil {
 		return false
@@ -141,7 +143,7 @@ func (s *gooseStream) Line(l Line, emit Emit) bool {
 		}
 		s.model = mc.ModelName
 		emit(&event.Event{SessionID: ss.ID, Update: event.Update{SessionUpdate: event.SessionStart, Cwd: ss.WorkingDir,
-			Title: firstNonEmpty(ss.Name, ss.Description)}})
+			Title: agents.FirstNonEmpty(ss.Name, ss.Description)}})
 	case r.Message != nil:
 		s.message(r, emit)
 	default:
@@ -153,7 +155,7 @@ func (s *gooseStream) Line(l Line, emit Emit) bool {
 
 // message emits a message's blocks: what the person wrote, what the agent
 // said and thought, its tool requests and their responses.
-func (s *gooseStream) message(r gooseLine, emit Emit) {
+func (s *gooseStream) message(r gooseLine, emit agents.Emit) {
 	m := r.Message
 	ts := time.Unix(m.Created, 0).UTC()
 	s.last = ts
@@ -188,7 +190,7 @@ func (s *gooseStream) message(r gooseLine, emit Emit) {
 			asked = true
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
 			if v := b.ToolCall.Value; v != nil {
-				DescribeTool(&u, v.Name, v.Arguments)
+				agents.DescribeTool(&u, v.Name, v.Arguments)
 			}
 			put(u)
 			if b.ToolCall.Status == "error" {
@@ -209,7 +211,7 @@ func gooseResult(b *gooseBlock) event.Update {
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ID, Status: event.StatusCompleted}
 	tr := b.ToolResult
 	if tr.Status == "error" {
-		u.Status, u.Message = event.StatusFailed, FirstLine(tr.Error)
+		u.Status, u.Message = event.StatusFailed, agents.FirstLine(tr.Error)
 		if tr.Error != "" {
 			u.Content = event.Text(tr.Error)
 		}
@@ -236,7 +238,7 @@ func gooseResult(b *gooseBlock) event.Update {
 		u.Content = event.Text(t)
 	}
 	if res.IsError {
-		u.Status, u.Message = event.StatusFailed, FirstLine(strings.Join(texts, "\n"))
+		u.Status, u.Message = event.StatusFailed, agents.FirstLine(strings.Join(texts, "\n"))
 	}
 	return u
 }
@@ -245,7 +247,7 @@ func gooseResult(b *gooseBlock) event.Update {
 // session only (its accumulated counters), and its end: a session whose
 // last message is the agent's reply without a tool request is one Goose
 // finished answering.
-func (s *gooseStream) Finish(emit Emit) {
+func (s *gooseStream) Finish(emit agents.Emit) {
 	if s.in != nil || s.out != nil {
 		emit(&event.Event{SessionID: s.id, Timestamp: s.last, Model: s.model, Line: s.usageLineNo.No, Offset: s.usageLineNo.Offset,
 			Update: event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun, PromptTokens: s.in, CompletionTokens: s.out}})

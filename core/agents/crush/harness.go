@@ -1,19 +1,21 @@
-package agents
+package crush
 
 import (
 	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/agentsift/sift/core/agents"
+
 	json "github.com/goccy/go-json"
 )
 
-// crushHarness is Crush (charmbracelet/crush): sift reads its sessions;
+// Harness is Crush (charmbracelet/crush): sift reads its sessions;
 // it does not run it.
-func crushHarness() Harness {
-	return Harness{
+func Harness() agents.Harness {
+	return agents.Harness{
 		Kind: "crush",
-		History: &History{
+		History: &agents.History{
 			Parser:   crushHistoryParser{},
 			Dirs:     crushDirs,
 			Sessions: crushSessions,
@@ -33,7 +35,7 @@ func crushHarness() Harness {
 func crushDirs(getenv func(string) string, home string) []string {
 	global := getenv("CRUSH_GLOBAL_DATA")
 	if global == "" {
-		global = xdgData(getenv, home, "crush")
+		global = agents.XDGData(getenv, home, "crush")
 	}
 	if global == "" {
 		return nil
@@ -68,8 +70,8 @@ func crushDirs(getenv func(string) string, home string) []string {
 // crush.db), in the project's folder: the data folder's parent when it is
 // the default .crush (a project that moved its data elsewhere has its
 // sessions under Crush's name).
-func crushSessions(dir string) ([]StoredSession, func(), error) {
-	ss, done, err := dbSessions(filepath.Join(dir, "crush.db"), crushDBList)
+func crushSessions(dir string) ([]agents.StoredSession, func(), error) {
+	ss, done, err := agents.DBSessions(filepath.Join(dir, "crush.db"), crushDBList)
 	if filepath.Base(dir) == ".crush" {
 		for i := range ss {
 			ss[i].Project = filepath.Dir(dir)
