@@ -289,7 +289,7 @@ func (s *agyStream) tool(st *agyStep, key string, base event.Event, emit Emit) {
 	u := &ev.Update
 	*u = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: key, ToolName: name, Status: event.StatusCompleted}
 	if out := firstRaw(ti.Output, st.Output); out != nil {
-		if text, ok := jsonText(out); ok {
+		if text, ok := JSONText(out); ok {
 			u.Content = event.Text(text)
 		}
 	}
@@ -358,8 +358,8 @@ func agyUsageUpdate(u *agyUsage, scope event.Scope) event.Update {
 		PromptTokens: SumPresent(u.Input, u.CacheRead), CompletionTokens: u.Output, CachedTokens: u.CacheRead,
 	}
 	extra := map[string]int64{}
-	putPresent(extra, "thinking_tokens", u.Thinking)
-	putPresent(extra, "total_tokens", u.Total)
+	PutPresent(extra, "thinking_tokens", u.Thinking)
+	PutPresent(extra, "total_tokens", u.Total)
 	if len(extra) > 0 {
 		up.UsageExtra = extra
 	}
@@ -376,7 +376,7 @@ func agyDescribe(u *event.Update, name string, params json.RawMessage) {
 	}
 	str := func(keys ...string) string {
 		for _, k := range keys {
-			if s, ok := jsonText(p[k]); ok && s != "" {
+			if s, ok := JSONText(p[k]); ok && s != "" {
 				return s
 			}
 		}
@@ -454,7 +454,7 @@ func agySubagentText(raw json.RawMessage) string {
 
 // agyErrorText reads an error printed as {type, message} or as a string.
 func agyErrorText(raw json.RawMessage) string {
-	if s, ok := jsonText(raw); ok {
+	if s, ok := JSONText(raw); ok {
 		return s
 	}
 	var e struct {

@@ -173,7 +173,7 @@ func (s *codexStream) Line(l Line, emit Emit) bool {
 		return false
 	}
 	held := s.flush(emit, false)
-	return afterHeld(l, held, s.line(l, ln, emit), emit)
+	return AfterHeld(l, held, s.line(l, ln, emit), emit)
 }
 
 // line handles a decoded line of either shape.

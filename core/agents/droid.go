@@ -142,7 +142,7 @@ func (s *droidStream) Line(l Line, emit Emit) bool {
 	s.keepRaw(rawDroidLine, arrays[:]...)
 	s.keepTools(d.Tools)
 	held := s.flush(emit, d.explanation())
-	return afterHeld(l, held, ok && s.line(l, d, emit), emit)
+	return AfterHeld(l, held, ok && s.line(l, d, emit), emit)
 }
 
 // line emits the events of one decoded line.
@@ -175,7 +175,7 @@ func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
 	case "tool_result":
 		s.toolResult(l, d, ts, emit)
 	case "error":
-		msg, _ := jsonText(d.Message)
+		msg, _ := JSONText(d.Message)
 		ev := &event.Event{Line: l.No, Offset: l.Offset, SessionID: d.SessionID, Timestamp: ts,
 			Update: event.Update{SessionUpdate: event.Error, Message: msg}}
 		if d.Source != "" {
@@ -198,7 +198,7 @@ func (d *droidLine) explanation() string {
 	case d.Type == "message" && d.Role == "assistant":
 		return d.Text
 	case d.Type == "error":
-		s, _ := jsonText(d.Message)
+		s, _ := JSONText(d.Message)
 		return s
 	}
 	return ""
@@ -234,7 +234,7 @@ func (s *droidStream) Finish(emit Emit) {
 	}
 	if e := s.lastErr; e != nil {
 		s.lastErr = nil
-		fatalEnd(e, "", e.Update.Message, emit)
+		FatalEnd(e, "", e.Update.Message, emit)
 	}
 }
 
@@ -255,7 +255,7 @@ func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit Emit) {
 	s.open = append(s.open, droidCall{id: both[:len(d.ID)], name: both[len(d.ID):]})
 	emit(ev)
 	if strings.EqualFold(name, "TodoWrite") {
-		if entries := todoEntries(d.Parameters); entries != nil {
+		if entries := TodoEntries(d.Parameters); entries != nil {
 			emit(s.event(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
 				SessionUpdate: event.Plan, Entries: entries,
 			}}))
@@ -302,7 +302,7 @@ func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) 
 		}
 		if json.Unmarshal(d.Error, &e) == nil {
 			u.Message = e.Message
-		} else if s, ok := jsonText(d.Error); ok {
+		} else if s, ok := JSONText(d.Error); ok {
 			u.Message = s
 		}
 		if len(d.Error) > 0 && u.RawOutput == nil {
@@ -339,9 +339,9 @@ func (s *droidStream) result(d *droidLine, ts time.Time, emit Emit) {
 		}}
 		ev.Update.PromptTokens = SumPresent(u.Input, u.CacheRead, u.CacheCreation)
 		extra := map[string]int64{}
-		putPresent(extra, "input_tokens", u.Input)
-		putPresent(extra, "cache_creation_input_tokens", u.CacheCreation)
-		putPresent(extra, "thinking_tokens", u.Thinking)
+		PutPresent(extra, "input_tokens", u.Input)
+		PutPresent(extra, "cache_creation_input_tokens", u.CacheCreation)
+		PutPresent(extra, "thinking_tokens", u.Thinking)
 		if len(extra) > 0 {
 			ev.Update.UsageExtra = extra
 		}

@@ -110,7 +110,7 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 		}
 		m := e.Message
 		var blocks []AnthropicBlock
-		if t, ok := jsonText(m.Content); ok {
+		if t, ok := JSONText(m.Content); ok {
 			blocks = []AnthropicBlock{{Type: "text", Text: t}}
 		} else {
 			_ = json.Unmarshal(m.Content, &blocks)

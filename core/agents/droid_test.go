@@ -65,7 +65,7 @@ func fuzzParser(f *testing.F, k Kind, seeds ...string) {
 			}
 		}
 		for i, line := range strings.Split(in, "\n") {
-			if len(stripPrefix([]byte(line))) > 0 && !seen[i+1] {
+			if len(StripPrefix([]byte(line))) > 0 && !seen[i+1] {
 				t.Fatalf("line %d %q yielded no event", i+1, line)
 			}
 		}

@@ -8,11 +8,9 @@ func FlatHarness(name string) Harness {
 		"antigravity": antigravityHarness,
 		"claude":      claudeHarness,
 		"codex":       codexHarness,
-		"copilot":     copilotHarness,
 		"cursor":      cursorHarness,
 		"droid":       droidHarness,
 		"gemini":      geminiHarness,
-		"kimi":        kimiHarness,
 		"opencode":    opencodeHarness,
 		"qwen":        qwenHarness,
 	}

@@ -129,7 +129,7 @@ func (s *opencodeStream) Line(l Line, emit Emit) bool {
 		ln.SessionID = ln.Part.SessionID
 	}
 	held := s.flush(emit, ln.SessionID != "" && ln.SessionID != s.session)
-	return afterHeld(l, held, s.line(l, ln, emit), emit)
+	return AfterHeld(l, held, s.line(l, ln, emit), emit)
 }
 
 // line handles a decoded envelope.
@@ -343,7 +343,7 @@ func (s *opencodeStream) flush(emit Emit, ended bool) bool {
 	ev := s.pending
 	s.pending = nil
 	if ended {
-		fatalEnd(ev, "error", s.lastText.text(&s.lender), emit)
+		FatalEnd(ev, "error", s.lastText.text(&s.lender), emit)
 	} else {
 		emit(ev)
 	}

@@ -172,7 +172,7 @@ func (d *driver) line(l Line, cut bool) {
 		d.handle(l, cut)
 		return
 	}
-	body := stripPrefix(l.Bytes)
+	body := StripPrefix(l.Bytes)
 	if len(body) > 0 && body[0] == '{' && !cut && !isEnvelope(body) {
 		d.jsonSeen++
 		if k := d.reg.SniffLine(d.sc, body); k != Unknown || d.jsonSeen >= SniffLines {
@@ -227,7 +227,7 @@ func (d *driver) replay(p Parser) {
 
 // handle gives one line to the chosen parser, after sift's own lines.
 func (d *driver) handle(l Line, cut bool) {
-	body := stripPrefix(l.Bytes)
+	body := StripPrefix(l.Bytes)
 	if len(body) == 0 {
 		return
 	}
@@ -330,9 +330,9 @@ func (d *driver) text(b []byte) string {
 	return string(b)
 }
 
-// stripPrefix removes a line's trailing CR and any leading control bytes,
+// StripPrefix removes a line's trailing CR and any leading control bytes,
 // whitespace or byte-order mark (sandboxes prefix lines with such bytes).
-func stripPrefix(b []byte) []byte {
+func StripPrefix(b []byte) []byte {
 	b = bytes.TrimSuffix(b, []byte{'\r'})
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	i := 0

@@ -252,9 +252,9 @@ func FirstLine(s string) string {
 	return s
 }
 
-// todoEntries reads a todo-list tool's `todos[{content|title, status}]`
+// TodoEntries reads a todo-list tool's `todos[{content|title, status}]`
 // input as plan entries; nil when it holds none.
-func todoEntries(params json.RawMessage) []event.PlanEntry {
+func TodoEntries(params json.RawMessage) []event.PlanEntry {
 	var p struct {
 		Todos []struct {
 			Content string `json:"content"`

@@ -40,22 +40,22 @@ func rawEvent(b []byte) *event.Event {
 	return &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(b)}}
 }
 
-// afterHeld ends a line during which a stream emitted events it held back
+// AfterHeld ends a line during which a stream emitted events it held back
 // from earlier lines (held). The driver keeps as raw only a line that
 // emitted nothing, so a line the stream did not understand is kept as raw
 // here; the result is what the stream's Line reports.
-func afterHeld(l Line, held, understood bool, emit Emit) bool {
+func AfterHeld(l Line, held, understood bool, emit Emit) bool {
 	if !understood && held {
 		emit(rawEvent(l.Bytes))
 	}
 	return understood || held
 }
 
-// fatalEnd emits a held-back error that ended the stream (or its session)
+// FatalEnd emits a held-back error that ended the stream (or its session)
 // as fatal, and then the failed result it amounts to on the error's line:
 // for a harness that prints no terminal line after a failure, the error is
 // the unambiguous end.
-func fatalEnd(e *event.Event, subtype, text string, emit Emit) {
+func FatalEnd(e *event.Event, subtype, text string, emit Emit) {
 	e.Update.Fatal = true
 	emit(e)
 	emit(&event.Event{Line: e.Line, Offset: e.Offset, SessionID: e.SessionID, Timestamp: e.Timestamp,
@@ -98,8 +98,8 @@ func firstRaw(vs ...json.RawMessage) json.RawMessage {
 	return nil
 }
 
-// jsonText returns the string a JSON value holds, and whether it was one.
-func jsonText(raw json.RawMessage) (string, bool) {
+// JSONText returns the string a JSON value holds, and whether it was one.
+func JSONText(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
@@ -201,13 +201,13 @@ func secondsMs(sec *float64) *int64 {
 func SumPresent(vs ...*int64) *int64 {
 	var sum *int64
 	for _, v := range vs {
-		sum = addPresent(sum, v)
+		sum = AddPresent(sum, v)
 	}
 	return sum
 }
 
-// addPresent adds a printed counter to a running total (event.AddCount).
-func addPresent(sum, v *int64) *int64 {
+// AddPresent adds a printed counter to a running total (event.AddCount).
+func AddPresent(sum, v *int64) *int64 {
 	if v == nil {
 		return sum
 	}
@@ -218,15 +218,15 @@ func addPresent(sum, v *int64) *int64 {
 	return event.Int64(event.AddCount(total, *v))
 }
 
-// putPresent stores a counter under its harness name when it was printed.
-func putPresent(m map[string]int64, name string, v *int64) {
+// PutPresent stores a counter under its harness name when it was printed.
+func PutPresent(m map[string]int64, name string, v *int64) {
 	if v != nil {
 		m[name] = *v
 	}
 }
 
-// putAny is putPresent for a map of any values.
-func putAny(m map[string]any, name string, v *int64) {
+// PutAny is putPresent for a map of any values.
+func PutAny(m map[string]any, name string, v *int64) {
 	if v != nil {
 		m[name] = *v
 	}

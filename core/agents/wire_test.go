@@ -96,7 +96,7 @@ func TestAfterHeld(t *testing.T) {
 		{false, false, false, 0}, {false, true, true, 0}, {true, true, true, 0}, {true, false, true, 1},
 	} {
 		var evs []*event.Event
-		got := afterHeld(Line{Bytes: []byte("noise")}, tc.held, tc.understood, func(ev *event.Event) { evs = append(evs, ev) })
+		got := AfterHeld(Line{Bytes: []byte("noise")}, tc.held, tc.understood, func(ev *event.Event) { evs = append(evs, ev) })
 		if got != tc.want || len(evs) != tc.raw || tc.raw == 1 && (evs[0].Update.SessionUpdate != event.Raw || evs[0].Update.Text != "noise") {
 			t.Errorf("held %v understood %v: reported %v, events %v", tc.held, tc.understood, got, evs)
 		}

@@ -7,8 +7,10 @@ package all
 import (
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/agents/cline"
+	"github.com/agentsift/sift/core/agents/copilot"
 	"github.com/agentsift/sift/core/agents/crush"
 	"github.com/agentsift/sift/core/agents/goose"
+	"github.com/agentsift/sift/core/agents/kimi"
 	"github.com/agentsift/sift/core/agents/pi"
 )
 
@@ -18,14 +20,14 @@ func init() {
 		agents.FlatHarness("claude"),
 		cline.Harness(),
 		agents.FlatHarness("codex"),
-		agents.FlatHarness("copilot"),
+		copilot.Harness(),
 		crush.Harness(),
 		agents.FlatHarness("cursor"),
 		agents.FlatHarness("droid"),
 		agents.FlatHarness("gemini"),
 		goose.Harness(),
 		cline.KiloHarness(),
-		agents.FlatHarness("kimi"),
+		kimi.Harness(),
 		agents.FlatHarness("opencode"),
 		pi.Harness(),
 		agents.FlatHarness("qwen"),

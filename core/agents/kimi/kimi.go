@@ -1,7 +1,9 @@
-package agents
+package kimi
 
 import (
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -24,8 +26,8 @@ import (
 // are kept as raw lines.
 type kimiParser struct{}
 
-func (kimiParser) Kind() Kind        { return Kimi }
-func (kimiParser) NewStream() Stream { return &kimiStream{names: map[string]string{}} }
+func (kimiParser) Kind() agents.Kind        { return agents.Kimi }
+func (kimiParser) NewStream() agents.Stream { return &kimiStream{names: map[string]string{}} }
 
 // EndsWithResult implements Parser: only kimi-code prints its resume hint,
 // and a run that did not fail prints no other end.
@@ -95,7 +97,7 @@ type kimiStream struct {
 }
 
 // Line implements Stream.
-func (s *kimiStream) Line(l Line, emit Emit) bool {
+func (s *kimiStream) Line(l agents.Line, emit agents.Emit) bool {
 	var k kimiLine
 	ok := json.Unmarshal(l.Bytes, &k) == nil
 	hint := ok && k.Role == "meta" && k.Type == "session.resume_hint"
@@ -104,10 +106,10 @@ func (s *kimiStream) Line(l Line, emit Emit) bool {
 		emit(s.lastErr)
 		s.lastErr, held = nil, true
 	}
-	return afterHeld(l, held, ok && s.line(l, &k, emit), emit)
+	return agents.AfterHeld(l, held, ok && s.line(l, &k, emit), emit)
 }
 
-func (s *kimiStream) line(l Line, k *kimiLine, emit Emit) bool {
+func (s *kimiStream) line(l agents.Line, k *kimiLine, emit agents.Emit) bool {
 	switch k.Role {
 	case "assistant":
 		if k.Type == "thinking" {
@@ -149,7 +151,7 @@ func (s *kimiStream) line(l Line, k *kimiLine, emit Emit) bool {
 			SessionUpdate: event.Error, Message: k.Message,
 		}}
 		ev.Extra = map[string]any{}
-		if code, ok := jsonText(k.Code); ok {
+		if code, ok := agents.JSONText(k.Code); ok {
 			ev.Extra["code"] = code
 		} else if len(k.Code) > 0 {
 			ev.Extra["code"] = json.RawMessage(k.Code)
@@ -165,8 +167,8 @@ func (s *kimiStream) line(l Line, k *kimiLine, emit Emit) bool {
 
 // planDisplay reads kimi-cli's PlanDisplay line, `{"content":"<markdown>",
 // "file_path":"…"}` (wire/types.py), as a plan of one entry.
-func (s *kimiStream) planDisplay(k *kimiLine, emit Emit) bool {
-	text, ok := jsonText(k.Content)
+func (s *kimiStream) planDisplay(k *kimiLine, emit agents.Emit) bool {
+	text, ok := agents.JSONText(k.Content)
 	if !ok || text == "" {
 		return false
 	}
@@ -179,7 +181,7 @@ func (s *kimiStream) planDisplay(k *kimiLine, emit Emit) bool {
 
 // end handles the resume hint kimi-code prints after the run: the
 // unambiguous end of the invocation, so it is the run's result.
-func (s *kimiStream) end(k *kimiLine, emit Emit) {
+func (s *kimiStream) end(k *kimiLine, emit agents.Emit) {
 	failed := s.lastErr != nil
 	if failed {
 		s.lastErr.Update.Fatal = true
@@ -197,17 +199,17 @@ func (s *kimiStream) end(k *kimiLine, emit Emit) {
 
 // Finish implements Stream. An error line with nothing after it failed the
 // run; kimi-cli prints no resume hint, so this is its only end.
-func (s *kimiStream) Finish(emit Emit) {
+func (s *kimiStream) Finish(emit agents.Emit) {
 	if e := s.lastErr; e != nil {
 		s.lastErr = nil
-		fatalEnd(e, "", e.Update.Message, emit)
+		agents.FatalEnd(e, "", e.Update.Message, emit)
 	}
 }
 
 // parts emits a message's content, a string or a list of parts, as chunks
 // of the given kind (think parts are always thoughts) and returns how many.
-func (s *kimiStream) parts(raw json.RawMessage, kind event.Kind, emit Emit) int {
-	if text, ok := jsonText(raw); ok {
+func (s *kimiStream) parts(raw json.RawMessage, kind event.Kind, emit agents.Emit) int {
+	if text, ok := agents.JSONText(raw); ok {
 		if text == "" {
 			return 0
 		}
@@ -284,16 +286,16 @@ func dataURL(u string) (mime, data string, ok bool) {
 	return mime, data, true
 }
 
-func (s *kimiStream) toolCall(tc *kimiToolCall, emit Emit) {
+func (s *kimiStream) toolCall(tc *kimiToolCall, emit agents.Emit) {
 	ev := &event.Event{Update: event.Update{
 		SessionUpdate: event.ToolCall, ToolCallID: tc.ID, Status: event.StatusPending,
 	}}
 	args := kimiArgs(tc.Function.Arguments)
-	DescribeTool(&ev.Update, tc.Function.Name, args)
+	agents.DescribeTool(&ev.Update, tc.Function.Name, args)
 	s.names[tc.ID] = tc.Function.Name
 	emit(ev)
 	if n := strings.ToLower(tc.Function.Name); n == "settodolist" || n == "todolist" {
-		if entries := todoEntries(args); entries != nil {
+		if entries := agents.TodoEntries(args); entries != nil {
 			emit(&event.Event{Update: event.Update{SessionUpdate: event.Plan, Entries: entries}})
 		}
 	}
@@ -302,14 +304,14 @@ func (s *kimiStream) toolCall(tc *kimiToolCall, emit Emit) {
 // toolResult reads a tool message. kimi-cli marks a failed tool with
 // `<system>ERROR</system>` (then the message as another `<system>` part) or
 // `<system>ERROR: message</system>` (soul/message.py).
-func (s *kimiStream) toolResult(k *kimiLine, emit Emit) {
+func (s *kimiStream) toolResult(k *kimiLine, emit agents.Emit) {
 	ev := &event.Event{Update: event.Update{
 		SessionUpdate: event.ToolCallUpdate, ToolCallID: k.ToolCallID, ToolName: s.names[k.ToolCallID],
 		Status: event.StatusCompleted,
 	}}
 	u := &ev.Update
 	var texts []string
-	if text, ok := jsonText(k.Content); ok {
+	if text, ok := agents.JSONText(k.Content); ok {
 		texts = []string{text}
 	} else {
 		var parts []kimiPart

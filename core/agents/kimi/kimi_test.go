@@ -1,10 +1,12 @@
-package agents
+package kimi
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -33,11 +35,11 @@ const (
 
 func TestKimiDocumentedShellRoundTrip(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Kimi, kimiCLIDoc)
-	if len(ofKind(evs, event.Raw)) != 0 {
+	evs := agentstest.EventsOf(t, agents.Kimi, kimiCLIDoc)
+	if len(agentstest.OfKind(evs, event.Raw)) != 0 {
 		t.Fatalf("raw events in %+v", evs)
 	}
-	calls, ups := ofKind(evs, event.ToolCall), ofKind(evs, event.ToolCallUpdate)
+	calls, ups := agentstest.OfKind(evs, event.ToolCall), agentstest.OfKind(evs, event.ToolCallUpdate)
 	if len(calls) != 1 || calls[0].Update.ToolCallID != "tc_1" || calls[0].Update.ToolKind != event.ToolExecute ||
 		calls[0].Update.Title != "Run: ls" || string(calls[0].Update.RawInput) != `{"command":"ls"}` || calls[0].Line != 1 {
 		t.Fatalf("calls = %+v", calls)
@@ -46,27 +48,27 @@ func TestKimiDocumentedShellRoundTrip(t *testing.T) {
 		ups[0].Update.Status != event.StatusCompleted || ups[0].Update.Content.Text != "file1.py\nfile2.py" {
 		t.Fatalf("updates = %+v", ups)
 	}
-	msgs := ofKind(evs, event.AgentMessageChunk)
+	msgs := agentstest.OfKind(evs, event.AgentMessageChunk)
 	if len(msgs) != 2 || msgs[1].Line != 3 {
 		t.Fatalf("messages = %+v", msgs)
 	}
-	if len(ofKind(evs, event.Result)) != 0 {
+	if len(agentstest.OfKind(evs, event.Result)) != 0 {
 		t.Error("kimi-cli prints no end line, so there is no result")
 	}
 }
 
 func TestKimiResumeHintEndsTheRun(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Kimi, kimiCodeDoc)
-	if n := len(ofKind(evs, event.AgentMessageChunk)); n != 1 {
+	evs := agentstest.EventsOf(t, agents.Kimi, kimiCodeDoc)
+	if n := len(agentstest.OfKind(evs, event.AgentMessageChunk)); n != 1 {
 		t.Errorf("%d message chunks; the empty content of the tool-call line is no message", n)
 	}
-	res := ofKind(evs, event.Result)
+	res := agentstest.OfKind(evs, event.Result)
 	if len(res) != 1 || *res[0].Update.IsError || res[0].SessionID != "session_01" || res[0].Line != 4 ||
 		res[0].Update.Text != "The directory exports the following functions: a" || res[0].Extra["resume_command"] != "kimi -r session_01" {
 		t.Fatalf("result = %+v", res)
 	}
-	if ofKind(evs, event.ToolCall)[0].Update.ToolKind != event.ToolSearch {
+	if agentstest.OfKind(evs, event.ToolCall)[0].Update.ToolKind != event.ToolSearch {
 		t.Error("Grep is a search")
 	}
 }
@@ -76,7 +78,7 @@ func TestKimiThinkPartsAreThoughts(t *testing.T) {
 	in := `{"role":"assistant","content":[{"type":"think","think":"The user greets me.","encrypted":null},{"type":"text","text":"Hello!"}]}
 {"role":"assistant","type":"thinking","content":"kimi-code reasoning line"}
 `
-	evs := eventsOf(t, Kimi, in)
+	evs := agentstest.EventsOf(t, agents.Kimi, in)
 	if len(evs) != 3 || evs[0].Update.SessionUpdate != event.AgentThoughtChunk || evs[0].Update.Content.Text != "The user greets me." ||
 		evs[1].Update.SessionUpdate != event.AgentMessageChunk || evs[1].Update.Content.Text != "Hello!" ||
 		evs[2].Update.SessionUpdate != event.AgentThoughtChunk || evs[2].Update.Content.Text != "kimi-code reasoning line" {
@@ -92,12 +94,12 @@ func TestKimiSystemErrorMarkerFailsTheTool(t *testing.T) {
 	} {
 		in := `{"role":"assistant","content":"","tool_calls":[{"type":"function","id":"t","function":{"name":"Shell","arguments":"{\"command\":\"ls x\"}"}}]}
 {"role":"tool","tool_call_id":"t","content":` + content + "}\n"
-		ups := ofKind(eventsOf(t, Kimi, in), event.ToolCallUpdate)
+		ups := agentstest.OfKind(agentstest.EventsOf(t, agents.Kimi, in), event.ToolCallUpdate)
 		if len(ups) != 1 || ups[0].Update.Status != event.StatusFailed || ups[0].Update.Message != "Command failed with exit code: 2." {
 			t.Errorf("%s: updates = %+v", name, ups)
 		}
 	}
-	ok := ofKind(eventsOf(t, Kimi, `{"role":"tool","tool_call_id":"t","content":[{"type":"text","text":"<system>Tool output is empty.</system>"}]}`), event.ToolCallUpdate)
+	ok := agentstest.OfKind(agentstest.EventsOf(t, agents.Kimi, `{"role":"tool","tool_call_id":"t","content":[{"type":"text","text":"<system>Tool output is empty.</system>"}]}`), event.ToolCallUpdate)
 	if len(ok) != 1 || ok[0].Update.Status != event.StatusCompleted {
 		t.Errorf("a plain system note failed the tool: %+v", ok)
 	}
@@ -115,14 +117,14 @@ func TestKimiErrorLineIsFatalOnlyAtTheEnd(t *testing.T) {
 		{"before the resume hint", errLine + "\n" + strings.SplitAfter(kimiCodeDoc, "\n")[3], true, true},
 		{"another turn follows", errLine + "\n" + kimiCLIDoc, false, false},
 	} {
-		evs := eventsOf(t, Kimi, tc.in)
-		errs := ofKind(evs, event.Error)
+		evs := agentstest.EventsOf(t, agents.Kimi, tc.in)
+		errs := agentstest.OfKind(evs, event.Error)
 		if len(errs) != 1 || errs[0].Update.Fatal != tc.fatal || errs[0].Line != 1 ||
 			errs[0].Update.Message != "429 Too Many Requests" || errs[0].Extra["retryable"] != true ||
 			errs[0].Extra["code"] != "provider.rate_limit" {
 			t.Errorf("%s: errors = %+v", tc.name, errs)
 		}
-		res := ofKind(evs, event.Result)
+		res := agentstest.OfKind(evs, event.Result)
 		if (len(res) == 1) != tc.result || (tc.result && !*res[0].Update.IsError) {
 			t.Errorf("%s: results = %+v", tc.name, res)
 		}
@@ -134,7 +136,7 @@ func TestKimiDataURLImageIsKeptAsImage(t *testing.T) {
 	in := `{"role":"tool","tool_call_id":"r","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,QUJDRA=="}}]}
 {"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/jpeg;base64,/9j/"}}]}
 `
-	evs := eventsOf(t, Kimi, in)
+	evs := agentstest.EventsOf(t, agents.Kimi, in)
 	if c := evs[0].Update.Content; c == nil || c.Type != "image" || c.MimeType != "image/png" || c.Data != "QUJDRA==" {
 		t.Fatalf("tool image = %+v", c)
 	}
@@ -145,8 +147,8 @@ func TestKimiDataURLImageIsKeptAsImage(t *testing.T) {
 
 func TestKimiMalformedArgumentsStayValidJSON(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Kimi, `{"role":"assistant","tool_calls":[{"type":"function","id":"x","function":{"name":"WriteFile","arguments":"{\"path\": \"/a"}}]}`)
-	c := ofKind(evs, event.ToolCall)
+	evs := agentstest.EventsOf(t, agents.Kimi, `{"role":"assistant","tool_calls":[{"type":"function","id":"x","function":{"name":"WriteFile","arguments":"{\"path\": \"/a"}}]}`)
+	c := agentstest.OfKind(evs, event.ToolCall)
 	if len(c) != 1 || c[0].Update.ToolKind != event.ToolEdit {
 		t.Fatalf("calls = %+v", c)
 	}
@@ -160,8 +162,8 @@ func TestKimiMalformedArgumentsStayValidJSON(t *testing.T) {
 
 func TestKimiSetTodoListIsAPlan(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Kimi, `{"role":"assistant","tool_calls":[{"type":"function","id":"p","function":{"name":"SetTodoList","arguments":"{\"todos\":[{\"title\":\"A\",\"status\":\"done\"},{\"title\":\"B\",\"status\":\"pending\"}]}"}}]}`)
-	p := ofKind(evs, event.Plan)
+	evs := agentstest.EventsOf(t, agents.Kimi, `{"role":"assistant","tool_calls":[{"type":"function","id":"p","function":{"name":"SetTodoList","arguments":"{\"todos\":[{\"title\":\"A\",\"status\":\"done\"},{\"title\":\"B\",\"status\":\"pending\"}]}"}}]}`)
+	p := agentstest.OfKind(evs, event.Plan)
 	if len(p) != 1 || len(p[0].Update.Entries) != 2 || p[0].Update.Entries[0] != (event.PlanEntry{Content: "A", Status: "done"}) {
 		t.Fatalf("plan = %+v", p)
 	}
@@ -169,7 +171,7 @@ func TestKimiSetTodoListIsAPlan(t *testing.T) {
 
 func TestKimiPlanDisplayIsAPlan(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Kimi, `{"content":"# Plan\n1. Read\n2. Fix","file_path":"/w/.kimi/plans/p.md"}`)
+	evs := agentstest.EventsOf(t, agents.Kimi, `{"content":"# Plan\n1. Read\n2. Fix","file_path":"/w/.kimi/plans/p.md"}`)
 	if len(evs) != 1 || evs[0].Update.SessionUpdate != event.Plan || evs[0].Update.Entries[0].Content != "# Plan\n1. Read\n2. Fix" ||
 		evs[0].Extra["file_path"] != "/w/.kimi/plans/p.md" {
 		t.Fatalf("events = %+v", evs)
@@ -196,13 +198,13 @@ func TestKimiClaimsRoleLines(t *testing.T) {
 		}
 	}
 	lines := [][]byte{[]byte(strings.SplitN(kimiCLIDoc, "\n", 2)[0])}
-	if k := Default().Sniff(lines); k != Kimi {
+	if k := agents.Default().Sniff(lines); k != agents.Kimi {
 		t.Errorf("sniffed %s", k)
 	}
 }
 
 func FuzzParseKimi(f *testing.F) {
-	fuzzParser(f, Kimi, kimiCLIDoc, kimiCodeDoc,
+	agentstest.FuzzParser(f, agents.Kimi, kimiCLIDoc, kimiCodeDoc,
 		`{"type":"error","code":"x","message":"m","retryable":true}`+"\nnot json\n",
 		`{"role":"tool","tool_call_id":"t","content":[{"type":"text","text":"<system>ERROR</system>"}]}`)
 }

@@ -1,4 +1,4 @@
-package agents
+package copilot
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -29,9 +30,9 @@ import (
 // format's only unambiguous end. Copilot claims nothing when sniffing.
 type copilotParser struct{}
 
-func (copilotParser) Kind() Kind           { return Copilot }
-func (copilotParser) Claims(_ []byte) bool { return false }
-func (copilotParser) NewStream() Stream    { return &copilotStream{} }
+func (copilotParser) Kind() agents.Kind        { return agents.Copilot }
+func (copilotParser) Claims(_ []byte) bool     { return false }
+func (copilotParser) NewStream() agents.Stream { return &copilotStream{} }
 
 // EndsWithResult implements Parser: the usage footer, copilot's only end,
 // is printed on stderr, which an uncaptured stream lacks.
@@ -47,7 +48,7 @@ type copilotStream struct {
 
 // copilotFooter is what the exit statistics said.
 type copilotFooter struct {
-	at             Line // the last footer line, where its events are placed
+	at             agents.Line // the last footer line, where its events are placed
 	premium        *float64
 	apiMs, wallMs  *int64
 	added, removed *int64
@@ -73,7 +74,7 @@ type copilotStat struct {
 }
 
 // Line implements Stream.
-func (s *copilotStream) Line(l Line, emit Emit) bool {
+func (s *copilotStream) Line(l agents.Line, emit agents.Emit) bool {
 	text := string(l.Bytes)
 	inModels := s.footer != nil && s.footer.inModels
 	if st, ok := parseCopilotStat(text, s.footer != nil, inModels); ok {
@@ -92,11 +93,11 @@ func (s *copilotStream) Line(l Line, emit Emit) bool {
 }
 
 // Finish implements Stream.
-func (s *copilotStream) Finish(emit Emit) { s.flush(emit) }
+func (s *copilotStream) Finish(emit agents.Emit) { s.flush(emit) }
 
 // stat adds one footer line to the footer. A statistic the footer already
 // has starts a new footer: another invocation's.
-func (s *copilotStream) stat(l Line, st copilotStat, emit Emit) {
+func (s *copilotStream) stat(l agents.Line, st copilotStat, emit agents.Emit) {
 	if f := s.footer; f != nil && f.has(st.key) {
 		s.flush(emit)
 	}
@@ -178,7 +179,7 @@ func parseCopilotStat(text string, inFooter, inModels bool) (copilotStat, bool) 
 }
 
 // flush emits the footer read so far as the run's usage and result.
-func (s *copilotStream) flush(emit Emit) {
+func (s *copilotStream) flush(emit agents.Emit) {
 	f := s.footer
 	if f == nil {
 		return
@@ -188,17 +189,17 @@ func (s *copilotStream) flush(emit Emit) {
 	extra := map[string]int64{}
 	var models []any
 	for _, m := range f.models {
-		u.Update.PromptTokens = addPresent(u.Update.PromptTokens, m.input)
-		u.Update.CompletionTokens = addPresent(u.Update.CompletionTokens, m.output)
-		u.Update.CachedTokens = addPresent(u.Update.CachedTokens, m.cacheRead)
+		u.Update.PromptTokens = agents.AddPresent(u.Update.PromptTokens, m.input)
+		u.Update.CompletionTokens = agents.AddPresent(u.Update.CompletionTokens, m.output)
+		u.Update.CachedTokens = agents.AddPresent(u.Update.CachedTokens, m.cacheRead)
 		if m.cacheOut != nil {
 			extra["cache_write"] = event.AddCount(extra["cache_write"], *m.cacheOut)
 		}
 		row := map[string]any{"model": m.name}
-		putAny(row, "input", m.input)
-		putAny(row, "output", m.output)
-		putAny(row, "cache_read", m.cacheRead)
-		putAny(row, "cache_write", m.cacheOut)
+		agents.PutAny(row, "input", m.input)
+		agents.PutAny(row, "output", m.output)
+		agents.PutAny(row, "cache_read", m.cacheRead)
+		agents.PutAny(row, "cache_write", m.cacheOut)
 		if m.premium != nil {
 			row["premium_requests"] = *m.premium
 		}
@@ -214,8 +215,8 @@ func (s *copilotStream) flush(emit Emit) {
 		extra["premium_requests_milli"] = int64(math.Round(*f.premium * 1000))
 		ev["premium_requests"] = *f.premium
 	}
-	putPresent(extra, "lines_added", f.added)
-	putPresent(extra, "lines_removed", f.removed)
+	agents.PutPresent(extra, "lines_added", f.added)
+	agents.PutPresent(extra, "lines_removed", f.removed)
 	if len(models) > 0 {
 		ev["models"] = models
 	}

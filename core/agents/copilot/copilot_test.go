@@ -1,9 +1,11 @@
-package agents
+package copilot
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -13,11 +15,11 @@ const copilotFixture = "copilot/firaga-plaintext-stdout-stderr-stats.txt"
 // 2m 49.164s, one model with 2.5m input, 16.3k output, 2.5m cache read.
 func TestCopilotFooterTotals(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Copilot, streamFixture(t, copilotFixture))
-	if raw := ofKind(evs, event.Raw); len(raw) != 0 {
+	evs := agentstest.EventsOf(t, agents.Copilot, agentstest.StreamFixture(t, copilotFixture))
+	if raw := agentstest.OfKind(evs, event.Raw); len(raw) != 0 {
 		t.Fatalf("raw: %+v", raw)
 	}
-	us := ofKind(evs, event.Usage)
+	us := agentstest.OfKind(evs, event.Usage)
 	if len(us) != 1 {
 		t.Fatalf("%d usage events", len(us))
 	}
@@ -28,17 +30,17 @@ func TestCopilotFooterTotals(t *testing.T) {
 		u.Update.UsageExtra["lines_removed"] != 0 || len(u.Update.UsageExtra) != 3 || u.Update.CostUSD != nil {
 		t.Fatalf("usage = %+v %+v", u, u.Update)
 	}
-	res := ofKind(evs, event.Result)
+	res := agentstest.OfKind(evs, event.Result)
 	if len(res) != 1 || *res[0].Update.DurationMs != 169_164 || res[0].Extra["duration_api_ms"] != int64(147_759) ||
 		res[0].Update.IsError != nil || res[0].Line != 164 {
 		t.Fatalf("result = %+v", res)
 	}
-	if st := ofKind(evs, event.Stderr); len(st) != 7 || st[0].Line != 158 ||
+	if st := agentstest.OfKind(evs, event.Stderr); len(st) != 7 || st[0].Line != 158 ||
 		st[5].Update.Text != "claude-haiku-4.5     2.5m input, 16.3k output, 2.5m cache read (Est. 0.33 Premium requests)" {
 		t.Fatalf("stderr = %+v", st)
 	}
 	var text strings.Builder
-	for _, m := range ofKind(evs, event.AgentMessageChunk) {
+	for _, m := range agentstest.OfKind(evs, event.AgentMessageChunk) {
 		text.WriteString(m.Update.Content.Text)
 	}
 	got := text.String()
@@ -60,8 +62,8 @@ func TestCopilotNewerFooterWording(t *testing.T) {
   claude-sonnet-4.5       453.0k in, 13.1k out, 405.7k cached (Est. 7 Premium requests)
   gpt-5-mini              1.2k in, 300 out (Est. 0 Premium requests)
 `
-	evs := eventsOf(t, Copilot, in)
-	u := ofKind(evs, event.Usage)
+	evs := agentstest.EventsOf(t, agents.Copilot, in)
+	u := agentstest.OfKind(evs, event.Usage)
 	if len(u) != 1 || *u[0].Update.PromptTokens != 454_200 || *u[0].Update.CompletionTokens != 13_400 ||
 		*u[0].Update.CachedTokens != 405_700 || u[0].Model != "" || u[0].Update.UsageExtra["lines_added"] != 206 ||
 		u[0].Update.UsageExtra["lines_removed"] != 77 || u[0].Update.UsageExtra["premium_requests_milli"] != 7000 {
@@ -70,22 +72,22 @@ func TestCopilotNewerFooterWording(t *testing.T) {
 	if models, _ := u[0].Extra["models"].([]any); len(models) != 2 {
 		t.Fatalf("per-model rows = %+v", u[0].Extra)
 	}
-	r := ofKind(evs, event.Result)
+	r := agentstest.OfKind(evs, event.Result)
 	if len(r) != 1 || *r[0].Update.DurationMs != 735_770 || r[0].Extra["duration_api_ms"] != int64(179_626) {
 		t.Fatalf("result = %+v", r)
 	}
-	if n := len(ofKind(evs, event.AgentMessageChunk)); n != 1 {
+	if n := len(agentstest.OfKind(evs, event.AgentMessageChunk)); n != 1 {
 		t.Errorf("%d narration chunks", n)
 	}
 }
 
 func TestCopilotWithoutFooterHasNoResult(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Copilot, "Working on it.\n\nStill working\n")
-	if len(ofKind(evs, event.Result)) != 0 || len(ofKind(evs, event.Usage)) != 0 {
+	evs := agentstest.EventsOf(t, agents.Copilot, "Working on it.\n\nStill working\n")
+	if len(agentstest.OfKind(evs, event.Result)) != 0 || len(agentstest.OfKind(evs, event.Usage)) != 0 {
 		t.Fatal("a killed run has no result")
 	}
-	msgs := ofKind(evs, event.AgentMessageChunk)
+	msgs := agentstest.OfKind(evs, event.AgentMessageChunk)
 	if len(msgs) != 2 || msgs[1].Update.Content.Text != "\nStill working\n" {
 		t.Fatalf("the paragraph break is lost: %+v", msgs)
 	}
@@ -94,8 +96,8 @@ func TestCopilotWithoutFooterHasNoResult(t *testing.T) {
 func TestCopilotStatisticOutsideAFooterShapeStaysNarration(t *testing.T) {
 	t.Parallel()
 	in := "Total usage est: unknown until the run ends\nclaude-haiku-4.5 2.5m input\nSession exported to: nowhere\n"
-	evs := eventsOf(t, Copilot, in)
-	if n := len(ofKind(evs, event.AgentMessageChunk)); n != 3 || len(ofKind(evs, event.Usage)) != 0 {
+	evs := agentstest.EventsOf(t, agents.Copilot, in)
+	if n := len(agentstest.OfKind(evs, event.AgentMessageChunk)); n != 3 || len(agentstest.OfKind(evs, event.Usage)) != 0 {
 		t.Fatalf("events = %+v", evs)
 	}
 }
@@ -103,8 +105,8 @@ func TestCopilotStatisticOutsideAFooterShapeStaysNarration(t *testing.T) {
 func TestCopilotTwoInvocationsTwoResults(t *testing.T) {
 	t.Parallel()
 	footer := "Total usage est: 1 Premium requests\nTotal duration (wall): 3s\n"
-	evs := eventsOf(t, Copilot, "one\n"+footer+footer+"two\n"+footer)
-	r := ofKind(evs, event.Result)
+	evs := agentstest.EventsOf(t, agents.Copilot, "one\n"+footer+footer+"two\n"+footer)
+	r := agentstest.OfKind(evs, event.Result)
 	if len(r) != 3 || r[0].Line != 3 || r[1].Line != 5 || r[2].Line != 8 || *r[2].Update.DurationMs != 3000 {
 		t.Fatalf("results = %+v", r)
 	}
@@ -132,7 +134,7 @@ func TestCopilotClaimsNothing(t *testing.T) {
 }
 
 func FuzzParseCopilot(f *testing.F) {
-	seeds := fixtureSeeds(f, "copilot")
+	seeds := agentstest.FixtureSeeds(f, "copilot")
 	seeds = append(seeds, "Total usage est: 1 Premium requests\nBreakdown by AI model:\n m 1k in, 2 out\n\x01x\n")
-	fuzzParser(f, Copilot, seeds...)
+	agentstest.FuzzParser(f, agents.Copilot, seeds...)
 }

@@ -1,4 +1,4 @@
-package agents
+package kimi
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -29,10 +31,10 @@ import (
 type kimiHistoryParser struct{}
 
 // Kind implements Parser.
-func (kimiHistoryParser) Kind() Kind { return KimiHistory }
+func (kimiHistoryParser) Kind() agents.Kind { return agents.KimiHistory }
 
 // NewStream implements Parser.
-func (kimiHistoryParser) NewStream() Stream { return &kimiHistoryStream{} }
+func (kimiHistoryParser) NewStream() agents.Stream { return &kimiHistoryStream{} }
 
 // EndsWithResult implements Parser: the log has no result line.
 func (kimiHistoryParser) EndsWithResult() bool { return false }
@@ -40,7 +42,7 @@ func (kimiHistoryParser) EndsWithResult() bool { return false }
 // Claims implements Parser: the header with its protocol version, or a
 // record of a Unix-seconds timestamp and a message envelope.
 func (kimiHistoryParser) Claims(line []byte) bool {
-	if HasType(line, "metadata") && bytes.Contains(line, []byte(`"protocol_version"`)) {
+	if agents.HasType(line, "metadata") && bytes.Contains(line, []byte(`"protocol_version"`)) {
 		return true
 	}
 	return bytes.HasPrefix(line, []byte(`{"timestamp": `)) && bytes.Contains(line, []byte(`"message": {"type": `)) &&
@@ -95,7 +97,7 @@ type kimiHistoryStream struct {
 }
 
 // Line implements Stream.
-func (s *kimiHistoryStream) Line(l Line, emit Emit) bool {
+func (s *kimiHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	var r kimiRecord
 	if json.Unmarshal(l.Bytes, &r) != nil {
 		return false
@@ -134,7 +136,7 @@ func (s *kimiHistoryStream) Line(l Line, emit Emit) bool {
 			return true
 		}
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.ID, Status: event.StatusPending}
-		DescribeTool(&u, p.Function.Name, kimiArgs(p.Function.Arguments))
+		agents.DescribeTool(&u, p.Function.Name, kimiArgs(p.Function.Arguments))
 		if s.names == nil {
 			s.names = map[string]string{}
 		}
@@ -148,7 +150,7 @@ func (s *kimiHistoryStream) Line(l Line, emit Emit) bool {
 			// adds both cache shares.
 			base.MessageID = p.MessageID
 			up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, CompletionTokens: u.Output,
-				CachedTokens: u.CacheRead, PromptTokens: SumPresent(u.InputOther, u.CacheRead, u.CacheCreation)}
+				CachedTokens: u.CacheRead, PromptTokens: agents.SumPresent(u.InputOther, u.CacheRead, u.CacheCreation)}
 			extra := map[string]int64{}
 			if u.InputOther != nil {
 				extra["input_other"] = *u.InputOther
@@ -193,7 +195,7 @@ func (s *kimiHistoryStream) toolResult(p *kimiPayload) event.Update {
 // kimiTexts reads a TurnBegin's user_input or a ToolResult's output: a
 // string, or content parts whose text parts it joins.
 func kimiTexts(raw json.RawMessage) string {
-	if t, ok := jsonText(raw); ok {
+	if t, ok := agents.JSONText(raw); ok {
 		return t
 	}
 	var parts []kimiPart
@@ -230,7 +232,7 @@ func unixSeconds(s float64) time.Time {
 }
 
 // Finish implements Stream.
-func (s *kimiHistoryStream) Finish(Emit) {}
+func (s *kimiHistoryStream) Finish(agents.Emit) {}
 
 // kimiHistoryDirs is the folder Kimi CLI keeps its sessions in: sessions
 // under $KIMI_SHARE_DIR, else under ~/.kimi (kimi_cli/share.py).
@@ -257,7 +259,7 @@ func kimiSession(parts []string) (workItem, name string, ok bool) {
 }
 
 // kimiHistoryRoot is the sessions folder a wire log is under.
-func kimiHistoryRoot(path string) string { return UpDirs(path, 3) }
+func kimiHistoryRoot(path string) string { return agents.UpDirs(path, 3) }
 
 // kimiProjects maps the work dir hashes under sessions to the work dirs
 // kimi.json beside it lists ({"work_dirs": [{path, kaos}]}): a folder is

@@ -1,9 +1,11 @@
-package agents
+package copilot
 
 import (
 	"bytes"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -21,10 +23,10 @@ import (
 type copilotHistoryParser struct{}
 
 // Kind implements Parser.
-func (copilotHistoryParser) Kind() Kind { return CopilotHistory }
+func (copilotHistoryParser) Kind() agents.Kind { return agents.CopilotHistory }
 
 // NewStream implements Parser.
-func (copilotHistoryParser) NewStream() Stream { return &copilotHistoryStream{} }
+func (copilotHistoryParser) NewStream() agents.Stream { return &copilotHistoryStream{} }
 
 // EndsWithResult implements Parser: the log has no result line.
 func (copilotHistoryParser) EndsWithResult() bool { return false }
@@ -96,13 +98,13 @@ type copilotHistoryStream struct {
 }
 
 // Line implements Stream.
-func (s *copilotHistoryStream) Line(l Line, emit Emit) bool {
+func (s *copilotHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	var e copilotEvent
 	if json.Unmarshal(l.Bytes, &e) != nil || !strings.Contains(e.Type, ".") {
 		return false
 	}
 	d := &e.Data
-	base := event.Event{Timestamp: ISOTime(e.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: agents.ISOTime(e.Timestamp), Model: s.model}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u
@@ -132,7 +134,7 @@ func (s *copilotHistoryStream) Line(l Line, emit Emit) bool {
 		}
 		for _, r := range d.Requests {
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: r.ID, Status: event.StatusPending}
-			DescribeTool(&u, r.Name, r.Arguments)
+			agents.DescribeTool(&u, r.Name, r.Arguments)
 			put(u)
 		}
 	case "session.usage_record":
@@ -171,7 +173,7 @@ func copilotResult(e *copilotEvent) event.Update {
 	}
 	if (d.Success != nil && !*d.Success) || (u.ExitCode != nil && *u.ExitCode != 0) {
 		u.Status = event.StatusFailed
-		u.Message = FirstLine(text)
+		u.Message = agents.FirstLine(text)
 		if d.Error != nil && d.Error.Message != "" {
 			u.Message = d.Error.Message
 		}
@@ -183,7 +185,7 @@ func copilotResult(e *copilotEvent) event.Update {
 }
 
 // Finish implements Stream.
-func (s *copilotHistoryStream) Finish(Emit) {}
+func (s *copilotHistoryStream) Finish(agents.Emit) {}
 
 // copilotHistoryDirs is the folder Copilot CLI keeps its sessions in:
 // session-state under $COPILOT_HOME, else under ~/.copilot.
@@ -215,7 +217,7 @@ func copilotSession(parts []string) (workItem, name string, ok bool) {
 // copilotHistoryRoot is the session-state folder a session's log is in.
 func copilotHistoryRoot(path string) string {
 	if filepath.Base(path) == "events.jsonl" {
-		return UpDirs(path, 2)
+		return agents.UpDirs(path, 2)
 	}
-	return UpDirs(path, 1)
+	return agents.UpDirs(path, 1)
 }
