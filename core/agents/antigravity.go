@@ -301,7 +301,7 @@ func (s *agyStream) tool(st *agyStep, key string, base event.Event, emit Emit) {
 				u.Content = event.Text(text)
 			}
 		}
-	case present(st.ToolInfo):
+	case Present(st.ToolInfo):
 		u.RawOutput = st.ToolInfo
 	case firstRaw(st.Output) != nil:
 		u.RawOutput = st.Output

@@ -51,7 +51,7 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 		if cl.AgentID != "" {
 			ev.Extra = map[string]any{"agentId": cl.AgentID, "isSidechain": cl.IsSidechain}
 		}
-		emit(s.event(&ev))
+		emit(s.Event(&ev))
 	}
 	if cl.Type == "" && cl.Message != nil && cl.Message.Usage != nil {
 		// A line with a message's usage but no type (written by some

@@ -25,7 +25,7 @@ func (cursorParser) EndsWithResult() bool { return true }
 // lines: a delta is a thought chunk, a completion carries nothing.
 func (s *claudeStream) cursorThinking(cl *claudeLine, base event.Event, emit Emit) bool {
 	if cl.Subtype == "delta" && cl.Text != "" {
-		emit(s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(cl.Text)))
+		emit(s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(cl.Text)))
 		return true
 	}
 	return cl.Subtype == "completed"
@@ -61,7 +61,7 @@ func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) b
 		return false
 	}
 	name := strings.TrimSuffix(kindKey, "ToolCall")
-	ev := s.event(&base)
+	ev := s.Event(&base)
 	switch cl.Subtype {
 	case "started":
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: cl.CallID, Status: event.StatusInProgress}

@@ -9,7 +9,6 @@ func FlatHarness(name string) Harness {
 		"claude":      claudeHarness,
 		"codex":       codexHarness,
 		"cursor":      cursorHarness,
-		"droid":       droidHarness,
 		"gemini":      geminiHarness,
 		"opencode":    opencodeHarness,
 		"qwen":        qwenHarness,

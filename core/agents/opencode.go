@@ -98,7 +98,7 @@ type opencodeTokens struct {
 
 // opencodeStream is the state of one opencode stream.
 type opencodeStream struct {
-	lender
+	Lender
 	session string
 	// steps counts the step_finish lines per message id, so that two steps
 	// of one message keep apart as usage message ids.
@@ -121,7 +121,7 @@ type opencodeStream struct {
 func (s *opencodeStream) Line(l Line, emit Emit) bool {
 	ln := &s.ln
 	*ln = opencodeLine{}
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeInto(l.Bytes, ln) != nil || ln.Type == "" {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || DecodeInto(l.Bytes, ln) != nil || ln.Type == "" {
 		// A line that does not decode keeps a held-back error held.
 		return false
 	}
@@ -140,7 +140,7 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 	if ln.SessionID != "" && ln.SessionID != s.session {
 		s.session, s.steps = strings.Clone(ln.SessionID), nil
 		s.lastText.set("")
-		emit(s.event(&event.Event{SessionID: ln.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.SessionStart}}))
+		emit(s.Event(&event.Event{SessionID: ln.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.SessionStart}}))
 	}
 	if ln.Type == "error" {
 		s.pending = opencodeError(ln.Error, ts)
@@ -163,15 +163,15 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 		return true
 	case "text":
 		s.lastText.set(p.Text)
-		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(p.Text))
+		ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(p.Text))
 	case "reasoning":
-		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(p.Text))
+		ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(p.Text))
 	case "tool_use":
 		if p.State == nil {
 			return false
 		}
 		c, upd := opencodeTool(p)
-		call := s.event(&c)
+		call := s.Event(&c)
 		call.SessionID, call.MessageID, call.Timestamp = ln.SessionID, p.MessageID, ts
 		if !call.Update.StartedAt.IsZero() {
 			call.Timestamp = call.Update.StartedAt
@@ -182,10 +182,10 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 			// (another client of the event stream) has no update yet.
 			return true
 		}
-		ev = s.event(&base)
+		ev = s.Event(&base)
 		ev.Update = upd
 	case "step_finish":
-		s.stepFinish(p, s.event(&base), emit)
+		s.stepFinish(p, s.Event(&base), emit)
 		return true
 	default:
 		return false
@@ -215,7 +215,7 @@ func opencodeTool(p *opencodePart) (event.Event, event.Update) {
 	if st.Output != nil && *st.Output != "" {
 		u.Content = event.Text(*st.Output)
 	}
-	if present(st.Metadata) {
+	if Present(st.Metadata) {
 		u.RawOutput = st.Metadata
 		var md struct {
 			Exit *int `json:"exit"`
@@ -298,12 +298,12 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 	emit(ev)
 	switch p.Reason {
 	case "stop":
-		emit(s.event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: p.Reason, Text: s.lastText.text(&s.lender),
+		emit(s.Event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
+			SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: p.Reason, Text: s.lastText.text(&s.Lender),
 		}}))
 	case "length", "content-filter", "error":
-		emit(s.event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: p.Reason, Text: s.lastText.text(&s.lender),
+		emit(s.Event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
+			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: p.Reason, Text: s.lastText.text(&s.Lender),
 		}}))
 	}
 }
@@ -343,7 +343,7 @@ func (s *opencodeStream) flush(emit Emit, ended bool) bool {
 	ev := s.pending
 	s.pending = nil
 	if ended {
-		FatalEnd(ev, "error", s.lastText.text(&s.lender), emit)
+		FatalEnd(ev, "error", s.lastText.text(&s.Lender), emit)
 	} else {
 		emit(ev)
 	}

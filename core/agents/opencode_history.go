@@ -235,7 +235,7 @@ func (s *ocSession) lines() ([]byte, bool, error) {
 			out.Write(body.Bytes()[1:])
 			out.WriteString("}\n")
 		}
-		if present(info.Error) {
+		if Present(info.Error) {
 			if err := put(ocErrorLine{Type: "error", Timestamp: m.updated, SessionID: s.id, Error: info.Error}); err != nil {
 				return nil, true, err
 			}

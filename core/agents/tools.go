@@ -186,7 +186,7 @@ func (t *argText) UnmarshalJSON(b []byte) error {
 func DescribeTool(u *event.Update, name string, input json.RawMessage) {
 	u.ToolName = name
 	u.ToolKind = ToolKindOf(name)
-	if present(input) {
+	if Present(input) {
 		u.RawInput = input
 	}
 	var args toolArgs[string]

@@ -26,10 +26,10 @@ func decodeLine[T any](b []byte, v *T) error {
 	return json.UnmarshalOf(b, v, json.DecodeNoCopyString())
 }
 
-// decodeInto is decodeLine for a value the stream keeps from line to line
+// DecodeInto is decodeLine for a value the stream keeps from line to line
 // (so in the heap already), which is decoded in place: decodeLine copies
 // its value in and out of the decoder's own. v is zeroed by the caller.
-func decodeInto(b []byte, v any) error {
+func DecodeInto(b []byte, v any) error {
 	return json.UnmarshalWithOption(b, v, json.DecodeNoCopyString())
 }
 
@@ -83,15 +83,15 @@ func HasType(line []byte, t string) bool {
 	return false
 }
 
-// present reports whether a JSON value was printed and is not null.
-func present(raw json.RawMessage) bool {
+// Present reports whether a JSON value was printed and is not null.
+func Present(raw json.RawMessage) bool {
 	return len(raw) > 0 && string(raw) != "null"
 }
 
 // firstRaw returns the first JSON value that is present and not null.
 func firstRaw(vs ...json.RawMessage) json.RawMessage {
 	for _, v := range vs {
-		if present(v) {
+		if Present(v) {
 			return v
 		}
 	}
@@ -262,9 +262,9 @@ func codexExitLine(text string) (int, bool) {
 // command's output.
 const processExitPrefix = "[Process exited with code "
 
-// processExitCode reads droid's `[Process exited with code N]` trailer, the
+// ProcessExitCode reads droid's `[Process exited with code N]` trailer, the
 // last one of the output; N may be negative.
-func processExitCode(out string) (int, bool) {
+func ProcessExitCode(out string) (int, bool) {
 	i := strings.LastIndex(out, processExitPrefix)
 	if i < 0 {
 		return 0, false

@@ -10,11 +10,11 @@ import (
 func TestDroidExitCodeTrailer(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]int{"x\n[Process exited with code 2]": 2, "[Process exited with code 0]\n": 0} {
-		if n, ok := processExitCode(in); !ok || n != want {
+		if n, ok := ProcessExitCode(in); !ok || n != want {
 			t.Errorf("%q: %d %v", in, n, ok)
 		}
 	}
-	if _, ok := processExitCode("no trailer"); ok {
+	if _, ok := ProcessExitCode("no trailer"); ok {
 		t.Error("found an exit code in plain text")
 	}
 }
@@ -55,10 +55,10 @@ func TestExitCodeReaders(t *testing.T) {
 		{"codex 0.17x header line", codexExitLine, "Process exited with code 0\n", 0, true},
 		{"codex mid-line mention", codexExitLine, "it said Exit code: 3", 0, false},
 		{"codex overflow", codexExitLine, "Exit code: 99999999999999999999999", 0, false},
-		{"droid trailer", processExitCode, "x\n[Process exited with code 2]", 2, true},
-		{"droid negative", processExitCode, "[Process exited with code -1]", -1, true},
-		{"droid last trailer", processExitCode, "[Process exited with code 1]\n[Process exited with code 0]", 0, true},
-		{"droid unclosed", processExitCode, "[Process exited with code 1", 0, false},
+		{"droid trailer", ProcessExitCode, "x\n[Process exited with code 2]", 2, true},
+		{"droid negative", ProcessExitCode, "[Process exited with code -1]", -1, true},
+		{"droid last trailer", ProcessExitCode, "[Process exited with code 1]\n[Process exited with code 0]", 0, true},
+		{"droid unclosed", ProcessExitCode, "[Process exited with code 1", 0, false},
 	} {
 		if n, ok := tc.read(tc.in); n != tc.want || ok != tc.ok {
 			t.Errorf("%s: %q read as %d %v, want %d %v", tc.name, tc.in, n, ok, tc.want, tc.ok)

@@ -9,6 +9,7 @@ import (
 	"github.com/agentsift/sift/core/agents/cline"
 	"github.com/agentsift/sift/core/agents/copilot"
 	"github.com/agentsift/sift/core/agents/crush"
+	"github.com/agentsift/sift/core/agents/droid"
 	"github.com/agentsift/sift/core/agents/goose"
 	"github.com/agentsift/sift/core/agents/kimi"
 	"github.com/agentsift/sift/core/agents/pi"
@@ -23,7 +24,7 @@ func init() {
 		copilot.Harness(),
 		crush.Harness(),
 		agents.FlatHarness("cursor"),
-		agents.FlatHarness("droid"),
+		droid.Harness(),
 		agents.FlatHarness("gemini"),
 		goose.Harness(),
 		cline.KiloHarness(),

@@ -1,9 +1,11 @@
-package agents
+package droid
 
 import (
 	"bytes"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -17,8 +19,8 @@ import (
 // later builds, a terminal `completion` line (FORMATS.md "Factory Droid").
 type droidParser struct{}
 
-func (droidParser) Kind() Kind        { return Droid }
-func (droidParser) NewStream() Stream { return &droidStream{} }
+func (droidParser) Kind() agents.Kind        { return agents.Droid }
+func (droidParser) NewStream() agents.Stream { return &droidStream{} }
 
 // EndsWithResult implements Parser: only later builds print a completion
 // line.
@@ -114,7 +116,7 @@ type droidCall struct {
 // droidStream holds the state of one droid stream: the open tool calls and
 // the events whose meaning depends on the line after them.
 type droidStream struct {
-	lender
+	agents.Lender
 	open []droidCall
 	// cancelled is a tool result droid cancelled; it is held until the next
 	// line says whether exec ended for lack of permission.
@@ -129,31 +131,31 @@ type droidStream struct {
 }
 
 // Line implements Stream.
-func (s *droidStream) Line(l Line, emit Emit) bool {
+func (s *droidStream) Line(l agents.Line, emit agents.Emit) bool {
 	d := &s.ln
 	*d = droidLine{}
 	// The line's strings refer to the read buffer (decodeLine) and its raw
 	// values may be arrays the next line reuses: held events and open
 	// calls get their own copies.
 	arrays := [...]*json.RawMessage{&d.Parameters, &d.Value, &d.Error, &d.Message}
-	s.lendRaw(rawDroidLine, arrays[:]...)
-	s.lendTools(&d.Tools)
-	ok := decodeInto(l.Bytes, d) == nil
-	s.keepRaw(rawDroidLine, arrays[:]...)
-	s.keepTools(d.Tools)
+	s.LendRaw(agents.RawDroidLine, arrays[:]...)
+	s.LendTools(&d.Tools)
+	ok := agents.DecodeInto(l.Bytes, d) == nil
+	s.KeepRaw(agents.RawDroidLine, arrays[:]...)
+	s.KeepTools(d.Tools)
 	held := s.flush(emit, d.explanation())
-	return AfterHeld(l, held, ok && s.line(l, d, emit), emit)
+	return agents.AfterHeld(l, held, ok && s.line(l, d, emit), emit)
 }
 
 // line emits the events of one decoded line.
-func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
-	ts := EpochMS(d.Timestamp)
+func (s *droidStream) line(l agents.Line, d *droidLine, emit agents.Emit) bool {
+	ts := agents.EpochMS(d.Timestamp)
 	switch d.Type {
 	case "system":
 		if d.Subtype != "init" {
 			return false
 		}
-		emit(s.event(&event.Event{SessionID: d.SessionID, Model: d.Model, Update: event.Update{
+		emit(s.Event(&event.Event{SessionID: d.SessionID, Model: d.Model, Update: event.Update{
 			SessionUpdate: event.SessionStart, Cwd: d.Cwd, Tools: d.Tools,
 		}}))
 	case "message":
@@ -165,23 +167,23 @@ func (s *droidStream) line(l Line, d *droidLine, emit Emit) bool {
 		default:
 			return false
 		}
-		emit(s.contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
+		emit(s.ContentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
 			event.Update{SessionUpdate: kind}, event.Text(d.Text)))
 	case "reasoning":
-		emit(s.contentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
+		emit(s.ContentEvent(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.ID},
 			event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(d.Text)))
 	case "tool_call":
 		s.toolCall(d, ts, emit)
 	case "tool_result":
 		s.toolResult(l, d, ts, emit)
 	case "error":
-		msg, _ := JSONText(d.Message)
+		msg, _ := agents.JSONText(d.Message)
 		ev := &event.Event{Line: l.No, Offset: l.Offset, SessionID: d.SessionID, Timestamp: ts,
 			Update: event.Update{SessionUpdate: event.Error, Message: msg}}
 		if d.Source != "" {
 			ev.Extra = map[string]any{"source": d.Source}
 		}
-		detach(ev, l.Bytes)
+		agents.Detach(ev, l.Bytes)
 		s.lastErr = ev
 	case "completion", "result":
 		s.result(d, ts, emit)
@@ -198,7 +200,7 @@ func (d *droidLine) explanation() string {
 	case d.Type == "message" && d.Role == "assistant":
 		return d.Text
 	case d.Type == "error":
-		s, _ := JSONText(d.Message)
+		s, _ := agents.JSONText(d.Message)
 		return s
 	}
 	return ""
@@ -209,7 +211,7 @@ func (d *droidLine) explanation() string {
 // next line says exec ended for insufficient permission (the
 // vibekanban-insufficient-perms capture).
 // It reports whether it emitted anything.
-func (s *droidStream) flush(emit Emit, next string) bool {
+func (s *droidStream) flush(emit agents.Emit, next string) bool {
 	held := s.cancelled != nil || s.lastErr != nil
 	if s.cancelled != nil {
 		if strings.Contains(strings.ToLower(next), "insufficient permission") {
@@ -227,26 +229,26 @@ func (s *droidStream) flush(emit Emit, next string) bool {
 
 // Finish implements Stream. An `error` line that ends the stream is fatal:
 // exec ended early, an unambiguous end, so it also becomes the run's result.
-func (s *droidStream) Finish(emit Emit) {
+func (s *droidStream) Finish(emit agents.Emit) {
 	if s.cancelled != nil {
 		emit(s.cancelled)
 		s.cancelled = nil
 	}
 	if e := s.lastErr; e != nil {
 		s.lastErr = nil
-		FatalEnd(e, "", e.Update.Message, emit)
+		agents.FatalEnd(e, "", e.Update.Message, emit)
 	}
 }
 
-func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit Emit) {
+func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit agents.Emit) {
 	name := d.ToolName
 	if name == "" {
 		name = d.ToolID
 	}
-	ev := s.event(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
+	ev := s.Event(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
 		SessionUpdate: event.ToolCall, ToolCallID: d.ID, Status: event.StatusPending,
 	}})
-	DescribeTool(&ev.Update, name, d.Parameters)
+	agents.DescribeTool(&ev.Update, name, d.Parameters)
 	if strings.EqualFold(name, "ApplyPatch") {
 		patchLocations(&ev.Update, d.Parameters)
 	}
@@ -255,8 +257,8 @@ func (s *droidStream) toolCall(d *droidLine, ts time.Time, emit Emit) {
 	s.open = append(s.open, droidCall{id: both[:len(d.ID)], name: both[len(d.ID):]})
 	emit(ev)
 	if strings.EqualFold(name, "TodoWrite") {
-		if entries := TodoEntries(d.Parameters); entries != nil {
-			emit(s.event(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
+		if entries := agents.TodoEntries(d.Parameters); entries != nil {
+			emit(s.Event(&event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
 				SessionUpdate: event.Plan, Entries: entries,
 			}}))
 		}
@@ -276,23 +278,23 @@ func (s *droidStream) take(id string) droidCall {
 	return droidCall{id: id}
 }
 
-func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) {
+func (s *droidStream) toolResult(l agents.Line, d *droidLine, ts time.Time, emit agents.Emit) {
 	call := s.take(d.ID)
-	ev, c := s.contentSlot()
+	ev, c := s.ContentSlot()
 	*ev = event.Event{SessionID: d.SessionID, Timestamp: ts, MessageID: d.MessageID, Update: event.Update{
 		SessionUpdate: event.ToolCallUpdate, ToolCallID: call.id, ToolName: call.name, Status: event.StatusCompleted,
 	}}
 	u := &ev.Update
-	if text, ok := s.stringText(d.Value); ok {
+	if text, ok := s.StringText(d.Value); ok {
 		*c = *event.Text(text)
 		u.Content = c
 		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
 			u.RawOutput = json.RawMessage(t)
 		}
-		if code, ok := processExitCode(text); ok {
+		if code, ok := agents.ProcessExitCode(text); ok {
 			u.ExitCode = event.Int(code)
 		}
-	} else if present(d.Value) {
+	} else if agents.Present(d.Value) {
 		u.RawOutput = d.Value
 	}
 	if d.IsError != nil && *d.IsError {
@@ -302,7 +304,7 @@ func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) 
 		}
 		if json.Unmarshal(d.Error, &e) == nil {
 			u.Message = e.Message
-		} else if s, ok := JSONText(d.Error); ok {
+		} else if s, ok := agents.JSONText(d.Error); ok {
 			u.Message = s
 		}
 		if len(d.Error) > 0 && u.RawOutput == nil {
@@ -317,10 +319,10 @@ func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) 
 				held.Update.Content = event.Text(u.Content.Text)
 			}
 			held.Line, held.Offset = l.No, l.Offset
-			if s.lends() {
-				keepAll(held)
+			if s.Lends() {
+				agents.KeepAll(held)
 			} else {
-				detach(held, l.Bytes)
+				agents.Detach(held, l.Bytes)
 			}
 			s.cancelled = held
 			return
@@ -331,17 +333,17 @@ func (s *droidStream) toolResult(l Line, d *droidLine, ts time.Time, emit Emit) 
 
 // result handles the terminal completion line (and the `-o json` result
 // line): the run usage first, then the result.
-func (s *droidStream) result(d *droidLine, ts time.Time, emit Emit) {
+func (s *droidStream) result(d *droidLine, ts time.Time, emit agents.Emit) {
 	if u := d.Usage; u != nil {
 		ev := &event.Event{SessionID: d.SessionID, Timestamp: ts, Update: event.Update{
 			SessionUpdate: event.Usage, Scope: event.ScopeRun,
 			CompletionTokens: u.Output, CachedTokens: u.CacheRead,
 		}}
-		ev.Update.PromptTokens = SumPresent(u.Input, u.CacheRead, u.CacheCreation)
+		ev.Update.PromptTokens = agents.SumPresent(u.Input, u.CacheRead, u.CacheCreation)
 		extra := map[string]int64{}
-		PutPresent(extra, "input_tokens", u.Input)
-		PutPresent(extra, "cache_creation_input_tokens", u.CacheCreation)
-		PutPresent(extra, "thinking_tokens", u.Thinking)
+		agents.PutPresent(extra, "input_tokens", u.Input)
+		agents.PutPresent(extra, "cache_creation_input_tokens", u.CacheCreation)
+		agents.PutPresent(extra, "thinking_tokens", u.Thinking)
 		if len(extra) > 0 {
 			ev.Update.UsageExtra = extra
 		}
@@ -401,7 +403,7 @@ func droidGlob(u *event.Update, params json.RawMessage) {
 		return
 	}
 	if len(p.Patterns) > 0 {
-		u.Title = "Search: " + FirstLine(strings.Join(p.Patterns, " "))
+		u.Title = "Search: " + agents.FirstLine(strings.Join(p.Patterns, " "))
 	}
 	if p.Folder != "" && len(u.Locations) == 0 {
 		u.Locations = []event.Location{{Path: p.Folder}}

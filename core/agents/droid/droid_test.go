@@ -1,106 +1,27 @@
-package agents
+package droid
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 
-// eventsOf parses text as a stream of the declared kind and returns its
-// events.
-func eventsOf(t testing.TB, k Kind, text string) []*event.Event {
-	t.Helper()
-	var evs []*event.Event
-	if _, err := Default().Parse(strings.NewReader(text), Options{Agent: k}, func(e *event.Event) {
-		evs = append(evs, e)
-	}); err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	return evs
-}
-
-// streamFixture reads one file of testdata/streams.
-func streamFixture(t testing.TB, rel string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "streams", rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// ofKind returns the events of one update kind.
-func ofKind(evs []*event.Event, k event.Kind) []*event.Event {
-	var out []*event.Event
-	for _, e := range evs {
-		if e.Update.SessionUpdate == k {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// fuzzParser checks the parser invariants on arbitrary input: no panic,
-// every non-blank line yields at least one event, and every event points
-// at a line of the input.
-func fuzzParser(f *testing.F, k Kind, seeds ...string) {
-	for _, s := range seeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		seen := map[int]bool{}
-		st, err := Default().Parse(strings.NewReader(in), Options{Agent: k}, func(e *event.Event) {
-			seen[e.Line] = true
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for l := range seen {
-			if l < 1 || l > st.Lines {
-				t.Fatalf("event on line %d of %d", l, st.Lines)
-			}
-		}
-		for i, line := range strings.Split(in, "\n") {
-			if len(StripPrefix([]byte(line))) > 0 && !seen[i+1] {
-				t.Fatalf("line %d %q yielded no event", i+1, line)
-			}
-		}
-	})
-}
-
-// fixtureSeeds returns every fixture of one harness as fuzz seeds.
-func fixtureSeeds(f *testing.F, dir string) []string {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "streams", dir, "*"))
-	if err != nil || len(paths) == 0 {
-		f.Fatalf("no fixtures in %s: %v", dir, err)
-	}
-	var seeds []string
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, string(b))
-	}
-	return seeds
-}
-
 func TestDroidEditsAndExecutionLinksEveryToolCall(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Droid, streamFixture(t, "droid/vibekanban-edits-and-execution.jsonl"))
-	if raw := ofKind(evs, event.Raw); len(raw) > 0 {
+	evs := agentstest.EventsOf(t, agents.Droid, agentstest.StreamFixture(t, "droid/vibekanban-edits-and-execution.jsonl"))
+	if raw := agentstest.OfKind(evs, event.Raw); len(raw) > 0 {
 		t.Fatalf("raw events: %v", raw[0].Update.Text)
 	}
-	start := ofKind(evs, event.SessionStart)
+	start := agentstest.OfKind(evs, event.SessionStart)
 	if len(start) != 1 || start[0].Model != "gpt-5-codex" || start[0].Update.Cwd != "/Users/tempuser/projects/droid-simple" ||
 		len(start[0].Update.Tools) != 14 || start[0].SessionID != "7bfd351f-5a70-46f6-8532-be03587d858d" {
 		t.Fatalf("session_start = %+v", start)
 	}
-	calls, updates := ofKind(evs, event.ToolCall), ofKind(evs, event.ToolCallUpdate)
+	calls, updates := agentstest.OfKind(evs, event.ToolCall), agentstest.OfKind(evs, event.ToolCallUpdate)
 	if len(calls) != 12 || len(updates) != 12 {
 		t.Fatalf("%d calls, %d updates; want 12 each", len(calls), len(updates))
 	}
@@ -129,24 +50,24 @@ func TestDroidEditsAndExecutionLinksEveryToolCall(t *testing.T) {
 	if len(updates[8].Update.RawOutput) == 0 {
 		t.Errorf("ApplyPatch result keeps no structured output")
 	}
-	if plans := ofKind(evs, event.Plan); len(plans) != 7 || plans[0].Update.Entries[0].Status != "pending" {
+	if plans := agentstest.OfKind(evs, event.Plan); len(plans) != 7 || plans[0].Update.Entries[0].Status != "pending" {
 		t.Errorf("TodoWrite plans = %d", len(plans))
 	}
-	msgs := ofKind(evs, event.AgentMessageChunk)
+	msgs := agentstest.OfKind(evs, event.AgentMessageChunk)
 	if len(msgs) != 1 || !strings.HasPrefix(msgs[0].Update.Content.Text, "# Summary") ||
 		!msgs[0].Timestamp.Equal(time.UnixMilli(1760807405426)) {
 		t.Errorf("final message = %+v", msgs)
 	}
-	if len(ofKind(evs, event.Result)) != 0 || len(ofKind(evs, event.Error)) != 0 {
+	if len(agentstest.OfKind(evs, event.Result)) != 0 || len(agentstest.OfKind(evs, event.Error)) != 0 {
 		t.Errorf("a stream ending on a message has no result and no error")
 	}
 }
 
 func TestDroidCancelledToolBeforeInsufficientPermissionIsApprovalBlocked(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Droid, streamFixture(t, "droid/vibekanban-insufficient-perms.jsonl"))
+	evs := agentstest.EventsOf(t, agents.Droid, agentstest.StreamFixture(t, "droid/vibekanban-insufficient-perms.jsonl"))
 	var blocked *event.Event
-	for _, u := range ofKind(evs, event.ToolCallUpdate) {
+	for _, u := range agentstest.OfKind(evs, event.ToolCallUpdate) {
 		if u.Update.ToolCallID == "call_W4t4W4TDhrZFiM9DxVox21PW" {
 			blocked = u
 		}
@@ -160,11 +81,11 @@ func TestDroidCancelledToolBeforeInsufficientPermissionIsApprovalBlocked(t *test
 			t.Fatalf("events out of line order: %d after %d", evs[i].Line, evs[i-1].Line)
 		}
 	}
-	errs := ofKind(evs, event.Error)
+	errs := agentstest.OfKind(evs, event.Error)
 	if len(errs) != 1 || !errs[0].Update.Fatal || errs[0].Line != 10 || errs[0].Extra["source"] != "cli" {
 		t.Fatalf("errors = %+v", errs)
 	}
-	res := ofKind(evs, event.Result)
+	res := agentstest.OfKind(evs, event.Result)
 	if len(res) != 1 || res[0].Update.IsError == nil || !*res[0].Update.IsError || res[0].Line != 10 {
 		t.Fatalf("result = %+v", res)
 	}
@@ -175,12 +96,12 @@ func TestDroidErrorFollowedByALineIsNotFatal(t *testing.T) {
 	in := `{"type":"error","source":"cli","message":"transient","timestamp":1}
 {"type":"message","role":"assistant","id":"m","text":"recovered","timestamp":2,"session_id":"s"}
 `
-	evs := eventsOf(t, Droid, in)
-	errs := ofKind(evs, event.Error)
+	evs := agentstest.EventsOf(t, agents.Droid, in)
+	errs := agentstest.OfKind(evs, event.Error)
 	if len(errs) != 1 || errs[0].Update.Fatal || errs[0].Line != 1 || errs[0].Update.Message != "transient" {
 		t.Fatalf("errors = %+v", errs)
 	}
-	if len(ofKind(evs, event.Result)) != 0 {
+	if len(agentstest.OfKind(evs, event.Result)) != 0 {
 		t.Fatal("a non-terminal error made a result")
 	}
 }
@@ -191,7 +112,7 @@ func TestDroidCancelledToolWithoutPermissionWordIsAPlainFailure(t *testing.T) {
 {"type":"tool_result","id":"c1","isError":true,"error":{"type":"tool_error","message":"Error: tool execution cancelled"},"timestamp":2}
 {"type":"message","role":"assistant","id":"m","text":"The user interrupted.","timestamp":3}
 `
-	u := ofKind(eventsOf(t, Droid, in), event.ToolCallUpdate)
+	u := agentstest.OfKind(agentstest.EventsOf(t, agents.Droid, in), event.ToolCallUpdate)
 	if len(u) != 1 || u[0].Update.ApprovalRequired || u[0].Update.Status != event.StatusFailed {
 		t.Fatalf("update = %+v", u)
 	}
@@ -204,7 +125,7 @@ func TestDroidToolResultWithoutIDLinksOldestOpenCall(t *testing.T) {
 {"type":"tool_result","isError":false,"value":"x body","timestamp":3}
 {"type":"tool_result","isError":true,"error":{"type":"tool_error","message":"bad regex"},"timestamp":4}
 `
-	u := ofKind(eventsOf(t, Droid, in), event.ToolCallUpdate)
+	u := agentstest.OfKind(agentstest.EventsOf(t, agents.Droid, in), event.ToolCallUpdate)
 	if len(u) != 2 || u[0].Update.ToolCallID != "a" || u[0].Update.ToolName != "Read" ||
 		u[0].Update.Content.Text != "x body" || u[1].Update.ToolCallID != "b" ||
 		u[1].Update.Status != event.StatusFailed || u[1].Update.Message != "bad regex" {
@@ -220,8 +141,8 @@ func TestDroidCompletionIsRunUsageAndResult(t *testing.T) {
 	in := `{"type":"message","role":"assistant","id":"a1","text":"Done.","timestamp":1762517062000,"session_id":"s"}
 {"type":"completion","finalText":"Done.","numTurns":2,"durationMs":3000,"session_id":"s","timestamp":1762517064000,"usage":{"input_tokens":100,"output_tokens":20,"cache_read_input_tokens":50,"cache_creation_input_tokens":10}}
 `
-	evs := eventsOf(t, Droid, in)
-	us := ofKind(evs, event.Usage)
+	evs := agentstest.EventsOf(t, agents.Droid, in)
+	us := agentstest.OfKind(evs, event.Usage)
 	if len(us) != 1 {
 		t.Fatalf("usage = %+v", us)
 	}
@@ -230,7 +151,7 @@ func TestDroidCompletionIsRunUsageAndResult(t *testing.T) {
 		u.UsageExtra["cache_creation_input_tokens"] != 10 || u.CostUSD != nil {
 		t.Fatalf("usage = %+v", u)
 	}
-	res := ofKind(evs, event.Result)
+	res := agentstest.OfKind(evs, event.Result)
 	if len(res) != 1 || *res[0].Update.IsError || res[0].Update.Text != "Done." || *res[0].Update.NumTurns != 2 ||
 		*res[0].Update.DurationMs != 3000 || res[0].SessionID != "s" || res[0].Line != 2 {
 		t.Fatalf("result = %+v", res)
@@ -239,18 +160,18 @@ func TestDroidCompletionIsRunUsageAndResult(t *testing.T) {
 
 func TestDroidCompletionWithoutUsageHasNoUsage(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Droid, `{"type":"completion","finalText":"ok"}`)
-	if len(ofKind(evs, event.Usage)) != 0 || len(ofKind(evs, event.Result)) != 1 {
+	evs := agentstest.EventsOf(t, agents.Droid, `{"type":"completion","finalText":"ok"}`)
+	if len(agentstest.OfKind(evs, event.Usage)) != 0 || len(agentstest.OfKind(evs, event.Result)) != 1 {
 		t.Fatalf("events = %+v", evs)
 	}
-	if r := ofKind(evs, event.Result)[0].Update; r.NumTurns != nil || r.DurationMs != nil {
+	if r := agentstest.OfKind(evs, event.Result)[0].Update; r.NumTurns != nil || r.DurationMs != nil {
 		t.Fatalf("absent fields were filled: %+v", r)
 	}
 }
 
 func TestDroidOfflineStreamJustStops(t *testing.T) {
 	t.Parallel()
-	evs := eventsOf(t, Droid, streamFixture(t, "droid/vibekanban-offline-no-reply.jsonl"))
+	evs := agentstest.EventsOf(t, agents.Droid, agentstest.StreamFixture(t, "droid/vibekanban-offline-no-reply.jsonl"))
 	if len(evs) != 2 || evs[0].Update.SessionUpdate != event.SessionStart ||
 		evs[1].Update.SessionUpdate != event.UserMessageChunk || evs[1].Update.Content.Text != "testing droid while offline" {
 		t.Fatalf("events = %+v", evs)
@@ -277,14 +198,14 @@ func TestDroidClaimsOnlyItsOwnLines(t *testing.T) {
 			t.Errorf("%s: Claims = %v", tc.name, got)
 		}
 	}
-	if k := Default().Sniff([][]byte{[]byte(strings.SplitN(streamFixture(t, "droid/vibekanban-offline-no-reply.jsonl"), "\n", 2)[1])}); k != Droid {
+	if k := agents.Default().Sniff([][]byte{[]byte(strings.SplitN(agentstest.StreamFixture(t, "droid/vibekanban-offline-no-reply.jsonl"), "\n", 2)[1])}); k != agents.Droid {
 		t.Errorf("sniffed %s", k)
 	}
 }
 
 func FuzzParseDroid(f *testing.F) {
-	seeds := fixtureSeeds(f, "droid")
+	seeds := agentstest.FixtureSeeds(f, "droid")
 	seeds = append(seeds, `{"type":"completion","finalText":"x","usage":{"input_tokens":1}}`,
 		"{\"type\":\"error\",\"source\":\"cli\",\"message\":\"m\"}\n\x01\x01{\"type\":\"tool_result\",\"isError\":true}")
-	fuzzParser(f, Droid, seeds...)
+	agentstest.FuzzParser(f, agents.Droid, seeds...)
 }

@@ -1,4 +1,4 @@
-package agents
+package droid
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -27,10 +29,10 @@ import (
 type droidHistoryParser struct{}
 
 // Kind implements Parser.
-func (droidHistoryParser) Kind() Kind { return DroidHistory }
+func (droidHistoryParser) Kind() agents.Kind { return agents.DroidHistory }
 
 // NewStream implements Parser.
-func (droidHistoryParser) NewStream() Stream { return &droidHistoryStream{} }
+func (droidHistoryParser) NewStream() agents.Stream { return &droidHistoryStream{} }
 
 // EndsWithResult implements Parser: the log has no result line.
 func (droidHistoryParser) EndsWithResult() bool { return false }
@@ -40,11 +42,11 @@ func (droidHistoryParser) EndsWithResult() bool { return false }
 // message's visibility).
 func (droidHistoryParser) Claims(line []byte) bool {
 	switch {
-	case HasType(line, "session_start"):
+	case agents.HasType(line, "session_start"):
 		return bytes.Contains(line, []byte(`"cwd"`)) && bytes.Contains(line, []byte(`"owner"`))
-	case HasType(line, "agent_turn_outcome"):
+	case agents.HasType(line, "agent_turn_outcome"):
 		return bytes.Contains(line, []byte(`"turnId"`))
-	case HasType(line, "message"):
+	case agents.HasType(line, "message"):
 		return bytes.Contains(line, []byte(`"message":{"role"`)) &&
 			(bytes.Contains(line, []byte(`"modelId"`)) || bytes.Contains(line, []byte(`"visibility"`)))
 	}
@@ -87,12 +89,12 @@ type droidHistoryStream struct {
 }
 
 // Line implements Stream.
-func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
+func (s *droidHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	var e droidEntry
 	if json.Unmarshal(l.Bytes, &e) != nil || e.Type == "" {
 		return false
 	}
-	base := event.Event{Timestamp: ISOTime(e.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: agents.ISOTime(e.Timestamp), Model: s.model}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u
@@ -109,9 +111,9 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 		m := e.Message
-		var blocks []AnthropicBlock
-		if t, ok := JSONText(m.Content); ok {
-			blocks = []AnthropicBlock{{Type: "text", Text: t}}
+		var blocks []agents.AnthropicBlock
+		if t, ok := agents.JSONText(m.Content); ok {
+			blocks = []agents.AnthropicBlock{{Type: "text", Text: t}}
 		} else {
 			_ = json.Unmarshal(m.Content, &blocks)
 		}
@@ -130,7 +132,7 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 		}
 	case "agent_turn_outcome":
 		if e.Reason != "" && e.Reason != "completed" {
-			msg := FirstLine(s.notice)
+			msg := agents.FirstLine(s.notice)
 			if msg == "" {
 				msg = strings.ReplaceAll(e.Reason, "_", " ")
 			}
@@ -148,7 +150,7 @@ func (s *droidHistoryStream) Line(l Line, emit Emit) bool {
 }
 
 // assistant emits a response: thinking, text, then its tool calls.
-func (s *droidHistoryStream) assistant(blocks []AnthropicBlock, put func(event.Update)) {
+func (s *droidHistoryStream) assistant(blocks []agents.AnthropicBlock, put func(event.Update)) {
 	if t := droidText(blocks, "thinking"); t != "" {
 		put(event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(t)})
 	}
@@ -158,7 +160,7 @@ func (s *droidHistoryStream) assistant(blocks []AnthropicBlock, put func(event.U
 	for _, b := range blocks {
 		if b.Type == "tool_use" {
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
-			DescribeTool(&u, b.Name, b.Input)
+			agents.DescribeTool(&u, b.Name, b.Input)
 			put(u)
 		}
 	}
@@ -166,13 +168,13 @@ func (s *droidHistoryStream) assistant(blocks []AnthropicBlock, put func(event.U
 
 // user emits a user message: its tool results, and its text as the
 // prompt (a system reminder Droid adds to it is not).
-func (s *droidHistoryStream) user(blocks []AnthropicBlock, put func(event.Update)) {
+func (s *droidHistoryStream) user(blocks []agents.AnthropicBlock, put func(event.Update)) {
 	var prompt []string
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
 			u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: event.StatusCompleted}
-			text := AnthropicResultText(b.Content)
+			text := agents.AnthropicResultText(b.Content)
 			if n, ok := droidExitCode(text); ok {
 				u.ExitCode = &n
 			}
@@ -180,7 +182,7 @@ func (s *droidHistoryStream) user(blocks []AnthropicBlock, put func(event.Update
 				u.Content = event.Text(text)
 			}
 			if b.IsError {
-				u.Status, u.Message = event.StatusFailed, FirstLine(strings.TrimPrefix(text, "Error: "))
+				u.Status, u.Message = event.StatusFailed, agents.FirstLine(strings.TrimPrefix(text, "Error: "))
 			}
 			put(u)
 		case "text":
@@ -203,7 +205,7 @@ func (s *droidHistoryStream) settings(st *droidSettings, put func(event.Update))
 		return
 	}
 	up := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeRun, CompletionTokens: u.Output,
-		CachedTokens: u.CacheRead, PromptTokens: SumPresent(u.Input, u.CacheRead, u.CacheCreation)}
+		CachedTokens: u.CacheRead, PromptTokens: agents.SumPresent(u.Input, u.CacheRead, u.CacheCreation)}
 	extra := map[string]int64{}
 	if u.Input != nil {
 		extra["input_tokens"] = *u.Input
@@ -219,8 +221,8 @@ func (s *droidHistoryStream) settings(st *droidSettings, put func(event.Update))
 }
 
 // droidText joins the text of the blocks of one type (text or thinking).
-func droidText(blocks []AnthropicBlock, typ string) string {
-	return JoinTexts(blocks, func(b *AnthropicBlock) string {
+func droidText(blocks []agents.AnthropicBlock, typ string) string {
+	return agents.JoinTexts(blocks, func(b *agents.AnthropicBlock) string {
 		if b.Type != typ {
 			return ""
 		}
@@ -239,11 +241,11 @@ func droidExitCode(text string) (int, bool) {
 	if i < 0 {
 		return 0, false
 	}
-	return LeadingInt(text[i+len(marker):])
+	return agents.LeadingInt(text[i+len(marker):])
 }
 
 // Finish implements Stream.
-func (s *droidHistoryStream) Finish(Emit) {}
+func (s *droidHistoryStream) Finish(agents.Emit) {}
 
 // droidHistoryDirs is the folder Droid keeps its sessions in:
 // ~/.factory/sessions (Droid reads no variable that moves it).
@@ -258,7 +260,7 @@ func droidHistoryDirs(_ func(string) string, home string) []string {
 // <project>/<id>.jsonl, keyed by its project folder and id, its change
 // token the log's and its settings file's together (the settings file
 // alone changes when a response's tokens are counted).
-func droidSessions(dir string) ([]StoredSession, func(), error) {
+func droidSessions(dir string) ([]agents.StoredSession, func(), error) {
 	projects, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -266,7 +268,7 @@ func droidSessions(dir string) ([]StoredSession, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []StoredSession
+	var out []agents.StoredSession
 	for _, p := range projects {
 		if !p.IsDir() {
 			continue
@@ -278,7 +280,7 @@ func droidSessions(dir string) ([]StoredSession, func(), error) {
 			if !ok || id == "" || !f.Type().IsRegular() {
 				continue
 			}
-			s := StoredSession{Key: StoredKey(folder, id), ID: id, Project: droidCwd(filepath.Join(folder, f.Name()))}
+			s := agents.StoredSession{Key: agents.StoredKey(folder, id), ID: id, Project: droidCwd(filepath.Join(folder, f.Name()))}
 			for _, name := range []string{f.Name(), id + ".settings.json"} {
 				if fi, err := os.Stat(filepath.Join(folder, name)); err == nil && fi.Mode().IsRegular() {
 					s.Size += fi.Size()
@@ -295,7 +297,7 @@ func droidSessions(dir string) ([]StoredSession, func(), error) {
 // droidRender renders a session again from its key: a project folder
 // under a .factory/sessions folder and a session id.
 func droidRender(key string) ([]byte, bool, error) {
-	folder, id, ok := SplitStoredKey(key)
+	folder, id, ok := agents.SplitStoredKey(key)
 	sessions := filepath.Dir(folder)
 	if !ok || filepath.Base(sessions) != "sessions" || filepath.Base(filepath.Dir(sessions)) != ".factory" {
 		return nil, false, nil
