@@ -64,6 +64,20 @@ func TestArchitecture(t *testing.T) {
 			t.Errorf("%s imports %v: only store and core/historydb use SQL", p.path, p.sql)
 		}
 	}
+	// A harness is its folder, registered by core/agents/all: core/agents
+	// imports none of its folders, and no package but core/agents/all
+	// imports a harness's (a folder may import the Claude-shaped stream's,
+	// core/agents/claude, when its row names it).
+	for _, p := range pkgs {
+		for _, imp := range p.imports {
+			if p.path == "core/agents" && strings.HasPrefix(imp, "core/agents/") {
+				t.Errorf("core/agents imports %s: the harnesses register with it (core/agents/all)", imp)
+			}
+			if harnessFolder(imp) && p.path != "core/agents/all" && !harnessFolder(p.path) {
+				t.Errorf("%s imports the harness folder %s: only core/agents/all does", p.path, imp)
+			}
+		}
+	}
 	// Only the program and its application layer launch agents.
 	for _, r := range rows {
 		for _, p := range r.pkgs {
@@ -207,16 +221,32 @@ func architectureTable(t *testing.T, readme string) []archRow {
 }
 
 // rowOf is the row of a package: its own, else the row of the nearest
-// package it is under; under is that row's package.
+// package it is under; under is that row's package. A row's package
+// ending in a placeholder (core/agents/<harness>) is each folder right
+// under its prefix that has no row of its own; under is then the folder.
 func rowOf(rows []archRow, pkg string) (*archRow, string) {
 	var best *archRow
-	under := ""
+	under, weight := "", 0
 	for i := range rows {
 		for _, p := range rows[i].pkgs {
-			if (pkg == p || strings.HasPrefix(pkg, p+"/")) && len(p) > len(under) {
-				best, under = &rows[i], p
+			if prefix, _, ok := strings.Cut(p, "<"); ok {
+				if rest, ok := strings.CutPrefix(pkg, prefix); ok && rest != "" && !strings.Contains(rest, "/") &&
+					2*len(pkg) > weight {
+					best, under, weight = &rows[i], pkg, 2*len(pkg)
+				}
+				continue
+			}
+			if (pkg == p || strings.HasPrefix(pkg, p+"/")) && 2*len(p)+1 > weight {
+				best, under, weight = &rows[i], p, 2*len(p)+1
 			}
 		}
 	}
 	return best, under
+}
+
+// harnessFolder reports whether a package is a harness's folder
+// (core/agents/<harness>), not core/agents/all or the tests' helpers.
+func harnessFolder(pkg string) bool {
+	name, ok := strings.CutPrefix(pkg, "core/agents/")
+	return ok && !strings.Contains(name, "/") && name != "all" && name != "agentstest"
 }

@@ -7,6 +7,9 @@ import (
 	"os"
 	"runtime/pprof"
 	"strings"
+
+	// Every harness sift knows registers its entry (core/agents.Register).
+	_ "github.com/agentsift/sift/core/agents/all"
 )
 
 func main() {

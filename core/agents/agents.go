@@ -1,5 +1,5 @@
 // Package agents is everything sift knows about each coding-agent CLI (a
-// harness), in the harness's own files. Its parsers turn the stdout stream
+// harness), each in its own folder. Its parsers turn the stdout stream
 // of a CLI into sift's normalized events: one parser per harness, a
 // registry of them in sniffing order, and a driver (Parse) that reads lines
 // with bounded memory, strips sandbox prefixes, recognises sift's own
@@ -8,12 +8,14 @@
 // an invocation asks for, how it resumes a session, the tools it edits
 // with, where it prints its run total, its delta lines and its history.
 //
-// Each harness's parser lives in its own file (claude.go, cursor.go,
-// codex.go, …, and the on-disk histories in *_history.go), its entry in
-// <harness>_harness.go; helpers that more than one wire format needs are in
-// wire.go. A new harness is a file with a Parser (its Kind, the lines it
-// Claims when sniffing, its Stream, and whether it EndsWithResult), a file
-// with its entry, one line in registry.go, and recorded streams under
+// Each harness is its own folder, core/agents/<harness> (claude, codex,
+// pi, …): its parsers, stream and on-disk history, and its entry
+// (Harness()); core/agents/all registers every entry (Register), and this
+// package knows none of them. It holds what they share: the kinds, the
+// model, the driver, and helpers that more than one wire format needs
+// (wire.go). A new harness is a folder with a Parser (its Kind, the lines
+// it Claims when sniffing, its Stream, and whether it EndsWithResult) and
+// its entry, one line in core/agents/all, and recorded streams under
 // testdata/streams/<kind> with their event goldens. The summary learns
 // nothing of it but what the events, the parse's event.Stats and its entry
 // say.
@@ -116,7 +118,7 @@ func NewRegistry(parsers ...Parser) *Registry {
 }
 
 // Default returns the registry of every harness sift reads, in the sniffing
-// order of registry.go: the stdout streams (antigravity, claude, codex,
+// order they were registered in (core/agents/all): the stdout streams (antigravity, claude, codex,
 // copilot, cursor, droid, gemini, kimi, opencode, pi, qwen), the on-disk
 // histories, then unknown.
 func Default() *Registry {

@@ -158,7 +158,7 @@ func (s *aiderStream) call(put func(event.Update), name string, input map[string
 	if input != nil {
 		raw, _ = json.Marshal(input)
 	}
-	describeTool(&u, name, raw)
+	DescribeTool(&u, name, raw)
 	if title != "" {
 		u.Title = title
 	}

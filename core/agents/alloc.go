@@ -113,10 +113,10 @@ func (r *Registry) SniffLine(sc *Scratch, line []byte) Kind {
 	return k
 }
 
-// lendTools gives a line's tool list the Scratch's array, empty, to
+// LendTools gives a line's tool list the Scratch's array, empty, to
 // decode into; keepTools takes it back. Both do nothing unless the events
 // are lent.
-func (l *lender) lendTools(tools *[]string) {
+func (l *Lender) LendTools(tools *[]string) {
 	if l.sc != nil && l.sc.tools != nil {
 		clear(l.sc.tools[:l.sc.toolsUsed])
 		*tools = l.sc.tools[:0]
@@ -124,7 +124,7 @@ func (l *lender) lendTools(tools *[]string) {
 }
 
 // keepTools: see lendTools.
-func (l *lender) keepTools(tools []string) {
+func (l *Lender) KeepTools(tools []string) {
 	if l.sc != nil && tools != nil && cap(tools) <= maxKeptRaw/16 {
 		l.sc.tools, l.sc.toolsUsed = tools[:0], len(tools)
 	}
@@ -137,7 +137,7 @@ const (
 	rawCodexLine
 	rawCodexItem
 	rawGeminiLine
-	rawDroidLine
+	RawDroidLine
 	rawSets
 )
 
@@ -157,19 +157,19 @@ func (sc *Scratch) line() {
 	sc.texts.reset()
 }
 
-// lender makes the events a stream emits: from the parse's Scratch when
+// Lender makes the events a stream emits: from the parse's Scratch when
 // the parse lends its events, else new ones, the receiver's to keep. A
 // stream embeds it; the driver gives it the Scratch. An event a stream
 // holds past the line it was made of must not come from here.
-type lender struct{ sc *Scratch }
+type Lender struct{ sc *Scratch }
 
-func (l *lender) lendFrom(sc *Scratch) { l.sc = sc }
+func (l *Lender) lendFrom(sc *Scratch) { l.sc = sc }
 
-// lends reports whether the events are lent (Options.Borrow).
-func (l *lender) lends() bool { return l.sc != nil }
+// Lends reports whether the events are lent (Options.Borrow).
+func (l *Lender) Lends() bool { return l.sc != nil }
 
-// event returns a copy of e to emit.
-func (l *lender) event(e *event.Event) *event.Event {
+// Event returns a copy of e to emit.
+func (l *Lender) Event(e *event.Event) *event.Event {
 	if l.sc == nil {
 		x := new(event.Event)
 		*x = *e
@@ -180,18 +180,18 @@ func (l *lender) event(e *event.Event) *event.Event {
 	return x
 }
 
-// contentEvent returns a copy of base whose update is u with content c,
+// ContentEvent returns a copy of base whose update is u with content c,
 // the two in one allocation, or one slot of the pool.
-func (l *lender) contentEvent(base *event.Event, u event.Update, c *event.Content) *event.Event {
+func (l *Lender) ContentEvent(base *event.Event, u event.Update, c *event.Content) *event.Event {
 	if l.sc == nil {
 		return withContent(new(eventWithContent), base, u, c)
 	}
 	return withContent(l.sc.pool.get(), base, u, c)
 }
 
-// contentSlot returns a zero event and content block to fill, the content
+// ContentSlot returns a zero event and content block to fill, the content
 // not yet attached.
-func (l *lender) contentSlot() (*event.Event, *event.Content) {
+func (l *Lender) ContentSlot() (*event.Event, *event.Content) {
 	if l.sc == nil {
 		x := new(eventWithContent)
 		return &x.ev, &x.content
@@ -226,7 +226,7 @@ func boxedWord(s string) any {
 // once later: when the events are lent, the stream's own slot (the
 // receiver keeps none, and the stream holds one such event at a time),
 // else a new one, the receiver's to keep.
-func (l *lender) held(slot *event.Event) *event.Event {
+func (l *Lender) held(slot *event.Event) *event.Event {
 	if l.sc == nil {
 		return new(event.Event)
 	}
@@ -235,7 +235,7 @@ func (l *lender) held(slot *event.Event) *event.Event {
 }
 
 // blank returns a zero event to fill and emit during this line.
-func (l *lender) blank() *event.Event {
+func (l *Lender) blank() *event.Event {
 	if l.sc == nil {
 		return new(event.Event)
 	}
@@ -258,10 +258,10 @@ const maxKeptRaw = 1 << 20
 // copy the receiver may keep.
 type rawArrays struct{ bufs []json.RawMessage }
 
-// lendRaw gives each field of a set, in order, its array from the last
+// LendRaw gives each field of a set, in order, its array from the last
 // line, empty; keepRaw takes the arrays back, as decoded, once the line is
 // decoded. Both do nothing unless the events are lent.
-func (l *lender) lendRaw(set int, fields ...*json.RawMessage) {
+func (l *Lender) LendRaw(set int, fields ...*json.RawMessage) {
 	if l.sc == nil {
 		return
 	}
@@ -274,7 +274,7 @@ func (l *lender) lendRaw(set int, fields ...*json.RawMessage) {
 }
 
 // keepRaw: see lendRaw.
-func (l *lender) keepRaw(set int, fields ...*json.RawMessage) {
+func (l *Lender) KeepRaw(set int, fields ...*json.RawMessage) {
 	if l.sc == nil {
 		return
 	}
@@ -307,7 +307,7 @@ func (k *keptText) set(s string) { *k = append((*k)[:0], s...) }
 // text returns the text for an event: a view of the array when the events
 // are lent (set, which overwrites it, comes on a later line, and the
 // receiver copies what it keeps), else a copy.
-func (k keptText) text(l *lender) string {
+func (k keptText) text(l *Lender) string {
 	if l.sc != nil && len(k) > 0 {
 		return view.String(k)
 	}
@@ -316,14 +316,14 @@ func (k keptText) text(l *lender) string {
 
 // counters returns an empty map for an event's UsageExtra, extras one
 // for its Extra (lentMap).
-func (l *lender) counters(keep *map[string]int64) map[string]int64 { return lentMap(l, keep) }
+func (l *Lender) counters(keep *map[string]int64) map[string]int64 { return lentMap(l, keep) }
 
-func (l *lender) extras(keep *map[string]any) map[string]any { return lentMap(l, keep) }
+func (l *Lender) extras(keep *map[string]any) map[string]any { return lentMap(l, keep) }
 
 // lentMap returns an empty map for an event: when the events are lent,
 // *keep, the stream's own, cleared (the receiver keeps none, and a stream
 // emits one such map per line), else a new one.
-func lentMap[V any](l *lender, keep *map[string]V) map[string]V {
+func lentMap[V any](l *Lender, keep *map[string]V) map[string]V {
 	if l.sc == nil {
 		return map[string]V{}
 	}
@@ -337,7 +337,7 @@ func lentMap[V any](l *lender, keep *map[string]V) map[string]V {
 // oneExtra returns an Extra of one key: when the events are lent, *keep,
 // the stream's own, which only ever holds that key, shared by the events
 // of a line that say the same; else a new map.
-func (l *lender) oneExtra(keep *map[string]any, key string, v any) map[string]any {
+func (l *Lender) oneExtra(keep *map[string]any, key string, v any) map[string]any {
 	if l.sc == nil {
 		return map[string]any{key: v}
 	}

@@ -46,7 +46,7 @@ func (ampHistoryParser) EndsWithResult() bool { return false }
 
 // Claims implements Parser: the lines AmpThreadLines renders.
 func (ampHistoryParser) Claims(line []byte) bool {
-	return hasType(line, "amp-thread") || hasType(line, "amp-message") || hasType(line, "amp-ledger")
+	return HasType(line, "amp-thread") || HasType(line, "amp-message") || HasType(line, "amp-ledger")
 }
 
 // ampThread is a thread document as far as sift reads it.
@@ -283,8 +283,8 @@ func (s *ampHistoryStream) message(m *ampMessage, emit Emit) {
 	switch {
 	case m.Meta != nil && m.Meta.SentAt > 0:
 		s.at = time.UnixMilli(m.Meta.SentAt).UTC()
-	case m.Usage != nil && !isoTime(m.Usage.Timestamp).IsZero():
-		s.at = isoTime(m.Usage.Timestamp)
+	case m.Usage != nil && !ISOTime(m.Usage.Timestamp).IsZero():
+		s.at = ISOTime(m.Usage.Timestamp)
 	}
 	model := ""
 	if m.Usage != nil {
@@ -297,7 +297,7 @@ func (s *ampHistoryStream) message(m *ampMessage, emit Emit) {
 		emit(&event.Event{Timestamp: s.at, Model: model, Update: u, Extra: extra})
 	}
 	var blocks []ampBlock
-	if t, ok := jsonText(m.Content); ok {
+	if t, ok := JSONText(m.Content); ok {
 		blocks = []ampBlock{{Type: "text", Text: t}}
 	} else {
 		_ = json.Unmarshal(m.Content, &blocks)
@@ -321,7 +321,7 @@ func (s *ampHistoryStream) user(blocks []ampBlock, put func(event.Update, map[st
 			}
 		}
 	}
-	if t := joinTexts(blocks, func(b *ampBlock) string {
+	if t := JoinTexts(blocks, func(b *ampBlock) string {
 		if b.Type != "text" {
 			return ""
 		}
@@ -356,7 +356,7 @@ func ampResult(b *ampBlock) (event.Update, bool) {
 		if json.Unmarshal(r.Error, &e) == nil && e.Message != "" {
 			msg = e.Message
 		}
-		u.Status, u.Message = event.StatusFailed, firstLine(msg)
+		u.Status, u.Message = event.StatusFailed, FirstLine(msg)
 		if msg != "" {
 			u.Content = event.Text(msg)
 		}
@@ -365,7 +365,7 @@ func ampResult(b *ampBlock) (event.Update, bool) {
 		if msg == "" {
 			msg = strings.ReplaceAll(r.Status, "-", " ")
 		}
-		u.Status, u.Message = event.StatusFailed, firstLine(msg)
+		u.Status, u.Message = event.StatusFailed, FirstLine(msg)
 	default:
 		return u, false
 	}
@@ -380,7 +380,7 @@ func ampResultText(raw json.RawMessage) (string, *int) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
 	}
-	if t, ok := jsonText(raw); ok {
+	if t, ok := JSONText(raw); ok {
 		return t, nil
 	}
 	var cmd struct {
@@ -399,7 +399,7 @@ func (s *ampHistoryStream) assistant(m *ampMessage, blocks []ampBlock, put func(
 	if id, ok := ampMessageID(m.MessageID); ok && m.Usage != nil {
 		s.cache[id] = [2]int64{ampCount(m.Usage.CacheCreation), ampCount(m.Usage.CacheRead)}
 	}
-	if t := joinTexts(blocks, func(b *ampBlock) string {
+	if t := JoinTexts(blocks, func(b *ampBlock) string {
 		if b.Type != "thinking" {
 			return ""
 		}
@@ -407,7 +407,7 @@ func (s *ampHistoryStream) assistant(m *ampMessage, blocks []ampBlock, put func(
 	}); t != "" {
 		put(event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(t)}, nil)
 	}
-	if t := joinTexts(blocks, func(b *ampBlock) string {
+	if t := JoinTexts(blocks, func(b *ampBlock) string {
 		if b.Type != "text" {
 			return ""
 		}
@@ -422,13 +422,13 @@ func (s *ampHistoryStream) assistant(m *ampMessage, blocks []ampBlock, put func(
 	for i := range blocks {
 		if b := &blocks[i]; b.Type == "tool_use" {
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
-			describeTool(&u, b.Name, b.Input)
+			DescribeTool(&u, b.Name, b.Input)
 			put(u, nil)
 		}
 	}
 	if u := m.Usage; u != nil && !s.ledger {
 		// ccusage counts a message's usage only with a time and a model.
-		if !isoTime(ampFirst(u.Timestamp, m.Timestamp)).IsZero() && ampFirst(u.Model, m.Model) != "" {
+		if !ISOTime(ampFirst(u.Timestamp, m.Timestamp)).IsZero() && ampFirst(u.Model, m.Model) != "" {
 			if up, ok := ampUsageUpdate(u.Input, u.Output, u.CacheCreation, u.CacheRead, u.Total, u.Credits); ok {
 				put(up, nil)
 			}
@@ -469,7 +469,7 @@ func (s *ampHistoryStream) ledgerEvent(ev *ampLedgerEvent, emit Emit) {
 	if !s.ledger || ev.Tokens == nil || ev.Model == "" {
 		return
 	}
-	t := isoTime(ev.Timestamp)
+	t := ISOTime(ev.Timestamp)
 	if t.IsZero() {
 		return
 	}

@@ -253,10 +253,10 @@ func (s *agyStream) step(st *agyStep, conv string, emit Emit) bool {
 func (s *agyStream) tool(st *agyStep, key string, base event.Event, emit Emit) {
 	var ti agyToolInfo
 	_ = json.Unmarshal(st.ToolInfo, &ti) // absent or odd tool_info: no fields
-	name := firstNonEmpty(st.ToolName, ti.Name)
+	name := FirstNonEmpty(st.ToolName, ti.Name)
 	input := ti.Parameters
 	if st.StepType == "subagent" {
-		name, input = firstNonEmpty(name, "subagent"), st.SubagentInfo
+		name, input = FirstNonEmpty(name, "subagent"), st.SubagentInfo
 	}
 	if key == "" {
 		key = base.SessionID + ":" + name
@@ -265,7 +265,7 @@ func (s *agyStream) tool(st *agyStep, key string, base event.Event, emit Emit) {
 	if open {
 		ev := base
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: key, Status: event.StatusInProgress}
-		describeTool(&ev.Update, name, input)
+		DescribeTool(&ev.Update, name, input)
 		agyDescribe(&ev.Update, name, input)
 		if st.StepType == "subagent" {
 			ev.Update.ToolKind = event.ToolThink
@@ -289,7 +289,7 @@ func (s *agyStream) tool(st *agyStep, key string, base event.Event, emit Emit) {
 	u := &ev.Update
 	*u = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: key, ToolName: name, Status: event.StatusCompleted}
 	if out := firstRaw(ti.Output, st.Output); out != nil {
-		if text, ok := jsonText(out); ok {
+		if text, ok := JSONText(out); ok {
 			u.Content = event.Text(text)
 		}
 	}
@@ -301,7 +301,7 @@ func (s *agyStream) tool(st *agyStep, key string, base event.Event, emit Emit) {
 				u.Content = event.Text(text)
 			}
 		}
-	case present(st.ToolInfo):
+	case Present(st.ToolInfo):
 		u.RawOutput = st.ToolInfo
 	case firstRaw(st.Output) != nil:
 		u.RawOutput = st.Output
@@ -355,11 +355,11 @@ func (s *agyStream) result(r *agyResult, envelope bool, emit Emit) {
 func agyUsageUpdate(u *agyUsage, scope event.Scope) event.Update {
 	up := event.Update{
 		SessionUpdate: event.Usage, Scope: scope,
-		PromptTokens: sumPresent(u.Input, u.CacheRead), CompletionTokens: u.Output, CachedTokens: u.CacheRead,
+		PromptTokens: SumPresent(u.Input, u.CacheRead), CompletionTokens: u.Output, CachedTokens: u.CacheRead,
 	}
 	extra := map[string]int64{}
-	putPresent(extra, "thinking_tokens", u.Thinking)
-	putPresent(extra, "total_tokens", u.Total)
+	PutPresent(extra, "thinking_tokens", u.Thinking)
+	PutPresent(extra, "total_tokens", u.Total)
 	if len(extra) > 0 {
 		up.UsageExtra = extra
 	}
@@ -376,7 +376,7 @@ func agyDescribe(u *event.Update, name string, params json.RawMessage) {
 	}
 	str := func(keys ...string) string {
 		for _, k := range keys {
-			if s, ok := jsonText(p[k]); ok && s != "" {
+			if s, ok := JSONText(p[k]); ok && s != "" {
 				return s
 			}
 		}
@@ -407,7 +407,7 @@ func agyDescribe(u *event.Update, name string, params json.RawMessage) {
 		verb, obj = "MCP", server+"/"+tool
 	}
 	if verb != "" && obj != "" {
-		u.Title = verb + ": " + firstLine(obj)
+		u.Title = verb + ": " + FirstLine(obj)
 	}
 }
 
@@ -443,7 +443,7 @@ func agySubagentText(raw json.RawMessage) string {
 	}
 	var lines []string
 	for _, a := range sa.Subagents {
-		line := firstNonEmpty(a.TypeName, "subagent") + ": conversation " + a.ConversationID
+		line := FirstNonEmpty(a.TypeName, "subagent") + ": conversation " + a.ConversationID
 		if a.LogURI != "" {
 			line += ", log " + a.LogURI
 		}
@@ -454,7 +454,7 @@ func agySubagentText(raw json.RawMessage) string {
 
 // agyErrorText reads an error printed as {type, message} or as a string.
 func agyErrorText(raw json.RawMessage) string {
-	if s, ok := jsonText(raw); ok {
+	if s, ok := JSONText(raw); ok {
 		return s
 	}
 	var e struct {
@@ -464,5 +464,5 @@ func agyErrorText(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &e) != nil {
 		return ""
 	}
-	return firstNonEmpty(e.Message, e.Type)
+	return FirstNonEmpty(e.Message, e.Type)
 }

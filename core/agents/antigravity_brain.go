@@ -327,7 +327,7 @@ func antigravityCommandCwd(steps []antigravityStep, compact bool) string {
 			if json.Unmarshal(agyHistoryArgs(c.Args, compact), &args) != nil {
 				continue
 			}
-			cwd, _ := jsonText(args.Cwd)
+			cwd, _ := JSONText(args.Cwd)
 			if filepath.IsAbs(cwd) && !strings.Contains(filepath.ToSlash(cwd), "/.gemini/antigravity") {
 				return filepath.Clean(cwd)
 			}

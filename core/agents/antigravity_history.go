@@ -112,7 +112,7 @@ func (s *agyHistoryStream) Line(l Line, emit Emit) bool {
 	if st.StepIndex == nil || st.Type == "" {
 		return false
 	}
-	base := event.Event{SessionID: s.id, Timestamp: isoTime(st.CreatedAt)}
+	base := event.Event{SessionID: s.id, Timestamp: ISOTime(st.CreatedAt)}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u
@@ -134,12 +134,12 @@ func (s *agyHistoryStream) Line(l Line, emit Emit) bool {
 	case st.Type == "PLANNER_RESPONSE":
 		s.plan(&st, content, base, emit)
 	case st.Type == "ERROR_MESSAGE":
-		msg := strings.TrimSpace(firstNonEmpty(st.Error, content))
+		msg := strings.TrimSpace(FirstNonEmpty(st.Error, content))
 		if len(s.pending) > 0 && strings.Contains(strings.ToLower(msg), "invalid tool call") {
 			// The call the model made was rejected before it ran.
 			c := s.pop()
 			put(event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: c.id, ToolName: c.name,
-				Status: event.StatusFailed, Message: firstLine(msg), Content: event.Text(msg)})
+				Status: event.StatusFailed, Message: FirstLine(msg), Content: event.Text(msg)})
 			s.end = agyEndOther
 			return true
 		}
@@ -180,7 +180,7 @@ func (s *agyHistoryStream) plan(st *agyHistoryStep, content string, base event.E
 		id := strconv.FormatInt(*st.StepIndex, 10) + "." + strconv.Itoa(i)
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: id, Status: event.StatusPending}
 		args := agyHistoryArgs(c.Args, s.compact)
-		describeTool(&u, c.Name, args)
+		DescribeTool(&u, c.Name, args)
 		agyDescribe(&u, c.Name, args)
 		put(u)
 		s.pending = append(s.pending, agyPendingCall{id, c.Name})
@@ -203,7 +203,7 @@ func (s *agyHistoryStream) result(st *agyHistoryStep, content string, base event
 		c = agyPendingCall{id: strconv.FormatInt(*st.StepIndex, 10), name: strings.ToLower(st.Type)}
 		ev := base
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: c.id, Status: event.StatusPending}
-		describeTool(&ev.Update, c.name, nil)
+		DescribeTool(&ev.Update, c.name, nil)
 		emit(&ev)
 	}
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: c.id, ToolName: c.name, Status: event.StatusCompleted}
@@ -218,7 +218,7 @@ func (s *agyHistoryStream) result(st *agyHistoryStep, content string, base event
 	}
 	if st.Status == "ERROR" || st.Status == "FAILED" || u.ExitCode != nil && *u.ExitCode != 0 {
 		u.Status = event.StatusFailed
-		u.Message = firstLine(strings.TrimSpace(firstNonEmpty(st.Error, agyResultBody(content))))
+		u.Message = FirstLine(strings.TrimSpace(FirstNonEmpty(st.Error, agyResultBody(content))))
 	}
 	ev := base
 	ev.Update = u
@@ -253,7 +253,7 @@ func (s *agyHistoryStream) Finish(emit Emit) {
 // "1"); it is decoded one level. A value the log clipped ("…<truncated N
 // bytes>") is no JSON text and stays the string it is.
 func agyHistoryArgs(raw json.RawMessage, compact bool) json.RawMessage {
-	if !compact || !present(raw) {
+	if !compact || !Present(raw) {
 		return raw
 	}
 	var m map[string]json.RawMessage
@@ -261,7 +261,7 @@ func agyHistoryArgs(raw json.RawMessage, compact bool) json.RawMessage {
 		return raw
 	}
 	for k, v := range m {
-		if text, ok := jsonText(v); ok && json.Valid([]byte(text)) {
+		if text, ok := JSONText(v); ok && json.Valid([]byte(text)) {
 			m[k] = json.RawMessage(text)
 		}
 	}

@@ -26,17 +26,17 @@ func (p claudeParser) Kind() Kind { return p.kind }
 func (p claudeParser) Claims(line []byte) bool {
 	switch p.kind {
 	case Claude:
-		if hasType(line, "system") {
+		if HasType(line, "system") {
 			return bytes.Contains(line, []byte(`"claude_code_version"`))
 		}
-		if hasType(line, "assistant") || hasType(line, "user") {
+		if HasType(line, "assistant") || HasType(line, "user") {
 			return bytes.Contains(line, []byte(`"message"`)) && bytes.Contains(line, []byte(`"session_id"`)) &&
 				!bytes.Contains(line, []byte(`"model_call_id"`))
 		}
-		return hasType(line, "result") && bytes.Contains(line, []byte(`"session_id"`)) &&
+		return HasType(line, "result") && bytes.Contains(line, []byte(`"session_id"`)) &&
 			(bytes.Contains(line, []byte(`"num_turns"`)) || bytes.Contains(line, []byte(`"total_cost_usd"`)))
 	case Qwen:
-		return hasType(line, "system") && bytes.Contains(line, []byte(`"qwen_code_version"`))
+		return HasType(line, "system") && bytes.Contains(line, []byte(`"qwen_code_version"`))
 	}
 	return false
 }
@@ -49,7 +49,7 @@ func (claudeParser) EndsWithResult() bool { return true }
 
 // claudeStream is the per-stream state of the Claude-shaped parser.
 type claudeStream struct {
-	lender
+	Lender
 	kind  Kind
 	model string
 	// history is set for on-disk transcripts.
@@ -110,14 +110,14 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 	*f = claudeLineFast{Message: s.scratchMessage()}
 	cl := &f.claudeLine
 	raws := s.rawFields()
-	s.lendRaw(rawClaudeLine, raws[:]...)
-	s.lendTools(&cl.Tools)
-	err := decodeInto(l.Bytes, f)
+	s.LendRaw(rawClaudeLine, raws[:]...)
+	s.LendTools(&cl.Tools)
+	err := DecodeInto(l.Bytes, f)
 	if f.Message != nil {
 		// The array, grown or not, serves the next line; the blocks
 		// written so far are cleared then.
 		s.blocks, s.used = f.Message.Content, len(f.Message.Content)
-		if s.lends() {
+		if s.Lends() {
 			s.sc.blocks, s.sc.blocksUsed = s.blocks, s.used
 		}
 	}
@@ -128,10 +128,10 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 			cl.Message = m
 		}
 	} else {
-		err = decodeInto(l.Bytes, cl)
+		err = DecodeInto(l.Bytes, cl)
 	}
-	s.keepRaw(rawClaudeLine, raws[:]...)
-	s.keepTools(cl.Tools)
+	s.KeepRaw(rawClaudeLine, raws[:]...)
+	s.KeepTools(cl.Tools)
 	if err != nil {
 		return false
 	}
@@ -150,7 +150,7 @@ func (s *claudeStream) Line(l Line, emit Emit) bool {
 // next line's (rawArrays); else each line's are new, as the events keep
 // them.
 func (s *claudeStream) scratchMessage() *claudeMessageFast {
-	if s.lends() {
+	if s.Lends() {
 		// The Scratch's blocks, which the last stream it served may
 		// have written.
 		s.blocks, s.used = s.sc.blocks, s.sc.blocksUsed
@@ -189,7 +189,7 @@ func (s *claudeStream) toolName(name string) string {
 
 // dispatch emits the events of one decoded line.
 func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
-	base := event.Event{SessionID: cl.SessionID, Timestamp: cmp.Or(isoTime(cl.Timestamp), epochMs(cl.TimestampMs))}
+	base := event.Event{SessionID: cl.SessionID, Timestamp: cmp.Or(ISOTime(cl.Timestamp), EpochMS(cl.TimestampMs))}
 	if cl.ParentToolUseID != nil {
 		base.ParentToolCallID = *cl.ParentToolUseID
 	}
@@ -208,10 +208,10 @@ func (s *claudeStream) dispatch(cl *claudeLine, emit Emit) bool {
 		return s.cursorTool(cl, base, emit)
 	case "control_request":
 		if cl.Request != nil && cl.Request.Subtype == "can_use_tool" {
-			ev := s.event(&base)
+			ev := s.Event(&base)
 			ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: cl.Request.ToolUseID,
 				Status: event.StatusPending, ApprovalRequired: true}
-			describeTool(&ev.Update, cl.Request.ToolName, cl.Request.Input)
+			DescribeTool(&ev.Update, cl.Request.ToolName, cl.Request.Input)
 			emit(ev)
 			return true
 		}
@@ -224,7 +224,7 @@ func (s *claudeStream) system(cl *claudeLine, base event.Event, emit Emit) bool 
 		return s.notice(cl, base, emit)
 	}
 	s.model = strings.Clone(cl.Model)
-	ev := s.event(&base)
+	ev := s.Event(&base)
 	ev.Model = cl.Model
 	version := cl.ClaudeCodeVersion
 	if version == "" {
@@ -253,11 +253,11 @@ func (s *claudeStream) notice(cl *claudeLine, base event.Event, emit Emit) bool 
 	if cl.Subtype == "" {
 		return false
 	}
-	ev := s.event(&base)
+	ev := s.Event(&base)
 	if cl.Outcome == "error" || cl.ExitCode != nil && *cl.ExitCode != 0 {
 		msg := "hook " + cl.HookName + " failed"
 		if cl.Stderr != "" {
-			msg += ": " + firstLine(cl.Stderr)
+			msg += ": " + FirstLine(cl.Stderr)
 		}
 		ev.Update = event.Update{SessionUpdate: event.Error, Message: msg, Subtype: cl.Subtype}
 	} else {
@@ -292,27 +292,27 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 		var ev *event.Event
 		switch b.Type {
 		case "text":
-			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(b.Text))
+			ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(b.Text))
 		case "thinking", "redacted_thinking":
-			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(b.Thinking))
+			ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(b.Thinking))
 		case "tool_use", "server_tool_use":
 			s.names[strings.Clone(b.ID)] = s.toolName(b.Name)
-			ev = s.event(&base)
+			ev = s.Event(&base)
 			ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
-			describeTool(&ev.Update, b.Name, b.Input)
+			DescribeTool(&ev.Update, b.Name, b.Input)
 			if entries := s.planEntries(b.Name, b.Input); entries != nil {
 				if m.StopReason != nil {
 					ev.Extra = s.stopExtra(*m.StopReason)
 				}
 				emit(ev)
-				ev = s.event(&base)
+				ev = s.Event(&base)
 				ev.Update = event.Update{SessionUpdate: event.Plan, Entries: entries}
 			}
 		case "image":
 			if b.Source == nil {
 				continue
 			}
-			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk},
+			ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk},
 				event.Image(b.Source.MediaType, b.Source.Data))
 		default:
 			continue
@@ -333,7 +333,7 @@ func (s *claudeStream) assistant(cl *claudeLine, base event.Event, emit Emit) bo
 			}
 			replaces = r
 		}
-		ev := s.event(&base)
+		ev := s.Event(&base)
 		ev.Update = s.usage(u, event.ScopeCall)
 		if s.history && cl.RequestID != "" {
 			ev.Extra = s.usageExtra(cl, replaces)
@@ -370,7 +370,7 @@ func (s *claudeStream) apiError(m *claudeMessage, base event.Event, emit Emit) b
 			msg = b.Text
 		}
 	}
-	ev := s.event(&base)
+	ev := s.Event(&base)
 	ev.Update = event.Update{SessionUpdate: event.Error, Message: msg}
 	emit(ev)
 	return true
@@ -398,7 +398,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 		var ev *event.Event
 		switch b.Type {
 		case "text":
-			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk}, event.Text(b.Text))
+			ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk}, event.Text(b.Text))
 			if cl.IsSynthetic {
 				ev.Extra = map[string]any{"isSynthetic": true}
 			}
@@ -406,7 +406,7 @@ func (s *claudeStream) user(cl *claudeLine, base event.Event, emit Emit) bool {
 			if b.Source == nil {
 				continue
 			}
-			ev = s.contentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk},
+			ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.UserMessageChunk},
 				event.Image(b.Source.MediaType, b.Source.Data))
 		case "tool_result":
 			s.toolResult(b, cl, base, emit)
@@ -429,7 +429,7 @@ func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Eve
 	if u.ToolName != "" {
 		u.ToolKind = ToolKindOf(u.ToolName)
 	}
-	if present(cl.ToolUseResult) {
+	if Present(cl.ToolUseResult) {
 		u.RawOutput = cl.ToolUseResult
 	}
 	if failed {
@@ -442,9 +442,9 @@ func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Eve
 	if s.approvals[b.ToolUseID] || (failed && isApprovalText(text)) {
 		u.ApprovalRequired = true
 	}
-	emit(s.contentEvent(&base, u, event.Text(text)))
+	emit(s.ContentEvent(&base, u, event.Text(text)))
 	for _, img := range images {
-		iev := s.event(&base)
+		iev := s.Event(&base)
 		iev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: b.ToolUseID, Status: u.Status, Content: img}
 		emit(iev)
 	}
@@ -453,14 +453,14 @@ func (s *claudeStream) toolResult(b *claudeBlock, cl *claudeLine, base event.Eve
 func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool {
 	// Denials are known only now: mark those calls approval-blocked.
 	for _, d := range cl.PermissionDenials {
-		ev := s.event(&base)
+		ev := s.Event(&base)
 		ev.Update = event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: d.ToolUseID, Status: event.StatusFailed,
 			ApprovalRequired: true, Message: "permission denied"}
-		describeTool(&ev.Update, d.ToolName, d.ToolInput)
+		DescribeTool(&ev.Update, d.ToolName, d.ToolInput)
 		emit(ev)
 	}
 	if cl.Usage != nil || cl.TotalCostUSD != nil {
-		ev := s.event(&base)
+		ev := s.Event(&base)
 		if cl.Usage != nil {
 			ev.Update = s.usage(cl.Usage, event.ScopeRun)
 		} else {
@@ -469,7 +469,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 		ev.Update.CostUSD = cl.TotalCostUSD
 		emit(ev)
 	}
-	ev := s.event(&base)
+	ev := s.Event(&base)
 	u := event.Update{SessionUpdate: event.Result, IsError: cl.IsError, Subtype: cl.Subtype,
 		DurationMs: cl.DurationMs, NumTurns: cl.NumTurns}
 	if len(cl.Result) > 0 && cl.Result[0] == '"' {
@@ -482,7 +482,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 	if cl.TerminalReason != "" {
 		extra["terminal_reason"] = cl.TerminalReason
 	}
-	if present(cl.APIErrorStatus) {
+	if Present(cl.APIErrorStatus) {
 		extra["api_error_status"] = json.RawMessage(cl.APIErrorStatus)
 	}
 	if cl.TTFTMs != nil {
@@ -497,7 +497,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 	ev.Update = u
 	if cl.IsError != nil && *cl.IsError {
 		// Check is_error, not subtype: API failures say "success".
-		eev := s.event(&base)
+		eev := s.Event(&base)
 		msg := u.Text
 		if msg == "" {
 			msg = cl.Subtype
@@ -537,7 +537,7 @@ func (s *claudeStream) usage(u *claudeUsage, scope event.Scope) event.Update {
 	if u.InputTokens != nil {
 		out.PromptTokens = event.Int64(max(*u.InputTokens, 0))
 		if s.kind != Qwen {
-			out.PromptTokens = sumPresent(out.PromptTokens, u.CacheRead, u.CacheCreation)
+			out.PromptTokens = SumPresent(out.PromptTokens, u.CacheRead, u.CacheCreation)
 		}
 	}
 	if len(out.UsageExtra) == 0 {
@@ -549,7 +549,7 @@ func (s *claudeStream) usage(u *claudeUsage, scope event.Scope) event.Update {
 // decodeBlocks decodes a content array; a string content becomes one text
 // block.
 func decodeBlocks(raw json.RawMessage, out *[]claudeBlock) bool {
-	if !present(raw) {
+	if !Present(raw) {
 		return true
 	}
 	if raw[0] == '"' {

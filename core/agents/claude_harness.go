@@ -140,7 +140,7 @@ func claudeSession(parts []string) (workItem, name string, ok bool) {
 // folders up, four from a subagent's.
 func claudeHistoryRoot(path string) string {
 	if filepath.Base(filepath.Dir(path)) == "subagents" {
-		return upDirs(path, 4)
+		return UpDirs(path, 4)
 	}
-	return upDirs(path, 2)
+	return UpDirs(path, 2)
 }

@@ -7,10 +7,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// ClaudeHistory is the on-disk transcript format Claude Code writes under
-// ~/.claude/projects/<project>/<session>.jsonl (and subagents/agent-*.jsonl).
-const ClaudeHistory Kind = "claude-history"
-
 // claudeHistoryParser reads Claude Code's on-disk transcripts. Their message
 // lines are Claude-shaped, with camelCase keys, a timestamp on every line,
 // request ids, and one line per content block of a message.
@@ -22,7 +18,7 @@ func (claudeHistoryParser) Kind() Kind { return ClaudeHistory }
 // are file-history snapshots. Qwen Code's chat records have those keys too
 // (isQwenRecord).
 func (claudeHistoryParser) Claims(line []byte) bool {
-	if hasType(line, "file-history-snapshot") {
+	if HasType(line, "file-history-snapshot") {
 		return true
 	}
 	return bytes.Contains(line, []byte(`"sessionId"`)) && bytes.Contains(line, []byte(`"parentUuid"`)) && !isQwenRecord(line)
@@ -50,12 +46,12 @@ func (s *claudeStream) historyLine(cl *claudeLine, emit Emit) bool {
 	}
 	if !s.started && cl.SessionID != "" {
 		s.started = true
-		ev := event.Event{SessionID: cl.SessionID, Timestamp: isoTime(cl.Timestamp)}
+		ev := event.Event{SessionID: cl.SessionID, Timestamp: ISOTime(cl.Timestamp)}
 		ev.Update = event.Update{SessionUpdate: event.SessionStart, Cwd: cl.Cwd, CLIVersion: cl.Version}
 		if cl.AgentID != "" {
 			ev.Extra = map[string]any{"agentId": cl.AgentID, "isSidechain": cl.IsSidechain}
 		}
-		emit(s.event(&ev))
+		emit(s.Event(&ev))
 	}
 	if cl.Type == "" && cl.Message != nil && cl.Message.Usage != nil {
 		// A line with a message's usage but no type (written by some
@@ -170,4 +166,17 @@ func firstTypeKey(b []byte) int {
 		}
 		i++
 	}
+}
+
+// isQwenRecord reports whether a transcript line is a Qwen Code chat
+// record rather than a Claude Code one: its message is Gemini Content
+// (parts, the model role) or it carries one of Qwen's own fields.
+func isQwenRecord(line []byte) bool {
+	for _, k := range [...]string{`"parts":[`, `"role":"model"`, `"usageMetadata"`, `"systemPayload"`,
+		`"toolCallResult"`, `"provenance"`} {
+		if bytes.Contains(line, []byte(k)) {
+			return true
+		}
+	}
+	return false
 }

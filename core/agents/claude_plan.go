@@ -30,7 +30,7 @@ type claudeTask struct {
 func (s *claudeStream) planEntries(name string, input json.RawMessage) []event.PlanEntry {
 	switch name {
 	case "TodoWrite":
-		return todoEntries(input)
+		return TodoEntries(input)
 	case "TaskCreate":
 		var in struct {
 			Subject     string `json:"subject"`

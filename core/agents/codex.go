@@ -127,7 +127,7 @@ type codexTodo struct {
 
 // codexStream is the state of one codex stream.
 type codexStream struct {
-	lender
+	Lender
 	// pending is a top-level error held back until the next line shows
 	// whether the stream went on after it: only a last error is fatal.
 	pending *event.Event
@@ -166,14 +166,14 @@ func (s *codexStream) Line(l Line, emit Emit) bool {
 	}
 	ln := &s.ln
 	*ln = codexLine{}
-	s.lendRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
-	err := decodeInto(l.Bytes, ln)
-	s.keepRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
+	s.LendRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
+	err := DecodeInto(l.Bytes, ln)
+	s.KeepRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
 	if err != nil {
 		return false
 	}
 	held := s.flush(emit, false)
-	return afterHeld(l, held, s.line(l, ln, emit), emit)
+	return AfterHeld(l, held, s.line(l, ln, emit), emit)
 }
 
 // line handles a decoded line of either shape.
@@ -183,7 +183,7 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 	}
 	switch ln.Type {
 	case "thread.started":
-		emit(s.event(&event.Event{SessionID: ln.ThreadID, Update: event.Update{SessionUpdate: event.SessionStart}}))
+		emit(s.Event(&event.Event{SessionID: ln.ThreadID, Update: event.Update{SessionUpdate: event.SessionStart}}))
 	case "turn.started":
 		// A turn has no event of its own; it only resets the final text.
 		s.lastText.set("")
@@ -199,8 +199,8 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 			msg = ln.Error.Message
 		}
 		emit(codexError(s.blank(), msg, true))
-		emit(s.event(&event.Event{Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: ln.Type, Text: s.lastText.text(&s.lender),
+		emit(s.Event(&event.Event{Update: event.Update{
+			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: ln.Type, Text: s.lastText.text(&s.Lender),
 		}}))
 	case "error":
 		if ln.Message == nil {
@@ -209,7 +209,7 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 		// Held past this line: it must not refer to the line's bytes.
 		s.hold(l, *ln.Message)
 	case "request_user_input":
-		ev := s.event(&event.Event{Update: event.Update{
+		ev := s.Event(&event.Event{Update: event.Update{
 			SessionUpdate: event.ToolCall, ToolCallID: ln.CallID, ToolName: "request_user_input",
 			ToolKind: event.ToolOther, Title: "Ask user", Status: event.StatusPending, RawInput: ln.Questions,
 		}})
@@ -217,7 +217,7 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 			Question string `json:"question"`
 		}
 		if json.Unmarshal(ln.Questions, &qs) == nil && len(qs) > 0 && qs[0].Question != "" {
-			ev.Update.Title = "Ask user: " + firstLine(qs[0].Question)
+			ev.Update.Title = "Ask user: " + FirstLine(qs[0].Question)
 		}
 		emit(ev)
 	default:
@@ -236,9 +236,9 @@ func (s *codexStream) Finish(emit Emit) {
 // own copy of msg: when the events are lent, in an array of the stream's
 // (the event held before was emitted, and is done with).
 func (s *codexStream) hold(l Line, msg string) {
-	if s.lends() {
+	if s.Lends() {
 		s.heldMsg.set(msg)
-		msg = s.heldMsg.text(&s.lender)
+		msg = s.heldMsg.text(&s.Lender)
 	} else {
 		msg = strings.Clone(msg)
 	}
@@ -265,7 +265,7 @@ func (s *codexStream) flush(emit Emit, last bool) bool {
 // sum of its turns' (a file that holds several invocations, or a turn
 // per prompt), emitted as a run total after each.
 func (s *codexStream) turnCompleted(raw json.RawMessage, emit Emit) {
-	if present(raw) {
+	if Present(raw) {
 		if u, ok := codexUsage(raw); ok {
 			u.Scope = event.ScopeRun
 			if s.turns > 0 {
@@ -273,11 +273,11 @@ func (s *codexStream) turnCompleted(raw json.RawMessage, emit Emit) {
 			}
 			s.turns++
 			s.turnSum = u
-			emit(s.event(&event.Event{Update: u}))
+			emit(s.Event(&event.Event{Update: u}))
 		}
 	}
-	emit(s.event(&event.Event{Update: event.Update{
-		SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "turn.completed", Text: s.lastText.text(&s.lender),
+	emit(s.Event(&event.Event{Update: event.Update{
+		SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "turn.completed", Text: s.lastText.text(&s.Lender),
 	}}))
 }
 
@@ -388,7 +388,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 		// Both only come whole, as item.completed.
 		if done {
 			s.lastText.set(it.Text)
-			ev := s.contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(it.Text))
+			ev := s.ContentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(it.Text))
 			if it.Type == "plan" {
 				ev.Extra = map[string]any{"itemType": "plan"}
 			}
@@ -396,7 +396,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 		}
 	case "reasoning":
 		if done {
-			emit(s.contentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(it.Text)))
+			emit(s.ContentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(it.Text)))
 		}
 	case "todo_list":
 		entries := make([]event.PlanEntry, len(it.Items))
@@ -406,9 +406,9 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 				entries[i].Status = "completed"
 			}
 		}
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Plan, Entries: entries}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Plan, Entries: entries}}))
 	case "error":
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: it.Message}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: it.Message}}))
 	case "command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call":
 		s.toolItem(it, raw, typ, emit)
 	default:
@@ -421,13 +421,13 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 func (s *codexStream) decodeItem(raw json.RawMessage) bool {
 	it := &s.it
 	*it = codexLentItem{}
-	if !s.lends() {
-		return decodeInto(raw, &it.codexItem) == nil
+	if !s.Lends() {
+		return DecodeInto(raw, &it.codexItem) == nil
 	}
 	arrays := [...]*json.RawMessage{&it.Changes, &it.Arguments, &it.Result, &it.Action, &it.AgentsStates, &it.TextRaw, &it.OutputRaw}
-	s.lendRaw(rawCodexItem, arrays[:]...)
-	err := decodeInto(raw, it)
-	s.keepRaw(rawCodexItem, arrays[:]...)
+	s.LendRaw(rawCodexItem, arrays[:]...)
+	err := DecodeInto(raw, it)
+	s.KeepRaw(rawCodexItem, arrays[:]...)
 	var textOK, outputOK bool
 	it.Text, textOK = s.text(it.TextRaw)
 	it.AggregatedOutput, outputOK = s.text(it.OutputRaw)
@@ -446,13 +446,13 @@ func (s *codexStream) toolItem(it *codexItem, raw json.RawMessage, typ string, e
 			s.opened = map[string]bool{}
 		}
 		s.opened[strings.Clone(it.ID)] = true
-		emit(s.event(&event.Event{Update: codexToolCall(it)}))
+		emit(s.Event(&event.Event{Update: codexToolCall(it)}))
 	}
 	if typ != "item.completed" {
 		return
 	}
 	delete(s.opened, it.ID)
-	ev, c := s.contentSlot()
+	ev, c := s.ContentSlot()
 	ev.Update = codexToolUpdate(it, raw, c)
 	emit(ev)
 }
@@ -465,9 +465,9 @@ func codexToolCall(it *codexItem) event.Update {
 		in, _ := marshalPlain(struct {
 			Command string `json:"command"`
 		}{it.Command})
-		describeTool(&u, it.Type, in)
+		DescribeTool(&u, it.Type, in)
 	case "file_change":
-		describeTool(&u, it.Type, nil)
+		DescribeTool(&u, it.Type, nil)
 		u.RawInput = it.Changes
 		var changes []struct {
 			Path string `json:"path"`
@@ -483,7 +483,7 @@ func codexToolCall(it *codexItem) event.Update {
 			u.Title = "Edit: " + changes[0].Path + " (+" + strconv.Itoa(len(changes)-1) + " more)"
 		}
 	case "mcp_tool_call":
-		describeTool(&u, "mcp__"+it.Server+"__"+it.Tool, it.Arguments)
+		DescribeTool(&u, "mcp__"+it.Server+"__"+it.Tool, it.Arguments)
 		u.Title = it.Server + "." + it.Tool
 	case "web_search":
 		var a struct {
@@ -495,14 +495,14 @@ func codexToolCall(it *codexItem) event.Update {
 		if it.Query != "" {
 			in["query"] = it.Query
 		}
-		if present(it.Action) {
+		if Present(it.Action) {
 			in["action"] = it.Action
 		}
 		b, _ := marshalPlain(in)
-		describeTool(&u, it.Type, b)
+		DescribeTool(&u, it.Type, b)
 		switch q := cmp.Or(it.Query, a.Query); {
 		case q != "":
-			u.Title = "Web search: " + firstLine(q)
+			u.Title = "Web search: " + FirstLine(q)
 		case a.URL != "":
 			u.Title = "Open: " + a.URL
 		default:
@@ -514,11 +514,11 @@ func codexToolCall(it *codexItem) event.Update {
 			in["prompt"] = *it.Prompt
 		}
 		b, _ := marshalPlain(in)
-		describeTool(&u, it.Tool, b)
+		DescribeTool(&u, it.Tool, b)
 		u.ToolKind = event.ToolThink
 		u.Title = "Agent: " + it.Tool
 		if it.Prompt != nil && *it.Prompt != "" {
-			u.Title += ": " + firstLine(*it.Prompt)
+			u.Title += ": " + FirstLine(*it.Prompt)
 		}
 	}
 	return u
@@ -547,7 +547,7 @@ func codexToolUpdate(it *codexItem, raw json.RawMessage, c *event.Content) event
 			u.Status = event.StatusFailed
 		}
 	case "mcp_tool_call":
-		if present(it.Result) {
+		if Present(it.Result) {
 			u.RawOutput = it.Result
 			u.Content = mcpContent(it.Result)
 		}
@@ -558,7 +558,7 @@ func codexToolUpdate(it *codexItem, raw json.RawMessage, c *event.Content) event
 			u.Status = event.StatusFailed
 		}
 	case "collab_tool_call":
-		if present(it.AgentsStates) {
+		if Present(it.AgentsStates) {
 			u.RawOutput = it.AgentsStates
 		}
 		if it.Status == "failed" {

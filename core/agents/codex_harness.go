@@ -195,7 +195,7 @@ func codexHistoryRoot(path string) string {
 		}
 	}
 	if strings.HasPrefix(filepath.Base(path), "rollout-") {
-		return upDirs(path, 1)
+		return UpDirs(path, 1)
 	}
 	return ""
 }

@@ -9,10 +9,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// CodexHistory is the rollout format Codex writes for every session under
-// $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl.
-const CodexHistory Kind = "codex-history"
-
 // codexHistoryParser reads Codex rollouts. Each line is a RolloutLine of
 // codex-rs/protocol: {"timestamp", "type", "payload"} with type
 // session_meta, response_item (a Responses API item: message, reasoning,
@@ -37,7 +33,7 @@ func (codexHistoryParser) Claims(line []byte) bool {
 		return false
 	}
 	for _, t := range [...]string{"session_meta", "response_item", "event_msg", "turn_context", "compacted"} {
-		if hasType(line, t) {
+		if HasType(line, t) {
 			return true
 		}
 	}
@@ -147,7 +143,7 @@ func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 	}
-	base := event.Event{Timestamp: isoTime(rl.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: ISOTime(rl.Timestamp), Model: s.model}
 	if len(rl.Payload) == 0 {
 		return s.directLine(l.Bytes, &rl, base, emit)
 	}
@@ -257,7 +253,7 @@ func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit Emit) 
 			in, _ = json.Marshal(map[string]string{"input": p.Input + p.Arguments})
 		}
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.CallID, Status: event.StatusPending}
-		describeTool(&ev.Update, p.Name, in)
+		DescribeTool(&ev.Update, p.Name, in)
 	case "local_shell_call":
 		var a struct {
 			Command []string `json:"command"`
@@ -265,10 +261,10 @@ func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit Emit) 
 		_ = json.Unmarshal(p.Action, &a)
 		in, _ := json.Marshal(map[string]string{"command": strings.Join(a.Command, " ")})
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.CallID, Status: event.StatusPending}
-		describeTool(&ev.Update, "local_shell", in)
+		DescribeTool(&ev.Update, "local_shell", in)
 	case "web_search_call":
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, Status: event.StatusCompleted}
-		describeTool(&ev.Update, "web_search", p.Action)
+		DescribeTool(&ev.Update, "web_search", p.Action)
 	case "function_call_output", "custom_tool_call_output":
 		ev.Update = codexOutput(p)
 	case "ghost_snapshot", "compaction", "compaction_summary":

@@ -55,7 +55,7 @@ type codexLegacyMsg struct {
 func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	switch {
 	case ln.Prompt != nil && len(ln.Msg) == 0:
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(*ln.Prompt)}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(*ln.Prompt)}}))
 		return true
 	case len(ln.Msg) == 0:
 		return s.legacyConfig(l.Bytes, ln, emit)
@@ -72,15 +72,15 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	case "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta":
 		// Deltas: the whole message or reasoning follows.
 	case "agent_reasoning", "agent_reasoning_raw_content":
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(m.Text)}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(m.Text)}}))
 	case "agent_message":
 		s.lastText.set(m.Message)
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(m.Message)}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(m.Message)}}))
 	case "exec_command_begin":
 		in, _ := marshalPlain(map[string]any{"command": m.Command, "cwd": m.Cwd})
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
-		describeTool(&u, "exec_command", in)
-		emit(s.event(&event.Event{Update: u}))
+		DescribeTool(&u, "exec_command", in)
+		emit(s.Event(&event.Event{Update: u}))
 	case "exec_command_end":
 		u := event.Update{
 			SessionUpdate: event.ToolCallUpdate, ToolCallID: m.CallID, Status: event.StatusCompleted,
@@ -92,10 +92,10 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 		if m.ExitCode != nil && *m.ExitCode != 0 {
 			u.Status = event.StatusFailed
 		}
-		emit(s.event(&event.Event{Update: u}))
+		emit(s.Event(&event.Event{Update: u}))
 	case "patch_apply_begin":
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
-		describeTool(&u, "apply_patch", m.Changes)
+		DescribeTool(&u, "apply_patch", m.Changes)
 		var changes map[string]json.RawMessage
 		_ = json.Unmarshal(m.Changes, &changes) // no map, no locations
 		paths := make([]string, 0, len(changes))
@@ -112,7 +112,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 				u.Title += " (+" + strconv.Itoa(len(paths)-1) + " more)"
 			}
 		}
-		emit(s.event(&event.Event{Update: u}))
+		emit(s.Event(&event.Event{Update: u}))
 	case "patch_apply_end":
 		u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: m.CallID, Status: event.StatusCompleted, RawOutput: ln.Msg}
 		if out := joinOutput(m.Stdout, m.Stderr); out != "" {
@@ -121,40 +121,40 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 		if m.Success != nil && !*m.Success {
 			u.Status, u.Message = event.StatusFailed, m.Stderr
 		}
-		emit(s.event(&event.Event{Update: u}))
+		emit(s.Event(&event.Event{Update: u}))
 	case "mcp_tool_call_begin":
 		if m.Invocation == nil {
 			return false
 		}
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
-		describeTool(&u, "mcp__"+m.Invocation.Server+"__"+m.Invocation.Tool, m.Invocation.Arguments)
+		DescribeTool(&u, "mcp__"+m.Invocation.Server+"__"+m.Invocation.Tool, m.Invocation.Arguments)
 		u.Title = m.Invocation.Server + "." + m.Invocation.Tool
-		emit(s.event(&event.Event{Update: u}))
+		emit(s.Event(&event.Event{Update: u}))
 	case "mcp_tool_call_end":
-		emit(s.event(&event.Event{Update: legacyMCPEnd(&m)}))
+		emit(s.Event(&event.Event{Update: legacyMCPEnd(&m)}))
 	case "plan_update":
 		entries := make([]event.PlanEntry, len(m.Plan))
 		for i, p := range m.Plan {
 			entries[i] = event.PlanEntry{Content: p.Step, Status: p.Status}
 		}
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Plan, Entries: entries}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Plan, Entries: entries}}))
 	case "token_count":
 		return s.legacyTokens(ln, &m, emit)
 	case "stream_error":
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: m.Message}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: m.Message}}))
 	case "error":
 		// Held past the line: when the events are lent, m refers to an
 		// array the next line is decoded into (hold copies it).
 		s.hold(l, m.Message)
 	case "turn_aborted":
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: "turn aborted: " + m.Reason, Fatal: true}}))
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText.text(&s.lender)}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: "turn aborted: " + m.Reason, Fatal: true}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText.text(&s.Lender)}}))
 	case "task_complete":
-		text := s.lastText.text(&s.lender)
+		text := s.lastText.text(&s.Lender)
 		if m.LastAgentMessage != nil {
 			text = *m.LastAgentMessage
 		}
-		emit(s.event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: m.Type, Text: text}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: m.Type, Text: text}}))
 	default:
 		return false
 	}
@@ -168,19 +168,19 @@ func (s *codexStream) legacyConfig(b []byte, ln *codexLine, emit Emit) bool {
 	// another kind is left out. Its strings refer to the line (the driver
 	// copies what a kept event refers to).
 	m := s.config
-	if m == nil || !s.lends() {
+	if m == nil || !s.Lends() {
 		m = map[string]any{}
 	}
 	clear(m)
-	if decodeInto(b, &m) != nil {
+	if DecodeInto(b, &m) != nil {
 		// A number too large for a float64 fails this decoding but not
 		// the line's: read it as raw values, as the settings are.
 		return s.legacyConfigRaw(b, ln, emit)
 	}
-	if s.lends() {
+	if s.Lends() {
 		s.config = m
 	}
-	ev := s.event(&event.Event{Model: ln.Model, Update: event.Update{SessionUpdate: event.SessionStart}})
+	ev := s.Event(&event.Event{Model: ln.Model, Update: event.Update{SessionUpdate: event.SessionStart}})
 	if ln.Workdir != nil {
 		ev.Update.Cwd = *ln.Workdir
 	}
@@ -243,7 +243,7 @@ func (s *codexStream) legacyTokens(ln *codexLine, m *codexLegacyMsg, emit Emit) 
 			return false
 		}
 		u.Scope = event.ScopeRun
-		emit(s.event(&event.Event{Update: u}))
+		emit(s.Event(&event.Event{Update: u}))
 		return true
 	}
 	// The flat counters sit beside "type", which codexUsage skips as it is
@@ -256,7 +256,7 @@ func (s *codexStream) legacyTokens(ln *codexLine, m *codexLegacyMsg, emit Emit) 
 	u.Scope = event.ScopeCall
 	s.usageSeq++
 	id := strings.Trim(string(ln.ID), `"`)
-	emit(s.event(&event.Event{MessageID: "codex-" + id + "-" + strconv.Itoa(s.usageSeq), Update: u}))
+	emit(s.Event(&event.Event{MessageID: "codex-" + id + "-" + strconv.Itoa(s.usageSeq), Update: u}))
 	return true
 }
 

@@ -8,15 +8,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// cursorParser reads Cursor's `cursor-agent -p --output-format
-// stream-json`. Its system, assistant, user and result lines are Claude's
-// shape, read by the Claude-shaped stream (claude.go); its own lines,
-// thinking deltas and tool_call started/completed pairs, are read by the
-// methods below, which that stream calls for any Claude-shaped kind, since a
-// sniffed Cursor stream may be attributed to Claude. Cursor claims nothing
-// when sniffing.
-type cursorParser struct{}
-
 // Kind implements Parser.
 func (cursorParser) Kind() Kind { return Cursor }
 
@@ -34,7 +25,7 @@ func (cursorParser) EndsWithResult() bool { return true }
 // lines: a delta is a thought chunk, a completion carries nothing.
 func (s *claudeStream) cursorThinking(cl *claudeLine, base event.Event, emit Emit) bool {
 	if cl.Subtype == "delta" && cl.Text != "" {
-		emit(s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(cl.Text)))
+		emit(s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(cl.Text)))
 		return true
 	}
 	return cl.Subtype == "completed"
@@ -70,11 +61,11 @@ func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) b
 		return false
 	}
 	name := strings.TrimSuffix(kindKey, "ToolCall")
-	ev := s.event(&base)
+	ev := s.Event(&base)
 	switch cl.Subtype {
 	case "started":
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: cl.CallID, Status: event.StatusInProgress}
-		describeTool(&ev.Update, name, call.Args)
+		DescribeTool(&ev.Update, name, call.Args)
 		ev.Update.ToolKind = ToolKindOf(kindKey)
 		ev.Update.StartedAt = msString(started)
 	case "completed":
@@ -99,7 +90,7 @@ func (s *claudeStream) cursorTool(cl *claudeLine, base event.Event, emit Emit) b
 			ev.Update.Content = event.Text(text)
 			if outcome != "success" || (r.ExitCode != nil && *r.ExitCode != 0) {
 				ev.Update.Status = event.StatusFailed
-				ev.Update.Message = firstNonEmpty(r.Error, r.Stderr, r.Message, outcome)
+				ev.Update.Message = FirstNonEmpty(r.Error, r.Stderr, r.Message, outcome)
 				if outcome == "rejected" || outcome == "permissionDenied" {
 					ev.Update.ApprovalRequired = true
 				}

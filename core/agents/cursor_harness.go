@@ -31,3 +31,12 @@ func cursorDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
 	}
 	return "", jsonVal{}, false
 }
+
+// cursorParser reads Cursor's `cursor-agent -p --output-format
+// stream-json`. Its system, assistant, user and result lines are Claude's
+// shape, read by the Claude-shaped stream (claude.go); its own lines,
+// thinking deltas and tool_call started/completed pairs, are read by that
+// stream's methods in cursor.go, which it calls for any Claude-shaped kind, since a
+// sniffed Cursor stream may be attributed to Claude. Cursor claims nothing
+// when sniffing.
+type cursorParser struct{}

@@ -19,10 +19,6 @@ import (
 	"github.com/agentsift/sift/core/historydb"
 )
 
-// CursorHistory is Cursor CLI's own history: the chats cursor-agent keeps,
-// one SQLite database per chat, under ~/.cursor/chats.
-const CursorHistory Kind = "cursor-history"
-
 // cursorDirs is where cursor-agent keeps its chats on Linux and macOS
 // alike: <data>/chats/<workspace hash>/<chat id>/store.db, its data
 // folder $CURSOR_DATA_DIR when set to more than blanks, else ~/.cursor
@@ -45,7 +41,7 @@ func cursorSessions(root string) ([]StoredSession, func(), error) {
 	var dones []func()
 	var errs []error
 	for _, path := range dbs {
-		ss, done, err := dbSessions(path, cursorDBList(path))
+		ss, done, err := DBSessions(path, cursorDBList(path))
 		out = append(out, ss...)
 		if done != nil {
 			dones = append(dones, done)
@@ -63,7 +59,7 @@ func cursorRender(key string) ([]byte, bool, error) {
 	if !ok || filepath.Base(path) != "store.db" || filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(path)))) != "chats" {
 		return nil, false, nil
 	}
-	lines, err := dbRender(path, func(db queryer) ([]byte, error) {
+	lines, err := DBRender(path, func(db Queryer) ([]byte, error) {
 		c, err := readCursorChat(db, path)
 		if err != nil || c == nil || c.id != id {
 			return nil, err
@@ -77,8 +73,8 @@ func cursorRender(key string) ([]byte, bool, error) {
 // token is the count and bytes of its blobs (the store is
 // content-addressed: every change adds blobs, a new root among them) and
 // the database file's modification time.
-func cursorDBList(path string) func(db queryer) ([]StoredSession, error) {
-	return func(db queryer) ([]StoredSession, error) {
+func cursorDBList(path string) func(db Queryer) ([]StoredSession, error) {
+	return func(db Queryer) ([]StoredSession, error) {
 		c, err := readCursorChat(db, path)
 		if err != nil || c == nil {
 			return nil, err
@@ -102,7 +98,7 @@ type cursorChat struct {
 
 // readCursorChat reads a chat's meta row and root blob; nil for a
 // database with no chat in it yet (no meta row, no root).
-func readCursorChat(db queryer, path string) (*cursorChat, error) {
+func readCursorChat(db Queryer, path string) (*cursorChat, error) {
 	ctx := context.Background()
 	var metaHex string
 	err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = '0'`).Scan(&metaHex)
@@ -123,7 +119,7 @@ func readCursorChat(db queryer, path string) (*cursorChat, error) {
 	}
 	_ = json.Unmarshal(metaJSON, &meta)
 	// The folder is named by the chat's id; the meta row names it too.
-	c := &cursorChat{id: firstNonEmpty(meta.AgentID, filepath.Base(filepath.Dir(path))), updated: meta.CreatedAt}
+	c := &cursorChat{id: FirstNonEmpty(meta.AgentID, filepath.Base(filepath.Dir(path))), updated: meta.CreatedAt}
 	// The meta row's blobEncryptionKey is a secret: it is not rendered.
 	var m map[string]json.RawMessage
 	if json.Unmarshal(metaJSON, &m) == nil {
@@ -158,7 +154,7 @@ func readCursorChat(db queryer, path string) (*cursorChat, error) {
 // {"meta": ..., "workspace": ...}, then {"message": ...}
 // for each of the root's message blobs that is JSON, in order. The
 // render is sift's: the database holds blobs.
-func (c *cursorChat) lines(db queryer) ([]byte, error) {
+func (c *cursorChat) lines(db Queryer) ([]byte, error) {
 	var out bytes.Buffer
 	head, err := json.Marshal(map[string]any{"meta": c.meta, "workspace": c.workspace})
 	if err != nil {
@@ -373,7 +369,7 @@ func (s *cursorHistoryStream) message(r cursorLine, emit Emit) {
 			case p.Type == "tool-call":
 				s.replied = false
 				u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.ToolCallID, Status: event.StatusPending}
-				describeTool(&u, p.ToolName, p.Args)
+				DescribeTool(&u, p.ToolName, p.Args)
 				put(u)
 			}
 		case "tool":
@@ -386,7 +382,7 @@ func (s *cursorHistoryStream) message(r cursorLine, emit Emit) {
 				u.Content = event.Text(out)
 			}
 			if res := m.ProviderOptions.Cursor.Result; res != nil && res.IsError {
-				u.Status, u.Message = event.StatusFailed, firstLine(out)
+				u.Status, u.Message = event.StatusFailed, FirstLine(out)
 			}
 			put(u)
 		}

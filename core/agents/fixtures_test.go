@@ -180,7 +180,7 @@ func assertEveryLine(t *testing.T, name string, data []byte, evs []*event.Event,
 	}
 	var silent []int
 	for i, l := range bytes.Split(data, []byte("\n")) {
-		if len(stripPrefix(l)) > 0 && !seen[i+1] {
+		if len(StripPrefix(l)) > 0 && !seen[i+1] {
 			silent = append(silent, i+1)
 		}
 	}

@@ -94,7 +94,7 @@ type geminiError struct {
 
 // geminiStream is the state of one Gemini stream.
 type geminiStream struct {
-	lender
+	Lender
 	model string
 	// msgID is the synthetic id of the model response under way ("" when
 	// none is): Gemini prints no message ids, and one response arrives as
@@ -119,18 +119,18 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 		return false
 	}
 	ln := &s.ln.geminiLine
-	ts := isoTime(ln.Timestamp)
+	ts := ISOTime(ln.Timestamp)
 	var ev *event.Event
 	switch ln.Type {
 	case "init":
 		s.model, s.msgID = strings.Clone(ln.Model), ""
-		ev = s.event(&event.Event{Timestamp: ts, SessionID: ln.SessionID, Model: ln.Model,
+		ev = s.Event(&event.Event{Timestamp: ts, SessionID: ln.SessionID, Model: ln.Model,
 			Update: event.Update{SessionUpdate: event.SessionStart}})
 	case "message":
 		switch ln.Role {
 		case "user":
 			s.msgID = ""
-			ev = s.contentEvent(&event.Event{Timestamp: ts}, event.Update{SessionUpdate: event.UserMessageChunk},
+			ev = s.ContentEvent(&event.Event{Timestamp: ts}, event.Update{SessionUpdate: event.UserMessageChunk},
 				event.Text(ln.Content))
 		case "assistant":
 			s.response(l.No)
@@ -139,7 +139,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 			}
 			s.textOpen = ln.Delta
 			s.lastText = append(s.lastText, ln.Content...)
-			ev = s.contentEvent(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model},
+			ev = s.ContentEvent(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model},
 				event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(ln.Content))
 		default:
 			return false
@@ -147,22 +147,22 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 	case "tool_use":
 		s.response(l.No)
 		s.textOpen = false
-		ev = s.event(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model,
+		ev = s.Event(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model,
 			Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: ln.ToolID, Status: event.StatusPending}})
-		describeTool(&ev.Update, ln.ToolName, ln.Parameters)
+		DescribeTool(&ev.Update, ln.ToolName, ln.Parameters)
 	case "tool_result":
 		s.msgID, s.textOpen = "", false
-		e, c := s.contentSlot()
+		e, c := s.ContentSlot()
 		e.Timestamp = ts
 		e.Update = geminiToolResult(ln, c)
 		ev = e
 	case "error":
-		ev = s.event(&event.Event{Timestamp: ts, Update: event.Update{SessionUpdate: event.Error, Message: ln.Message}})
+		ev = s.Event(&event.Event{Timestamp: ts, Update: event.Update{SessionUpdate: event.Error, Message: ln.Message}})
 		if ln.Severity != "" {
 			ev.Extra = map[string]any{"severity": ln.Severity}
 		}
 	case "result":
-		s.result(ln, s.event(&event.Event{Timestamp: ts}), emit)
+		s.result(ln, s.Event(&event.Event{Timestamp: ts}), emit)
 		return true
 	default:
 		return false
@@ -175,13 +175,13 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 func (s *geminiStream) decode(b []byte) bool {
 	ln := &s.ln
 	*ln = geminiLentLine{}
-	if !s.lends() {
-		return decodeInto(b, &ln.geminiLine) == nil
+	if !s.Lends() {
+		return DecodeInto(b, &ln.geminiLine) == nil
 	}
 	arrays := [...]*json.RawMessage{&ln.Parameters, &ln.Error, &ln.Stats, &ln.ContentRaw, &ln.OutputRaw}
-	s.lendRaw(rawGeminiLine, arrays[:]...)
-	err := decodeInto(b, ln)
-	s.keepRaw(rawGeminiLine, arrays[:]...)
+	s.LendRaw(rawGeminiLine, arrays[:]...)
+	err := DecodeInto(b, ln)
+	s.KeepRaw(rawGeminiLine, arrays[:]...)
 	var contentOK, outputOK bool
 	ln.Content, contentOK = s.text(ln.ContentRaw)
 	if ln.output, outputOK = s.text(ln.OutputRaw); ln.output != "" {
@@ -212,7 +212,7 @@ func geminiToolResult(ln *geminiLine, c *event.Content) event.Update {
 		*c = *event.Text(*ln.Output)
 		u.Content = c
 	}
-	if present(ln.Error) {
+	if Present(ln.Error) {
 		u.RawOutput = ln.Error
 		var e geminiError
 		if json.Unmarshal(ln.Error, &e) == nil {
@@ -228,24 +228,24 @@ func geminiToolResult(ln *geminiLine, c *event.Content) event.Update {
 func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 	s.msgID, s.textOpen = "", false
 	var durMs *int64
-	if present(ln.Stats) {
+	if Present(ln.Stats) {
 		u, ok, d := geminiUsage(ln.Stats)
 		durMs = d
 		if ok {
-			emit(s.event(&event.Event{Timestamp: ev.Timestamp, Model: s.model, Update: u}))
+			emit(s.Event(&event.Event{Timestamp: ev.Timestamp, Model: s.model, Update: u}))
 		}
 	}
 	isErr := ln.Status != "success"
-	if present(ln.Error) {
+	if Present(ln.Error) {
 		var e geminiError
 		_ = json.UnmarshalOf(ln.Error, &e) // a malformed error still fails the run
-		emit(s.event(&event.Event{Timestamp: ev.Timestamp, Update: event.Update{
+		emit(s.Event(&event.Event{Timestamp: ev.Timestamp, Update: event.Update{
 			SessionUpdate: event.Error, Message: e.Message, Fatal: isErr, RawOutput: ln.Error,
 		}}))
 	}
 	ev.Update = event.Update{
 		SessionUpdate: event.Result, IsError: event.Bool(isErr), Subtype: ln.Status,
-		DurationMs: durMs, Text: s.lastText.text(&s.lender),
+		DurationMs: durMs, Text: s.lastText.text(&s.Lender),
 	}
 	emit(ev)
 }

@@ -105,9 +105,9 @@ func geminiSession(parts []string) (workItem, name string, ok bool) {
 // four from a subagent's chat.
 func geminiHistoryRoot(path string) string {
 	if filepath.Base(filepath.Dir(path)) != "chats" {
-		return upDirs(path, 4)
+		return UpDirs(path, 4)
 	}
-	return upDirs(path, 3)
+	return UpDirs(path, 3)
 }
 
 // geminiProjects maps Gemini CLI's project folders under tmp to the

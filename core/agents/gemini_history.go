@@ -9,11 +9,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// GeminiHistory is the chat format Gemini CLI records every session in:
-// ~/.gemini/tmp/<project>/chats/session-*.jsonl (and, before it, one
-// session-*.json document; see GeminiLegacyLines).
-const GeminiHistory Kind = "gemini-history"
-
 // geminiHistoryParser reads Gemini CLI chat recordings, after
 // packages/core/src/services/chatRecordingService.ts: a metadata record
 // ({sessionId, projectHash, startTime, …}), message records ({id,
@@ -46,7 +41,7 @@ func (geminiHistoryParser) Claims(line []byte) bool {
 		return true
 	}
 	return bytes.HasPrefix(line, []byte(`{"id":`)) && bytes.Contains(line, []byte(`"timestamp"`)) &&
-		(hasType(line, "gemini") || hasType(line, "user")) && bytes.Contains(line, []byte(`"content"`))
+		(HasType(line, "gemini") || HasType(line, "user")) && bytes.Contains(line, []byte(`"content"`))
 }
 
 // geminiRecord is the union of the chat records.
@@ -135,7 +130,7 @@ func (s *geminiHistoryStream) Line(l Line, emit Emit) bool {
 	case r.SessionID != "" && r.ProjectHash != "":
 		if !s.started {
 			s.started = true
-			emit(&event.Event{SessionID: r.SessionID, Timestamp: isoTime(r.StartTime),
+			emit(&event.Event{SessionID: r.SessionID, Timestamp: ISOTime(r.StartTime),
 				Update: event.Update{SessionUpdate: event.SessionStart}})
 		}
 		return true
@@ -155,7 +150,7 @@ func (s *geminiHistoryStream) Finish(emit Emit) {
 
 func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 	r := h.rec
-	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: isoTime(r.Timestamp),
+	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: ISOTime(r.Timestamp),
 		Model: r.Model, MessageID: *r.ID}
 	put := func(u event.Update) {
 		ev := base
@@ -205,11 +200,11 @@ func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 // toolCall emits a recorded call and, once it has ended, its result.
 func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, emit Emit) {
 	ev := base
-	if t := isoTime(tc.Timestamp); !t.IsZero() {
+	if t := ISOTime(tc.Timestamp); !t.IsZero() {
 		ev.Timestamp = t
 	}
 	ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: tc.ID, Status: event.StatusPending}
-	describeTool(&ev.Update, tc.Name, tc.Args)
+	DescribeTool(&ev.Update, tc.Name, tc.Args)
 	emit(&ev)
 	var status event.ToolStatus
 	switch tc.Status {
@@ -232,7 +227,7 @@ func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, e
 		up.Update.Content = event.Text(text)
 	}
 	if status == event.StatusFailed {
-		up.Update.Message = firstLine(text)
+		up.Update.Message = FirstLine(text)
 		if tc.Status == "cancelled" && up.Update.Message == "" {
 			up.Update.Message = "cancelled"
 		}
@@ -313,30 +308,4 @@ func GeminiLegacyLines(doc []byte) ([]byte, error) {
 		out.WriteByte('\n')
 	}
 	return out.Bytes(), nil
-}
-
-// geminiCounts returns a Gemini usage's prompt and completion as sift
-// counts them: the tool-use prompt (toolUsePromptTokenCount, Gemini CLI's
-// "tool") is prompt the model read, and the thoughts (thoughtsTokenCount)
-// are output it wrote, billed as output; Gemini reports both apart from
-// the prompt and candidates, and counts them in its total, as ccusage does
-// (its gemini and qwen adapters: TestTokensEqualCcusageFixtures). A usage
-// naming its total alone counts the total as output, as ccusage does
-// (falls_back_to_total_tokens_when_gemini_parts_are_missing).
-func geminiCounts(prompt, tool, candidates, thoughts, total *int64) (*int64, *int64) {
-	if prompt == nil && candidates == nil {
-		if total == nil {
-			return nil, nil
-		}
-		zero := int64(0)
-		return &zero, total
-	}
-	plus := func(a, b *int64) *int64 {
-		if a == nil || b == nil || *b == 0 {
-			return a
-		}
-		v := event.AddCount(*a, *b)
-		return &v
-	}
-	return plus(prompt, tool), plus(candidates, thoughts)
 }

@@ -4,17 +4,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sync"
 )
 
 // Harness is everything sift knows about one agent CLI, as data and
 // functions: its parsers, how sift run launches it, the model an
 // invocation asks for, how it resumes a session, the tools it edits files
 // with, where it prints its run total, its delta lines and where it keeps
-// its history. Each harness's entry is built in its own file
-// (<harness>_harness.go, next to its parser <harness>.go) and registry.go
-// lists them; capture, edit, summary, ingest and the program ask an entry
-// rather than switching on a kind.
+// its history. Each harness's entry is built in its own folder
+// (core/agents/<harness>, its Harness function) and registered by
+// core/agents/all (Register); capture, edit, summary, ingest and the
+// program ask an entry rather than switching on a kind.
 type Harness struct {
 	// Kind names the harness; its stream parser's kind.
 	Kind Kind
@@ -77,13 +76,6 @@ const (
 	// version (agy).
 	ProbeHelpAndRun
 )
-
-// table holds every harness's entry, built once: the entries are read
-// only, like the price catalog (pricing.builtin), so that the hot paths
-// that ask them (a capture's every line, a summary's every tool call) do
-// not build them each time. Those walk it by index: an entry is too large
-// to copy for each look.
-var table = sync.OnceValue(harnesses)
 
 // Harnesses returns the entry of every harness, in sniffing order. The
 // entries are shared: a caller must not change them.
@@ -206,10 +198,23 @@ func LookupHistory(k Kind) (*History, bool) {
 	return nil, false
 }
 
-// upDirs is the folder n levels above path.
-func upDirs(path string, n int) string {
+// UpDirs is the folder n levels above path.
+func UpDirs(path string, n int) string {
 	for range n {
 		path = filepath.Dir(path)
 	}
 	return path
+}
+
+// XDGData is an application's folder under $XDG_DATA_HOME, else
+// ~/.local/share; "" when neither is known.
+func XDGData(getenv func(string) string, home, app string) string {
+	base := getenv("XDG_DATA_HOME")
+	if base == "" {
+		if home == "" {
+			return ""
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, app)
 }

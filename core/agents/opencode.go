@@ -98,7 +98,7 @@ type opencodeTokens struct {
 
 // opencodeStream is the state of one opencode stream.
 type opencodeStream struct {
-	lender
+	Lender
 	session string
 	// steps counts the step_finish lines per message id, so that two steps
 	// of one message keep apart as usage message ids.
@@ -121,7 +121,7 @@ type opencodeStream struct {
 func (s *opencodeStream) Line(l Line, emit Emit) bool {
 	ln := &s.ln
 	*ln = opencodeLine{}
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || decodeInto(l.Bytes, ln) != nil || ln.Type == "" {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || DecodeInto(l.Bytes, ln) != nil || ln.Type == "" {
 		// A line that does not decode keeps a held-back error held.
 		return false
 	}
@@ -129,18 +129,18 @@ func (s *opencodeStream) Line(l Line, emit Emit) bool {
 		ln.SessionID = ln.Part.SessionID
 	}
 	held := s.flush(emit, ln.SessionID != "" && ln.SessionID != s.session)
-	return afterHeld(l, held, s.line(l, ln, emit), emit)
+	return AfterHeld(l, held, s.line(l, ln, emit), emit)
 }
 
 // line handles a decoded envelope.
 func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
-	ts := epochMs(ln.Timestamp)
+	ts := EpochMS(ln.Timestamp)
 	// The line's strings refer to the read buffer (decodeLine): what the
 	// stream keeps past the line is copied.
 	if ln.SessionID != "" && ln.SessionID != s.session {
 		s.session, s.steps = strings.Clone(ln.SessionID), nil
 		s.lastText.set("")
-		emit(s.event(&event.Event{SessionID: ln.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.SessionStart}}))
+		emit(s.Event(&event.Event{SessionID: ln.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.SessionStart}}))
 	}
 	if ln.Type == "error" {
 		s.pending = opencodeError(ln.Error, ts)
@@ -163,15 +163,15 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 		return true
 	case "text":
 		s.lastText.set(p.Text)
-		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(p.Text))
+		ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(p.Text))
 	case "reasoning":
-		ev = s.contentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(p.Text))
+		ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(p.Text))
 	case "tool_use":
 		if p.State == nil {
 			return false
 		}
 		c, upd := opencodeTool(p)
-		call := s.event(&c)
+		call := s.Event(&c)
 		call.SessionID, call.MessageID, call.Timestamp = ln.SessionID, p.MessageID, ts
 		if !call.Update.StartedAt.IsZero() {
 			call.Timestamp = call.Update.StartedAt
@@ -182,10 +182,10 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 			// (another client of the event stream) has no update yet.
 			return true
 		}
-		ev = s.event(&base)
+		ev = s.Event(&base)
 		ev.Update = upd
 	case "step_finish":
-		s.stepFinish(p, s.event(&base), emit)
+		s.stepFinish(p, s.Event(&base), emit)
 		return true
 	default:
 		return false
@@ -203,19 +203,19 @@ func opencodeTool(p *opencodePart) (event.Event, event.Update) {
 		id = p.ID
 	}
 	call := event.Event{Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: id, Status: event.StatusInProgress}}
-	describeTool(&call.Update, p.Tool, st.Input)
+	DescribeTool(&call.Update, p.Tool, st.Input)
 	if call.Update.Title == p.Tool && st.Title != "" {
 		call.Update.Title = st.Title
 	}
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: id, Status: event.StatusCompleted}
 	if st.Time != nil {
-		u.StartedAt, u.EndedAt = epochMs(st.Time.Start), epochMs(st.Time.End)
+		u.StartedAt, u.EndedAt = EpochMS(st.Time.Start), EpochMS(st.Time.End)
 		call.Update.StartedAt = u.StartedAt
 	}
 	if st.Output != nil && *st.Output != "" {
 		u.Content = event.Text(*st.Output)
 	}
-	if present(st.Metadata) {
+	if Present(st.Metadata) {
 		u.RawOutput = st.Metadata
 		var md struct {
 			Exit *int `json:"exit"`
@@ -267,11 +267,11 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 			}
 		}
 		if t.Input != nil {
-			u.PromptTokens = sumPresent(t.Input, &read, &write)
+			u.PromptTokens = SumPresent(t.Input, &read, &write)
 		}
 		// A total beyond the parts counts as output, as ccusage's
 		// opencode adapter counts it (countTotal).
-		u.PromptTokens, u.CompletionTokens = countTotal(u.PromptTokens, sumPresent(t.Output, t.Reasoning), t.Total,
+		u.PromptTokens, u.CompletionTokens = CountTotal(u.PromptTokens, SumPresent(t.Output, t.Reasoning), t.Total,
 			t.Input, t.Output, t.Reasoning, &read, &write)
 		if len(extra) > 0 {
 			u.UsageExtra = extra
@@ -301,12 +301,12 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 	emit(ev)
 	switch p.Reason {
 	case "stop":
-		emit(s.event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: p.Reason, Text: s.lastText.text(&s.lender),
+		emit(s.Event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
+			SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: p.Reason, Text: s.lastText.text(&s.Lender),
 		}}))
 	case "length", "content-filter", "error":
-		emit(s.event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: p.Reason, Text: s.lastText.text(&s.lender),
+		emit(s.Event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
+			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: p.Reason, Text: s.lastText.text(&s.Lender),
 		}}))
 	}
 }
@@ -346,7 +346,7 @@ func (s *opencodeStream) flush(emit Emit, ended bool) bool {
 	ev := s.pending
 	s.pending = nil
 	if ended {
-		fatalEnd(ev, "error", s.lastText.text(&s.lender), emit)
+		FatalEnd(ev, "error", s.lastText.text(&s.Lender), emit)
 	} else {
 		emit(ev)
 	}

@@ -11,11 +11,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// OpenCodeHistory is opencode's own history: the sessions it keeps in its
-// database (opencode.db, since 1.2) or, before, in a JSON tree
-// (storage/session, storage/message, storage/part).
-const OpenCodeHistory Kind = "opencode-history"
-
 // opencodeHistory is where opencode keeps its sessions: its data folder,
 // ($XDG_DATA_HOME, else ~/.local/share)/opencode on every system (its
 // Global.Path.data, from xdg-basedir), and the database $OPENCODE_DB
@@ -24,7 +19,7 @@ func opencodeHistory() *History {
 	return &History{
 		Parser: opencodeHistoryParser{},
 		Dirs: func(getenv func(string) string, home string) []string {
-			data := xdgData(getenv, home, "opencode")
+			data := XDGData(getenv, home, "opencode")
 			if data == "" {
 				return nil
 			}
@@ -44,26 +39,13 @@ func opencodeHistory() *History {
 	}
 }
 
-// xdgData is an application's folder under $XDG_DATA_HOME, else
-// ~/.local/share; "" when neither is known.
-func xdgData(getenv func(string) string, home, app string) string {
-	base := getenv("XDG_DATA_HOME")
-	if base == "" {
-		if home == "" {
-			return ""
-		}
-		base = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(base, app)
-}
-
 // opencodeSessions lists the sessions under opencode's data folder: those
 // of its databases (opencode.db, and a build channel's opencode-<channel>.db)
 // and of the JSON tree older versions kept (storage/). A root that is a
 // database file ($OPENCODE_DB) is that database's.
 func opencodeSessions(root string) ([]StoredSession, func(), error) {
 	if strings.HasSuffix(root, ".db") {
-		return dbSessions(root, opencodeDBList)
+		return DBSessions(root, opencodeDBList)
 	}
 	var dbs []string
 	if m, err := filepath.Glob(filepath.Join(root, "opencode*.db")); err == nil {
@@ -76,7 +58,7 @@ func opencodeSessions(root string) ([]StoredSession, func(), error) {
 		if b := filepath.Base(db); b != "opencode.db" && !strings.HasPrefix(b, "opencode-") {
 			continue
 		}
-		ss, done, err := dbSessions(db, opencodeDBList)
+		ss, done, err := DBSessions(db, opencodeDBList)
 		out = append(out, ss...)
 		if done != nil {
 			dones = append(dones, done)
@@ -103,7 +85,7 @@ func opencodeRender(key string) ([]byte, bool, error) {
 	}
 	switch {
 	case strings.HasSuffix(container, ".db"):
-		lines, err := dbRender(container, func(db queryer) ([]byte, error) { return opencodeDBLines(db, id) })
+		lines, err := DBRender(container, func(db Queryer) ([]byte, error) { return opencodeDBLines(db, id) })
 		return lines, true, err
 	case filepath.Base(container) == "storage":
 		s, err := opencodeTreeSession(container, id)
@@ -229,7 +211,7 @@ func (s *ocSession) lines() ([]byte, bool, error) {
 				return nil, true, err
 			}
 		}
-		if !steps && present(info.Tokens) {
+		if !steps && Present(info.Tokens) {
 			// A message whose steps are not kept counts its own tokens
 			// and cost, as ccusage reads opencode (the message's data):
 			// a step of the message's.
@@ -245,7 +227,7 @@ func (s *ocSession) lines() ([]byte, bool, error) {
 				return nil, true, err
 			}
 		}
-		if present(info.Error) {
+		if Present(info.Error) {
 			if err := put(ocErrorLine{Type: "error", Timestamp: m.updated, SessionID: s.id, Error: info.Error}); err != nil {
 				return nil, true, err
 			}
@@ -360,7 +342,7 @@ func (s *opencodeHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 		s.inner.session = r.SessionID
-		emit(&event.Event{SessionID: r.SessionID, Timestamp: epochMs(&r.Timestamp),
+		emit(&event.Event{SessionID: r.SessionID, Timestamp: EpochMS(&r.Timestamp),
 			Update: event.Update{SessionUpdate: event.SessionStart, Cwd: r.Directory, Title: r.Title}})
 		return true
 	case bytes.HasPrefix(b, []byte(`{"type":"prompt",`)):
@@ -370,7 +352,7 @@ func (s *opencodeHistoryStream) Line(l Line, emit Emit) bool {
 		}
 		// The session went on after an error held so far.
 		s.inner.flush(emit, false)
-		emit(&event.Event{SessionID: r.SessionID, Timestamp: epochMs(&r.Timestamp),
+		emit(&event.Event{SessionID: r.SessionID, Timestamp: EpochMS(&r.Timestamp),
 			Update: event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(r.Text)}})
 		return true
 	case bytes.HasPrefix(b, []byte(`{"type":"message",`)):

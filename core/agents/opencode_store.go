@@ -18,8 +18,8 @@ import (
 // session row, in the folder it records, with the count of its parts and
 // the last update of it, its messages and parts as its change token (a
 // part is updated in place as its tool call runs).
-func opencodeDBList(db queryer) ([]StoredSession, error) {
-	return listSessions(db, `SELECT s.id, s.directory,
+func opencodeDBList(db Queryer) ([]StoredSession, error) {
+	return ListSessions(db, `SELECT s.id, s.directory,
 		(SELECT COUNT(*) FROM part p WHERE p.session_id = s.id),
 		MAX(s.time_updated,
 			COALESCE((SELECT MAX(p.time_updated) FROM part p WHERE p.session_id = s.id), 0),
@@ -29,7 +29,7 @@ func opencodeDBList(db queryer) ([]StoredSession, error) {
 
 // opencodeDBLines renders one session of opencode's database; nil when it
 // is gone.
-func opencodeDBLines(db queryer, id string) ([]byte, error) {
+func opencodeDBLines(db Queryer, id string) ([]byte, error) {
 	ctx := context.Background()
 	s := ocSession{id: id}
 	var dir, title *string

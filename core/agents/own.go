@@ -25,20 +25,20 @@ type owner struct {
 	refs []*string
 }
 
-// detach gives ev its own copy of what it refers to of line, for a parser
+// Detach gives ev its own copy of what it refers to of line, for a parser
 // that holds an event past the line it was made of (the driver's owner only
 // sees the line being read when the event is emitted).
-func detach(ev *event.Event, line []byte) {
+func Detach(ev *event.Event, line []byte) {
 	var o owner
 	o.setLine(line)
 	o.own(ev)
 }
 
-// keepAll gives ev its own copy of every string and byte slice it refers
+// KeepAll gives ev its own copy of every string and byte slice it refers
 // to, for a parser that holds an event past its line when the events are
 // lent: besides the line, its values may refer to the arrays the stream
 // reuses from line to line (rawArrays, lineTexts).
-func keepAll(ev *event.Event) {
+func KeepAll(ev *event.Event) {
 	o := owner{all: true}
 	o.own(ev)
 }

@@ -131,7 +131,7 @@ type driver struct {
 	emitted  bool
 	// With Options.Borrow the driver's lender lends from the Scratch: the
 	// owner does not copy, and a line's events come from its pool.
-	lender
+	Lender
 	session string
 	// sessionBuf holds session when the events are lent.
 	sessionBuf keptText
@@ -158,7 +158,7 @@ type pendingLine struct {
 
 func (d *driver) use(p Parser, sniffed bool) {
 	d.stream = p.NewStream()
-	if l, ok := d.stream.(interface{ lendFrom(*Scratch) }); ok && d.lends() {
+	if l, ok := d.stream.(interface{ lendFrom(*Scratch) }); ok && d.Lends() {
 		l.lendFrom(d.sc)
 	}
 	d.stats.Agent = string(p.Kind())
@@ -172,7 +172,7 @@ func (d *driver) line(l Line, cut bool) {
 		d.handle(l, cut)
 		return
 	}
-	body := stripPrefix(l.Bytes)
+	body := StripPrefix(l.Bytes)
 	if len(body) > 0 && body[0] == '{' && !cut && !isEnvelope(body) {
 		d.jsonSeen++
 		if k := d.reg.SniffLine(d.sc, body); k != Unknown || d.jsonSeen >= SniffLines {
@@ -227,11 +227,11 @@ func (d *driver) replay(p Parser) {
 
 // handle gives one line to the chosen parser, after sift's own lines.
 func (d *driver) handle(l Line, cut bool) {
-	body := stripPrefix(l.Bytes)
+	body := StripPrefix(l.Bytes)
 	if len(body) == 0 {
 		return
 	}
-	if d.lends() {
+	if d.Lends() {
 		d.sc.line() // the previous line's events and texts are done with
 	}
 	d.cur = Line{Bytes: body, No: l.No, Offset: l.Offset}
@@ -243,13 +243,13 @@ func (d *driver) handle(l Line, cut bool) {
 		return
 	case isEnvelope(body):
 		if text, ok := envelope(body); ok {
-			d.stamp(d.event(&event.Event{Update: event.Update{SessionUpdate: event.Stderr, Text: text}}))
+			d.stamp(d.Event(&event.Event{Update: event.Update{SessionUpdate: event.Stderr, Text: text}}))
 			return
 		}
 	case body[0] == '[':
 		if n, ok := truncationMarker(body); ok {
 			d.stats.TruncatedBytes = event.Int64(n)
-			d.stamp(d.event(&event.Event{Update: event.Update{
+			d.stamp(d.Event(&event.Event{Update: event.Update{
 				SessionUpdate: event.Raw, Text: d.text(body), TruncatedBytes: event.Int64(n),
 			}}))
 			return
@@ -273,7 +273,7 @@ func (d *driver) handle(l Line, cut bool) {
 // stamp fills the position and session of an event and passes it on.
 func (d *driver) stamp(ev *event.Event) {
 	d.emitted = true
-	if !d.lends() {
+	if !d.Lends() {
 		d.owner.own(ev)
 	}
 	if ev.Line == 0 {
@@ -286,19 +286,19 @@ func (d *driver) stamp(ev *event.Event) {
 		ev.SessionID = d.session
 	case ev.SessionID != d.session:
 		d.session = ev.SessionID
-		if d.lends() {
+		if d.Lends() {
 			// Kept past the line in an array of the driver's: the
 			// events that took the last session id were lent, and are
 			// done with.
 			d.sessionBuf.set(ev.SessionID)
-			d.session = d.sessionBuf.text(&d.lender)
+			d.session = d.sessionBuf.text(&d.Lender)
 		}
 	}
 	d.emit(ev)
 }
 
 func (d *driver) raw(body []byte, cut bool) {
-	ev := d.event(&event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: d.text(rawBytes(body))}})
+	ev := d.Event(&event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: d.text(rawBytes(body))}})
 	if cut {
 		ev.Extra = map[string]any{"cut": true}
 	}
@@ -324,15 +324,15 @@ func rawBytes(b []byte) []byte {
 // text returns bytes of the line as an event's text: a view of them when
 // the events are lent (the receiver copies what it keeps), else a copy.
 func (d *driver) text(b []byte) string {
-	if d.lends() && len(b) > 0 {
+	if d.Lends() && len(b) > 0 {
 		return view.String(b)
 	}
 	return string(b)
 }
 
-// stripPrefix removes a line's trailing CR and any leading control bytes,
+// StripPrefix removes a line's trailing CR and any leading control bytes,
 // whitespace or byte-order mark (sandboxes prefix lines with such bytes).
-func stripPrefix(b []byte) []byte {
+func StripPrefix(b []byte) []byte {
 	b = bytes.TrimSuffix(b, []byte{'\r'})
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	i := 0

@@ -10,10 +10,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// QwenHistory is the chat format Qwen Code records every session in:
-// ~/.qwen/projects/<project>/chats/<session id>.jsonl.
-const QwenHistory Kind = "qwen-history"
-
 // qwenHistoryParser reads Qwen Code chat recordings, after
 // packages/core/src/services/chatRecordingService.ts (ChatRecord): one
 // record a line, {uuid, parentUuid, sessionId, timestamp, type: user |
@@ -39,19 +35,6 @@ func (qwenHistoryParser) EndsWithResult() bool { return false }
 func (qwenHistoryParser) Claims(line []byte) bool {
 	return bytes.Contains(line, []byte(`"sessionId"`)) && bytes.Contains(line, []byte(`"parentUuid"`)) &&
 		isQwenRecord(line)
-}
-
-// isQwenRecord reports whether a transcript line is a Qwen Code chat
-// record rather than a Claude Code one: its message is Gemini Content
-// (parts, the model role) or it carries one of Qwen's own fields.
-func isQwenRecord(line []byte) bool {
-	for _, k := range [...]string{`"parts":[`, `"role":"model"`, `"usageMetadata"`, `"systemPayload"`,
-		`"toolCallResult"`, `"provenance"`} {
-		if bytes.Contains(line, []byte(k)) {
-			return true
-		}
-	}
-	return false
 }
 
 // qwenRecord is a ChatRecord, as far as sift reads it.
@@ -117,7 +100,7 @@ func (s *qwenHistoryStream) Line(l Line, emit Emit) bool {
 	if json.Unmarshal(l.Bytes, &r) != nil || r.SessionID == "" || r.Type == "" {
 		return false
 	}
-	base := event.Event{Timestamp: isoTime(r.Timestamp), Model: r.Model}
+	base := event.Event{Timestamp: ISOTime(r.Timestamp), Model: r.Model}
 	put := func(u event.Update) {
 		ev := base
 		ev.Update = u
@@ -164,7 +147,7 @@ func (s *qwenHistoryStream) assistant(r *qwenRecord, put func(event.Update)) {
 		for _, p := range r.Message.Parts {
 			if fc := p.FunctionCall; fc != nil {
 				u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: fc.ID, Status: event.StatusPending}
-				describeTool(&u, fc.Name, fc.Args)
+				DescribeTool(&u, fc.Name, fc.Args)
 				put(u)
 			}
 		}
@@ -223,7 +206,7 @@ func (s *qwenHistoryStream) toolResult(r *qwenRecord, put func(event.Update)) {
 			u.Content = event.Text(text)
 		}
 		if u.Status == event.StatusFailed {
-			u.Message = firstLine(text)
+			u.Message = FirstLine(text)
 		}
 		put(u)
 	}
@@ -271,4 +254,4 @@ func qwenSession(parts []string) (workItem, name string, ok bool) {
 }
 
 // qwenHistoryRoot is the projects folder a chat is under.
-func qwenHistoryRoot(path string) string { return upDirs(path, 3) }
+func qwenHistoryRoot(path string) string { return UpDirs(path, 3) }

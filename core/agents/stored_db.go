@@ -15,11 +15,11 @@ import (
 	"github.com/agentsift/sift/core/historydb"
 )
 
-// queryer is the copy of a harness's database a history lists and
+// Queryer is the copy of a harness's database a history lists and
 // renders its sessions from (core/historydb).
-type queryer = *historydb.DB
+type Queryer = *historydb.DB
 
-// dbSessions lists the sessions of a harness's database from one copy of
+// DBSessions lists the sessions of a harness's database from one copy of
 // it (historydb.Open), which the sessions' Lines render from until done
 // removes it. A database that is not there has no sessions.
 //
@@ -27,7 +27,7 @@ type queryer = *historydb.DB
 // database whose file and log have not changed since its last listing in
 // this process is not copied again; its sessions are the ones listed
 // then, and a copy is made only if one of them is rendered.
-func dbSessions(path string, list func(db queryer) ([]StoredSession, error)) ([]StoredSession, func(), error) {
+func DBSessions(path string, list func(db Queryer) ([]StoredSession, error)) ([]StoredSession, func(), error) {
 	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	} else if err == nil && !fi.Mode().IsRegular() {
@@ -93,10 +93,10 @@ func (l *listings) put(path string, st historydb.Stamp, ss []StoredSession) {
 // the database when the first of them is rendered, list it again and
 // render from that listing (a session gone since renders nothing); done
 // removes the copy, if one was made.
-func lazySessions(path string, ss []StoredSession, list func(db queryer) ([]StoredSession, error)) ([]StoredSession, func(), error) {
+func lazySessions(path string, ss []StoredSession, list func(db Queryer) ([]StoredSession, error)) ([]StoredSession, func(), error) {
 	var (
 		once  sync.Once
-		db    queryer
+		db    Queryer
 		lines map[string]func() ([]byte, error)
 		err   error
 	)
@@ -133,10 +133,10 @@ func lazySessions(path string, ss []StoredSession, list func(db queryer) ([]Stor
 	}, nil
 }
 
-// dbRender renders one session of a harness's database from a copy of
+// DBRender renders one session of a harness's database from a copy of
 // it, made for this render alone. A database that is gone renders
 // nothing.
-func dbRender(path string, render func(db queryer) ([]byte, error)) ([]byte, error) {
+func DBRender(path string, render func(db Queryer) ([]byte, error)) ([]byte, error) {
 	db, err := historydb.Open(context.Background(), path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -163,10 +163,10 @@ func joinDone(dones []func()) func() {
 // joinErrs joins errors; nil for none.
 func joinErrs(errs []error) error { return errors.Join(errs...) }
 
-// listSessions runs a query whose rows are a session's id, its folder
+// ListSessions runs a query whose rows are a session's id, its folder
 // (NULL for none) and its change token (size, mtime), and makes each row
 // a session that lines renders from the same copy.
-func listSessions(db queryer, query string, lines func(db queryer, id string) ([]byte, error)) ([]StoredSession, error) {
+func ListSessions(db Queryer, query string, lines func(db Queryer, id string) ([]byte, error)) ([]StoredSession, error) {
 	rows, err := db.QueryContext(context.Background(), query)
 	if err != nil {
 		return nil, err
@@ -192,7 +192,7 @@ func listSessions(db queryer, query string, lines func(db queryer, id string) ([
 // rowMaps reads every row of a query as its columns by name: Goose's
 // schema grew columns over its versions (metadata_json, name,
 // model_config_json), and a reader of any version asks for what is there.
-func rowMaps(db queryer, q string, args ...any) ([]map[string]any, error) {
+func rowMaps(db Queryer, q string, args ...any) ([]map[string]any, error) {
 	rows, err := db.QueryContext(context.Background(), q, args...)
 	if err != nil {
 		return nil, err
@@ -224,12 +224,12 @@ func rowMaps(db queryer, q string, args ...any) ([]map[string]any, error) {
 	return out, rows.Err()
 }
 
-// rowLines renders a session kept as a row and its message rows as the
+// RowLines renders a session kept as a row and its message rows as the
 // lines a history parser reads: {"session": row}, then {"message": row}
 // per message, each row's columns by name, the columns named in docs
 // (JSON documents in text columns) kept as JSON; nil when the session is
 // gone. The render is sift's: the database holds rows.
-func rowLines(db queryer, sessionQuery, messagesQuery, id string, docs ...string) ([]byte, error) {
+func RowLines(db Queryer, sessionQuery, messagesQuery, id string, docs ...string) ([]byte, error) {
 	ss, err := rowMaps(db, sessionQuery, id)
 	if err != nil || len(ss) == 0 {
 		return nil, err

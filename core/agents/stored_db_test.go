@@ -24,7 +24,7 @@ func TestUnchangedDatabaseIsNotCopied(t *testing.T) {
 	if err := os.WriteFile(path, src, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	first, done, err := dbSessions(path, opencodeDBList)
+	first, done, err := DBSessions(path, opencodeDBList)
 	if err != nil || len(first) == 0 {
 		t.Fatalf("first listing: %d sessions, %v", len(first), err)
 	}
@@ -35,7 +35,7 @@ func TestUnchangedDatabaseIsNotCopied(t *testing.T) {
 	done()
 
 	// The second listing renders from a copy made only when asked.
-	again, done, err := dbSessions(path, opencodeDBList)
+	again, done, err := DBSessions(path, opencodeDBList)
 	if err != nil || len(again) != len(first) {
 		t.Fatalf("second listing: %d sessions, %v", len(again), err)
 	}
@@ -51,7 +51,7 @@ func TestUnchangedDatabaseIsNotCopied(t *testing.T) {
 	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	kept, done, err := dbSessions(path, opencodeDBList)
+	kept, done, err := DBSessions(path, opencodeDBList)
 	if err != nil || len(kept) != len(first) || kept[0].Key != first[0].Key || kept[0].Size != first[0].Size {
 		t.Fatalf("an unchanged stamp listed again: %d sessions, %v", len(kept), err)
 	}
@@ -65,7 +65,7 @@ func TestUnchangedDatabaseIsNotCopied(t *testing.T) {
 	if err := os.Chtimes(path, later, later); err != nil {
 		t.Fatal(err)
 	}
-	if ss, _, err := dbSessions(path, opencodeDBList); err == nil {
+	if ss, _, err := DBSessions(path, opencodeDBList); err == nil {
 		t.Errorf("a changed database was not read again: %d sessions, no error", len(ss))
 	}
 }

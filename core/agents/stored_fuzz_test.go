@@ -30,21 +30,28 @@ func storedRenders(t testing.TB) map[Kind][][]byte {
 		}
 	}
 	hist := filepath.Join(streamsDir, "..", "histories")
-	ss, done, err := opencodeSessions(filepath.Join(hist, "opencode", "home", ".local", "share", "opencode"))
+	sessions := func(k Kind) func(string) ([]StoredSession, func(), error) {
+		h, ok := LookupHistory(k)
+		if !ok {
+			t.Fatalf("no history %s", k)
+		}
+		return h.Sessions
+	}
+	ss, done, err := sessions(OpenCodeHistory)(filepath.Join(hist, "opencode", "home", ".local", "share", "opencode"))
 	render(OpenCodeHistory, ss, done, err)
 	for _, c := range []struct {
-		kind   Kind
-		script string
-		list   func(queryer) ([]StoredSession, error)
+		kind         Kind
+		script, name string
 	}{
-		{GooseHistory, "goose/sessions.sql", gooseDBList},
-		{CrushHistory, "crush/crush.sql", crushDBList},
+		{GooseHistory, "goose/sessions.sql", "sessions.db"},
+		{CrushHistory, "crush/crush.sql", "crush.db"},
 	} {
 		script, err := os.ReadFile(filepath.Join(hist, c.script))
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(t.TempDir(), "h.db")
+		dir := t.TempDir()
+		path := filepath.Join(dir, c.name)
 		db, err := sql.Open("sqlite", "file:"+path)
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +61,7 @@ func storedRenders(t testing.TB) map[Kind][][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ss, done, err := dbSessions(path, c.list)
+		ss, done, err := sessions(c.kind)(dir)
 		render(c.kind, ss, done, err)
 	}
 	return out

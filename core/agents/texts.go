@@ -3,6 +3,7 @@ package agents
 import (
 	"encoding/binary"
 	"math/bits"
+	"strings"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -34,7 +35,7 @@ func (t *lineTexts) reset() {
 // A string without an escape is a view of raw; an escaped one is
 // unescaped into the line's texts when the events are lent, else into a
 // string of its own.
-func (l *lender) text(raw json.RawMessage) (string, bool) {
+func (l *Lender) text(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", true
 	}
@@ -58,9 +59,9 @@ func (l *lender) text(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// stringText is text for a value that must be a JSON string: false for
+// StringText is text for a value that must be a JSON string: false for
 // an absent value and null too, as jsonText reads them.
-func (l *lender) stringText(raw json.RawMessage) (string, bool) {
+func (l *Lender) StringText(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
@@ -168,4 +169,16 @@ func hex4(b []byte) (rune, bool) {
 		r = r<<4 | rune(c)
 	}
 	return r, true
+}
+
+// JoinTexts joins the texts of a message's blocks that text reads, one a
+// line, leaving out the empty ones.
+func JoinTexts[B any](blocks []B, text func(*B) string) string {
+	var out []string
+	for i := range blocks {
+		if t := text(&blocks[i]); t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -27,7 +27,7 @@ func checkLineTexts(t *testing.T, raw []byte) {
 	}
 	want, wantOK := decodedString(raw)
 	for _, lent := range []bool{false, true} {
-		l := &lender{}
+		l := &Lender{}
 		sc := &Scratch{}
 		if lent {
 			l.lendFrom(sc)

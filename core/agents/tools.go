@@ -176,17 +176,17 @@ func (t *argText) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// describeTool fills a tool call update's name, kind, title, locations and
+// DescribeTool fills a tool call update's name, kind, title, locations and
 // input from the harness-native name and its JSON input.
 //
 // The input's fields are first decoded as plain strings that refer to the
 // input instead of copies (the update keeps the input as RawInput, so they
 // keep nothing more alive); an input with a field of another type (an
 // argv-style list) is decoded again field by field as argText.
-func describeTool(u *event.Update, name string, input json.RawMessage) {
+func DescribeTool(u *event.Update, name string, input json.RawMessage) {
 	u.ToolName = name
 	u.ToolKind = ToolKindOf(name)
-	if present(input) {
+	if Present(input) {
 		u.RawInput = input
 	}
 	var args toolArgs[string]
@@ -237,17 +237,41 @@ func toolTitle[T ~string](name string, kind event.ToolKind, args *toolArgs[T]) s
 	if verb == "" || obj == "" {
 		return name
 	}
-	return verb + ": " + firstLine(obj)
+	return verb + ": " + FirstLine(obj)
 }
 
-// firstLine returns the first line of s, " …" marking the lines left
+// FirstLine returns the first line of s, " …" marking the lines left
 // out. It never cuts the line: a cut here would come before redaction,
 // which then no longer recognises a secret straddling it (a token's first
 // 33 characters would be kept). The summary redacts a title, then cuts it
 // (core/summary clipText, MaxTitle).
-func firstLine(s string) string {
+func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
 	return s
+}
+
+// TodoEntries reads a todo-list tool's `todos[{content|title, status}]`
+// input as plan entries; nil when it holds none.
+func TodoEntries(params json.RawMessage) []event.PlanEntry {
+	var p struct {
+		Todos []struct {
+			Content string `json:"content"`
+			Title   string `json:"title"`
+			Status  string `json:"status"`
+		} `json:"todos"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.Todos) == 0 {
+		return nil
+	}
+	entries := make([]event.PlanEntry, 0, len(p.Todos))
+	for _, t := range p.Todos {
+		c := t.Content
+		if c == "" {
+			c = t.Title
+		}
+		entries = append(entries, event.PlanEntry{Content: c, Status: t.Status})
+	}
+	return entries
 }

@@ -6,12 +6,12 @@ type unknownParser struct{}
 
 func (unknownParser) Kind() Kind         { return Unknown }
 func (unknownParser) Claims([]byte) bool { return false }
-func (unknownParser) NewStream() Stream  { return unknownStream{} }
+func (unknownParser) NewStream() Stream  { return UnknownStream{} }
 
 // EndsWithResult implements Parser: nothing is known of the stream.
 func (unknownParser) EndsWithResult() bool { return false }
 
-type unknownStream struct{}
+type UnknownStream struct{}
 
-func (unknownStream) Line(Line, Emit) bool { return false }
-func (unknownStream) Finish(Emit)          {}
+func (UnknownStream) Line(Line, Emit) bool { return false }
+func (UnknownStream) Finish(Emit)          {}

@@ -26,10 +26,10 @@ func decodeLine[T any](b []byte, v *T) error {
 	return json.UnmarshalOf(b, v, json.DecodeNoCopyString())
 }
 
-// decodeInto is decodeLine for a value the stream keeps from line to line
+// DecodeInto is decodeLine for a value the stream keeps from line to line
 // (so in the heap already), which is decoded in place: decodeLine copies
 // its value in and out of the decoder's own. v is zeroed by the caller.
-func decodeInto(b []byte, v any) error {
+func DecodeInto(b []byte, v any) error {
 	return json.UnmarshalWithOption(b, v, json.DecodeNoCopyString())
 }
 
@@ -40,31 +40,31 @@ func rawEvent(b []byte) *event.Event {
 	return &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(b)}}
 }
 
-// afterHeld ends a line during which a stream emitted events it held back
+// AfterHeld ends a line during which a stream emitted events it held back
 // from earlier lines (held). The driver keeps as raw only a line that
 // emitted nothing, so a line the stream did not understand is kept as raw
 // here; the result is what the stream's Line reports.
-func afterHeld(l Line, held, understood bool, emit Emit) bool {
+func AfterHeld(l Line, held, understood bool, emit Emit) bool {
 	if !understood && held {
 		emit(rawEvent(l.Bytes))
 	}
 	return understood || held
 }
 
-// fatalEnd emits a held-back error that ended the stream (or its session)
+// FatalEnd emits a held-back error that ended the stream (or its session)
 // as fatal, and then the failed result it amounts to on the error's line:
 // for a harness that prints no terminal line after a failure, the error is
 // the unambiguous end.
-func fatalEnd(e *event.Event, subtype, text string, emit Emit) {
+func FatalEnd(e *event.Event, subtype, text string, emit Emit) {
 	e.Update.Fatal = true
 	emit(e)
 	emit(&event.Event{Line: e.Line, Offset: e.Offset, SessionID: e.SessionID, Timestamp: e.Timestamp,
 		Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: subtype, Text: text}})
 }
 
-// hasType reports whether a JSON object line has "type":"t", in either the
+// HasType reports whether a JSON object line has "type":"t", in either the
 // compact or the spaced (`"type": "t"`) serialization.
-func hasType(line []byte, t string) bool {
+func HasType(line []byte, t string) bool {
 	i := bytes.Index(line, []byte(`"type"`))
 	for i >= 0 {
 		rest := bytes.TrimLeft(line[i+6:], " \t\r\n")
@@ -83,23 +83,23 @@ func hasType(line []byte, t string) bool {
 	return false
 }
 
-// present reports whether a JSON value was printed and is not null.
-func present(raw json.RawMessage) bool {
+// Present reports whether a JSON value was printed and is not null.
+func Present(raw json.RawMessage) bool {
 	return len(raw) > 0 && string(raw) != "null"
 }
 
 // firstRaw returns the first JSON value that is present and not null.
 func firstRaw(vs ...json.RawMessage) json.RawMessage {
 	for _, v := range vs {
-		if present(v) {
+		if Present(v) {
 			return v
 		}
 	}
 	return nil
 }
 
-// jsonText returns the string a JSON value holds, and whether it was one.
-func jsonText(raw json.RawMessage) (string, bool) {
+// JSONText returns the string a JSON value holds, and whether it was one.
+func JSONText(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
@@ -116,8 +116,8 @@ func marshalPlain(v any) (json.RawMessage, error) {
 	return json.MarshalWithOption(v, json.DisableHTMLEscape())
 }
 
-// firstNonEmpty returns the first of ss that is not empty.
-func firstNonEmpty(ss ...string) string {
+// FirstNonEmpty returns the first of ss that is not empty.
+func FirstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if s != "" {
 			return s
@@ -126,11 +126,11 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-// isoTime reads an RFC 3339 timestamp as UTC; zero when absent or
+// ISOTime reads an RFC 3339 timestamp as UTC; zero when absent or
 // malformed. The form JavaScript's toISOString prints (Claude Code, Gemini
 // CLI, Codex), 2025-12-17T21:05:58.126Z, is read by hand: time.Parse is a
 // tenth of the cost of a line.
-func isoTime(s string) time.Time {
+func ISOTime(s string) time.Time {
 	if t, ok := isoMillis(s); ok {
 		return t
 	}
@@ -170,8 +170,8 @@ func isoMillis(s string) (time.Time, bool) {
 	return t, true
 }
 
-// epochMs turns an epoch-milliseconds field into a time; zero when absent.
-func epochMs(ms *int64) time.Time {
+// EpochMS turns an epoch-milliseconds field into a time; zero when absent.
+func EpochMS(ms *int64) time.Time {
 	if ms == nil {
 		return time.Time{}
 	}
@@ -185,7 +185,7 @@ func msString(s string) time.Time {
 	if err != nil {
 		return time.Time{}
 	}
-	return epochMs(&n)
+	return EpochMS(&n)
 }
 
 // secondsMs turns a duration in seconds into milliseconds.
@@ -196,24 +196,24 @@ func secondsMs(sec *float64) *int64 {
 	return event.Int64(int64(math.Round(*sec * 1000)))
 }
 
-// sumPresent adds the counters a harness printed (event.AddCount); nil
+// SumPresent adds the counters a harness printed (event.AddCount); nil
 // when it printed none.
-func sumPresent(vs ...*int64) *int64 {
+func SumPresent(vs ...*int64) *int64 {
 	var sum *int64
 	for _, v := range vs {
-		sum = addPresent(sum, v)
+		sum = AddPresent(sum, v)
 	}
 	return sum
 }
 
-// countTotal adds to a usage's output what its total counts beyond its
+// CountTotal adds to a usage's output what its total counts beyond its
 // parts, as ccusage reads a usage (apply_total_token_fallback: the rest is
 // output when no output is named, else an extra its total counts, which
 // sift counts as output, as a Gemini call's thoughts). A usage naming its
 // total alone has a prompt of 0 and its total as output. prompt and
 // completion are returned as they are when the total is absent or the
 // parts cover it.
-func countTotal(prompt, completion, total *int64, parts ...*int64) (*int64, *int64) {
+func CountTotal(prompt, completion, total *int64, parts ...*int64) (*int64, *int64) {
 	if total == nil {
 		return prompt, completion
 	}
@@ -236,8 +236,8 @@ func countTotal(prompt, completion, total *int64, parts ...*int64) (*int64, *int
 	return prompt, event.Int64(event.AddCount(out, *total-sum))
 }
 
-// addPresent adds a printed counter to a running total (event.AddCount).
-func addPresent(sum, v *int64) *int64 {
+// AddPresent adds a printed counter to a running total (event.AddCount).
+func AddPresent(sum, v *int64) *int64 {
 	if v == nil {
 		return sum
 	}
@@ -248,15 +248,15 @@ func addPresent(sum, v *int64) *int64 {
 	return event.Int64(event.AddCount(total, *v))
 }
 
-// putPresent stores a counter under its harness name when it was printed.
-func putPresent(m map[string]int64, name string, v *int64) {
+// PutPresent stores a counter under its harness name when it was printed.
+func PutPresent(m map[string]int64, name string, v *int64) {
 	if v != nil {
 		m[name] = *v
 	}
 }
 
-// putAny is putPresent for a map of any values.
-func putAny(m map[string]any, name string, v *int64) {
+// PutAny is putPresent for a map of any values.
+func PutAny(m map[string]any, name string, v *int64) {
 	if v != nil {
 		m[name] = *v
 	}
@@ -269,7 +269,7 @@ func exitCodePrefix(text string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return leadingInt(rest)
+	return LeadingInt(rest)
 }
 
 // codexExitLine reads the exit status Codex prints in a shell result:
@@ -281,7 +281,7 @@ func codexExitLine(text string) (int, bool) {
 		if i < 0 || (i > 0 && text[i-1] != '\n') {
 			continue
 		}
-		if n, ok := leadingInt(text[i+len(prefix):]); ok {
+		if n, ok := LeadingInt(text[i+len(prefix):]); ok {
 			return n, true
 		}
 	}
@@ -292,9 +292,9 @@ func codexExitLine(text string) (int, bool) {
 // command's output.
 const processExitPrefix = "[Process exited with code "
 
-// processExitCode reads droid's `[Process exited with code N]` trailer, the
+// ProcessExitCode reads droid's `[Process exited with code N]` trailer, the
 // last one of the output; N may be negative.
-func processExitCode(out string) (int, bool) {
+func ProcessExitCode(out string) (int, bool) {
 	i := strings.LastIndex(out, processExitPrefix)
 	if i < 0 {
 		return 0, false
@@ -307,13 +307,39 @@ func processExitCode(out string) (int, bool) {
 	return n, err == nil
 }
 
-// leadingInt reads the decimal digits s starts with; false when there are
+// LeadingInt reads the decimal digits s starts with; false when there are
 // none or they overflow an int.
-func leadingInt(s string) (int, bool) {
+func LeadingInt(s string) (int, bool) {
 	end := 0
 	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
 		end++
 	}
 	n, err := strconv.Atoi(s[:end])
 	return n, err == nil
+}
+
+// geminiCounts returns a Gemini usage's prompt and completion as sift
+// counts them: the tool-use prompt (toolUsePromptTokenCount, Gemini CLI's
+// "tool") is prompt the model read, and the thoughts (thoughtsTokenCount)
+// are output it wrote, billed as output; Gemini reports both apart from
+// the prompt and candidates, and counts them in its total, as ccusage does
+// (its gemini and qwen adapters: TestTokensEqualCcusageFixtures). A usage
+// naming its total alone counts the total as output, as ccusage does
+// (falls_back_to_total_tokens_when_gemini_parts_are_missing).
+func geminiCounts(prompt, tool, candidates, thoughts, total *int64) (*int64, *int64) {
+	if prompt == nil && candidates == nil {
+		if total == nil {
+			return nil, nil
+		}
+		zero := int64(0)
+		return &zero, total
+	}
+	plus := func(a, b *int64) *int64 {
+		if a == nil || b == nil || *b == 0 {
+			return a
+		}
+		v := event.AddCount(*a, *b)
+		return &v
+	}
+	return plus(prompt, tool), plus(candidates, thoughts)
 }

@@ -10,11 +10,11 @@ import (
 func TestDroidExitCodeTrailer(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]int{"x\n[Process exited with code 2]": 2, "[Process exited with code 0]\n": 0} {
-		if n, ok := processExitCode(in); !ok || n != want {
+		if n, ok := ProcessExitCode(in); !ok || n != want {
 			t.Errorf("%q: %d %v", in, n, ok)
 		}
 	}
-	if _, ok := processExitCode("no trailer"); ok {
+	if _, ok := ProcessExitCode("no trailer"); ok {
 		t.Error("found an exit code in plain text")
 	}
 }
@@ -31,7 +31,7 @@ func TestGeminiTimeMatchesTimeParse(t *testing.T) {
 		if err != nil {
 			want = time.Time{}
 		}
-		if got := isoTime(s); !got.Equal(want) {
+		if got := ISOTime(s); !got.Equal(want) {
 			t.Errorf("isoTime(%q) = %v, time.Parse gives %v", s, got, want)
 		}
 	}
@@ -55,10 +55,10 @@ func TestExitCodeReaders(t *testing.T) {
 		{"codex 0.17x header line", codexExitLine, "Process exited with code 0\n", 0, true},
 		{"codex mid-line mention", codexExitLine, "it said Exit code: 3", 0, false},
 		{"codex overflow", codexExitLine, "Exit code: 99999999999999999999999", 0, false},
-		{"droid trailer", processExitCode, "x\n[Process exited with code 2]", 2, true},
-		{"droid negative", processExitCode, "[Process exited with code -1]", -1, true},
-		{"droid last trailer", processExitCode, "[Process exited with code 1]\n[Process exited with code 0]", 0, true},
-		{"droid unclosed", processExitCode, "[Process exited with code 1", 0, false},
+		{"droid trailer", ProcessExitCode, "x\n[Process exited with code 2]", 2, true},
+		{"droid negative", ProcessExitCode, "[Process exited with code -1]", -1, true},
+		{"droid last trailer", ProcessExitCode, "[Process exited with code 1]\n[Process exited with code 0]", 0, true},
+		{"droid unclosed", ProcessExitCode, "[Process exited with code 1", 0, false},
 	} {
 		if n, ok := tc.read(tc.in); n != tc.want || ok != tc.ok {
 			t.Errorf("%s: %q read as %d %v, want %d %v", tc.name, tc.in, n, ok, tc.want, tc.ok)
@@ -71,7 +71,7 @@ func TestExitCodeReaders(t *testing.T) {
 func TestISOTimeIsUTC(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"2025-12-17T21:05:58.126456+02:00", "2025-12-17T21:05:58.126Z", "2025-12-17T21:05:58Z"} {
-		got := isoTime(s)
+		got := ISOTime(s)
 		want, _ := time.Parse(time.RFC3339Nano, s)
 		if !got.Equal(want) || got.Location() != time.UTC {
 			t.Errorf("isoTime(%q) = %v, want %v in UTC", s, got, want)
@@ -80,7 +80,7 @@ func TestISOTimeIsUTC(t *testing.T) {
 	if got := msString("1765000000000"); !got.Equal(time.UnixMilli(1765000000000)) || got.Location() != time.UTC {
 		t.Errorf("msString = %v", got)
 	}
-	if !msString("").IsZero() || !msString("soon").IsZero() || !epochMs(nil).IsZero() {
+	if !msString("").IsZero() || !msString("soon").IsZero() || !EpochMS(nil).IsZero() {
 		t.Error("an absent or malformed time is not zero")
 	}
 }
@@ -96,7 +96,7 @@ func TestAfterHeld(t *testing.T) {
 		{false, false, false, 0}, {false, true, true, 0}, {true, true, true, 0}, {true, false, true, 1},
 	} {
 		var evs []*event.Event
-		got := afterHeld(Line{Bytes: []byte("noise")}, tc.held, tc.understood, func(ev *event.Event) { evs = append(evs, ev) })
+		got := AfterHeld(Line{Bytes: []byte("noise")}, tc.held, tc.understood, func(ev *event.Event) { evs = append(evs, ev) })
 		if got != tc.want || len(evs) != tc.raw || tc.raw == 1 && (evs[0].Update.SessionUpdate != event.Raw || evs[0].Update.Text != "noise") {
 			t.Errorf("held %v understood %v: reported %v, events %v", tc.held, tc.understood, got, evs)
 		}

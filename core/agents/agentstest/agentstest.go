@@ -1,0 +1,115 @@
+// Package agentstest holds what the tests of the harnesses' folders share:
+// the recorded streams of the repository, parses of them through the
+// registered harnesses (a test package imports core/agents/all for them)
+// and the parser invariants fuzz tests check. It is test code: no product
+// package imports it.
+package agentstest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/event"
+)
+
+// Root is the repository's folder, found from the test's working folder
+// (a package folder below it) by its go.mod.
+var Root = func() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			panic("agentstest: no go.mod above " + dir)
+		}
+	}
+}()
+
+// StreamsDir holds the real streams, one folder per harness.
+var StreamsDir = filepath.Join(Root, "testdata", "streams")
+
+// EventsOf parses text as a stream of the declared kind and returns its
+// events.
+func EventsOf(t testing.TB, k agents.Kind, text string) []*event.Event {
+	t.Helper()
+	var evs []*event.Event
+	if _, err := agents.Default().Parse(strings.NewReader(text), agents.Options{Agent: k}, func(e *event.Event) {
+		evs = append(evs, e)
+	}); err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return evs
+}
+
+// StreamFixture reads one file of testdata/streams.
+func StreamFixture(t testing.TB, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(StreamsDir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// OfKind returns the events of one update kind.
+func OfKind(evs []*event.Event, k event.Kind) []*event.Event {
+	var out []*event.Event
+	for _, e := range evs {
+		if e.Update.SessionUpdate == k {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// FuzzParser checks the parser invariants on arbitrary input: no panic,
+// every non-blank line yields at least one event, and every event points
+// at a line of the input.
+func FuzzParser(f *testing.F, k agents.Kind, seeds ...string) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		seen := map[int]bool{}
+		st, err := agents.Default().Parse(strings.NewReader(in), agents.Options{Agent: k}, func(e *event.Event) {
+			seen[e.Line] = true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for l := range seen {
+			if l < 1 || l > st.Lines {
+				t.Fatalf("event on line %d of %d", l, st.Lines)
+			}
+		}
+		for i, line := range strings.Split(in, "\n") {
+			if len(agents.StripPrefix([]byte(line))) > 0 && !seen[i+1] {
+				t.Fatalf("line %d %q yielded no event", i+1, line)
+			}
+		}
+	})
+}
+
+// FixtureSeeds returns every fixture of one harness as fuzz seeds.
+func FixtureSeeds(f *testing.F, dir string) []string {
+	paths, err := filepath.Glob(filepath.Join(StreamsDir, dir, "*"))
+	if err != nil || len(paths) == 0 {
+		f.Fatalf("no fixtures in %s: %v", dir, err)
+	}
+	var seeds []string
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, string(b))
+	}
+	return seeds
+}

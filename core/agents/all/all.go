@@ -1,0 +1,39 @@
+// Package all registers every harness sift knows, in sniffing order: the
+// program, and every test that reads streams or histories, imports it for
+// its side effect. A new harness is its folder under core/agents and one
+// line here.
+package all
+
+import (
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/cline"
+	"github.com/agentsift/sift/core/agents/copilot"
+	"github.com/agentsift/sift/core/agents/crush"
+	"github.com/agentsift/sift/core/agents/droid"
+	"github.com/agentsift/sift/core/agents/goose"
+	"github.com/agentsift/sift/core/agents/kimi"
+	"github.com/agentsift/sift/core/agents/pi"
+)
+
+func init() {
+	agents.Register(
+		agents.FlatHarness("aider"),
+		agents.FlatHarness("amp"),
+		agents.FlatHarness("antigravity"),
+		agents.FlatHarness("claude"),
+		cline.Harness(),
+		agents.FlatHarness("codex"),
+		copilot.Harness(),
+		crush.Harness(),
+		agents.FlatHarness("cursor"),
+		droid.Harness(),
+		agents.FlatHarness("gemini"),
+		goose.Harness(),
+		cline.KiloHarness(),
+		kimi.Harness(),
+		agents.FlatHarness("opencode"),
+		pi.Harness(),
+		agents.FlatHarness("qwen"),
+		cline.RooHarness(),
+	)
+}

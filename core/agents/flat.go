@@ -1,0 +1,19 @@
+package agents
+
+// FlatHarness returns the entry of a harness whose files are still in
+// this package rather than in its own folder, for core/agents/all to
+// register; it is gone once every harness has its folder.
+func FlatHarness(name string) Harness {
+	flat := map[string]func() Harness{
+		"aider":       aiderHarness,
+		"amp":         ampHarness,
+		"antigravity": antigravityHarness,
+		"claude":      claudeHarness,
+		"codex":       codexHarness,
+		"cursor":      cursorHarness,
+		"gemini":      geminiHarness,
+		"opencode":    opencodeHarness,
+		"qwen":        qwenHarness,
+	}
+	return flat[name]()
+}
