@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -16,45 +17,85 @@ import (
 // explainRule is one kind of line that explains a failure.
 type explainRule struct {
 	name   string
-	re     *regexp.Regexp
+	re     pattern
 	weight int
+}
+
+// pattern is a line pattern and the words (ASCII, lower case) one of
+// which every line it matches holds: a line holding none is not tried.
+// Most lines of a failed output hold none, and the regexp package's
+// backtracker, tried on every line for every pattern, was two fifths of a
+// history import. TestPatternWordsAreOnlyAShortcut holds the words to the
+// patterns.
+type pattern struct {
+	re    *regexp.Regexp
+	words [][]byte
+}
+
+// pat is a pattern, compiled, with its words.
+func pat(expr string, words ...string) pattern {
+	p := pattern{re: regexp.MustCompile(expr)}
+	for _, w := range words {
+		p.words = append(p.words, []byte(w))
+	}
+	return p
+}
+
+// match reports whether a line matches, given the line in ASCII lower
+// case (low) and whether it is all ASCII: a line with other bytes is
+// always tried (the patterns' case folding maps ſ to s and the Kelvin
+// sign to k).
+func (p pattern) match(l string, low []byte, ascii bool) bool {
+	if ascii {
+		found := false
+		for _, w := range p.words {
+			if bytes.Contains(low, w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return p.re.MatchString(l)
 }
 
 // explainRules are the lines that explain a failure, strongest first.
 var explainRules = []explainRule{
-	{"assertion", regexp.MustCompile(`^\s*(Expected|Received)\b`), 4},
-	{"panic", regexp.MustCompile(`^panic: `), 4},
-	{"exception", regexp.MustCompile(`^\s*[A-Za-z_.]*(Error|Exception)(\[\w+\])?: \S`), 4},
-	{"got, want", regexp.MustCompile(`\bgot\b.*\bwant\b|\bwant\b.*\bgot\b|, want `), 4},
-	{"test failed", regexp.MustCompile(`(^|\s)(FAILED|✕|✗)\s|^--- FAIL|^\s*FAIL\s+\S`), 3},
-	{"compiler error", regexp.MustCompile(`^error(\[\w+\])?: |^\S+:\d+(:\d+)?: (fatal )?error\b|\(\d+,\d+\): error `), 3},
-	{"failed count", regexp.MustCompile(`(?i)\b[1-9]\d* (failed|failing|failures?|errors?)\b`), 2},
-	{"error", regexp.MustCompile(`(?i)(^|[^\w-])(error|fatal)\b`), 2},
-	{"failed", regexp.MustCompile(`(?i)\bfail(ed|ure|s)?\b`), 2},
-	{"cannot", regexp.MustCompile(`(?i)\b(cannot|can't|could not|couldn't|unable to)\b`), 2},
-	{"denied", regexp.MustCompile(`(?i)\b(denied|forbidden|not permitted|unauthori[sz]ed)\b`), 2},
-	{"not found", regexp.MustCompile(`(?i)\bnot found\b|no such file|does not exist|command not found`), 2},
-	{"traceback", regexp.MustCompile(`^Traceback \(most recent call last\)`), 1},
+	{"assertion", pat(`^\s*(Expected|Received)\b`, "expected", "received"), 4},
+	{"panic", pat(`^panic: `, "panic: "), 4},
+	{"exception", pat(`^\s*[A-Za-z_.]*(Error|Exception)(\[\w+\])?: \S`, "error", "exception"), 4},
+	{"got, want", pat(`\bgot\b.*\bwant\b|\bwant\b.*\bgot\b|, want `, "got", ", want "), 4},
+	{"test failed", pat(`(^|\s)(FAILED|✕|✗)\s|^--- FAIL|^\s*FAIL\s+\S`, "fail"), 3},
+	{"compiler error", pat(`^error(\[\w+\])?: |^\S+:\d+(:\d+)?: (fatal )?error\b|\(\d+,\d+\): error `, "error"), 3},
+	{"failed count", pat(`(?i)\b[1-9]\d* (failed|failing|failures?|errors?)\b`, "fail", "error"), 2},
+	{"error", pat(`(?i)(^|[^\w-])(error|fatal)\b`, "error", "fatal"), 2},
+	{"failed", pat(`(?i)\bfail(ed|ure|s)?\b`, "fail"), 2},
+	{"cannot", pat(`(?i)\b(cannot|can't|could not|couldn't|unable to)\b`, "cannot", "can't", "could not", "couldn't", "unable to"), 2},
+	{"denied", pat(`(?i)\b(denied|forbidden|not permitted|unauthori[sz]ed)\b`, "denied", "forbidden", "not permitted", "unauthori"), 2},
+	{"not found", pat(`(?i)\bnot found\b|no such file|does not exist|command not found`, "not found", "no such file", "does not exist"), 2},
+	{"traceback", pat(`^Traceback \(most recent call last\)`, "traceback"), 1},
 }
 
 // explainNoise are lines that never explain a failure: a harness's prefix
 // on every failing result.
-var explainNoise = []*regexp.Regexp{
-	regexp.MustCompile(`^Exit code:? -?\d+$`),
-	regexp.MustCompile(`^\[?Process exited with code -?\d+\]?$`),
-	regexp.MustCompile(`^(Command|Process) (exited|failed) with (exit )?code -?\d+\.?$`),
+var explainNoise = []pattern{
+	pat(`^Exit code:? -?\d+$`, "exit code"),
+	pat(`^\[?Process exited with code -?\d+\]?$`, "exited"),
+	pat(`^(Command|Process) (exited|failed) with (exit )?code -?\d+\.?$`, "exited", "failed"),
 }
 
 // explainWeak are a launcher's own report of the exit (npm's, make's,
 // go's, cargo's): they explain a failure only when nothing else does.
-var explainWeak = []*regexp.Regexp{
-	regexp.MustCompile(`^npm (ERR!|error) (code|path|command|errno|syscall|workspace|location|A complete log|Lifecycle script)`),
-	regexp.MustCompile(`^npm (ERR!|error)\s*$`),
-	regexp.MustCompile(`^error Command failed with exit code \d+\.?$`),
-	regexp.MustCompile(`^make(\[\d+\])?: \*\*\* .*Error \d+$`),
-	regexp.MustCompile(`^exit status \d+$`),
-	regexp.MustCompile(`^error: could not compile `),
-	regexp.MustCompile(`^FAIL$`),
+var explainWeak = []pattern{
+	pat(`^npm (ERR!|error) (code|path|command|errno|syscall|workspace|location|A complete log|Lifecycle script)`, "npm "),
+	pat(`^npm (ERR!|error)\s*$`, "npm "),
+	pat(`^error Command failed with exit code \d+\.?$`, "command failed"),
+	pat(`^make(\[\d+\])?: \*\*\* .*Error \d+$`, "make"),
+	pat(`^exit status \d+$`, "exit status"),
+	pat(`^error: could not compile `, "could not compile"),
+	pat(`^FAIL$`, "fail"),
 }
 
 // explainTail is how much of a text's end is searched for the line: the
@@ -66,6 +107,8 @@ const explainTail = 64 << 10
 // "" when no line is more than noise. The texts are given output first,
 // error last: of equal lines, the error's wins.
 func explainLine(texts ...string) string {
+	var buf [256]byte
+	lo := lower{low: buf[:0]}
 	var lines []string
 	seen := map[string]bool{}
 	for _, t := range texts {
@@ -80,7 +123,7 @@ func explainLine(texts ...string) string {
 			}
 		}
 		for l := range strings.SplitSeq(t, "\n") {
-			if l = strings.TrimSpace(l); l != "" && !seen[l] && !matchesAny(explainNoise, l) {
+			if l = strings.TrimSpace(l); l != "" && !seen[l] && !lo.matchesAny(explainNoise, l) {
 				seen[l] = true
 				lines = append(lines, l)
 			}
@@ -88,12 +131,12 @@ func explainLine(texts ...string) string {
 	}
 	best, bestW, weak := -1, 0, -1
 	for i, l := range lines {
-		if matchesAny(explainWeak, l) {
+		if lo.matchesAny(explainWeak, l) {
 			weak = i
 			continue
 		}
 		for _, r := range explainRules {
-			if r.weight >= bestW && r.re.MatchString(l) {
+			if r.weight >= bestW && lo.match(r.re, l) {
 				best, bestW = i, r.weight
 				break
 			}
@@ -126,21 +169,56 @@ func explainLine(texts ...string) string {
 // view steps through with its error-line keys.
 func ExplainsFailure(line string) bool {
 	l := strings.TrimSpace(line)
-	if l == "" || matchesAny(explainNoise, l) || matchesAny(explainWeak, l) {
+	var buf [256]byte
+	lo := lower{low: buf[:0]}
+	if l == "" || lo.matchesAny(explainNoise, l) || lo.matchesAny(explainWeak, l) {
 		return false
 	}
 	for _, r := range explainRules {
-		if r.weight >= 2 && r.re.MatchString(l) {
+		if r.weight >= 2 && lo.match(r.re, l) {
 			return true
 		}
 	}
 	return false
 }
 
-// matchesAny reports whether a line matches one of res.
-func matchesAny(res []*regexp.Regexp, l string) bool {
-	for _, re := range res {
-		if re.MatchString(l) {
+// lower holds the last line tried in ASCII lower case, so that a line's
+// patterns share one lowering.
+type lower struct {
+	line  string
+	low   []byte
+	ascii bool
+	set   bool
+}
+
+// of returns l in ASCII lower case and whether it is all ASCII.
+func (lo *lower) of(l string) ([]byte, bool) {
+	if lo.set && lo.line == l {
+		return lo.low, lo.ascii
+	}
+	lo.line, lo.low, lo.ascii, lo.set = l, lo.low[:0], true, true
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if c >= 0x80 {
+			lo.ascii = false
+		} else if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lo.low = append(lo.low, c)
+	}
+	return lo.low, lo.ascii
+}
+
+// match reports whether l matches p.
+func (lo *lower) match(p pattern, l string) bool {
+	low, ascii := lo.of(l)
+	return p.match(l, low, ascii)
+}
+
+// matchesAny reports whether a line matches one of ps.
+func (lo *lower) matchesAny(ps []pattern, l string) bool {
+	for _, p := range ps {
+		if lo.match(p, l) {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package summary
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -97,4 +100,66 @@ ValueError: bad input: 42`
 			}
 		})
 	}
+}
+
+// TestPatternWordsAreOnlyAShortcut: every line a pattern matches holds
+// one of its words, so that skipping a line that holds none changes no
+// answer; checked over every line of the recorded streams and histories
+// (each JSON string's own lines, as an output holds them) and the
+// fuzzer's lines (FuzzPatternWords).
+func TestPatternWordsAreOnlyAShortcut(t *testing.T) {
+	t.Parallel()
+	var files []string
+	for _, g := range []string{"../../testdata/streams/*/*", "../../testdata/history/*/*", "../../testdata/histories/*/*/*/*/*/*",
+		"../../testdata/histories/*/*/*/*/*/*/*"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	lines, matched := 0, 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // a folder
+		}
+		for l := range strings.SplitSeq(strings.ReplaceAll(string(b), `\n`, "\n"), "\n") {
+			lines++
+			matched += checkPatternWords(t, strings.TrimSpace(l))
+		}
+	}
+	if lines < 5000 || matched < 100 {
+		t.Fatalf("%d lines read, %d pattern matches: the test proved nothing", lines, matched)
+	}
+}
+
+// checkPatternWords fails when a pattern matches an ASCII line holding
+// none of its words; it returns how many patterns matched.
+func checkPatternWords(t *testing.T, l string) int {
+	t.Helper()
+	ps := append(slices.Clone(explainNoise), explainWeak...)
+	for _, r := range explainRules {
+		ps = append(ps, r.re)
+	}
+	var lo lower
+	low, ascii := lo.of(l)
+	n := 0
+	for _, p := range ps {
+		if !p.re.MatchString(l) {
+			continue
+		}
+		n++
+		if ascii && !p.match(l, low, true) {
+			t.Errorf("%s matches %q, which holds none of its words", p.re, l)
+		}
+	}
+	return n
+}
+
+func FuzzPatternWords(f *testing.F) {
+	for _, s := range []string{"Error: boom", "got 1, want 2", "FAIL", "exit status 2", "ok", "no ſuch file", "KEY",
+		"npm ERR! code 1", "make[2]: *** [x] Error 1", "Traceback (most recent call last):", "  Expected: 3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		checkPatternWords(t, l)
+	})
 }
