@@ -11,11 +11,6 @@ import (
 	"github.com/agentsift/sift/core/event"
 )
 
-// AntigravityHistory is the plaintext step log Google Antigravity (the IDE
-// and agy, its CLI) keeps of each conversation, as sift renders it
-// (antigravity_brain.go).
-const AntigravityHistory Kind = "antigravity-history"
-
 // antigravityHistoryParser reads a conversation's step log, one step a
 // line, after real logs of agy 1.0.0 and 1.0.16 and the 1.1.x shapes
 // Switchboard's adapter records (testdata/histories/antigravity/

@@ -5,8 +5,6 @@ package agents
 // register; it is gone once every harness has its folder.
 func FlatHarness(name string) Harness {
 	flat := map[string]func() Harness{
-		"aider":       aiderHarness,
-		"amp":         ampHarness,
 		"antigravity": antigravityHarness,
 		"claude":      claudeHarness,
 		"codex":       codexHarness,

@@ -6,6 +6,7 @@
 package agentstest
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,4 +113,40 @@ func FixtureSeeds(f *testing.F, dir string) []string {
 		seeds = append(seeds, string(b))
 	}
 	return seeds
+}
+
+// ParseBytes parses data through the registry and returns its events and
+// stats.
+func ParseBytes(t testing.TB, data []byte, opt agents.Options) ([]*event.Event, agents.Stats) {
+	t.Helper()
+	var evs []*event.Event
+	st, err := agents.Default().Parse(bytes.NewReader(data), opt, func(ev *event.Event) { evs = append(evs, ev) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs, st
+}
+
+// AssertEveryLine checks that every event points at a real line and that
+// each non-blank line of data produced an event, except the lines the
+// parser read as quiet markers (counted in Stats.QuietLines; a parser that
+// defers an event may stamp it with a quiet line, hence at most).
+func AssertEveryLine(t *testing.T, name string, data []byte, evs []*event.Event, st agents.Stats) {
+	t.Helper()
+	seen := map[int]bool{}
+	for _, ev := range evs {
+		if ev.Line < 1 || ev.Line > st.Lines {
+			t.Fatalf("%s: event at line %d of %d", name, ev.Line, st.Lines)
+		}
+		seen[ev.Line] = true
+	}
+	var silent []int
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if len(agents.StripPrefix(l)) > 0 && !seen[i+1] {
+			silent = append(silent, i+1)
+		}
+	}
+	if len(silent) > st.QuietLines {
+		t.Fatalf("%s: lines %v yielded no event, but only %d were read as quiet markers", name, silent, st.QuietLines)
+	}
 }

@@ -6,6 +6,8 @@ package all
 
 import (
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/aider"
+	"github.com/agentsift/sift/core/agents/amp"
 	"github.com/agentsift/sift/core/agents/cline"
 	"github.com/agentsift/sift/core/agents/copilot"
 	"github.com/agentsift/sift/core/agents/crush"
@@ -17,8 +19,8 @@ import (
 
 func init() {
 	agents.Register(
-		agents.FlatHarness("aider"),
-		agents.FlatHarness("amp"),
+		aider.Harness(),
+		amp.Harness(),
 		agents.FlatHarness("antigravity"),
 		agents.FlatHarness("claude"),
 		cline.Harness(),

@@ -1,4 +1,4 @@
-package agents
+package aider
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 )
@@ -131,7 +133,7 @@ var aiderListings = struct {
 // file and its id, in the project folder the file is in; its change
 // token is its length and start, so that a grown file reads again only
 // its last session, and the ones it adds.
-func aiderSessions(root string) ([]StoredSession, func(), error) {
+func aiderSessions(root string) ([]agents.StoredSession, func(), error) {
 	path := root
 	if fi, err := os.Stat(root); err == nil && fi.IsDir() {
 		path = filepath.Join(root, aiderHistoryFile)
@@ -141,10 +143,10 @@ func aiderSessions(root string) ([]StoredSession, func(), error) {
 		return nil, nil, err
 	}
 	project := filepath.Dir(path)
-	out := make([]StoredSession, 0, len(blocks))
+	out := make([]agents.StoredSession, 0, len(blocks))
 	for _, b := range blocks {
-		out = append(out, StoredSession{
-			Key: StoredKey(path, b.id), ID: b.id, Project: project,
+		out = append(out, agents.StoredSession{
+			Key: agents.StoredKey(path, b.id), ID: b.id, Project: project,
 			Size: b.len, MTime: b.start.UnixMilli(),
 			Lines: func() ([]byte, error) { return aiderBlockLines(path, b) },
 		})
@@ -191,7 +193,7 @@ func aiderList(path string) ([]aiderBlock, error) {
 // key whose id is not one aiderBlocks gives is not this history's. A
 // session no longer in the file renders as nothing.
 func aiderRender(key string) ([]byte, bool, error) {
-	path, id, ok := SplitStoredKey(key)
+	path, id, ok := agents.SplitStoredKey(key)
 	if !ok || !aiderIDRe.MatchString(id) {
 		return nil, false, nil
 	}

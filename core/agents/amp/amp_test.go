@@ -1,4 +1,4 @@
-package agents
+package amp
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -68,7 +69,7 @@ func TestAmpThreadLines(t *testing.T) {
 		t.Fatalf("lines %v, want %v", kinds, want)
 	}
 	var evs []*event.Event
-	if _, err := Default().Parse(bytes.NewReader(lines), Options{Agent: AmpHistory}, func(ev *event.Event) { evs = append(evs, ev) }); err != nil {
+	if _, err := agents.Default().Parse(bytes.NewReader(lines), agents.Options{Agent: agents.AmpHistory}, func(ev *event.Event) { evs = append(evs, ev) }); err != nil {
 		t.Fatal(err)
 	}
 	var usages []*event.Event

@@ -1,4 +1,4 @@
-package agents
+package aider
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/event"
@@ -15,11 +18,11 @@ import (
 
 // aiderProjects holds the recorded chat histories, each in a project
 // folder of its own (testdata/histories/aider/PROVENANCE.md).
-var aiderProjects = filepath.Join(streamsDir, "..", "histories", "aider", "home", "src")
+var aiderProjects = filepath.Join(agentstest.StreamsDir, "..", "histories", "aider", "home", "src")
 
 // aiderSession lists a recorded project's sessions and parses the one
 // with the given id.
-func aiderSession(t *testing.T, project, id string) ([]StoredSession, []*event.Event) {
+func aiderSession(t *testing.T, project, id string) ([]agents.StoredSession, []*event.Event) {
 	t.Helper()
 	ss, _, err := aiderSessions(filepath.Join(aiderProjects, project))
 	if err != nil {
@@ -31,8 +34,8 @@ func aiderSession(t *testing.T, project, id string) ([]StoredSession, []*event.E
 			if err != nil {
 				t.Fatal(err)
 			}
-			evs, st := parseBytes(t, b, Options{Agent: AiderHistory})
-			assertEveryLine(t, id, b, evs, st)
+			evs, st := agentstest.ParseBytes(t, b, agents.Options{Agent: agents.AiderHistory})
+			agentstest.AssertEveryLine(t, id, b, evs, st)
 			return ss, evs
 		}
 	}
@@ -133,23 +136,23 @@ func TestAiderSessionGrows(t *testing.T) {
 func TestAiderEditAndCommit(t *testing.T) {
 	t.Parallel()
 	_, evs := aiderSession(t, "aider-head", "aider-20240805-193332")
-	start := ofKind(evs, event.SessionStart)
+	start := agentstest.OfKind(evs, event.SessionStart)
 	if len(start) != 1 || start[0].Update.CLIVersion != "v0.47.2-dev" || !strings.HasSuffix(start[0].Update.Cwd, "aider-head") {
 		t.Fatalf("session start %+v", start)
 	}
 	if st := start[0].Timestamp; st.Format(aiderTimeLayout) != "2024-08-05 19:33:32" {
 		t.Errorf("started %v", st)
 	}
-	prompts := ofKind(evs, event.UserMessageChunk)
+	prompts := agentstest.OfKind(evs, event.UserMessageChunk)
 	if len(prompts) != 1 || prompts[0].Update.Content.Text != "Use the Spinner instead of the inlined custom spinner" {
 		t.Fatalf("prompts %v", prompts)
 	}
-	replies := ofKind(evs, event.AgentMessageChunk)
+	replies := agentstest.OfKind(evs, event.AgentMessageChunk)
 	if len(replies) != 1 || replies[0].Model != "claude-3-5-sonnet-20240620" ||
 		!strings.Contains(replies[0].Update.Content.Text, "<<<<<<< SEARCH\ndef run_install(cmd):\n    print()") {
 		t.Fatalf("reply %v: want the model's text, fences and indentation kept", replies)
 	}
-	calls := ofKind(evs, event.ToolCall)
+	calls := agentstest.OfKind(evs, event.ToolCall)
 	if len(calls) != 2 {
 		t.Fatalf("%d calls, want the edit and the commit", len(calls))
 	}
@@ -159,16 +162,16 @@ func TestAiderEditAndCommit(t *testing.T) {
 	if c := calls[1].Update; c.ToolName != "commit" || c.Title != "Commit fd43cd4 feat: Use the Spinner instead of the inlined custom spinner" {
 		t.Errorf("commit call %+v", c)
 	}
-	for _, u := range ofKind(evs, event.ToolCallUpdate) {
+	for _, u := range agentstest.OfKind(evs, event.ToolCallUpdate) {
 		if u.Update.Status != event.StatusCompleted {
 			t.Errorf("%s: %s", u.Update.ToolCallID, u.Update.Status)
 		}
 	}
-	if n := len(ofKind(evs, event.Usage)); n != 0 {
+	if n := len(agentstest.OfKind(evs, event.Usage)); n != 0 {
 		t.Errorf("%d usage events: Aider's Tokens line is rounded text, not a count", n)
 	}
 	var tokens bool
-	for _, ev := range ofKind(evs, event.System) {
+	for _, ev := range agentstest.OfKind(evs, event.System) {
 		tokens = tokens || strings.HasPrefix(ev.Update.Text, "Tokens: 5,244 sent, 604 received.")
 	}
 	if !tokens {
@@ -176,7 +179,7 @@ func TestAiderEditAndCommit(t *testing.T) {
 	}
 	// The commands the person typed after the reply (/diff, /ex) are no
 	// prompts.
-	res := ofKind(evs, event.Result)
+	res := agentstest.OfKind(evs, event.Result)
 	if len(res) != 1 || *res[0].Update.IsError || !strings.HasPrefix(res[0].Update.Text, "Certainly!") || res[0].Line != replies[0].Line {
 		t.Errorf("result %+v, want the reply's", res)
 	}
@@ -202,14 +205,14 @@ func TestAiderEnds(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, evs := aiderSession(t, tc.project, tc.id)
-			res := ofKind(evs, event.Result)
+			res := agentstest.OfKind(evs, event.Result)
 			switch {
 			case tc.reply == "" && len(res) != 0:
 				t.Errorf("result %+v, want none", res[0].Update)
 			case tc.reply != "" && (len(res) != 1 || *res[0].Update.IsError || !strings.HasPrefix(res[0].Update.Text, tc.reply)):
 				t.Errorf("results %v, want the reply %q", res, tc.reply)
 			}
-			errs := ofKind(evs, event.Error)
+			errs := agentstest.OfKind(evs, event.Error)
 			switch {
 			case tc.lastError == "" && len(errs) != 0:
 				t.Errorf("errors %q, want none", errs[0].Update.Message)
@@ -230,7 +233,7 @@ func TestAiderShellCommands(t *testing.T) {
 		t.Errorf("%d sessions, want 6", len(ss))
 	}
 	var cmds []string
-	for _, c := range ofKind(evs, event.ToolCall) {
+	for _, c := range agentstest.OfKind(evs, event.ToolCall) {
 		if c.Update.ToolKind != event.ToolExecute {
 			t.Errorf("%s: kind %s", c.Update.Title, c.Update.ToolKind)
 		}
@@ -240,7 +243,7 @@ func TestAiderShellCommands(t *testing.T) {
 		t.Errorf("calls %q", cmds)
 	}
 	var subject bool
-	for _, ev := range ofKind(evs, event.System) {
+	for _, ev := range agentstest.OfKind(evs, event.System) {
 		subject = subject || ev.Update.Text == "date\ndate"
 	}
 	if !subject {
@@ -356,8 +359,8 @@ func FuzzAiderRender(f *testing.F) {
 		if json.Unmarshal(lines[0], &r) != nil || r.Session == nil {
 			t.Fatalf("first line %s", lines[0])
 		}
-		evs, st := parseBytes(t, b, Options{Agent: AiderHistory})
-		assertEveryLine(t, "render", b, evs, st)
+		evs, st := agentstest.ParseBytes(t, b, agents.Options{Agent: agents.AiderHistory})
+		agentstest.AssertEveryLine(t, "render", b, evs, st)
 		for _, ev := range evs {
 			if ev.Update.SessionUpdate == event.Raw {
 				t.Fatalf("a rendered line the parser did not read: %s", ev.Update.Text)

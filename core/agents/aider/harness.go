@@ -1,26 +1,23 @@
-package agents
+package aider
 
 import (
 	"os"
 	"path/filepath"
-)
 
-// AiderHistory is Aider's own history: the chat history it appends to in
-// the project it runs in (<git root>/.aider.chat.history.md), one session
-// per "# aider chat started at" block.
-const AiderHistory Kind = "aider-history"
+	"github.com/agentsift/sift/core/agents"
+)
 
 // aiderHistoryFile is the name of the chat history Aider writes in the
 // git root of the folder it runs in, or in that folder outside a
 // repository (aider/args.py, --chat-history-file's default).
 const aiderHistoryFile = ".aider.chat.history.md"
 
-// aiderHarness is Aider (Aider-AI/aider): sift reads its chat histories;
+// Harness is Aider (Aider-AI/aider): sift reads its chat histories;
 // it does not run it.
-func aiderHarness() Harness {
-	return Harness{
+func Harness() agents.Harness {
+	return agents.Harness{
 		Kind: "aider",
-		History: &History{
+		History: &agents.History{
 			Parser:     aiderHistoryParser{},
 			Dirs:       aiderDirs,
 			InProjects: aiderInProjects,

@@ -1,4 +1,4 @@
-package agents
+package amp
 
 import (
 	"bytes"
@@ -7,14 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsift/sift/core/agents"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/event"
 )
-
-// AmpHistory is the thread file Amp keeps of every thread:
-// ~/.local/share/amp/threads/<thread id>.json, one JSON document.
-const AmpHistory Kind = "amp-history"
 
 // ampCreditUSD is what one Amp credit costs: Amp shows a thread's credits
 // as dollars at 0.01 each (its formatter of credits, Amp 0.0.1767830505).
@@ -36,17 +34,19 @@ const ampCreditUSD = 0.01
 type ampHistoryParser struct{}
 
 // Kind implements Parser.
-func (ampHistoryParser) Kind() Kind { return AmpHistory }
+func (ampHistoryParser) Kind() agents.Kind { return agents.AmpHistory }
 
 // NewStream implements Parser.
-func (ampHistoryParser) NewStream() Stream { return &ampHistoryStream{cache: map[int64][2]int64{}} }
+func (ampHistoryParser) NewStream() agents.Stream {
+	return &ampHistoryStream{cache: map[int64][2]int64{}}
+}
 
 // EndsWithResult implements Parser: a thread has no result line.
 func (ampHistoryParser) EndsWithResult() bool { return false }
 
 // Claims implements Parser: the lines AmpThreadLines renders.
 func (ampHistoryParser) Claims(line []byte) bool {
-	return HasType(line, "amp-thread") || HasType(line, "amp-message") || HasType(line, "amp-ledger")
+	return agents.HasType(line, "amp-thread") || agents.HasType(line, "amp-message") || agents.HasType(line, "amp-ledger")
 }
 
 // ampThread is a thread document as far as sift reads it.
@@ -249,7 +249,7 @@ type ampHistoryStream struct {
 }
 
 // Line implements Stream.
-func (s *ampHistoryStream) Line(l Line, emit Emit) bool {
+func (s *ampHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	var e ampLine
 	if json.Unmarshal(l.Bytes, &e) != nil {
 		return false
@@ -279,12 +279,12 @@ func (s *ampHistoryStream) Line(l Line, emit Emit) bool {
 }
 
 // message emits one message: a prompt and tool results, or a response.
-func (s *ampHistoryStream) message(m *ampMessage, emit Emit) {
+func (s *ampHistoryStream) message(m *ampMessage, emit agents.Emit) {
 	switch {
 	case m.Meta != nil && m.Meta.SentAt > 0:
 		s.at = time.UnixMilli(m.Meta.SentAt).UTC()
-	case m.Usage != nil && !ISOTime(m.Usage.Timestamp).IsZero():
-		s.at = ISOTime(m.Usage.Timestamp)
+	case m.Usage != nil && !agents.ISOTime(m.Usage.Timestamp).IsZero():
+		s.at = agents.ISOTime(m.Usage.Timestamp)
 	}
 	model := ""
 	if m.Usage != nil {
@@ -297,7 +297,7 @@ func (s *ampHistoryStream) message(m *ampMessage, emit Emit) {
 		emit(&event.Event{Timestamp: s.at, Model: model, Update: u, Extra: extra})
 	}
 	var blocks []ampBlock
-	if t, ok := JSONText(m.Content); ok {
+	if t, ok := agents.JSONText(m.Content); ok {
 		blocks = []ampBlock{{Type: "text", Text: t}}
 	} else {
 		_ = json.Unmarshal(m.Content, &blocks)
@@ -321,7 +321,7 @@ func (s *ampHistoryStream) user(blocks []ampBlock, put func(event.Update, map[st
 			}
 		}
 	}
-	if t := JoinTexts(blocks, func(b *ampBlock) string {
+	if t := agents.JoinTexts(blocks, func(b *ampBlock) string {
 		if b.Type != "text" {
 			return ""
 		}
@@ -356,7 +356,7 @@ func ampResult(b *ampBlock) (event.Update, bool) {
 		if json.Unmarshal(r.Error, &e) == nil && e.Message != "" {
 			msg = e.Message
 		}
-		u.Status, u.Message = event.StatusFailed, FirstLine(msg)
+		u.Status, u.Message = event.StatusFailed, agents.FirstLine(msg)
 		if msg != "" {
 			u.Content = event.Text(msg)
 		}
@@ -365,7 +365,7 @@ func ampResult(b *ampBlock) (event.Update, bool) {
 		if msg == "" {
 			msg = strings.ReplaceAll(r.Status, "-", " ")
 		}
-		u.Status, u.Message = event.StatusFailed, FirstLine(msg)
+		u.Status, u.Message = event.StatusFailed, agents.FirstLine(msg)
 	default:
 		return u, false
 	}
@@ -380,7 +380,7 @@ func ampResultText(raw json.RawMessage) (string, *int) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
 	}
-	if t, ok := JSONText(raw); ok {
+	if t, ok := agents.JSONText(raw); ok {
 		return t, nil
 	}
 	var cmd struct {
@@ -399,7 +399,7 @@ func (s *ampHistoryStream) assistant(m *ampMessage, blocks []ampBlock, put func(
 	if id, ok := ampMessageID(m.MessageID); ok && m.Usage != nil {
 		s.cache[id] = [2]int64{ampCount(m.Usage.CacheCreation), ampCount(m.Usage.CacheRead)}
 	}
-	if t := JoinTexts(blocks, func(b *ampBlock) string {
+	if t := agents.JoinTexts(blocks, func(b *ampBlock) string {
 		if b.Type != "thinking" {
 			return ""
 		}
@@ -407,7 +407,7 @@ func (s *ampHistoryStream) assistant(m *ampMessage, blocks []ampBlock, put func(
 	}); t != "" {
 		put(event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(t)}, nil)
 	}
-	if t := JoinTexts(blocks, func(b *ampBlock) string {
+	if t := agents.JoinTexts(blocks, func(b *ampBlock) string {
 		if b.Type != "text" {
 			return ""
 		}
@@ -422,13 +422,13 @@ func (s *ampHistoryStream) assistant(m *ampMessage, blocks []ampBlock, put func(
 	for i := range blocks {
 		if b := &blocks[i]; b.Type == "tool_use" {
 			u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: b.ID, Status: event.StatusPending}
-			DescribeTool(&u, b.Name, b.Input)
+			agents.DescribeTool(&u, b.Name, b.Input)
 			put(u, nil)
 		}
 	}
 	if u := m.Usage; u != nil && !s.ledger {
 		// ccusage counts a message's usage only with a time and a model.
-		if !ISOTime(ampFirst(u.Timestamp, m.Timestamp)).IsZero() && ampFirst(u.Model, m.Model) != "" {
+		if !agents.ISOTime(ampFirst(u.Timestamp, m.Timestamp)).IsZero() && ampFirst(u.Model, m.Model) != "" {
 			if up, ok := ampUsageUpdate(u.Input, u.Output, u.CacheCreation, u.CacheRead, u.Total, u.Credits); ok {
 				put(up, nil)
 			}
@@ -465,11 +465,11 @@ func ampStopReason(m *ampMessage) string {
 // its input and output, the cache of the assistant message it names, and
 // its credits, as ccusage's amp adapter reads them (an event without a
 // time, a model or tokens is skipped, as there).
-func (s *ampHistoryStream) ledgerEvent(ev *ampLedgerEvent, emit Emit) {
+func (s *ampHistoryStream) ledgerEvent(ev *ampLedgerEvent, emit agents.Emit) {
 	if !s.ledger || ev.Tokens == nil || ev.Model == "" {
 		return
 	}
-	t := ISOTime(ev.Timestamp)
+	t := agents.ISOTime(ev.Timestamp)
 	if t.IsZero() {
 		return
 	}
@@ -544,4 +544,4 @@ func ampCount(v *int64) int64 {
 }
 
 // Finish implements Stream.
-func (s *ampHistoryStream) Finish(Emit) {}
+func (s *ampHistoryStream) Finish(agents.Emit) {}

@@ -1,20 +1,19 @@
-package agents
+package amp
 
 import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
-// Amp is Sourcegraph's Amp (npm @sourcegraph/amp, later @ampcode/cli).
-const Amp Kind = "amp"
-
-// ampHarness is Amp: sift reads the threads it keeps on disk; it has no
+// Harness is Amp: sift reads the threads it keeps on disk; it has no
 // stream sift runs it for yet.
-func ampHarness() Harness {
-	return Harness{
-		Kind: Amp,
-		History: &History{
+func Harness() agents.Harness {
+	return agents.Harness{
+		Kind: agents.Amp,
+		History: &agents.History{
 			Parser: ampHistoryParser{},
 			Dirs:   ampHistoryDirs, Session: ampSession, Root: filepath.Dir,
 			Document: AmpThreadLines, ProjectFromCwd: true,

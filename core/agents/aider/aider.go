@@ -1,10 +1,12 @@
-package agents
+package aider
 
 import (
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -16,10 +18,10 @@ import (
 type aiderHistoryParser struct{}
 
 // Kind implements Parser.
-func (aiderHistoryParser) Kind() Kind { return AiderHistory }
+func (aiderHistoryParser) Kind() agents.Kind { return agents.AiderHistory }
 
 // NewStream implements Parser.
-func (aiderHistoryParser) NewStream() Stream { return &aiderStream{} }
+func (aiderHistoryParser) NewStream() agents.Stream { return &aiderStream{} }
 
 // EndsWithResult implements Parser.
 func (aiderHistoryParser) EndsWithResult() bool { return false }
@@ -50,7 +52,7 @@ type aiderStream struct {
 	// last is what the session's end is judged by: the last reply, or
 	// an error or a prompt after it, with its line.
 	last     event.Kind
-	lastLine Line
+	lastLine agents.Line
 	reply    string
 	err      string
 	// trace is set inside a traceback Aider printed, which goes on to
@@ -59,7 +61,7 @@ type aiderStream struct {
 }
 
 // Line implements Stream.
-func (s *aiderStream) Line(l Line, emit Emit) bool {
+func (s *aiderStream) Line(l agents.Line, emit agents.Emit) bool {
 	var r aiderRecord
 	if json.Unmarshal(l.Bytes, &r) != nil {
 		return false
@@ -94,7 +96,7 @@ func (s *aiderStream) Line(l Line, emit Emit) bool {
 // asks the model something (/ask, /code, /architect, /help) is followed
 // by its message as input of its own (base_coder.py run_one writes
 // with_message again), which is the prompt.
-func (s *aiderStream) input(text string, l Line, put func(event.Update)) {
+func (s *aiderStream) input(text string, l agents.Line, put func(event.Update)) {
 	cmd, args, _ := strings.Cut(text, " ")
 	switch {
 	case strings.TrimSpace(text) == "":
@@ -116,7 +118,7 @@ func (s *aiderStream) input(text string, l Line, put func(event.Update)) {
 func aiderPrompts(cmd string) bool { return cmd == "/test" || cmd == "/lint" }
 
 // note reads one message of Aider's own.
-func (s *aiderStream) note(text string, l Line, put func(event.Update)) {
+func (s *aiderStream) note(text string, l agents.Line, put func(event.Update)) {
 	first, _, _ := strings.Cut(text, "\n")
 	switch {
 	case aiderEditRe.MatchString(first):
@@ -158,7 +160,7 @@ func (s *aiderStream) call(put func(event.Update), name string, input map[string
 	if input != nil {
 		raw, _ = json.Marshal(input)
 	}
-	DescribeTool(&u, name, raw)
+	agents.DescribeTool(&u, name, raw)
 	if title != "" {
 		u.Title = title
 	}
@@ -175,7 +177,7 @@ func (s *aiderStream) call(put func(event.Update), name string, input map[string
 // that failed, retries and all) says nothing more: it ends with that
 // error entry, which fails it. A prompt left without either (Aider left
 // with ^C while the model was writing) says nothing.
-func (s *aiderStream) Finish(emit Emit) {
+func (s *aiderStream) Finish(emit agents.Emit) {
 	if s.last != event.AgentMessageChunk {
 		return
 	}
