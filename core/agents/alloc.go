@@ -134,9 +134,9 @@ func (l *Lender) KeepTools(tools []string) {
 // fields of one line struct each.
 const (
 	rawClaudeLine = iota
-	rawCodexLine
-	rawCodexItem
-	rawGeminiLine
+	RawCodexLine
+	RawCodexItem
+	RawGeminiLine
 	RawDroidLine
 	rawSets
 )
@@ -222,11 +222,11 @@ func boxedWord(s string) any {
 	return s
 }
 
-// held returns an event a stream fills and holds past its line, to emit
+// Held returns an event a stream fills and holds past its line, to emit
 // once later: when the events are lent, the stream's own slot (the
 // receiver keeps none, and the stream holds one such event at a time),
 // else a new one, the receiver's to keep.
-func (l *Lender) held(slot *event.Event) *event.Event {
+func (l *Lender) Held(slot *event.Event) *event.Event {
 	if l.sc == nil {
 		return new(event.Event)
 	}
@@ -234,8 +234,8 @@ func (l *Lender) held(slot *event.Event) *event.Event {
 	return slot
 }
 
-// blank returns a zero event to fill and emit during this line.
-func (l *Lender) blank() *event.Event {
+// Blank returns a zero event to fill and emit during this line.
+func (l *Lender) Blank() *event.Event {
 	if l.sc == nil {
 		return new(event.Event)
 	}
@@ -296,29 +296,29 @@ func emptied(raw json.RawMessage) json.RawMessage {
 	return raw[:0]
 }
 
-// keptText is a text a stream keeps past the line it came from (the last
+// KeptText is a text a stream keeps past the line it came from (the last
 // message, which a result line repeats), in an array of its own that the
 // next text reuses.
-type keptText []byte
+type KeptText []byte
 
-// set keeps a copy of s.
-func (k *keptText) set(s string) { *k = append((*k)[:0], s...) }
+// Set keeps a copy of s.
+func (k *KeptText) Set(s string) { *k = append((*k)[:0], s...) }
 
-// text returns the text for an event: a view of the array when the events
-// are lent (set, which overwrites it, comes on a later line, and the
+// Text returns the text for an event: a view of the array when the events
+// are lent (Set, which overwrites it, comes on a later line, and the
 // receiver copies what it keeps), else a copy.
-func (k keptText) text(l *Lender) string {
+func (k KeptText) Text(l *Lender) string {
 	if l.sc != nil && len(k) > 0 {
 		return view.String(k)
 	}
 	return string(k)
 }
 
-// counters returns an empty map for an event's UsageExtra, extras one
+// Counters returns an empty map for an event's UsageExtra, Extras one
 // for its Extra (lentMap).
-func (l *Lender) counters(keep *map[string]int64) map[string]int64 { return lentMap(l, keep) }
+func (l *Lender) Counters(keep *map[string]int64) map[string]int64 { return lentMap(l, keep) }
 
-func (l *Lender) extras(keep *map[string]any) map[string]any { return lentMap(l, keep) }
+func (l *Lender) Extras(keep *map[string]any) map[string]any { return lentMap(l, keep) }
 
 // lentMap returns an empty map for an event: when the events are lent,
 // *keep, the stream's own, cleared (the receiver keeps none, and a stream

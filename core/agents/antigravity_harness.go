@@ -9,23 +9,23 @@ func antigravityHarness() Harness {
 		History: &History{Parser: antigravityHistoryParser{}, Dirs: antigravityHistoryDirs, Sessions: antigravityConversations,
 			Render: antigravityRender, ProjectFromCwd: true, NoTokens: true},
 		CLI:    CLI{Binary: "agy", Stream: []string{"--print", "--output-format", "stream-json"}, Probe: ProbeHelpAndRun},
-		deltas: antigravityDeltas,
+		Deltas: antigravityDeltas,
 	}
 }
 
 // antigravityDeltas recognises agy's step_update lines that carry a
 // text_delta or a thinking_delta (not both).
-func antigravityDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
-	if typ != "" || obj.str(b, "event") != "step_update" {
-		return "", jsonVal{}, false
+func antigravityDeltas(b []byte, obj JSONVal, typ string) (string, JSONVal, bool) {
+	if typ != "" || obj.Str(b, "event") != "step_update" {
+		return "", JSONVal{}, false
 	}
-	step := obj.member(b, "step_update")
-	t, th := step.member(b, "text_delta"), step.member(b, "thinking_delta")
+	step := obj.Member(b, "step_update")
+	t, th := step.Member(b, "text_delta"), step.Member(b, "thinking_delta")
 	switch {
-	case t.ok() && !th.ok():
+	case t.OK() && !th.OK():
 		return "agy:text", t, true
-	case th.ok() && !t.ok():
+	case th.OK() && !t.OK():
 		return "agy:thinking", th, true
 	}
-	return "", jsonVal{}, false
+	return "", JSONVal{}, false
 }

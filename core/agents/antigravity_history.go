@@ -260,7 +260,7 @@ func agyHistoryArgs(raw json.RawMessage, compact bool) json.RawMessage {
 			m[k] = json.RawMessage(text)
 		}
 	}
-	out, err := marshalPlain(m)
+	out, err := MarshalPlain(m)
 	if err != nil {
 		return raw
 	}

@@ -475,7 +475,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 	if len(cl.Result) > 0 && cl.Result[0] == '"' {
 		_ = json.Unmarshal(cl.Result, &u.Text)
 	}
-	extra := s.extras(&s.extraMap)
+	extra := s.Extras(&s.extraMap)
 	if cl.DurationAPIMs != nil {
 		extra["duration_api_ms"] = *cl.DurationAPIMs
 	}
@@ -513,7 +513,7 @@ func (s *claudeStream) result(cl *claudeLine, base event.Event, emit Emit) bool 
 // excludes the cache shares; the prompt total adds them back. Cursor's and
 // Qwen's input figures already include cache reads.
 func (s *claudeStream) usage(u *claudeUsage, scope event.Scope) event.Update {
-	out := event.Update{SessionUpdate: event.Usage, Scope: scope, UsageExtra: s.counters(&s.countersMap)}
+	out := event.Update{SessionUpdate: event.Usage, Scope: scope, UsageExtra: s.Counters(&s.countersMap)}
 	if u.CamelInput != nil || u.CamelOutput != nil {
 		out.PromptTokens = u.CamelInput
 		out.CompletionTokens = u.CamelOutput
@@ -570,7 +570,7 @@ func (s *claudeStream) resultContent(raw json.RawMessage) (string, []*event.Cont
 		// The common case: a string, decoded without a block to hold it.
 		// It may refer to raw, the decoder's copy, or to the line's
 		// texts (lineTexts).
-		text, ok := s.text(raw)
+		text, ok := s.Text(raw)
 		if !ok {
 			return RawText(raw), nil
 		}

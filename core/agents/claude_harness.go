@@ -19,12 +19,12 @@ func claudeHarness() Harness {
 		CLI:   CLI{Binary: "claude", Stream: []string{"--print", "--output-format", "stream-json", "--verbose"}},
 		Model: claudeModel,
 		// claude 2.1.332: -r, --resume <session-id>; -p, --print.
-		Resume: &Resume{ID: uuidID(),
+		Resume: &Resume{ID: UUIDID(),
 			Args:   func(id string) []string { return []string{"--resume", id} },
 			Prompt: func(id, p string) []string { return []string{"--resume", id, "-p", "--", p} }},
 		EditTools: []string{"Edit", "MultiEdit", "Write"},
 		RunTotal:  "result line",
-		deltas:    claudeDeltas,
+		Deltas:    claudeDeltas,
 	}
 }
 
@@ -34,21 +34,21 @@ func claudeHarness() Harness {
 // .claude/settings.local.json and .claude/settings.json, then the user's
 // ($CLAUDE_CONFIG_DIR, else ~/.claude)/settings.json.
 func claudeModel(l Launch) (Model, error) {
-	if m, ok := fromFlag(l.Args, "--model"); ok {
+	if m, ok := FromFlag(l.Args, "--model"); ok {
 		return m, nil
 	}
-	if m, ok := fromEnv(l, "ANTHROPIC_MODEL"); ok {
+	if m, ok := FromEnv(l, "ANTHROPIC_MODEL"); ok {
 		return m, nil
 	}
 	var layers []func() (Model, error)
 	file := func(path string) func() (Model, error) {
-		return func() (Model, error) { return jsonModel(l, path, "model") }
+		return func() (Model, error) { return JSONModel(l, path, "model") }
 	}
 	layers = append(layers, file("/etc/claude-code/managed-settings.json"))
-	if s, _ := flagValue(l.Args, "--settings"); s != "" {
+	if s, _ := FlagValue(l.Args, "--settings"); s != "" {
 		if strings.HasPrefix(strings.TrimSpace(s), "{") {
 			layers = append(layers, func() (Model, error) {
-				name, err := modelKey([]byte(s), "model")
+				name, err := ModelKey([]byte(s), "model")
 				if err != nil {
 					return Model{}, fmt.Errorf("--settings: %w", err)
 				}
@@ -62,37 +62,37 @@ func claudeModel(l Launch) (Model, error) {
 		layers = append(layers, file(filepath.Join(l.Dir, ".claude", "settings.local.json")),
 			file(filepath.Join(l.Dir, ".claude", "settings.json")))
 	}
-	user := l.getenv("CLAUDE_CONFIG_DIR")
-	if user == "" && l.home() != "" {
-		user = filepath.Join(l.home(), ".claude")
+	user := l.Getenv("CLAUDE_CONFIG_DIR")
+	if user == "" && l.Home() != "" {
+		user = filepath.Join(l.Home(), ".claude")
 	}
 	if user != "" {
 		layers = append(layers, file(filepath.Join(user, "settings.json")))
 	}
-	return firstOf(layers...)
+	return FirstOf(layers...)
 }
 
 // claudeDeltas recognises Claude Code's stream_event content_block_delta
 // lines (--include-partial-messages): text, thinking and a tool input's
 // JSON, each block by its index.
-func claudeDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
+func claudeDeltas(b []byte, obj JSONVal, typ string) (string, JSONVal, bool) {
 	if typ != "stream_event" {
-		return "", jsonVal{}, false
+		return "", JSONVal{}, false
 	}
-	ev := obj.member(b, "event")
-	if ev.str(b, "type") == "content_block_delta" {
-		delta := ev.member(b, "delta")
-		index := string(ev.member(b, "index").raw(b))
-		switch delta.str(b, "type") {
+	ev := obj.Member(b, "event")
+	if ev.Str(b, "type") == "content_block_delta" {
+		delta := ev.Member(b, "delta")
+		index := string(ev.Member(b, "index").raw(b))
+		switch delta.Str(b, "type") {
 		case "text_delta":
-			return "claude:text:" + index, delta.member(b, "text"), true
+			return "claude:text:" + index, delta.Member(b, "text"), true
 		case "thinking_delta":
-			return "claude:thinking:" + index, delta.member(b, "thinking"), true
+			return "claude:thinking:" + index, delta.Member(b, "thinking"), true
 		case "input_json_delta":
-			return "claude:input:" + index, delta.member(b, "partial_json"), true
+			return "claude:input:" + index, delta.Member(b, "partial_json"), true
 		}
 	}
-	return "", jsonVal{}, false
+	return "", JSONVal{}, false
 }
 
 // claudeHistoryDirs are the folders Claude Code keeps its sessions in:

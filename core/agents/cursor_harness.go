@@ -7,7 +7,7 @@ func cursorHarness() Harness {
 		Parser:   cursorParser{},
 		CLI:      CLI{Binary: "cursor-agent", Stream: []string{"--print", "--output-format", "stream-json", "--stream-partial-output"}},
 		RunTotal: "result line",
-		deltas:   cursorDeltas,
+		Deltas:   cursorDeltas,
 		History:  &History{Parser: cursorHistoryParser{}, Dirs: cursorDirs, Sessions: cursorSessions, Render: cursorRender, NoTokens: true},
 	}
 }
@@ -15,21 +15,21 @@ func cursorHarness() Harness {
 // cursorDeltas recognises Cursor's --stream-partial-output lines: thinking
 // deltas, and partial replies, which carry a timestamp_ms (the whole reply
 // that closes the message does not).
-func cursorDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
+func cursorDeltas(b []byte, obj JSONVal, typ string) (string, JSONVal, bool) {
 	switch typ {
 	case "thinking":
-		if obj.str(b, "subtype") == "delta" {
-			return "thinking", obj.member(b, "text"), true
+		if obj.Str(b, "subtype") == "delta" {
+			return "thinking", obj.Member(b, "text"), true
 		}
 	case "assistant":
-		if obj.member(b, "timestamp_ms").ok() {
-			content := obj.member(b, "message").member(b, "content")
-			if one := content.only(b); one.str(b, "type") == "text" {
-				return "assistant", one.member(b, "text"), true
+		if obj.Member(b, "timestamp_ms").OK() {
+			content := obj.Member(b, "message").Member(b, "content")
+			if one := content.only(b); one.Str(b, "type") == "text" {
+				return "assistant", one.Member(b, "text"), true
 			}
 		}
 	}
-	return "", jsonVal{}, false
+	return "", JSONVal{}, false
 }
 
 // cursorParser reads Cursor's `cursor-agent -p --output-format

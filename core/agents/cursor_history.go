@@ -50,7 +50,7 @@ func cursorSessions(root string) ([]StoredSession, func(), error) {
 			errs = append(errs, err)
 		}
 	}
-	return out, joinDone(dones), joinErrs(errs)
+	return out, JoinDone(dones), JoinErrs(errs)
 }
 
 // cursorRender renders a chat again by its key (its store.db, "#", its id).

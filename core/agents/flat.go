@@ -7,10 +7,7 @@ func FlatHarness(name string) Harness {
 	flat := map[string]func() Harness{
 		"antigravity": antigravityHarness,
 		"claude":      claudeHarness,
-		"codex":       codexHarness,
 		"cursor":      cursorHarness,
-		"gemini":      geminiHarness,
-		"opencode":    opencodeHarness,
 		"qwen":        qwenHarness,
 	}
 	return flat[name]()

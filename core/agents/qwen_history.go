@@ -155,7 +155,7 @@ func (s *qwenHistoryStream) assistant(r *qwenRecord, put func(event.Update)) {
 	if um := r.Usage; um != nil && (um.Prompt != nil || um.Candidates != nil || um.Total != nil) {
 		// promptTokenCount includes the cached share, as sift counts it;
 		// the thoughts are output (geminiCounts).
-		prompt, completion := geminiCounts(um.Prompt, nil, um.Candidates, um.Thoughts, um.Total)
+		prompt, completion := GeminiCounts(um.Prompt, nil, um.Candidates, um.Thoughts, um.Total)
 		u := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
 			PromptTokens: prompt, CompletionTokens: completion, CachedTokens: um.Cached}
 		extra := map[string]int64{}

@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,4 +91,71 @@ func fixtureSeeds(f *testing.F, dir string) []string {
 		seeds = append(seeds, string(b))
 	}
 	return seeds
+}
+
+// builtDir holds history lines built after the CLIs' sources (see its
+// README); real recordings, when present, are in historyDir.
+const builtDir = "testdata/history-built"
+
+// historyFiles lists the files of one history format: the built ones and
+// any real recording.
+func historyFiles(t testing.TB, agent string) []string {
+	t.Helper()
+	var out []string
+	for _, dir := range []string{builtDir, historyDir} {
+		for _, pat := range []string{"*.jsonl", "*.json"} {
+			m, _ := filepath.Glob(filepath.Join(dir, agent, pat))
+			out = append(out, m...)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s history files", agent)
+	}
+	return out
+}
+
+// checkHistoryFile sniffs and parses a history file, checks that no line
+// is raw or lost, and compares the events with their golden.
+func checkHistoryFile(t *testing.T, f string, want Kind) []*event.Event {
+	t.Helper()
+	evs, st := parseAll(t, f, Options{})
+	if Kind(st.Agent) != want {
+		t.Fatalf("sniffed %s, want %s", st.Agent, want)
+	}
+	assertEveryLine(t, f, mustRead(t, f), evs, st)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, ev := range evs {
+		if ev.Update.SessionUpdate == event.Raw {
+			t.Errorf("line %d kept as raw: %.120s", ev.Line, ev.Update.Text)
+		}
+		if err := enc.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compareGolden(t, filepath.Join("testdata", "events", "history", string(want.Harness()),
+		strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))+".jsonl"), buf.Bytes())
+	return evs
+}
+
+// usageSum adds the per-call usage of events.
+func usageSum(evs []*event.Event) (calls int, prompt, cached, output int64) {
+	for _, ev := range evs {
+		u := ev.Update
+		if u.SessionUpdate != event.Usage || u.Scope != event.ScopeCall {
+			continue
+		}
+		calls++
+		if u.PromptTokens != nil {
+			prompt += *u.PromptTokens
+		}
+		if u.CachedTokens != nil {
+			cached += *u.CachedTokens
+		}
+		if u.CompletionTokens != nil {
+			output += *u.CompletionTokens
+		}
+	}
+	return
 }

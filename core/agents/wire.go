@@ -110,9 +110,9 @@ func JSONText(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// marshalPlain encodes a value built for RawInput without escaping &, < and
+// MarshalPlain encodes a value built for RawInput without escaping &, < and
 // > as \u00XX, so that commands read as the harness printed them.
-func marshalPlain(v any) (json.RawMessage, error) {
+func MarshalPlain(v any) (json.RawMessage, error) {
 	return json.MarshalWithOption(v, json.DisableHTMLEscape())
 }
 
@@ -272,10 +272,10 @@ func exitCodePrefix(text string) (int, bool) {
 	return LeadingInt(rest)
 }
 
-// codexExitLine reads the exit status Codex prints in a shell result:
+// CodexExitLine reads the exit status Codex prints in a shell result:
 // "Exit code: N" (0.4x–0.6x) or "Process exited with code N" (0.17x), on a
 // line of the result's header.
-func codexExitLine(text string) (int, bool) {
+func CodexExitLine(text string) (int, bool) {
 	for _, prefix := range [...]string{"Exit code: ", "Process exited with code "} {
 		i := strings.Index(text, prefix)
 		if i < 0 || (i > 0 && text[i-1] != '\n') {
@@ -318,7 +318,7 @@ func LeadingInt(s string) (int, bool) {
 	return n, err == nil
 }
 
-// geminiCounts returns a Gemini usage's prompt and completion as sift
+// GeminiCounts returns a Gemini usage's prompt and completion as sift
 // counts them: the tool-use prompt (toolUsePromptTokenCount, Gemini CLI's
 // "tool") is prompt the model read, and the thoughts (thoughtsTokenCount)
 // are output it wrote, billed as output; Gemini reports both apart from
@@ -326,7 +326,7 @@ func LeadingInt(s string) (int, bool) {
 // (its gemini and qwen adapters: TestTokensEqualCcusageFixtures). A usage
 // naming its total alone counts the total as output, as ccusage does
 // (falls_back_to_total_tokens_when_gemini_parts_are_missing).
-func geminiCounts(prompt, tool, candidates, thoughts, total *int64) (*int64, *int64) {
+func GeminiCounts(prompt, tool, candidates, thoughts, total *int64) (*int64, *int64) {
 	if prompt == nil && candidates == nil {
 		if total == nil {
 			return nil, nil

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,4 +150,61 @@ func AssertEveryLine(t *testing.T, name string, data []byte, evs []*event.Event,
 	if len(silent) > st.QuietLines {
 		t.Fatalf("%s: lines %v yielded no event, but only %d were read as quiet markers", name, silent, st.QuietLines)
 	}
+}
+
+// Kinds returns the update kind of each event.
+func Kinds(evs []*event.Event) []event.Kind {
+	ks := make([]event.Kind, len(evs))
+	for i, ev := range evs {
+		ks[i] = ev.Update.SessionUpdate
+	}
+	return ks
+}
+
+// EqualKinds reports whether a and b hold the same kinds in order.
+func EqualKinds(a, b []event.Kind) bool {
+	return slices.Equal(a, b)
+}
+
+// AddFileSeeds adds each line of each file as a fuzz seed, and each whole
+// file too when whole is set.
+func AddFileSeeds(f *testing.F, whole bool, paths ...string) {
+	f.Helper()
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if whole {
+			f.Add(data)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			f.Add([]byte(l))
+		}
+	}
+}
+
+// AddSeeds adds each render and each of its lines.
+func AddSeeds(f *testing.F, renders [][]byte) {
+	for _, r := range renders {
+		f.Add(r)
+		start := 0
+		for i, c := range r {
+			if c == '\n' {
+				f.Add(r[start:i])
+				start = i + 1
+			}
+		}
+	}
+}
+
+// FuzzEveryLine fuzzes the parse of a stream declared as each of kinds: it
+// never fails or panics and emits an event for every line with text.
+func FuzzEveryLine(f *testing.F, kinds ...agents.Kind) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, k := range kinds {
+			evs, st := ParseBytes(t, data, agents.Options{Agent: k})
+			AssertEveryLine(t, string(k), data, evs, st)
+		}
+	})
 }

@@ -9,11 +9,14 @@ import (
 	"github.com/agentsift/sift/core/agents/aider"
 	"github.com/agentsift/sift/core/agents/amp"
 	"github.com/agentsift/sift/core/agents/cline"
+	"github.com/agentsift/sift/core/agents/codex"
 	"github.com/agentsift/sift/core/agents/copilot"
 	"github.com/agentsift/sift/core/agents/crush"
 	"github.com/agentsift/sift/core/agents/droid"
+	"github.com/agentsift/sift/core/agents/gemini"
 	"github.com/agentsift/sift/core/agents/goose"
 	"github.com/agentsift/sift/core/agents/kimi"
+	"github.com/agentsift/sift/core/agents/opencode"
 	"github.com/agentsift/sift/core/agents/pi"
 )
 
@@ -24,16 +27,16 @@ func init() {
 		agents.FlatHarness("antigravity"),
 		agents.FlatHarness("claude"),
 		cline.Harness(),
-		agents.FlatHarness("codex"),
+		codex.Harness(),
 		copilot.Harness(),
 		crush.Harness(),
 		agents.FlatHarness("cursor"),
 		droid.Harness(),
-		agents.FlatHarness("gemini"),
+		gemini.Harness(),
 		goose.Harness(),
 		cline.KiloHarness(),
 		kimi.Harness(),
-		agents.FlatHarness("opencode"),
+		opencode.Harness(),
 		pi.Harness(),
 		agents.FlatHarness("qwen"),
 		cline.RooHarness(),

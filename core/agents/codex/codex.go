@@ -1,9 +1,11 @@
-package agents
+package codex
 
 import (
 	"cmp"
 	"strconv"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -16,10 +18,10 @@ import (
 type codexParser struct{}
 
 // Kind implements Parser.
-func (codexParser) Kind() Kind { return Codex }
+func (codexParser) Kind() agents.Kind { return agents.Codex }
 
 // NewStream implements Parser.
-func (codexParser) NewStream() Stream { return &codexStream{} }
+func (codexParser) NewStream() agents.Stream { return &codexStream{} }
 
 // EndsWithResult implements Parser: a turn ends with turn.completed or
 // turn.failed (task_complete or turn_aborted in the legacy shape).
@@ -127,12 +129,12 @@ type codexTodo struct {
 
 // codexStream is the state of one codex stream.
 type codexStream struct {
-	Lender
+	agents.Lender
 	// pending is a top-level error held back until the next line shows
 	// whether the stream went on after it: only a last error is fatal.
 	pending *event.Event
 	// lastText is the turn's last agent message, the result's text.
-	lastText keptText
+	lastText agents.KeptText
 	// opened holds the ids of items whose tool_call was emitted. Item ids
 	// restart at item_0 on every invocation, which is fine within a file:
 	// an id is closed before the next invocation starts.
@@ -151,7 +153,7 @@ type codexStream struct {
 	// heldEv and heldMsg are the pending error's event and message when
 	// the events are lent.
 	heldEv  event.Event
-	heldMsg keptText
+	heldMsg agents.KeptText
 	// config and configExtra are a legacy config line's settings and its
 	// event's Extra when the events are lent.
 	config      map[string]any
@@ -160,24 +162,24 @@ type codexStream struct {
 
 // Line implements Stream. A held-back error is flushed by the next line
 // that decodes; a line that does not decode keeps it held.
-func (s *codexStream) Line(l Line, emit Emit) bool {
+func (s *codexStream) Line(l agents.Line, emit agents.Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
 		return false
 	}
 	ln := &s.ln
 	*ln = codexLine{}
-	s.LendRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
-	err := DecodeInto(l.Bytes, ln)
-	s.KeepRaw(rawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
+	s.LendRaw(agents.RawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
+	err := agents.DecodeInto(l.Bytes, ln)
+	s.KeepRaw(agents.RawCodexLine, &ln.Item, &ln.Usage, &ln.Questions, &ln.ID, &ln.Msg)
 	if err != nil {
 		return false
 	}
 	held := s.flush(emit, false)
-	return AfterHeld(l, held, s.line(l, ln, emit), emit)
+	return agents.AfterHeld(l, held, s.line(l, ln, emit), emit)
 }
 
 // line handles a decoded line of either shape.
-func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
+func (s *codexStream) line(l agents.Line, ln *codexLine, emit agents.Emit) bool {
 	if len(ln.Msg) > 0 || ln.Prompt != nil || (ln.Type == "" && ln.Workdir != nil) {
 		return s.legacyLine(l, ln, emit)
 	}
@@ -186,7 +188,7 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 		emit(s.Event(&event.Event{SessionID: ln.ThreadID, Update: event.Update{SessionUpdate: event.SessionStart}}))
 	case "turn.started":
 		// A turn has no event of its own; it only resets the final text.
-		s.lastText.set("")
+		s.lastText.Set("")
 	case "item.started", "item.updated", "item.completed":
 		return s.item(ln.Type, ln.Item, emit)
 	case "item.plan.delta":
@@ -198,9 +200,9 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 		if ln.Error != nil {
 			msg = ln.Error.Message
 		}
-		emit(codexError(s.blank(), msg, true))
+		emit(codexError(s.Blank(), msg, true))
 		emit(s.Event(&event.Event{Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: ln.Type, Text: s.lastText.text(&s.Lender),
+			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: ln.Type, Text: s.lastText.Text(&s.Lender),
 		}}))
 	case "error":
 		if ln.Message == nil {
@@ -217,7 +219,7 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 			Question string `json:"question"`
 		}
 		if json.Unmarshal(ln.Questions, &qs) == nil && len(qs) > 0 && qs[0].Question != "" {
-			ev.Update.Title = "Ask user: " + FirstLine(qs[0].Question)
+			ev.Update.Title = "Ask user: " + agents.FirstLine(qs[0].Question)
 		}
 		emit(ev)
 	default:
@@ -228,28 +230,28 @@ func (s *codexStream) line(l Line, ln *codexLine, emit Emit) bool {
 
 // Finish implements Stream: a top-level error on the last line is fatal,
 // unless it only announces a reconnection attempt.
-func (s *codexStream) Finish(emit Emit) {
+func (s *codexStream) Finish(emit agents.Emit) {
 	s.flush(emit, true)
 }
 
 // hold holds back an error line's event until the next line, with its
 // own copy of msg: when the events are lent, in an array of the stream's
 // (the event held before was emitted, and is done with).
-func (s *codexStream) hold(l Line, msg string) {
+func (s *codexStream) hold(l agents.Line, msg string) {
 	if s.Lends() {
-		s.heldMsg.set(msg)
-		msg = s.heldMsg.text(&s.Lender)
+		s.heldMsg.Set(msg)
+		msg = s.heldMsg.Text(&s.Lender)
 	} else {
 		msg = strings.Clone(msg)
 	}
-	ev := codexError(s.held(&s.heldEv), msg, false)
+	ev := codexError(s.Held(&s.heldEv), msg, false)
 	ev.Line, ev.Offset = l.No, l.Offset
 	s.pending = ev
 }
 
 // flush emits the held-back error, if any, and reports whether it did;
 // last says no line followed it.
-func (s *codexStream) flush(emit Emit, last bool) bool {
+func (s *codexStream) flush(emit agents.Emit, last bool) bool {
 	if s.pending == nil {
 		return false
 	}
@@ -264,8 +266,8 @@ func (s *codexStream) flush(emit Emit, last bool) bool {
 // A turn.completed reports the usage of its turn: the run's total is the
 // sum of its turns' (a file that holds several invocations, or a turn
 // per prompt), emitted as a run total after each.
-func (s *codexStream) turnCompleted(raw json.RawMessage, emit Emit) {
-	if Present(raw) {
+func (s *codexStream) turnCompleted(raw json.RawMessage, emit agents.Emit) {
+	if agents.Present(raw) {
 		if u, ok := codexUsage(raw); ok {
 			u.Scope = event.ScopeRun
 			if s.turns > 0 {
@@ -277,7 +279,7 @@ func (s *codexStream) turnCompleted(raw json.RawMessage, emit Emit) {
 		}
 	}
 	emit(s.Event(&event.Event{Update: event.Update{
-		SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "turn.completed", Text: s.lastText.text(&s.Lender),
+		SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: "turn.completed", Text: s.lastText.Text(&s.Lender),
 	}}))
 }
 
@@ -375,7 +377,7 @@ func codexError(ev *event.Event, msg string, fatal bool) *event.Event {
 }
 
 // item handles item.started, item.updated and item.completed.
-func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
+func (s *codexStream) item(typ string, raw json.RawMessage, emit agents.Emit) bool {
 	// The item's strings refer to raw, the copy of the item the line's
 	// decoding made (events keep it as the raw output of a command).
 	it := &s.it.codexItem
@@ -387,7 +389,7 @@ func (s *codexStream) item(typ string, raw json.RawMessage, emit Emit) bool {
 	case "agent_message", "plan":
 		// Both only come whole, as item.completed.
 		if done {
-			s.lastText.set(it.Text)
+			s.lastText.Set(it.Text)
 			ev := s.ContentEvent(&event.Event{}, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(it.Text))
 			if it.Type == "plan" {
 				ev.Extra = map[string]any{"itemType": "plan"}
@@ -422,22 +424,22 @@ func (s *codexStream) decodeItem(raw json.RawMessage) bool {
 	it := &s.it
 	*it = codexLentItem{}
 	if !s.Lends() {
-		return DecodeInto(raw, &it.codexItem) == nil
+		return agents.DecodeInto(raw, &it.codexItem) == nil
 	}
 	arrays := [...]*json.RawMessage{&it.Changes, &it.Arguments, &it.Result, &it.Action, &it.AgentsStates, &it.TextRaw, &it.OutputRaw}
-	s.LendRaw(rawCodexItem, arrays[:]...)
-	err := DecodeInto(raw, it)
-	s.KeepRaw(rawCodexItem, arrays[:]...)
+	s.LendRaw(agents.RawCodexItem, arrays[:]...)
+	err := agents.DecodeInto(raw, it)
+	s.KeepRaw(agents.RawCodexItem, arrays[:]...)
 	var textOK, outputOK bool
-	it.Text, textOK = s.text(it.TextRaw)
-	it.AggregatedOutput, outputOK = s.text(it.OutputRaw)
+	it.Text, textOK = s.Text(it.TextRaw)
+	it.AggregatedOutput, outputOK = s.Text(it.OutputRaw)
 	return err == nil && textOK && outputOK
 }
 
 // toolItem emits the tool_call of an item when it starts (or when it
 // completes without having started: file_change is only ever completed) and
 // the tool_call_update when it completes.
-func (s *codexStream) toolItem(it *codexItem, raw json.RawMessage, typ string, emit Emit) {
+func (s *codexStream) toolItem(it *codexItem, raw json.RawMessage, typ string, emit agents.Emit) {
 	if typ == "item.updated" && s.opened[it.ID] {
 		return
 	}
@@ -462,12 +464,12 @@ func codexToolCall(it *codexItem) event.Update {
 	u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: it.ID, Status: event.StatusInProgress}
 	switch it.Type {
 	case "command_execution":
-		in, _ := marshalPlain(struct {
+		in, _ := agents.MarshalPlain(struct {
 			Command string `json:"command"`
 		}{it.Command})
-		DescribeTool(&u, it.Type, in)
+		agents.DescribeTool(&u, it.Type, in)
 	case "file_change":
-		DescribeTool(&u, it.Type, nil)
+		agents.DescribeTool(&u, it.Type, nil)
 		u.RawInput = it.Changes
 		var changes []struct {
 			Path string `json:"path"`
@@ -483,7 +485,7 @@ func codexToolCall(it *codexItem) event.Update {
 			u.Title = "Edit: " + changes[0].Path + " (+" + strconv.Itoa(len(changes)-1) + " more)"
 		}
 	case "mcp_tool_call":
-		DescribeTool(&u, "mcp__"+it.Server+"__"+it.Tool, it.Arguments)
+		agents.DescribeTool(&u, "mcp__"+it.Server+"__"+it.Tool, it.Arguments)
 		u.Title = it.Server + "." + it.Tool
 	case "web_search":
 		var a struct {
@@ -495,14 +497,14 @@ func codexToolCall(it *codexItem) event.Update {
 		if it.Query != "" {
 			in["query"] = it.Query
 		}
-		if Present(it.Action) {
+		if agents.Present(it.Action) {
 			in["action"] = it.Action
 		}
-		b, _ := marshalPlain(in)
-		DescribeTool(&u, it.Type, b)
+		b, _ := agents.MarshalPlain(in)
+		agents.DescribeTool(&u, it.Type, b)
 		switch q := cmp.Or(it.Query, a.Query); {
 		case q != "":
-			u.Title = "Web search: " + FirstLine(q)
+			u.Title = "Web search: " + agents.FirstLine(q)
 		case a.URL != "":
 			u.Title = "Open: " + a.URL
 		default:
@@ -513,12 +515,12 @@ func codexToolCall(it *codexItem) event.Update {
 		if it.Prompt != nil {
 			in["prompt"] = *it.Prompt
 		}
-		b, _ := marshalPlain(in)
-		DescribeTool(&u, it.Tool, b)
+		b, _ := agents.MarshalPlain(in)
+		agents.DescribeTool(&u, it.Tool, b)
 		u.ToolKind = event.ToolThink
 		u.Title = "Agent: " + it.Tool
 		if it.Prompt != nil && *it.Prompt != "" {
-			u.Title += ": " + FirstLine(*it.Prompt)
+			u.Title += ": " + agents.FirstLine(*it.Prompt)
 		}
 	}
 	return u
@@ -547,7 +549,7 @@ func codexToolUpdate(it *codexItem, raw json.RawMessage, c *event.Content) event
 			u.Status = event.StatusFailed
 		}
 	case "mcp_tool_call":
-		if Present(it.Result) {
+		if agents.Present(it.Result) {
 			u.RawOutput = it.Result
 			u.Content = mcpContent(it.Result)
 		}
@@ -558,7 +560,7 @@ func codexToolUpdate(it *codexItem, raw json.RawMessage, c *event.Content) event
 			u.Status = event.StatusFailed
 		}
 	case "collab_tool_call":
-		if Present(it.AgentsStates) {
+		if agents.Present(it.AgentsStates) {
 			u.RawOutput = it.AgentsStates
 		}
 		if it.Status == "failed" {

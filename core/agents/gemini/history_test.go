@@ -1,22 +1,24 @@
-package agents
+package gemini
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 
-const builtGemini = builtDir + "/gemini/session-2026-03-03T09-00-5f0c2a9e.jsonl"
+var builtGemini = agentstest.BuiltDir + "/gemini/session-2026-03-03T09-00-5f0c2a9e.jsonl"
 
 func TestGeminiHistoryFiles(t *testing.T) {
-	for _, f := range historyFiles(t, "gemini") {
+	for _, f := range agentstest.HistoryFiles(t, "gemini") {
 		if strings.HasSuffix(f, ".json") {
 			continue // the older format, read through GeminiLegacyLines
 		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			evs := checkHistoryFile(t, f, GeminiHistory)
+			evs := agentstest.CheckHistoryFile(t, f, agents.GeminiHistory)
 			if len(evs) == 0 || evs[0].Update.SessionUpdate != event.SessionStart || evs[0].SessionID == "" {
 				t.Fatalf("first event is not a session start with a session id: %+v", evs[0])
 			}
@@ -29,7 +31,7 @@ func TestGeminiHistoryFiles(t *testing.T) {
 // (m2 gains its tool call, counted once), and $rewindTo drops the message
 // it names and all after it (m4, m5 and their usage).
 func TestGeminiHistoryRewritesAndRewinds(t *testing.T) {
-	evs, _ := parseAll(t, builtGemini, Options{Agent: GeminiHistory})
+	evs, _ := agentstest.ParseAll(t, builtGemini, agents.Options{Agent: agents.GeminiHistory})
 	var msgs []string
 	calls := map[string]event.ToolStatus{}
 	for _, ev := range evs {
@@ -46,7 +48,7 @@ func TestGeminiHistoryRewritesAndRewinds(t *testing.T) {
 	if len(calls) != 1 || calls["run_shell_command-1772528827000-1"] != event.StatusCompleted {
 		t.Fatalf("tool results %v", calls)
 	}
-	n, prompt, cached, output := usageSum(evs)
+	n, prompt, cached, output := agentstest.UsageSum(evs)
 	// m2 thought 120 tokens, counted as output (geminiCounts).
 	if n != 3 || prompt != 8123+8390+8450 || cached != 0+8100+8300 || output != 42+120+15+5 {
 		t.Fatalf("usage: %d calls, prompt %d, cached %d, output %d", n, prompt, cached, output)
@@ -71,11 +73,11 @@ func TestGeminiLegacyLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, st := parseBytes(t, lines, Options{})
-	if Kind(st.Agent) != GeminiHistory {
+	evs, st := agentstest.ParseBytes(t, lines, agents.Options{})
+	if agents.Kind(st.Agent) != agents.GeminiHistory {
 		t.Fatalf("sniffed %s", st.Agent)
 	}
-	if k := kinds(evs); !equalKinds(k, []event.Kind{event.SessionStart, event.UserMessageChunk, event.AgentMessageChunk, event.Usage}) {
+	if k := agentstest.Kinds(evs); !agentstest.EqualKinds(k, []event.Kind{event.SessionStart, event.UserMessageChunk, event.AgentMessageChunk, event.Usage}) {
 		t.Fatalf("kinds %v", k)
 	}
 	if _, err := GeminiLegacyLines([]byte("{not json")); err == nil {
@@ -84,6 +86,6 @@ func TestGeminiLegacyLines(t *testing.T) {
 }
 
 func FuzzParseGeminiHistory(f *testing.F) {
-	addFileSeeds(f, true, builtGemini)
-	fuzzEveryLine(f, GeminiHistory)
+	agentstest.AddFileSeeds(f, true, builtGemini)
+	agentstest.FuzzEveryLine(f, agents.GeminiHistory)
 }

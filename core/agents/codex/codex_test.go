@@ -1,4 +1,4 @@
-package agents
+package codex
 
 import (
 	"bytes"
@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 
 // codexEvents parses lines as a codex stream.
 func codexEvents(t testing.TB, lines ...string) []*event.Event {
 	t.Helper()
-	return eventsOf(t, Codex, strings.Join(lines, "\n")+"\n")
+	return agentstest.EventsOf(t, agents.Codex, strings.Join(lines, "\n")+"\n")
 }
 
 // TestCodexUsageIsTheLastTurnCompleted checks every codex fixture: each
@@ -23,13 +25,13 @@ func codexEvents(t testing.TB, lines ...string) []*event.Event {
 // takes, the last one, is the last turn.completed's.
 func TestCodexUsageIsTheLastTurnCompleted(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join(streamsDir, "codex", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(agentstest.StreamsDir, "codex", "*.jsonl"))
 	if len(files) < 6 {
 		t.Fatalf("found %d codex fixtures", len(files))
 	}
 	var withUsage int
 	for _, f := range files {
-		data := mustRead(t, f)
+		data := agentstest.MustRead(t, f)
 		var want []map[string]int64
 		for _, l := range bytes.Split(data, []byte("\n")) {
 			var ln struct {
@@ -40,9 +42,9 @@ func TestCodexUsageIsTheLastTurnCompleted(t *testing.T) {
 				want = append(want, ln.Usage)
 			}
 		}
-		evs, _ := parseAll(t, f, Options{Agent: Codex})
+		evs, _ := agentstest.ParseAll(t, f, agents.Options{Agent: agents.Codex})
 		var got []*event.Update
-		for _, ev := range ofKind(evs, event.Usage) {
+		for _, ev := range agentstest.OfKind(evs, event.Usage) {
 			if ev.Update.Scope != event.ScopeRun {
 				t.Errorf("%s: usage of scope %s, codex prints thread totals", f, ev.Update.Scope)
 			}
@@ -53,8 +55,8 @@ func TestCodexUsageIsTheLastTurnCompleted(t *testing.T) {
 		}
 		for i, w := range want {
 			u := got[i]
-			if deref(u.PromptTokens) != w["input_tokens"] || deref(u.CachedTokens) != w["cached_input_tokens"] ||
-				deref(u.CompletionTokens) != w["output_tokens"] {
+			if agentstest.Deref(u.PromptTokens) != w["input_tokens"] || agentstest.Deref(u.CachedTokens) != w["cached_input_tokens"] ||
+				agentstest.Deref(u.CompletionTokens) != w["output_tokens"] {
 				t.Errorf("%s: usage %+v, line says %v", f, u, w)
 			}
 			for k, v := range w {
@@ -69,7 +71,7 @@ func TestCodexUsageIsTheLastTurnCompleted(t *testing.T) {
 		}
 		if len(want) > 0 {
 			withUsage++
-			if run := runUsage(evs); deref(run.PromptTokens) != want[len(want)-1]["input_tokens"] {
+			if run := agentstest.RunUsage(evs); agentstest.Deref(run.PromptTokens) != want[len(want)-1]["input_tokens"] {
 				t.Errorf("%s: last run usage %+v", f, run)
 			}
 		}
@@ -93,7 +95,7 @@ func TestCodexTopLevelErrorIsFatalOnlyAsTheLastLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			errs := ofKind(codexEvents(t, tc.lines...), event.Error)
+			errs := agentstest.OfKind(codexEvents(t, tc.lines...), event.Error)
 			if len(errs) != 1 {
 				t.Fatalf("%d error events", len(errs))
 			}
@@ -110,7 +112,7 @@ func TestCodexTopLevelErrorIsFatalOnlyAsTheLastLine(t *testing.T) {
 func TestCodexErrorFollowedByAnUnknownLineKeepsThatLineRaw(t *testing.T) {
 	t.Parallel()
 	evs := codexEvents(t, `{"type":"error","message":"boom"}`, `{"type":"thread.renamed","name":"x"}`)
-	if got := kinds(evs); !equalKinds(got, []event.Kind{event.Error, event.Raw}) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, []event.Kind{event.Error, event.Raw}) {
 		t.Fatalf("kinds %v", got)
 	}
 	if evs[0].Update.Fatal || evs[0].Line != 1 || evs[1].Line != 2 {
@@ -120,9 +122,9 @@ func TestCodexErrorFollowedByAnUnknownLineKeepsThatLineRaw(t *testing.T) {
 
 func TestCodexTurnFailedIsTheFatalVerdict(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "codex", "ortus-0.144.6-stubmodel-reconnect-turn-failed.jsonl"), Options{Agent: Codex})
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "codex", "ortus-0.144.6-stubmodel-reconnect-turn-failed.jsonl"), agents.Options{Agent: agents.Codex})
 	var fatal []*event.Event
-	for _, ev := range ofKind(evs, event.Error) {
+	for _, ev := range agentstest.OfKind(evs, event.Error) {
 		if ev.Update.Fatal {
 			fatal = append(fatal, ev)
 		}
@@ -130,22 +132,22 @@ func TestCodexTurnFailedIsTheFatalVerdict(t *testing.T) {
 	if len(fatal) != 1 || fatal[0].Line != 10 {
 		t.Fatalf("fatal errors %v, want only turn.failed on line 10", fatal)
 	}
-	if n := len(ofKind(evs, event.Error)); n != 8 {
+	if n := len(agentstest.OfKind(evs, event.Error)); n != 8 {
 		t.Fatalf("%d error events, want 8 (item error, 5 reconnects, final error, turn.failed)", n)
 	}
-	res := ofKind(evs, event.Result)
+	res := agentstest.OfKind(evs, event.Result)
 	if len(res) != 1 || res[0].Update.IsError == nil || !*res[0].Update.IsError || res[0].Update.Subtype != "turn.failed" {
 		t.Fatalf("result %+v", res)
 	}
-	if len(ofKind(evs, event.Usage)) != 0 {
+	if len(agentstest.OfKind(evs, event.Usage)) != 0 {
 		t.Fatal("usage without turn.completed")
 	}
 }
 
 func TestCodexJSONEncodedAPIErrorIsUnwrapped(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "codex", "vincent-turn-failed-model-400.jsonl"), Options{Agent: Codex})
-	errs := ofKind(evs, event.Error)
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "codex", "vincent-turn-failed-model-400.jsonl"), agents.Options{Agent: agents.Codex})
+	errs := agentstest.OfKind(evs, event.Error)
 	last := errs[len(errs)-1]
 	if !strings.HasPrefix(last.Update.Message, "The 'gpt-5.6-sol' model requires a newer version") || !last.Update.Fatal {
 		t.Fatalf("turn.failed error %+v", last.Update)
@@ -160,8 +162,8 @@ func TestCodexJSONEncodedAPIErrorIsUnwrapped(t *testing.T) {
 
 func TestCodexCompletedOnlyFileChangeEmitsCallAndUpdate(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "codex", "evolve-run1-reasoning-file-change.jsonl"), Options{Agent: Codex})
-	calls, upds := ofKind(evs, event.ToolCall), ofKind(evs, event.ToolCallUpdate)
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "codex", "evolve-run1-reasoning-file-change.jsonl"), agents.Options{Agent: agents.Codex})
+	calls, upds := agentstest.OfKind(evs, event.ToolCall), agentstest.OfKind(evs, event.ToolCallUpdate)
 	if len(calls) != 1 || len(upds) != 1 || calls[0].Line != 4 || upds[0].Line != 4 {
 		t.Fatalf("calls %v updates %v", calls, upds)
 	}
@@ -173,7 +175,7 @@ func TestCodexCompletedOnlyFileChangeEmitsCallAndUpdate(t *testing.T) {
 	if upds[0].Update.Status != event.StatusCompleted || upds[0].Update.ToolCallID != "item_1" {
 		t.Fatalf("update %+v", upds[0].Update)
 	}
-	res := ofKind(evs, event.Result)
+	res := agentstest.OfKind(evs, event.Result)
 	if len(res) != 1 || res[0].Update.Text != "Created `output/helloworld.txt` containing `Hello from codex!`." {
 		t.Fatalf("result %+v", res)
 	}
@@ -199,7 +201,7 @@ func TestCodexCommandStatusExitCodeAndDecline(t *testing.T) {
 			evs := codexEvents(t,
 				`{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}`,
 				`{"type":"item.completed","item":`+tc.done+`}`)
-			if got := kinds(evs); !equalKinds(got, []event.Kind{event.ToolCall, event.ToolCallUpdate}) {
+			if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, []event.Kind{event.ToolCall, event.ToolCallUpdate}) {
 				t.Fatalf("kinds %v", got)
 			}
 			c, u := evs[0].Update, evs[1].Update
@@ -223,9 +225,9 @@ func TestCodexItemIDsRestartPerInvocation(t *testing.T) {
 	t.Parallel()
 	// Two invocations of one thread in one file: run2 reuses item_1 (a
 	// todo list there, a file change in run1) and item_2.
-	data := streamFixture(t, "codex/evolve-run1-reasoning-file-change.jsonl") +
-		streamFixture(t, "codex/evolve-run2-resumed-todo-commands.jsonl")
-	evs := eventsOf(t, Codex, data)
+	data := agentstest.StreamFixture(t, "codex/evolve-run1-reasoning-file-change.jsonl") +
+		agentstest.StreamFixture(t, "codex/evolve-run2-resumed-todo-commands.jsonl")
+	evs := agentstest.EventsOf(t, agents.Codex, data)
 	open := map[string]int{}
 	for _, ev := range evs {
 		switch ev.Update.SessionUpdate {
@@ -243,18 +245,18 @@ func TestCodexItemIDsRestartPerInvocation(t *testing.T) {
 			t.Errorf("%s left open %d times", id, n)
 		}
 	}
-	if n := len(ofKind(evs, event.ToolCall)); n != 1+6 {
+	if n := len(agentstest.OfKind(evs, event.ToolCall)); n != 1+6 {
 		t.Fatalf("%d tool calls, want 7", n)
 	}
-	if n := len(ofKind(evs, event.Result)); n != 2 {
+	if n := len(agentstest.OfKind(evs, event.Result)); n != 2 {
 		t.Fatalf("%d results, want one per invocation", n)
 	}
 }
 
 func TestCodexTodoListIsAPlan(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "codex", "evolve-run2-resumed-todo-commands.jsonl"), Options{Agent: Codex})
-	plans := ofKind(evs, event.Plan)
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "codex", "evolve-run2-resumed-todo-commands.jsonl"), agents.Options{Agent: agents.Codex})
+	plans := agentstest.OfKind(evs, event.Plan)
 	if len(plans) != 5 {
 		t.Fatalf("%d plan events, want started, 3 updates and completed", len(plans))
 	}
@@ -276,9 +278,9 @@ func TestCodexMCPToolCall(t *testing.T) {
 		`{"type":"item.completed","item":{"id":"item_3","type":"mcp_tool_call","server":"docs","tool":"search","arguments":{"query":"go"},"result":{"content":[{"type":"text","text":"found 2"}],"structured_content":null},"error":null,"status":"completed"}}`,
 		`{"type":"item.started","item":{"id":"item_4","type":"mcp_tool_call","server":"docs","tool":"fetch","arguments":{},"result":null,"error":null,"status":"in_progress"}}`,
 		`{"type":"item.completed","item":{"id":"item_4","type":"mcp_tool_call","server":"docs","tool":"fetch","arguments":{},"result":null,"error":{"message":"timeout"},"status":"failed"}}`)
-	calls, upds := ofKind(evs, event.ToolCall), ofKind(evs, event.ToolCallUpdate)
+	calls, upds := agentstest.OfKind(evs, event.ToolCall), agentstest.OfKind(evs, event.ToolCallUpdate)
 	if len(calls) != 2 || len(upds) != 2 {
-		t.Fatalf("kinds %v", kinds(evs))
+		t.Fatalf("kinds %v", agentstest.Kinds(evs))
 	}
 	if c := calls[0].Update; c.ToolName != "mcp__docs__search" || c.ToolKind != event.ToolOther || string(c.RawInput) != `{"query":"go"}` {
 		t.Fatalf("call %+v", c)
@@ -296,7 +298,7 @@ func TestCodexWebSearchIsFetch(t *testing.T) {
 	evs := codexEvents(t,
 		`{"type":"item.started","item":{"id":"item_1","type":"web_search","query":"","action":{"type":"other"}}}`,
 		`{"type":"item.completed","item":{"id":"item_1","type":"web_search","query":"go 1.26 release","action":{"type":"search","query":"go 1.26 release"}}}`)
-	if got := kinds(evs); !equalKinds(got, []event.Kind{event.ToolCall, event.ToolCallUpdate}) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, []event.Kind{event.ToolCall, event.ToolCallUpdate}) {
 		t.Fatalf("kinds %v", got)
 	}
 	if c := evs[0].Update; c.ToolKind != event.ToolFetch || c.ToolName != "web_search" {
@@ -309,19 +311,19 @@ func TestCodexWebSearchIsFetch(t *testing.T) {
 
 func TestCodexQuietAndNewerLines(t *testing.T) {
 	t.Parallel()
-	evs, st := parseBytes(t, []byte(strings.Join([]string{
+	evs, st := agentstest.ParseBytes(t, []byte(strings.Join([]string{
 		`{"type":"turn.started"}`,
 		`{"type":"item.plan.delta","item_id":"item_0","delta":"1. read"}`,
 		`{"type":"item.completed","item":{"id":"item_0","type":"plan","text":"1. read\n2. edit"}}`,
 		`{"type":"request_user_input","id":"t1","call_id":"call_9","questions":[{"id":"q","header":"H","question":"Which branch?"}]}`,
 		`{"type":"item.started","item":{"id":"item_1","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"a","receiver_thread_ids":["b"],"prompt":"review it","agents_states":{},"status":"in_progress"}}`,
 		`{"type":"item.completed","item":{"id":"item_1","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"a","receiver_thread_ids":["b"],"prompt":"review it","agents_states":{"b":{"status":"running","message":null}},"status":"completed"}}`,
-	}, "\n")), Options{Agent: Codex})
+	}, "\n")), agents.Options{Agent: agents.Codex})
 	if st.QuietLines != 2 {
 		t.Fatalf("quiet lines %d, want turn.started and the plan delta", st.QuietLines)
 	}
 	want := []event.Kind{event.AgentMessageChunk, event.ToolCall, event.ToolCall, event.ToolCallUpdate}
-	if got := kinds(evs); !equalKinds(got, want) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, want) {
 		t.Fatalf("kinds %v, want %v", got, want)
 	}
 	if evs[0].Update.Content.Text != "1. read\n2. edit" || evs[0].Extra["itemType"] != "plan" {
@@ -337,9 +339,9 @@ func TestCodexQuietAndNewerLines(t *testing.T) {
 
 func TestCodexLegacyShape(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "codex-legacy", "vibekanban-legacy-msg-reasoning-exec.jsonl"), Options{Agent: Codex})
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "codex-legacy", "vibekanban-legacy-msg-reasoning-exec.jsonl"), agents.Options{Agent: agents.Codex})
 	want := []event.Kind{event.AgentThoughtChunk, event.ToolCall, event.ToolCallUpdate, event.Result}
-	if got := kinds(evs); !equalKinds(got, want) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, want) {
 		t.Fatalf("kinds %v, want %v", got, want)
 	}
 	c, u := evs[1].Update, evs[2].Update
@@ -356,12 +358,12 @@ func TestCodexLegacyShape(t *testing.T) {
 
 func TestCodexLegacyConfigAndMissingKey(t *testing.T) {
 	t.Parallel()
-	evs, st := parseAll(t, filepath.Join(streamsDir, "codex-legacy", "vibekanban-legacy-msg-missing-api-key.jsonl"), Options{})
-	if Kind(st.Agent) != Codex {
+	evs, st := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "codex-legacy", "vibekanban-legacy-msg-missing-api-key.jsonl"), agents.Options{})
+	if agents.Kind(st.Agent) != agents.Codex {
 		t.Fatalf("sniffed %s", st.Agent)
 	}
 	want := []event.Kind{event.SessionStart, event.UserMessageChunk, event.Error}
-	if got := kinds(evs); !equalKinds(got, want) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, want) {
 		t.Fatalf("kinds %v, want %v", got, want)
 	}
 	s := evs[0]
@@ -379,17 +381,17 @@ func TestCodexLegacyTokenCountIsCallUsage(t *testing.T) {
 		`{"id":"1","msg":{"type":"token_count","input_tokens":900,"cached_input_tokens":512,"output_tokens":40,"reasoning_output_tokens":20,"total_tokens":940}}`,
 		`{"id":"1","msg":{"type":"token_count","input_tokens":1000,"cached_input_tokens":900,"output_tokens":10,"reasoning_output_tokens":0,"total_tokens":1010}}`,
 		`{"id":"1","msg":{"type":"token_count","info":{"total_token_usage":{"input_tokens":1900,"cached_input_tokens":1412,"output_tokens":50,"total_tokens":1950},"last_token_usage":null}}}`)
-	us := ofKind(evs, event.Usage)
+	us := agentstest.OfKind(evs, event.Usage)
 	if len(us) != 3 {
-		t.Fatalf("kinds %v", kinds(evs))
+		t.Fatalf("kinds %v", agentstest.Kinds(evs))
 	}
 	if us[0].Update.Scope != event.ScopeCall || us[0].MessageID == us[1].MessageID || us[0].MessageID == "" {
 		t.Fatalf("call usages %+v %+v", us[0], us[1])
 	}
-	if u := us[0].Update; deref(u.PromptTokens) != 900 || deref(u.CachedTokens) != 512 || deref(u.CompletionTokens) != 40 || u.UsageExtra["reasoning_output_tokens"] != 20 {
+	if u := us[0].Update; agentstest.Deref(u.PromptTokens) != 900 || agentstest.Deref(u.CachedTokens) != 512 || agentstest.Deref(u.CompletionTokens) != 40 || u.UsageExtra["reasoning_output_tokens"] != 20 {
 		t.Fatalf("usage %+v", u)
 	}
-	if u := us[2].Update; u.Scope != event.ScopeRun || deref(u.PromptTokens) != 1900 {
+	if u := us[2].Update; u.Scope != event.ScopeRun || agentstest.Deref(u.PromptTokens) != 1900 {
 		t.Fatalf("run usage %+v", u)
 	}
 }
@@ -423,11 +425,11 @@ func TestCodexClaimsOnlyItsOwnLines(t *testing.T) {
 
 func FuzzParseCodex(f *testing.F) {
 	for _, dir := range []string{"codex", "codex-legacy"} {
-		files, _ := filepath.Glob(filepath.Join(streamsDir, dir, "*.jsonl"))
-		addFileSeeds(f, true, files...)
+		files, _ := filepath.Glob(filepath.Join(agentstest.StreamsDir, dir, "*.jsonl"))
+		agentstest.AddFileSeeds(f, true, files...)
 	}
 	f.Add([]byte("{\"type\":\"error\",\"message\":\"x\"}\nnot json\n{\"type\":\"item.updated\",\"item\":{\"id\":\"item_0\",\"type\":\"command_execution\"}}"))
-	fuzzEveryLine(f, Codex)
+	agentstest.FuzzEveryLine(f, agents.Codex)
 }
 
 // TestCodexLegacyConfigSettings: a legacy config line's settings are read
@@ -441,7 +443,7 @@ func TestCodexLegacyConfigSettings(t *testing.T) {
 	} {
 		for _, borrow := range []bool{false, true} {
 			var got []*event.Event
-			_, err := Default().Parse(strings.NewReader(line+"\n"), Options{Agent: Codex, Borrow: borrow}, func(ev *event.Event) {
+			_, err := agents.Default().Parse(strings.NewReader(line+"\n"), agents.Options{Agent: agents.Codex, Borrow: borrow}, func(ev *event.Event) {
 				if borrow {
 					c := *ev
 					c.Extra = maps.Clone(ev.Extra)

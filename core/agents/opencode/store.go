@@ -1,4 +1,4 @@
-package agents
+package opencode
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentsift/sift/core/agents"
+
 	json "github.com/goccy/go-json"
 )
 
@@ -18,8 +20,8 @@ import (
 // session row, in the folder it records, with the count of its parts and
 // the last update of it, its messages and parts as its change token (a
 // part is updated in place as its tool call runs).
-func opencodeDBList(db Queryer) ([]StoredSession, error) {
-	return ListSessions(db, `SELECT s.id, s.directory,
+func opencodeDBList(db agents.Queryer) ([]agents.StoredSession, error) {
+	return agents.ListSessions(db, `SELECT s.id, s.directory,
 		(SELECT COUNT(*) FROM part p WHERE p.session_id = s.id),
 		MAX(s.time_updated,
 			COALESCE((SELECT MAX(p.time_updated) FROM part p WHERE p.session_id = s.id), 0),
@@ -29,7 +31,7 @@ func opencodeDBList(db Queryer) ([]StoredSession, error) {
 
 // opencodeDBLines renders one session of opencode's database; nil when it
 // is gone.
-func opencodeDBLines(db Queryer, id string) ([]byte, error) {
+func opencodeDBLines(db agents.Queryer, id string) ([]byte, error) {
 	ctx := context.Background()
 	s := ocSession{id: id}
 	var dir, title *string
@@ -97,12 +99,12 @@ func opencodeDBLines(db Queryer, id string) ([]byte, error) {
 // storage/part/<message id>/): one per session file, in the folder it
 // records, with the count of its message and part files and their last
 // write as its change token.
-func opencodeTreeSessions(storage string) ([]StoredSession, error) {
+func opencodeTreeSessions(storage string) ([]agents.StoredSession, error) {
 	files, err := filepath.Glob(filepath.Join(storage, "session", "*", "ses_*.json"))
 	if err != nil || len(files) == 0 {
 		return nil, err
 	}
-	var out []StoredSession
+	var out []agents.StoredSession
 	var errs []error
 	for _, f := range files {
 		id := strings.TrimSuffix(filepath.Base(f), ".json")
@@ -118,7 +120,7 @@ func opencodeTreeSessions(storage string) ([]StoredSession, error) {
 			errs = append(errs, errors.New(f+": not a session"))
 			continue
 		}
-		s := StoredSession{Key: StoredKey(storage, id), ID: id, Project: info.Directory, MTime: fi.ModTime().UnixMilli()}
+		s := agents.StoredSession{Key: agents.StoredKey(storage, id), ID: id, Project: info.Directory, MTime: fi.ModTime().UnixMilli()}
 		msgs, _ := os.ReadDir(filepath.Join(storage, "message", id))
 		for _, m := range msgs {
 			s.Size++

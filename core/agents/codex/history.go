@@ -1,8 +1,10 @@
-package agents
+package codex
 
 import (
 	"bytes"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -18,10 +20,10 @@ import (
 type codexHistoryParser struct{}
 
 // Kind implements Parser.
-func (codexHistoryParser) Kind() Kind { return CodexHistory }
+func (codexHistoryParser) Kind() agents.Kind { return agents.CodexHistory }
 
 // NewStream implements Parser.
-func (codexHistoryParser) NewStream() Stream { return &codexHistoryStream{} }
+func (codexHistoryParser) NewStream() agents.Stream { return &codexHistoryStream{} }
 
 // EndsWithResult implements Parser: a rollout has no result line.
 func (codexHistoryParser) EndsWithResult() bool { return false }
@@ -33,7 +35,7 @@ func (codexHistoryParser) Claims(line []byte) bool {
 		return false
 	}
 	for _, t := range [...]string{"session_meta", "response_item", "event_msg", "turn_context", "compacted"} {
-		if HasType(line, t) {
+		if agents.HasType(line, t) {
 			return true
 		}
 	}
@@ -132,7 +134,7 @@ type codexHistoryStream struct {
 }
 
 // Line implements Stream.
-func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
+func (s *codexHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	var rl codexRollout
 	if json.Unmarshal(l.Bytes, &rl) != nil {
 		return false
@@ -143,7 +145,7 @@ func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 	}
-	base := event.Event{Timestamp: ISOTime(rl.Timestamp), Model: s.model}
+	base := event.Event{Timestamp: agents.ISOTime(rl.Timestamp), Model: s.model}
 	if len(rl.Payload) == 0 {
 		return s.directLine(l.Bytes, &rl, base, emit)
 	}
@@ -175,7 +177,7 @@ func (s *codexHistoryStream) Line(l Line, emit Emit) bool {
 }
 
 // start emits the session's start.
-func (s *codexHistoryStream) start(id, cwd, version string, base event.Event, emit Emit) bool {
+func (s *codexHistoryStream) start(id, cwd, version string, base event.Event, emit agents.Emit) bool {
 	s.started = true
 	ev := base
 	ev.SessionID = id
@@ -188,7 +190,7 @@ func (s *codexHistoryStream) start(id, cwd, version string, base event.Event, em
 // (mid 2025): a first line of session metadata ({"id","timestamp",
 // "instructions"}), then bare Responses API items ({"type":"message",…})
 // and {"record_type":"state"} markers, with no envelope.
-func (s *codexHistoryStream) directLine(b []byte, rl *codexRollout, base event.Event, emit Emit) bool {
+func (s *codexHistoryStream) directLine(b []byte, rl *codexRollout, base event.Event, emit agents.Emit) bool {
 	var d struct {
 		ID         string `json:"id"`
 		RecordType string `json:"record_type"`
@@ -216,7 +218,7 @@ func (s *codexHistoryStream) directLine(b []byte, rl *codexRollout, base event.E
 }
 
 // item emits a Responses API item.
-func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit Emit) bool {
+func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit agents.Emit) bool {
 	ev := base
 	switch p.Type {
 	case "message":
@@ -253,7 +255,7 @@ func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit Emit) 
 			in, _ = json.Marshal(map[string]string{"input": p.Input + p.Arguments})
 		}
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.CallID, Status: event.StatusPending}
-		DescribeTool(&ev.Update, p.Name, in)
+		agents.DescribeTool(&ev.Update, p.Name, in)
 	case "local_shell_call":
 		var a struct {
 			Command []string `json:"command"`
@@ -261,10 +263,10 @@ func (s *codexHistoryStream) item(p *codexPayload, base event.Event, emit Emit) 
 		_ = json.Unmarshal(p.Action, &a)
 		in, _ := json.Marshal(map[string]string{"command": strings.Join(a.Command, " ")})
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: p.CallID, Status: event.StatusPending}
-		DescribeTool(&ev.Update, "local_shell", in)
+		agents.DescribeTool(&ev.Update, "local_shell", in)
 	case "web_search_call":
 		ev.Update = event.Update{SessionUpdate: event.ToolCall, Status: event.StatusCompleted}
-		DescribeTool(&ev.Update, "web_search", p.Action)
+		agents.DescribeTool(&ev.Update, "web_search", p.Action)
 	case "function_call_output", "custom_tool_call_output":
 		ev.Update = codexOutput(p)
 	case "ghost_snapshot", "compaction", "compaction_summary":
@@ -311,7 +313,7 @@ func codexOutput(p *codexPayload) event.Update {
 	if strings.HasPrefix(text, "{") && json.Unmarshal([]byte(text), &wrapped) == nil && wrapped.Metadata != nil {
 		text = wrapped.Output
 		u.ExitCode = wrapped.Metadata.ExitCode
-	} else if n, ok := codexExitLine(text); ok {
+	} else if n, ok := agents.CodexExitLine(text); ok {
 		u.ExitCode = &n
 	}
 	if u.ExitCode != nil && *u.ExitCode != 0 {
@@ -353,7 +355,7 @@ func (s *codexHistoryStream) say(agent bool, text string) bool {
 // eventMsg reads the EventMsg lines that add to the response items: token
 // counts, errors, and the messages a rollout holds only as event_msg. The
 // others mark turns or repeat items, and are read quietly.
-func (s *codexHistoryStream) eventMsg(p *codexPayload, base event.Event, emit Emit) bool {
+func (s *codexHistoryStream) eventMsg(p *codexPayload, base event.Event, emit agents.Emit) bool {
 	switch p.Type {
 	case "token_count":
 		if p.Info == nil {
@@ -402,4 +404,4 @@ func (s *codexHistoryStream) eventMsg(p *codexPayload, base event.Event, emit Em
 }
 
 // Finish implements Stream.
-func (s *codexHistoryStream) Finish(Emit) {}
+func (s *codexHistoryStream) Finish(agents.Emit) {}

@@ -1,4 +1,4 @@
-package agents
+package opencode
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 )
 
 // TestUnchangedDatabaseIsNotCopied: an open inbox lists the histories
@@ -16,7 +19,7 @@ import (
 // fails). A database that changes is copied and listed again.
 func TestUnchangedDatabaseIsNotCopied(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "histories", "opencode", "home", ".local", "share", "opencode", "opencode.db"))
+	src, err := os.ReadFile(filepath.Join(agentstest.Root, "testdata", "histories", "opencode", "home", ".local", "share", "opencode", "opencode.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +27,7 @@ func TestUnchangedDatabaseIsNotCopied(t *testing.T) {
 	if err := os.WriteFile(path, src, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	first, done, err := DBSessions(path, opencodeDBList)
+	first, done, err := agents.DBSessions(path, opencodeDBList)
 	if err != nil || len(first) == 0 {
 		t.Fatalf("first listing: %d sessions, %v", len(first), err)
 	}
@@ -35,7 +38,7 @@ func TestUnchangedDatabaseIsNotCopied(t *testing.T) {
 	done()
 
 	// The second listing renders from a copy made only when asked.
-	again, done, err := DBSessions(path, opencodeDBList)
+	again, done, err := agents.DBSessions(path, opencodeDBList)
 	if err != nil || len(again) != len(first) {
 		t.Fatalf("second listing: %d sessions, %v", len(again), err)
 	}
@@ -51,7 +54,7 @@ func TestUnchangedDatabaseIsNotCopied(t *testing.T) {
 	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	kept, done, err := DBSessions(path, opencodeDBList)
+	kept, done, err := agents.DBSessions(path, opencodeDBList)
 	if err != nil || len(kept) != len(first) || kept[0].Key != first[0].Key || kept[0].Size != first[0].Size {
 		t.Fatalf("an unchanged stamp listed again: %d sessions, %v", len(kept), err)
 	}
@@ -65,7 +68,7 @@ func TestUnchangedDatabaseIsNotCopied(t *testing.T) {
 	if err := os.Chtimes(path, later, later); err != nil {
 		t.Fatal(err)
 	}
-	if ss, _, err := DBSessions(path, opencodeDBList); err == nil {
+	if ss, _, err := agents.DBSessions(path, opencodeDBList); err == nil {
 		t.Errorf("a changed database was not read again: %d sessions, no error", len(ss))
 	}
 }

@@ -1,8 +1,10 @@
-package agents
+package gemini
 
 import (
 	"bytes"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -20,10 +22,10 @@ import (
 type geminiHistoryParser struct{}
 
 // Kind implements Parser.
-func (geminiHistoryParser) Kind() Kind { return GeminiHistory }
+func (geminiHistoryParser) Kind() agents.Kind { return agents.GeminiHistory }
 
 // NewStream implements Parser.
-func (geminiHistoryParser) NewStream() Stream {
+func (geminiHistoryParser) NewStream() agents.Stream {
 	return &geminiHistoryStream{byID: map[string]int{}}
 }
 
@@ -41,7 +43,7 @@ func (geminiHistoryParser) Claims(line []byte) bool {
 		return true
 	}
 	return bytes.HasPrefix(line, []byte(`{"id":`)) && bytes.Contains(line, []byte(`"timestamp"`)) &&
-		(HasType(line, "gemini") || HasType(line, "user")) && bytes.Contains(line, []byte(`"content"`))
+		(agents.HasType(line, "gemini") || agents.HasType(line, "user")) && bytes.Contains(line, []byte(`"content"`))
 }
 
 // geminiRecord is the union of the chat records.
@@ -88,7 +90,7 @@ type geminiToolRecord struct {
 // geminiHeld is a message record kept until the end, with its position.
 type geminiHeld struct {
 	rec  *geminiRecord
-	line Line
+	line agents.Line
 	gone bool
 }
 
@@ -99,7 +101,7 @@ type geminiHistoryStream struct {
 }
 
 // Line implements Stream.
-func (s *geminiHistoryStream) Line(l Line, emit Emit) bool {
+func (s *geminiHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	var r geminiRecord
 	if json.Unmarshal(l.Bytes, &r) != nil {
 		return false
@@ -119,7 +121,7 @@ func (s *geminiHistoryStream) Line(l Line, emit Emit) bool {
 	case len(r.Set) > 0:
 		return true
 	case r.ID != nil:
-		held := geminiHeld{rec: &r, line: Line{No: l.No, Offset: l.Offset}}
+		held := geminiHeld{rec: &r, line: agents.Line{No: l.No, Offset: l.Offset}}
 		if i, ok := s.byID[*r.ID]; ok && !s.msgs[i].gone {
 			s.msgs[i] = held
 		} else {
@@ -130,7 +132,7 @@ func (s *geminiHistoryStream) Line(l Line, emit Emit) bool {
 	case r.SessionID != "" && r.ProjectHash != "":
 		if !s.started {
 			s.started = true
-			emit(&event.Event{SessionID: r.SessionID, Timestamp: ISOTime(r.StartTime),
+			emit(&event.Event{SessionID: r.SessionID, Timestamp: agents.ISOTime(r.StartTime),
 				Update: event.Update{SessionUpdate: event.SessionStart}})
 		}
 		return true
@@ -139,7 +141,7 @@ func (s *geminiHistoryStream) Line(l Line, emit Emit) bool {
 }
 
 // Finish implements Stream: it emits the messages that stand.
-func (s *geminiHistoryStream) Finish(emit Emit) {
+func (s *geminiHistoryStream) Finish(emit agents.Emit) {
 	for _, h := range s.msgs {
 		if h.gone {
 			continue
@@ -148,9 +150,9 @@ func (s *geminiHistoryStream) Finish(emit Emit) {
 	}
 }
 
-func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
+func (s *geminiHistoryStream) message(h geminiHeld, emit agents.Emit) {
 	r := h.rec
-	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: ISOTime(r.Timestamp),
+	base := event.Event{Line: h.line.No, Offset: h.line.Offset, Timestamp: agents.ISOTime(r.Timestamp),
 		Model: r.Model, MessageID: *r.ID}
 	put := func(u event.Update) {
 		ev := base
@@ -180,7 +182,7 @@ func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 			s.toolCall(base, &tc, emit)
 		}
 		if tk := r.Tokens; tk != nil && (tk.Input != nil || tk.Output != nil || tk.Total != nil) {
-			prompt, completion := geminiCounts(tk.Input, tk.Tool, tk.Output, tk.Thoughts, tk.Total)
+			prompt, completion := agents.GeminiCounts(tk.Input, tk.Tool, tk.Output, tk.Thoughts, tk.Total)
 			u := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall,
 				PromptTokens: prompt, CompletionTokens: completion, CachedTokens: tk.Cached}
 			extra := map[string]int64{}
@@ -198,13 +200,13 @@ func (s *geminiHistoryStream) message(h geminiHeld, emit Emit) {
 }
 
 // toolCall emits a recorded call and, once it has ended, its result.
-func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, emit Emit) {
+func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, emit agents.Emit) {
 	ev := base
-	if t := ISOTime(tc.Timestamp); !t.IsZero() {
+	if t := agents.ISOTime(tc.Timestamp); !t.IsZero() {
 		ev.Timestamp = t
 	}
 	ev.Update = event.Update{SessionUpdate: event.ToolCall, ToolCallID: tc.ID, Status: event.StatusPending}
-	DescribeTool(&ev.Update, tc.Name, tc.Args)
+	agents.DescribeTool(&ev.Update, tc.Name, tc.Args)
 	emit(&ev)
 	var status event.ToolStatus
 	switch tc.Status {
@@ -227,7 +229,7 @@ func (s *geminiHistoryStream) toolCall(base event.Event, tc *geminiToolRecord, e
 		up.Update.Content = event.Text(text)
 	}
 	if status == event.StatusFailed {
-		up.Update.Message = FirstLine(text)
+		up.Update.Message = agents.FirstLine(text)
 		if tc.Status == "cancelled" && up.Update.Message == "" {
 			up.Update.Message = "cancelled"
 		}

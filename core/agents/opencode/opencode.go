@@ -1,9 +1,11 @@
-package agents
+package opencode
 
 import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -18,10 +20,10 @@ import (
 type opencodeParser struct{}
 
 // Kind implements Parser.
-func (opencodeParser) Kind() Kind { return OpenCode }
+func (opencodeParser) Kind() agents.Kind { return agents.OpenCode }
 
 // NewStream implements Parser.
-func (opencodeParser) NewStream() Stream { return &opencodeStream{} }
+func (opencodeParser) NewStream() agents.Stream { return &opencodeStream{} }
 
 // EndsWithResult implements Parser: opencode prints no terminal line.
 func (opencodeParser) EndsWithResult() bool { return false }
@@ -98,13 +100,13 @@ type opencodeTokens struct {
 
 // opencodeStream is the state of one opencode stream.
 type opencodeStream struct {
-	Lender
+	agents.Lender
 	session string
 	// steps counts the step_finish lines per message id, so that two steps
 	// of one message keep apart as usage message ids.
 	steps map[string]int
 	// lastText is the session's last text part, the result's text.
-	lastText keptText
+	lastText agents.KeptText
 	// pending is an error event held back until the next line shows
 	// whether its session went on: only an error that ends a session is
 	// fatal.
@@ -118,10 +120,10 @@ type opencodeStream struct {
 }
 
 // Line implements Stream.
-func (s *opencodeStream) Line(l Line, emit Emit) bool {
+func (s *opencodeStream) Line(l agents.Line, emit agents.Emit) bool {
 	ln := &s.ln
 	*ln = opencodeLine{}
-	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || DecodeInto(l.Bytes, ln) != nil || ln.Type == "" {
+	if len(l.Bytes) == 0 || l.Bytes[0] != '{' || agents.DecodeInto(l.Bytes, ln) != nil || ln.Type == "" {
 		// A line that does not decode keeps a held-back error held.
 		return false
 	}
@@ -129,17 +131,17 @@ func (s *opencodeStream) Line(l Line, emit Emit) bool {
 		ln.SessionID = ln.Part.SessionID
 	}
 	held := s.flush(emit, ln.SessionID != "" && ln.SessionID != s.session)
-	return AfterHeld(l, held, s.line(l, ln, emit), emit)
+	return agents.AfterHeld(l, held, s.line(l, ln, emit), emit)
 }
 
 // line handles a decoded envelope.
-func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
-	ts := EpochMS(ln.Timestamp)
+func (s *opencodeStream) line(l agents.Line, ln *opencodeLine, emit agents.Emit) bool {
+	ts := agents.EpochMS(ln.Timestamp)
 	// The line's strings refer to the read buffer (decodeLine): what the
 	// stream keeps past the line is copied.
 	if ln.SessionID != "" && ln.SessionID != s.session {
 		s.session, s.steps = strings.Clone(ln.SessionID), nil
-		s.lastText.set("")
+		s.lastText.Set("")
 		emit(s.Event(&event.Event{SessionID: ln.SessionID, Timestamp: ts, Update: event.Update{SessionUpdate: event.SessionStart}}))
 	}
 	if ln.Type == "error" {
@@ -162,7 +164,7 @@ func (s *opencodeStream) line(l Line, ln *opencodeLine, emit Emit) bool {
 		// A step is one model call; its usage comes with step_finish.
 		return true
 	case "text":
-		s.lastText.set(p.Text)
+		s.lastText.Set(p.Text)
 		ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentMessageChunk}, event.Text(p.Text))
 	case "reasoning":
 		ev = s.ContentEvent(&base, event.Update{SessionUpdate: event.AgentThoughtChunk}, event.Text(p.Text))
@@ -203,19 +205,19 @@ func opencodeTool(p *opencodePart) (event.Event, event.Update) {
 		id = p.ID
 	}
 	call := event.Event{Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: id, Status: event.StatusInProgress}}
-	DescribeTool(&call.Update, p.Tool, st.Input)
+	agents.DescribeTool(&call.Update, p.Tool, st.Input)
 	if call.Update.Title == p.Tool && st.Title != "" {
 		call.Update.Title = st.Title
 	}
 	u := event.Update{SessionUpdate: event.ToolCallUpdate, ToolCallID: id, Status: event.StatusCompleted}
 	if st.Time != nil {
-		u.StartedAt, u.EndedAt = EpochMS(st.Time.Start), EpochMS(st.Time.End)
+		u.StartedAt, u.EndedAt = agents.EpochMS(st.Time.Start), agents.EpochMS(st.Time.End)
 		call.Update.StartedAt = u.StartedAt
 	}
 	if st.Output != nil && *st.Output != "" {
 		u.Content = event.Text(*st.Output)
 	}
-	if Present(st.Metadata) {
+	if agents.Present(st.Metadata) {
 		u.RawOutput = st.Metadata
 		var md struct {
 			Exit *int `json:"exit"`
@@ -241,11 +243,11 @@ func opencodeTool(p *opencodePart) (event.Event, event.Update) {
 // stepFinish emits a step's usage (one model call) and, when the step
 // stopped the run, a result: opencode prints no terminal line, and a
 // step_finish whose reason is not "tool-calls" is the unambiguous end.
-func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit) {
+func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit agents.Emit) {
 	u := event.Update{SessionUpdate: event.Usage, Scope: event.ScopeCall, CostUSD: p.Cost}
 	if t := p.Tokens; t != nil {
 		var read, write int64
-		extra := s.counters(&s.usage)
+		extra := s.Counters(&s.usage)
 		put := func(k string, v *int64) {
 			if v != nil {
 				extra[k] = *v
@@ -267,11 +269,11 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 			}
 		}
 		if t.Input != nil {
-			u.PromptTokens = SumPresent(t.Input, &read, &write)
+			u.PromptTokens = agents.SumPresent(t.Input, &read, &write)
 		}
 		// A total beyond the parts counts as output, as ccusage's
 		// opencode adapter counts it (countTotal).
-		u.PromptTokens, u.CompletionTokens = CountTotal(u.PromptTokens, SumPresent(t.Output, t.Reasoning), t.Total,
+		u.PromptTokens, u.CompletionTokens = agents.CountTotal(u.PromptTokens, agents.SumPresent(t.Output, t.Reasoning), t.Total,
 			t.Input, t.Output, t.Reasoning, &read, &write)
 		if len(extra) > 0 {
 			u.UsageExtra = extra
@@ -295,18 +297,18 @@ func (s *opencodeStream) stepFinish(p *opencodePart, ev *event.Event, emit Emit)
 	ev.MessageID = id
 	ev.Update = u
 	if p.Reason != "" {
-		ev.Extra = s.extras(&s.reason)
+		ev.Extra = s.Extras(&s.reason)
 		ev.Extra["reason"] = p.Reason
 	}
 	emit(ev)
 	switch p.Reason {
 	case "stop":
 		emit(s.Event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: p.Reason, Text: s.lastText.text(&s.Lender),
+			SessionUpdate: event.Result, IsError: event.Bool(false), Subtype: p.Reason, Text: s.lastText.Text(&s.Lender),
 		}}))
 	case "length", "content-filter", "error":
 		emit(s.Event(&event.Event{SessionID: ev.SessionID, Timestamp: ev.Timestamp, Update: event.Update{
-			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: p.Reason, Text: s.lastText.text(&s.Lender),
+			SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: p.Reason, Text: s.lastText.Text(&s.Lender),
 		}}))
 	}
 }
@@ -339,14 +341,14 @@ func opencodeError(raw json.RawMessage, ts time.Time) *event.Event {
 // flush emits the held-back error; ended says its session ended with it.
 // An error that ends its session is fatal and, as opencode prints no
 // terminal line, also the session's result.
-func (s *opencodeStream) flush(emit Emit, ended bool) bool {
+func (s *opencodeStream) flush(emit agents.Emit, ended bool) bool {
 	if s.pending == nil {
 		return false
 	}
 	ev := s.pending
 	s.pending = nil
 	if ended {
-		FatalEnd(ev, "error", s.lastText.text(&s.Lender), emit)
+		agents.FatalEnd(ev, "error", s.lastText.Text(&s.Lender), emit)
 	} else {
 		emit(ev)
 	}
@@ -354,6 +356,6 @@ func (s *opencodeStream) flush(emit Emit, ended bool) bool {
 }
 
 // Finish implements Stream.
-func (s *opencodeStream) Finish(emit Emit) {
+func (s *opencodeStream) Finish(emit agents.Emit) {
 	s.flush(emit, true)
 }

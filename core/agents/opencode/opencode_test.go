@@ -1,4 +1,4 @@
-package agents
+package opencode
 
 import (
 	"bytes"
@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 
 // opencodeEvents parses lines as an opencode stream.
 func opencodeEvents(t testing.TB, lines ...string) []*event.Event {
 	t.Helper()
-	return eventsOf(t, OpenCode, strings.Join(lines, "\n")+"\n")
+	return agentstest.EventsOf(t, agents.OpenCode, strings.Join(lines, "\n")+"\n")
 }
 
 // TestOpencodeStepUsageAddsUp checks every opencode fixture: there is one
@@ -25,7 +27,7 @@ func opencodeEvents(t testing.TB, lines ...string) []*event.Event {
 // completion = output + reasoning, and the cost.
 func TestOpencodeStepUsageAddsUp(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join(streamsDir, "opencode", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(agentstest.StreamsDir, "opencode", "*.jsonl"))
 	if len(files) < 2 {
 		t.Fatalf("found %d opencode fixtures", len(files))
 	}
@@ -33,7 +35,7 @@ func TestOpencodeStepUsageAddsUp(t *testing.T) {
 		var steps int
 		var prompt, cached, completion int64
 		var cost float64
-		for _, l := range bytes.Split(mustRead(t, f), []byte("\n")) {
+		for _, l := range bytes.Split(agentstest.MustRead(t, f), []byte("\n")) {
 			var ln struct {
 				Type string `json:"type"`
 				Part struct {
@@ -54,8 +56,8 @@ func TestOpencodeStepUsageAddsUp(t *testing.T) {
 			completion += tk.Output + tk.Reasoning
 			cost += ln.Part.Cost
 		}
-		evs, _ := parseAll(t, f, Options{Agent: OpenCode})
-		us := ofKind(evs, event.Usage)
+		evs, _ := agentstest.ParseAll(t, f, agents.Options{Agent: agents.OpenCode})
+		us := agentstest.OfKind(evs, event.Usage)
 		if len(us) != steps {
 			t.Fatalf("%s: %d usage events for %d steps", f, len(us), steps)
 		}
@@ -68,7 +70,7 @@ func TestOpencodeStepUsageAddsUp(t *testing.T) {
 			ids[ev.MessageID] = true
 			gotCost += *ev.Update.CostUSD
 		}
-		p, c, o := callUsage(evs)
+		p, c, o := agentstest.CallUsage(evs)
 		if p != prompt || c != cached || o != completion || math.Abs(gotCost-cost) > 1e-12 {
 			t.Errorf("%s: usage adds to %d/%d/%d $%g, steps say %d/%d/%d $%g", f, p, c, o, gotCost, prompt, cached, completion, cost)
 		}
@@ -77,8 +79,8 @@ func TestOpencodeStepUsageAddsUp(t *testing.T) {
 
 func TestOpencodeRunsAreSplitBySessionID(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "opencode", "ortus-1.18.27-three-runs-mcp.jsonl"), Options{Agent: OpenCode})
-	starts, results := ofKind(evs, event.SessionStart), ofKind(evs, event.Result)
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "opencode", "ortus-1.18.27-three-runs-mcp.jsonl"), agents.Options{Agent: agents.OpenCode})
+	starts, results := agentstest.OfKind(evs, event.SessionStart), agentstest.OfKind(evs, event.Result)
 	if len(starts) != 3 || len(results) != 3 {
 		t.Fatalf("%d session starts and %d results, want 3 runs", len(starts), len(results))
 	}
@@ -98,7 +100,7 @@ func TestOpencodeRunsAreSplitBySessionID(t *testing.T) {
 			t.Fatalf("line %d: session %q", ev.Line, ev.SessionID)
 		}
 	}
-	mcp := ofKind(evs, event.ToolCall)[3].Update
+	mcp := agentstest.OfKind(evs, event.ToolCall)[3].Update
 	if mcp.ToolName != "codegraph_codegraph_explore" || mcp.ToolKind != event.ToolOther {
 		t.Fatalf("mcp call %+v", mcp)
 	}
@@ -106,8 +108,8 @@ func TestOpencodeRunsAreSplitBySessionID(t *testing.T) {
 
 func TestOpencodeToolUseEmitsCallAndUpdate(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "opencode", "takopi-bash-two-steps.jsonl"), Options{Agent: OpenCode})
-	calls, upds := ofKind(evs, event.ToolCall), ofKind(evs, event.ToolCallUpdate)
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "opencode", "takopi-bash-two-steps.jsonl"), agents.Options{Agent: agents.OpenCode})
+	calls, upds := agentstest.OfKind(evs, event.ToolCall), agentstest.OfKind(evs, event.ToolCallUpdate)
 	if len(calls) != 1 || len(upds) != 1 || calls[0].Line != 2 || upds[0].Line != 2 {
 		t.Fatalf("calls %v updates %v", calls, upds)
 	}
@@ -133,9 +135,9 @@ func TestOpencodeToolErrorAndPermissionRejection(t *testing.T) {
 	evs := opencodeEvents(t,
 		`{"type":"tool_use","timestamp":1767036061199,"sessionID":"ses_a","part":{"id":"prt_1","sessionID":"ses_a","messageID":"msg_1","type":"tool","callID":"c1","tool":"edit","state":{"status":"error","input":{"filePath":"/w/a.go"},"error":"Error: The user rejected permission to use this specific tool call.","time":{"start":1767036061100,"end":1767036061150}}}}`,
 		`{"type":"tool_use","timestamp":1767036062199,"sessionID":"ses_a","part":{"id":"prt_2","sessionID":"ses_a","messageID":"msg_1","type":"tool","callID":"c2","tool":"bash","state":{"status":"error","input":{"command":"false"},"error":"exit status 1","metadata":{"exit":1},"time":{"start":1767036062100,"end":1767036062150}}}}`)
-	upds := ofKind(evs, event.ToolCallUpdate)
+	upds := agentstest.OfKind(evs, event.ToolCallUpdate)
 	if len(upds) != 2 {
-		t.Fatalf("kinds %v", kinds(evs))
+		t.Fatalf("kinds %v", agentstest.Kinds(evs))
 	}
 	if u := upds[0].Update; u.Status != event.StatusFailed || !u.ApprovalRequired || !strings.Contains(u.Message, "rejected permission") {
 		t.Fatalf("rejected update %+v", u)
@@ -164,7 +166,7 @@ func TestOpencodeErrorIsFatalOnlyWhenItEndsItsSession(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			evs := opencodeEvents(t, tc.lines...)
-			errs, res := ofKind(evs, event.Error), ofKind(evs, event.Result)
+			errs, res := agentstest.OfKind(evs, event.Error), agentstest.OfKind(evs, event.Result)
 			if len(errs) != 1 || errs[0].Update.Fatal != tc.fatal || errs[0].Line != 2 || errs[0].Update.Message != "Rate limit exceeded" {
 				t.Fatalf("errors %+v", errs)
 			}
@@ -185,27 +187,27 @@ func TestOpencodeTwoStepsOfOneMessageKeepTheirUsage(t *testing.T) {
 	t.Parallel()
 	fin := `{"type":"step_finish","timestamp":1,"sessionID":"ses_a","part":{"id":"prt_X","sessionID":"ses_a","messageID":"msg_1","type":"step-finish","reason":"tool-calls","cost":0.5,"tokens":{"input":10,"output":2,"reasoning":1,"cache":{"read":4,"write":3}}}}`
 	evs := opencodeEvents(t, fin, fin)
-	us := ofKind(evs, event.Usage)
+	us := agentstest.OfKind(evs, event.Usage)
 	if len(us) != 2 || us[0].MessageID == us[1].MessageID {
 		t.Fatalf("usage %v", us)
 	}
-	if u := us[0].Update; deref(u.PromptTokens) != 17 || deref(u.CachedTokens) != 4 || deref(u.CompletionTokens) != 3 || *u.CostUSD != 0.5 {
+	if u := us[0].Update; agentstest.Deref(u.PromptTokens) != 17 || agentstest.Deref(u.CachedTokens) != 4 || agentstest.Deref(u.CompletionTokens) != 3 || *u.CostUSD != 0.5 {
 		t.Fatalf("usage %+v", u)
 	}
-	if len(ofKind(evs, event.Result)) != 0 {
+	if len(agentstest.OfKind(evs, event.Result)) != 0 {
 		t.Fatal("tool-calls step ended the run")
 	}
 }
 
 func TestOpencodeReasoningAndUnknownLines(t *testing.T) {
 	t.Parallel()
-	evs, st := parseBytes(t, []byte(strings.Join([]string{
+	evs, st := agentstest.ParseBytes(t, []byte(strings.Join([]string{
 		`{"type":"step_start","timestamp":1,"sessionID":"ses_a","part":{"id":"p0","sessionID":"ses_a","messageID":"m","type":"step-start"}}`,
 		`{"type":"reasoning","timestamp":2,"sessionID":"ses_a","part":{"id":"p1","sessionID":"ses_a","messageID":"m","type":"reasoning","text":"thinking","time":{"start":1,"end":2}}}`,
 		`{"type":"permission","timestamp":3,"sessionID":"ses_a"}`,
-	}, "\n")), Options{Agent: OpenCode})
+	}, "\n")), agents.Options{Agent: agents.OpenCode})
 	want := []event.Kind{event.SessionStart, event.AgentThoughtChunk, event.Raw}
-	if got := kinds(evs); !equalKinds(got, want) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, want) {
 		t.Fatalf("kinds %v, want %v", got, want)
 	}
 	if st.QuietLines != 0 {
@@ -231,10 +233,10 @@ func TestOpencodeClaimsOnlyItsOwnLines(t *testing.T) {
 }
 
 func FuzzParseOpenCode(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(streamsDir, "opencode", "*.jsonl"))
-	addFileSeeds(f, true, files...)
+	files, _ := filepath.Glob(filepath.Join(agentstest.StreamsDir, "opencode", "*.jsonl"))
+	agentstest.AddFileSeeds(f, true, files...)
 	f.Add([]byte(`{"type":"error","timestamp":1,"sessionID":"ses_a","error":{"name":"APIError"}}` + "\n" + `{"type":"x","sessionID":"ses_a"}`))
-	fuzzEveryLine(f, OpenCode)
+	agentstest.FuzzEveryLine(f, agents.OpenCode)
 }
 
 func TestOpencodeRunningToolHasNoUpdateYet(t *testing.T) {
@@ -242,7 +244,7 @@ func TestOpencodeRunningToolHasNoUpdateYet(t *testing.T) {
 	evs := opencodeEvents(t,
 		`{"type":"tool_use","timestamp":5,"sessionID":"ses_a","part":{"id":"p","sessionID":"ses_a","messageID":"m","type":"tool","callID":"c","tool":"codesearch","state":{"status":"running","input":{"query":"parse"},"time":{"start":4}}}}`)
 	want := []event.Kind{event.SessionStart, event.ToolCall}
-	if got := kinds(evs); !equalKinds(got, want) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, want) {
 		t.Fatalf("kinds %v, want %v", got, want)
 	}
 	if c := evs[1].Update; c.ToolKind != event.ToolSearch || c.Title != "Search: parse" || c.Status != event.StatusInProgress {

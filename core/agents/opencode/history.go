@@ -1,10 +1,12 @@
-package agents
+package opencode
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -15,11 +17,11 @@ import (
 // ($XDG_DATA_HOME, else ~/.local/share)/opencode on every system (its
 // Global.Path.data, from xdg-basedir), and the database $OPENCODE_DB
 // names (a path, absolute or under the data folder).
-func opencodeHistory() *History {
-	return &History{
+func opencodeHistory() *agents.History {
+	return &agents.History{
 		Parser: opencodeHistoryParser{},
 		Dirs: func(getenv func(string) string, home string) []string {
-			data := XDGData(getenv, home, "opencode")
+			data := agents.XDGData(getenv, home, "opencode")
 			if data == "" {
 				return nil
 			}
@@ -43,22 +45,22 @@ func opencodeHistory() *History {
 // of its databases (opencode.db, and a build channel's opencode-<channel>.db)
 // and of the JSON tree older versions kept (storage/). A root that is a
 // database file ($OPENCODE_DB) is that database's.
-func opencodeSessions(root string) ([]StoredSession, func(), error) {
+func opencodeSessions(root string) ([]agents.StoredSession, func(), error) {
 	if strings.HasSuffix(root, ".db") {
-		return DBSessions(root, opencodeDBList)
+		return agents.DBSessions(root, opencodeDBList)
 	}
 	var dbs []string
 	if m, err := filepath.Glob(filepath.Join(root, "opencode*.db")); err == nil {
 		dbs = m
 	}
-	var out []StoredSession
+	var out []agents.StoredSession
 	var dones []func()
 	var errs []error
 	for _, db := range dbs {
 		if b := filepath.Base(db); b != "opencode.db" && !strings.HasPrefix(b, "opencode-") {
 			continue
 		}
-		ss, done, err := DBSessions(db, opencodeDBList)
+		ss, done, err := agents.DBSessions(db, opencodeDBList)
 		out = append(out, ss...)
 		if done != nil {
 			dones = append(dones, done)
@@ -72,20 +74,20 @@ func opencodeSessions(root string) ([]StoredSession, func(), error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	return out, joinDone(dones), joinErrs(errs)
+	return out, agents.JoinDone(dones), agents.JoinErrs(errs)
 }
 
 // opencodeRender renders again an opencode session by its key: a
 // database's (its container ends in .db) or the JSON tree's (its container
 // is a storage folder). opencode's session ids start with ses_.
 func opencodeRender(key string) ([]byte, bool, error) {
-	container, id, ok := SplitStoredKey(key)
+	container, id, ok := agents.SplitStoredKey(key)
 	if !ok || !strings.HasPrefix(id, "ses_") {
 		return nil, false, nil
 	}
 	switch {
 	case strings.HasSuffix(container, ".db"):
-		lines, err := DBRender(container, func(db Queryer) ([]byte, error) { return opencodeDBLines(db, id) })
+		lines, err := agents.DBRender(container, func(db agents.Queryer) ([]byte, error) { return opencodeDBLines(db, id) })
 		return lines, true, err
 	case filepath.Base(container) == "storage":
 		s, err := opencodeTreeSession(container, id)
@@ -211,7 +213,7 @@ func (s *ocSession) lines() ([]byte, bool, error) {
 				return nil, true, err
 			}
 		}
-		if !steps && Present(info.Tokens) {
+		if !steps && agents.Present(info.Tokens) {
 			// A message whose steps are not kept counts its own tokens
 			// and cost, as ccusage reads opencode (the message's data):
 			// a step of the message's.
@@ -227,7 +229,7 @@ func (s *ocSession) lines() ([]byte, bool, error) {
 				return nil, true, err
 			}
 		}
-		if Present(info.Error) {
+		if agents.Present(info.Error) {
 			if err := put(ocErrorLine{Type: "error", Timestamp: m.updated, SessionID: s.id, Error: info.Error}); err != nil {
 				return nil, true, err
 			}
@@ -312,10 +314,10 @@ type (
 type opencodeHistoryParser struct{}
 
 // Kind implements Parser.
-func (opencodeHistoryParser) Kind() Kind { return OpenCodeHistory }
+func (opencodeHistoryParser) Kind() agents.Kind { return agents.OpenCodeHistory }
 
 // NewStream implements Parser.
-func (opencodeHistoryParser) NewStream() Stream { return &opencodeHistoryStream{} }
+func (opencodeHistoryParser) NewStream() agents.Stream { return &opencodeHistoryStream{} }
 
 // EndsWithResult implements Parser: a session ends as its last message
 // leaves it.
@@ -333,7 +335,7 @@ type opencodeHistoryStream struct {
 }
 
 // Line implements Stream.
-func (s *opencodeHistoryStream) Line(l Line, emit Emit) bool {
+func (s *opencodeHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	b := l.Bytes
 	switch {
 	case bytes.HasPrefix(b, []byte(`{"type":"session",`)):
@@ -342,7 +344,7 @@ func (s *opencodeHistoryStream) Line(l Line, emit Emit) bool {
 			return false
 		}
 		s.inner.session = r.SessionID
-		emit(&event.Event{SessionID: r.SessionID, Timestamp: EpochMS(&r.Timestamp),
+		emit(&event.Event{SessionID: r.SessionID, Timestamp: agents.EpochMS(&r.Timestamp),
 			Update: event.Update{SessionUpdate: event.SessionStart, Cwd: r.Directory, Title: r.Title}})
 		return true
 	case bytes.HasPrefix(b, []byte(`{"type":"prompt",`)):
@@ -352,7 +354,7 @@ func (s *opencodeHistoryStream) Line(l Line, emit Emit) bool {
 		}
 		// The session went on after an error held so far.
 		s.inner.flush(emit, false)
-		emit(&event.Event{SessionID: r.SessionID, Timestamp: EpochMS(&r.Timestamp),
+		emit(&event.Event{SessionID: r.SessionID, Timestamp: agents.EpochMS(&r.Timestamp),
 			Update: event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(r.Text)}})
 		return true
 	case bytes.HasPrefix(b, []byte(`{"type":"message",`)):
@@ -375,4 +377,4 @@ func (s *opencodeHistoryStream) Line(l Line, emit Emit) bool {
 }
 
 // Finish implements Stream.
-func (s *opencodeHistoryStream) Finish(emit Emit) { s.inner.Finish(emit) }
+func (s *opencodeHistoryStream) Finish(emit agents.Emit) { s.inner.Finish(emit) }

@@ -1,4 +1,4 @@
-package agents
+package gemini
 
 import (
 	"bytes"
@@ -8,13 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 
 // geminiEvents parses lines as a gemini stream.
 func geminiEvents(t testing.TB, lines ...string) []*event.Event {
 	t.Helper()
-	return eventsOf(t, Gemini, strings.Join(lines, "\n")+"\n")
+	return agentstest.EventsOf(t, agents.Gemini, strings.Join(lines, "\n")+"\n")
 }
 
 // TestGeminiUsageMatchesResultStats checks every gemini fixture with a
@@ -22,7 +24,7 @@ func geminiEvents(t testing.TB, lines ...string) []*event.Event {
 // run usage with the same figures, and duration_ms the result's duration.
 func TestGeminiUsageMatchesResultStats(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join(streamsDir, "gemini", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(agentstest.StreamsDir, "gemini", "*.jsonl"))
 	if len(files) < 6 {
 		t.Fatalf("found %d gemini fixtures", len(files))
 	}
@@ -30,7 +32,7 @@ func TestGeminiUsageMatchesResultStats(t *testing.T) {
 	for _, f := range files {
 		var stats map[string]int64
 		var failed bool
-		for _, l := range bytes.Split(mustRead(t, f), []byte("\n")) {
+		for _, l := range bytes.Split(agentstest.MustRead(t, f), []byte("\n")) {
 			// Newer CLIs (0.61) nest a per-model breakdown in stats:
 			// keep the numbers only.
 			var ln struct {
@@ -49,8 +51,8 @@ func TestGeminiUsageMatchesResultStats(t *testing.T) {
 				}
 			}
 		}
-		evs, _ := parseAll(t, f, Options{Agent: Gemini})
-		us, res := ofKind(evs, event.Usage), ofKind(evs, event.Result)
+		evs, _ := agentstest.ParseAll(t, f, agents.Options{Agent: agents.Gemini})
+		us, res := agentstest.OfKind(evs, event.Usage), agentstest.OfKind(evs, event.Result)
 		if stats == nil {
 			if len(us) != 0 || len(res) != 0 {
 				t.Errorf("%s: no result line, but %d usage and %d result events", f, len(us), len(res))
@@ -62,10 +64,10 @@ func TestGeminiUsageMatchesResultStats(t *testing.T) {
 			t.Fatalf("%s: %d usage and %d result events", f, len(us), len(res))
 		}
 		u := us[0].Update
-		if u.Scope != event.ScopeRun || deref(u.PromptTokens) != stats["input_tokens"] || deref(u.CompletionTokens) != stats["output_tokens"] {
+		if u.Scope != event.ScopeRun || agentstest.Deref(u.PromptTokens) != stats["input_tokens"] || agentstest.Deref(u.CompletionTokens) != stats["output_tokens"] {
 			t.Errorf("%s: usage %+v, stats %v", f, u, stats)
 		}
-		if c, ok := stats["cached"]; ok != (u.CachedTokens != nil) || deref(u.CachedTokens) != c {
+		if c, ok := stats["cached"]; ok != (u.CachedTokens != nil) || agentstest.Deref(u.CachedTokens) != c {
 			t.Errorf("%s: cached %v, stats %v", f, u.CachedTokens, stats)
 		}
 		if in, ok := stats["input"]; ok && in+stats["cached"] != *u.PromptTokens {
@@ -74,11 +76,11 @@ func TestGeminiUsageMatchesResultStats(t *testing.T) {
 		if u.UsageExtra["total_tokens"] != stats["total_tokens"] || u.UsageExtra["tool_calls"] != stats["tool_calls"] {
 			t.Errorf("%s: extra %v, stats %v", f, u.UsageExtra, stats)
 		}
-		if r := res[0].Update; deref(r.DurationMs) != stats["duration_ms"] || r.IsError == nil || *r.IsError != failed {
+		if r := res[0].Update; agentstest.Deref(r.DurationMs) != stats["duration_ms"] || r.IsError == nil || *r.IsError != failed {
 			t.Errorf("%s: result %+v", f, r)
 		}
 		// The tool calls the stats count are the ones in the stream.
-		if n := int64(len(ofKind(evs, event.ToolCall))); n != stats["tool_calls"] {
+		if n := int64(len(agentstest.OfKind(evs, event.ToolCall))); n != stats["tool_calls"] {
 			t.Errorf("%s: %d tool calls, stats say %d", f, n, stats["tool_calls"])
 		}
 	}
@@ -89,7 +91,7 @@ func TestGeminiUsageMatchesResultStats(t *testing.T) {
 
 func TestGeminiDeltasOfOneResponseShareAMessageID(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "gemini", "evolve-run2-resumed-four-tools.jsonl"), Options{Agent: Gemini})
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "gemini", "evolve-run2-resumed-four-tools.jsonl"), agents.Options{Agent: agents.Gemini})
 	byLine := map[int]string{}
 	for _, ev := range evs {
 		if ev.Update.SessionUpdate == event.AgentMessageChunk || ev.Update.SessionUpdate == event.ToolCall {
@@ -111,7 +113,7 @@ func TestGeminiDeltasOfOneResponseShareAMessageID(t *testing.T) {
 	if byLine[3] == byLine[8] || byLine[8] == byLine[13] {
 		t.Fatalf("responses share an id: %v", byLine)
 	}
-	res := ofKind(evs, event.Result)[0].Update
+	res := agentstest.OfKind(evs, event.Result)[0].Update
 	if res.Text != "Yes. You asked me to create `helloworld.txt`. I have updated `output/helloworld.txt` with '1234' and created `output/dcf_model.xlsx` with a 5-year DCF model." {
 		t.Fatalf("result text %q", res.Text)
 	}
@@ -119,10 +121,10 @@ func TestGeminiDeltasOfOneResponseShareAMessageID(t *testing.T) {
 
 func TestGeminiParallelToolsLinkByToolID(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "gemini", "evolve-dec2025-resume-turn1-parallel-tools.jsonl"), Options{Agent: Gemini})
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "gemini", "evolve-dec2025-resume-turn1-parallel-tools.jsonl"), agents.Options{Agent: agents.Gemini})
 	want := []event.Kind{event.SessionStart, event.UserMessageChunk, event.ToolCall, event.ToolCall,
 		event.ToolCallUpdate, event.ToolCallUpdate, event.AgentMessageChunk, event.AgentMessageChunk, event.Usage, event.Result}
-	if got := kinds(evs); !equalKinds(got, want) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, want) {
 		t.Fatalf("kinds %v, want %v", got, want)
 	}
 	if evs[2].Update.ToolCallID != evs[4].Update.ToolCallID || evs[3].Update.ToolCallID != evs[5].Update.ToolCallID {
@@ -152,9 +154,9 @@ func TestGeminiToolResultErrors(t *testing.T) {
 		`{"type":"tool_result","timestamp":"2026-01-15T02:53:44.400Z","tool_id":"a","status":"error","error":{"type":"policy_violation","message":"Tool execution denied by policy."}}`,
 		`{"type":"tool_use","timestamp":"2026-01-15T02:53:45.000Z","tool_name":"read_file","tool_id":"b","parameters":{"file_path":"nope"}}`,
 		`{"type":"tool_result","timestamp":"2026-01-15T02:53:45.100Z","tool_id":"b","status":"error","output":"","error":{"type":"file_not_found","message":"File not found: nope"}}`)
-	upds := ofKind(evs, event.ToolCallUpdate)
+	upds := agentstest.OfKind(evs, event.ToolCallUpdate)
 	if len(upds) != 2 {
-		t.Fatalf("kinds %v", kinds(evs))
+		t.Fatalf("kinds %v", agentstest.Kinds(evs))
 	}
 	if u := upds[0].Update; u.Status != event.StatusFailed || !u.ApprovalRequired || u.Message != "Tool execution denied by policy." {
 		t.Fatalf("policy update %+v", u)
@@ -171,7 +173,7 @@ func TestGeminiErrorEventsAndFailedResult(t *testing.T) {
 		`{"type":"error","timestamp":"2026-01-15T02:53:27.000Z","severity":"warning","message":"Loop detected, stopping execution"}`,
 		`{"type":"result","timestamp":"2026-01-15T02:53:28.000Z","status":"error","error":{"type":"FatalTurnLimitedError","message":"Reached max session turns"},"stats":{"total_tokens":10,"input_tokens":8,"output_tokens":2,"cached":0,"input":8,"duration_ms":1400,"tool_calls":0}}`)
 	want := []event.Kind{event.SessionStart, event.Error, event.Usage, event.Error, event.Result}
-	if got := kinds(evs); !equalKinds(got, want) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, want) {
 		t.Fatalf("kinds %v, want %v", got, want)
 	}
 	if e := evs[1]; e.Update.Fatal || e.Extra["severity"] != "warning" {
@@ -180,7 +182,7 @@ func TestGeminiErrorEventsAndFailedResult(t *testing.T) {
 	if e := evs[3].Update; !e.Fatal || e.Message != "Reached max session turns" {
 		t.Fatalf("result error %+v", e)
 	}
-	if r := evs[4].Update; r.IsError == nil || !*r.IsError || r.Subtype != "error" || deref(r.DurationMs) != 1400 {
+	if r := evs[4].Update; r.IsError == nil || !*r.IsError || r.Subtype != "error" || agentstest.Deref(r.DurationMs) != 1400 {
 		t.Fatalf("result %+v", r)
 	}
 	if evs[2].Model != "gemini-2.5-pro" {
@@ -190,9 +192,9 @@ func TestGeminiErrorEventsAndFailedResult(t *testing.T) {
 
 func TestGeminiStalledStreamHasNoResult(t *testing.T) {
 	t.Parallel()
-	evs, _ := parseAll(t, filepath.Join(streamsDir, "gemini", "evolve-background-truncated-no-result.jsonl"), Options{Agent: Gemini})
+	evs, _ := agentstest.ParseAll(t, filepath.Join(agentstest.StreamsDir, "gemini", "evolve-background-truncated-no-result.jsonl"), agents.Options{Agent: agents.Gemini})
 	want := []event.Kind{event.SessionStart, event.UserMessageChunk, event.AgentMessageChunk, event.ToolCall}
-	if got := kinds(evs); !equalKinds(got, want) {
+	if got := agentstest.Kinds(evs); !agentstest.EqualKinds(got, want) {
 		t.Fatalf("kinds %v, want %v", got, want)
 	}
 }
@@ -223,7 +225,7 @@ func TestGeminiClaimsOnlyItsOwnLines(t *testing.T) {
 }
 
 func FuzzParseGemini(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(streamsDir, "gemini", "*.jsonl"))
-	addFileSeeds(f, true, files...)
-	fuzzEveryLine(f, Gemini)
+	files, _ := filepath.Glob(filepath.Join(agentstest.StreamsDir, "gemini", "*.jsonl"))
+	agentstest.AddFileSeeds(f, true, files...)
+	agentstest.FuzzEveryLine(f, agents.Gemini)
 }

@@ -1,9 +1,11 @@
-package agents
+package codex
 
 import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -52,7 +54,7 @@ type codexLegacyMsg struct {
 }
 
 // legacyLine handles a line of the legacy shape.
-func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
+func (s *codexStream) legacyLine(l agents.Line, ln *codexLine, emit agents.Emit) bool {
 	switch {
 	case ln.Prompt != nil && len(ln.Msg) == 0:
 		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.UserMessageChunk, Content: event.Text(*ln.Prompt)}}))
@@ -68,18 +70,18 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 	}
 	switch m.Type {
 	case "task_started":
-		s.lastText.set("")
+		s.lastText.Set("")
 	case "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta":
 		// Deltas: the whole message or reasoning follows.
 	case "agent_reasoning", "agent_reasoning_raw_content":
 		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.AgentThoughtChunk, Content: event.Text(m.Text)}}))
 	case "agent_message":
-		s.lastText.set(m.Message)
+		s.lastText.Set(m.Message)
 		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.AgentMessageChunk, Content: event.Text(m.Message)}}))
 	case "exec_command_begin":
-		in, _ := marshalPlain(map[string]any{"command": m.Command, "cwd": m.Cwd})
+		in, _ := agents.MarshalPlain(map[string]any{"command": m.Command, "cwd": m.Cwd})
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
-		DescribeTool(&u, "exec_command", in)
+		agents.DescribeTool(&u, "exec_command", in)
 		emit(s.Event(&event.Event{Update: u}))
 	case "exec_command_end":
 		u := event.Update{
@@ -95,7 +97,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 		emit(s.Event(&event.Event{Update: u}))
 	case "patch_apply_begin":
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
-		DescribeTool(&u, "apply_patch", m.Changes)
+		agents.DescribeTool(&u, "apply_patch", m.Changes)
 		var changes map[string]json.RawMessage
 		_ = json.Unmarshal(m.Changes, &changes) // no map, no locations
 		paths := make([]string, 0, len(changes))
@@ -127,7 +129,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 			return false
 		}
 		u := event.Update{SessionUpdate: event.ToolCall, ToolCallID: m.CallID, Status: event.StatusInProgress}
-		DescribeTool(&u, "mcp__"+m.Invocation.Server+"__"+m.Invocation.Tool, m.Invocation.Arguments)
+		agents.DescribeTool(&u, "mcp__"+m.Invocation.Server+"__"+m.Invocation.Tool, m.Invocation.Arguments)
 		u.Title = m.Invocation.Server + "." + m.Invocation.Tool
 		emit(s.Event(&event.Event{Update: u}))
 	case "mcp_tool_call_end":
@@ -148,9 +150,9 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 		s.hold(l, m.Message)
 	case "turn_aborted":
 		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Error, Message: "turn aborted: " + m.Reason, Fatal: true}}))
-		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText.text(&s.Lender)}}))
+		emit(s.Event(&event.Event{Update: event.Update{SessionUpdate: event.Result, IsError: event.Bool(true), Subtype: m.Type, Text: s.lastText.Text(&s.Lender)}}))
 	case "task_complete":
-		text := s.lastText.text(&s.Lender)
+		text := s.lastText.Text(&s.Lender)
 		if m.LastAgentMessage != nil {
 			text = *m.LastAgentMessage
 		}
@@ -163,7 +165,7 @@ func (s *codexStream) legacyLine(l Line, ln *codexLine, emit Emit) bool {
 
 // legacyConfig reads the config summary the legacy format prints first:
 // flat string settings such as model, workdir, sandbox, "reasoning effort".
-func (s *codexStream) legacyConfig(b []byte, ln *codexLine, emit Emit) bool {
+func (s *codexStream) legacyConfig(b []byte, ln *codexLine, emit agents.Emit) bool {
 	// Each setting is read as a string: null reads as "", a value of
 	// another kind is left out. Its strings refer to the line (the driver
 	// copies what a kept event refers to).
@@ -172,7 +174,7 @@ func (s *codexStream) legacyConfig(b []byte, ln *codexLine, emit Emit) bool {
 		m = map[string]any{}
 	}
 	clear(m)
-	if DecodeInto(b, &m) != nil {
+	if agents.DecodeInto(b, &m) != nil {
 		// A number too large for a float64 fails this decoding but not
 		// the line's: read it as raw values, as the settings are.
 		return s.legacyConfigRaw(b, ln, emit)
@@ -196,7 +198,7 @@ func (s *codexStream) legacyConfig(b []byte, ln *codexLine, emit Emit) bool {
 			continue
 		}
 		if ev.Extra == nil {
-			ev.Extra = s.extras(&s.configExtra)
+			ev.Extra = s.Extras(&s.configExtra)
 		}
 		ev.Extra[k] = v
 	}
@@ -206,7 +208,7 @@ func (s *codexStream) legacyConfig(b []byte, ln *codexLine, emit Emit) bool {
 
 // legacyConfigRaw is legacyConfig for a line whose values do not all
 // decode as Go values: each is read from its raw JSON.
-func (s *codexStream) legacyConfigRaw(b []byte, ln *codexLine, emit Emit) bool {
+func (s *codexStream) legacyConfigRaw(b []byte, ln *codexLine, emit agents.Emit) bool {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(b, &m) != nil {
 		return false
@@ -236,7 +238,7 @@ func (s *codexStream) legacyConfigRaw(b []byte, ln *codexLine, emit Emit) bool {
 // usage of one model response, so it is a call usage with a synthetic
 // message id (the submission id and a sequence number: the format has no
 // message ids). The later {info:{total_token_usage}} shape is a run total.
-func (s *codexStream) legacyTokens(ln *codexLine, m *codexLegacyMsg, emit Emit) bool {
+func (s *codexStream) legacyTokens(ln *codexLine, m *codexLegacyMsg, emit agents.Emit) bool {
 	if m.Info != nil && len(m.Info.Total) > 0 {
 		u, ok := codexUsage(m.Info.Total)
 		if !ok {

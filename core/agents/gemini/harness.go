@@ -1,33 +1,35 @@
-package agents
+package gemini
 
 import (
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
-// geminiHarness is Gemini CLI.
-func geminiHarness() Harness {
-	return Harness{
-		Kind:   Gemini,
+// Harness is Gemini CLI.
+func Harness() agents.Harness {
+	return agents.Harness{
+		Kind:   agents.Gemini,
 		Parser: geminiParser{},
-		History: &History{
+		History: &agents.History{
 			Parser: geminiHistoryParser{},
 			Dirs:   geminiHistoryDirs, Session: geminiSession, Root: geminiHistoryRoot,
 			Projects: geminiProjects, Document: GeminiLegacyLines, NamedByID: true,
 		},
-		CLI:   CLI{Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, Probe: ProbeHelp},
+		CLI:   agents.CLI{Binary: "gemini", Stream: []string{"--output-format", "stream-json"}, Probe: agents.ProbeHelp},
 		Model: geminiModel,
 		// gemini 0.61.0: -r, --resume <latest|index|uuid> (its --help
 		// names only latest and an index; its session selector takes
 		// the UUID too); -p, --prompt.
-		Resume: &Resume{ID: uuidID(),
+		Resume: &agents.Resume{ID: agents.UUIDID(),
 			Args:   func(id string) []string { return []string{"--resume", id} },
 			Prompt: func(id, p string) []string { return []string{"--resume", id, "--prompt=" + p} }},
 		EditTools: []string{"replace", "write_file"},
 		RunTotal:  "stats",
-		deltas:    geminiDeltas,
+		Deltas:    geminiDeltas,
 	}
 }
 
@@ -36,36 +38,36 @@ func geminiHarness() Harness {
 // /etc/gemini-cli/settings.json), the workspace's .gemini/settings.json,
 // then ~/.gemini/settings.json: `model.name`, or the older string
 // `model`.
-func geminiModel(l Launch) (Model, error) {
-	if m, ok := fromFlag(l.Args, "-m", "--model"); ok {
+func geminiModel(l agents.Launch) (agents.Model, error) {
+	if m, ok := agents.FromFlag(l.Args, "-m", "--model"); ok {
 		return m, nil
 	}
-	if m, ok := fromEnv(l, "GEMINI_MODEL"); ok {
+	if m, ok := agents.FromEnv(l, "GEMINI_MODEL"); ok {
 		return m, nil
 	}
-	file := func(path string) func() (Model, error) {
-		return func() (Model, error) { return jsonModel(l, path, "model.name", "model") }
+	file := func(path string) func() (agents.Model, error) {
+		return func() (agents.Model, error) { return agents.JSONModel(l, path, "model.name", "model") }
 	}
-	sys := l.getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+	sys := l.Getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
 	if sys == "" {
 		sys = "/etc/gemini-cli/settings.json"
 	}
-	layers := []func() (Model, error){file(sys)}
+	layers := []func() (agents.Model, error){file(sys)}
 	if l.Dir != "" {
 		layers = append(layers, file(filepath.Join(l.Dir, ".gemini", "settings.json")))
 	}
-	if l.home() != "" {
-		layers = append(layers, file(filepath.Join(l.home(), ".gemini", "settings.json")))
+	if l.Home() != "" {
+		layers = append(layers, file(filepath.Join(l.Home(), ".gemini", "settings.json")))
 	}
-	return firstOf(layers...)
+	return agents.FirstOf(layers...)
 }
 
 // geminiDeltas recognises Gemini CLI's message lines with "delta":true.
-func geminiDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
-	if typ == "message" && obj.member(b, "delta").is(b, "true") {
-		return "message:" + obj.str(b, "role"), obj.member(b, "content"), true
+func geminiDeltas(b []byte, obj agents.JSONVal, typ string) (string, agents.JSONVal, bool) {
+	if typ == "message" && obj.Member(b, "delta").Is(b, "true") {
+		return "message:" + obj.Str(b, "role"), obj.Member(b, "content"), true
 	}
-	return "", jsonVal{}, false
+	return "", agents.JSONVal{}, false
 }
 
 // geminiHistoryDirs is the folder Gemini CLI keeps its chats in:
@@ -105,9 +107,9 @@ func geminiSession(parts []string) (workItem, name string, ok bool) {
 // four from a subagent's chat.
 func geminiHistoryRoot(path string) string {
 	if filepath.Base(filepath.Dir(path)) != "chats" {
-		return UpDirs(path, 4)
+		return agents.UpDirs(path, 4)
 	}
-	return UpDirs(path, 3)
+	return agents.UpDirs(path, 3)
 }
 
 // geminiProjects maps Gemini CLI's project folders under tmp to the

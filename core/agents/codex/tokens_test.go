@@ -1,11 +1,14 @@
-package agents
+package codex
 
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -15,7 +18,7 @@ import (
 // 1200/0/40, 1500/1000/30 and 1800/1200/50 tokens (input, cached, output).
 func codexCountLines(t *testing.T) [3]string {
 	t.Helper()
-	lines := strings.Split(strings.TrimSpace(string(mustRead(t, "testdata/accounting/codex-0.171.0-token-counts.jsonl"))), "\n")
+	lines := strings.Split(strings.TrimSpace(string(agentstest.MustRead(t, filepath.Join(agentstest.Testdata, "accounting", "codex-0.171.0-token-counts.jsonl")))), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("%d token_count lines, want 3", len(lines))
 	}
@@ -64,7 +67,7 @@ type codexCall struct {
 
 func codexCalls(t *testing.T, lines []string) ([]codexCall, []string) {
 	t.Helper()
-	evs, _ := parseBytes(t, []byte(strings.Join(lines, "\n")+"\n"), Options{Agent: CodexHistory})
+	evs, _ := agentstest.ParseBytes(t, []byte(strings.Join(lines, "\n")+"\n"), agents.Options{Agent: agents.CodexHistory})
 	var calls []codexCall
 	var keys []string
 	for _, ev := range evs {
@@ -177,7 +180,7 @@ func TestCodexForkNamesCopiedCalls(t *testing.T) {
 	if forkKeys[2] == "" || forkKeys[2] == parentKeys[1] || calls[2] != (codexCall{1800, 1200, 50, false}) {
 		t.Fatalf("the fork's own call: %q %+v", forkKeys[2], calls[2])
 	}
-	evs, _ := parseBytes(t, []byte(strings.Join(forkLines, "\n")), Options{Agent: CodexHistory})
+	evs, _ := agentstest.ParseBytes(t, []byte(strings.Join(forkLines, "\n")), agents.Options{Agent: agents.CodexHistory})
 	if evs[0].SessionID != "01a228ff-0000-7000-8000-000000000001" {
 		t.Fatalf("the fork's session is %q: a copied session_meta must not rename it", evs[0].SessionID)
 	}
@@ -201,7 +204,7 @@ func TestCodexForkNamesCopiedCalls(t *testing.T) {
 // last_token_usage removed) marks the session's total unknown.
 func TestCodexCounterRestarts(t *testing.T) {
 	t.Parallel()
-	resumed := strings.Split(strings.TrimSpace(string(mustRead(t, "testdata/accounting/codex-0.153.4-resume-token-counts.jsonl"))), "\n")
+	resumed := strings.Split(strings.TrimSpace(string(agentstest.MustRead(t, filepath.Join(agentstest.Testdata, "accounting", "codex-0.153.4-resume-token-counts.jsonl")))), "\n")
 	calls, _ := codexCalls(t, resumed)
 	want := []codexCall{{15544, 12288, 25, false}, {16379, 15360, 6, true}}
 	if len(calls) != 2 || calls[0] != want[0] || calls[1] != want[1] {
@@ -222,7 +225,7 @@ func TestCodexCounterRestarts(t *testing.T) {
 		{"a drop without the call's own usage", []string{meta, a, b, restamped(withoutKey(t, a, "last_token_usage"))}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			evs, _ := parseBytes(t, []byte(strings.Join(tc.lines, "\n")+"\n"), Options{Agent: CodexHistory})
+			evs, _ := agentstest.ParseBytes(t, []byte(strings.Join(tc.lines, "\n")+"\n"), agents.Options{Agent: agents.CodexHistory})
 			unknown := false
 			for _, ev := range evs {
 				if u, _ := ev.Extra["tokenTotalUnknown"].(bool); u {

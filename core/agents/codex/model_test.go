@@ -1,10 +1,13 @@
-package agents
+package codex
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -12,7 +15,7 @@ import (
 // ccusage-codex-session.jsonl): a turn_context and two
 // token_count events whose info names the model, written with spaces
 // around the "type" keys.
-const ccusageSession = "testdata/accounting/ccusage-codex-session.jsonl"
+var ccusageSession = filepath.Join(agentstest.Testdata, "accounting", "ccusage-codex-session.jsonl")
 
 // callModels returns the model and input tokens of each call-scope usage.
 func callModels(evs []*event.Event) []string {
@@ -35,7 +38,7 @@ func callModels(evs []*event.Event) []string {
 // info.model removed from both events.
 func TestCodexModelPerRequest(t *testing.T) {
 	t.Parallel()
-	lines := strings.Split(strings.TrimSpace(string(mustRead(t, ccusageSession))), "\n")
+	lines := strings.Split(strings.TrimSpace(string(agentstest.MustRead(t, ccusageSession))), "\n")
 	renamed := append(lines[:2:2], strings.Replace(lines[2], `"model": "gpt-5"`, `"model": "gpt-5-codex"`, 1))
 	var none []string
 	for _, l := range lines {
@@ -53,7 +56,7 @@ func TestCodexModelPerRequest(t *testing.T) {
 		{"info.model_name", named, "gpt-5:100 gpt-5-mini:100"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			evs, st := parseBytes(t, []byte(strings.Join(tc.lines, "\n")+"\n"), Options{Agent: CodexHistory})
+			evs, st := agentstest.ParseBytes(t, []byte(strings.Join(tc.lines, "\n")+"\n"), agents.Options{Agent: agents.CodexHistory})
 			if got := strings.Join(callModels(evs), " "); got != tc.want {
 				t.Errorf("calls %q, want %q", got, tc.want)
 			}

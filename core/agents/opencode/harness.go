@@ -1,4 +1,4 @@
-package agents
+package opencode
 
 import (
 	"fmt"
@@ -6,18 +6,20 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
-// opencodeHarness is opencode.
-func opencodeHarness() Harness {
-	return Harness{
-		Kind:    OpenCode,
+// Harness is opencode.
+func Harness() agents.Harness {
+	return agents.Harness{
+		Kind:    agents.OpenCode,
 		Parser:  opencodeParser{},
 		History: opencodeHistory(),
-		CLI:     CLI{Binary: "opencode", Sub: "run", Stream: []string{"--format", "json"}},
+		CLI:     agents.CLI{Binary: "opencode", Sub: "run", Stream: []string{"--format", "json"}},
 		Model:   opencodeModel,
 		// opencode 1.18.33: opencode run -s, --session <id> [message..].
-		Resume: &Resume{ID: regexp.MustCompile(`^ses_[0-9A-Za-z]{8,64}$`),
+		Resume: &agents.Resume{ID: regexp.MustCompile(`^ses_[0-9A-Za-z]{8,64}$`),
 			Args:   func(id string) []string { return []string{"--session", id} },
 			Prompt: func(id, p string) []string { return []string{"run", "--session", id, "--", p} }},
 	}
@@ -30,21 +32,21 @@ func opencodeHarness() Harness {
 // folder up to its git root, the nearest first), $OPENCODE_CONFIG, then
 // the global ($XDG_CONFIG_HOME, else ~/.config)/opencode/opencode.json,
 // opencode.jsonc or config.json.
-func opencodeModel(l Launch) (Model, error) {
-	if m, ok := fromFlag(l.Args, "-m", "--model"); ok {
+func opencodeModel(l agents.Launch) (agents.Model, error) {
+	if m, ok := agents.FromFlag(l.Args, "-m", "--model"); ok {
 		return m, nil
 	}
-	var layers []func() (Model, error)
-	file := func(path string) func() (Model, error) {
-		return func() (Model, error) { return jsonModel(l, path, "model") }
+	var layers []func() (agents.Model, error)
+	file := func(path string) func() (agents.Model, error) {
+		return func() (agents.Model, error) { return agents.JSONModel(l, path, "model") }
 	}
-	if c := l.getenv("OPENCODE_CONFIG_CONTENT"); strings.TrimSpace(c) != "" {
-		layers = append(layers, func() (Model, error) {
-			name, err := modelKey([]byte(c), "model")
+	if c := l.Getenv("OPENCODE_CONFIG_CONTENT"); strings.TrimSpace(c) != "" {
+		layers = append(layers, func() (agents.Model, error) {
+			name, err := agents.ModelKey([]byte(c), "model")
 			if err != nil {
-				return Model{}, fmt.Errorf("$OPENCODE_CONFIG_CONTENT: %w", err)
+				return agents.Model{}, fmt.Errorf("$OPENCODE_CONFIG_CONTENT: %w", err)
 			}
-			return Model{Name: name, Source: "$OPENCODE_CONFIG_CONTENT"}, nil
+			return agents.Model{Name: name, Source: "$OPENCODE_CONFIG_CONTENT"}, nil
 		})
 	}
 	for _, dir := range projectDirs(l.Dir) {
@@ -52,19 +54,19 @@ func opencodeModel(l Launch) (Model, error) {
 			layers = append(layers, file(filepath.Join(dir, filepath.FromSlash(name))))
 		}
 	}
-	if p := l.getenv("OPENCODE_CONFIG"); p != "" {
+	if p := l.Getenv("OPENCODE_CONFIG"); p != "" {
 		layers = append(layers, file(p))
 	}
-	cfg := l.getenv("XDG_CONFIG_HOME")
-	if cfg == "" && l.home() != "" {
-		cfg = filepath.Join(l.home(), ".config")
+	cfg := l.Getenv("XDG_CONFIG_HOME")
+	if cfg == "" && l.Home() != "" {
+		cfg = filepath.Join(l.Home(), ".config")
 	}
 	if cfg != "" {
 		for _, name := range []string{"opencode.jsonc", "opencode.json", "config.json"} {
 			layers = append(layers, file(filepath.Join(cfg, "opencode", name)))
 		}
 	}
-	return firstOf(layers...)
+	return agents.FirstOf(layers...)
 }
 
 // projectDirs lists dir and its parents up to the first that holds a .git

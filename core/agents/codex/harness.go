@@ -1,4 +1,4 @@
-package agents
+package codex
 
 import (
 	"fmt"
@@ -6,27 +6,29 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
-// codexHarness is OpenAI's Codex CLI.
-func codexHarness() Harness {
-	return Harness{
-		Kind:   Codex,
+// Harness is OpenAI's Codex CLI.
+func Harness() agents.Harness {
+	return agents.Harness{
+		Kind:   agents.Codex,
 		Parser: codexParser{},
-		History: &History{
+		History: &agents.History{
 			Parser: codexHistoryParser{},
 			Dirs:   codexHistoryDirs, Session: codexSession, Root: codexHistoryRoot,
 			ProjectFromCwd: true,
 		},
-		CLI:   CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
+		CLI:   agents.CLI{Binary: "codex", Sub: "exec", Stream: []string{"--json"}},
 		Model: codexModel,
 		// codex 0.171.0: codex exec resume [SESSION_ID] [PROMPT].
-		Resume: &Resume{ID: uuidID(),
+		Resume: &agents.Resume{ID: agents.UUIDID(),
 			Args:   func(id string) []string { return []string{"resume", id} },
 			Prompt: func(id, p string) []string { return []string{"exec", "resume", id, "--", p} }},
 		EditTools: []string{"apply_patch"},
 		RunTotal:  "turn.completed",
-		deltas:    codexDeltas,
+		Deltas:    codexDeltas,
 	}
 }
 
@@ -36,44 +38,44 @@ func codexHarness() Harness {
 // the older [profiles.NAME] table), then config.toml's own `model`, with
 // a `profile` key choosing a [profiles.NAME] table first.
 // $CODEX_HOME defaults to ~/.codex.
-func codexModel(l Launch) (Model, error) {
-	if m, ok := fromFlag(l.Args, "-m", "--model"); ok {
+func codexModel(l agents.Launch) (agents.Model, error) {
+	if m, ok := agents.FromFlag(l.Args, "-m", "--model"); ok {
 		return m, nil
 	}
 	if m, ok := codexOverride(l.Args); ok {
 		return m, nil
 	}
-	home := l.getenv("CODEX_HOME")
+	home := l.Getenv("CODEX_HOME")
 	if home == "" {
-		if l.home() == "" {
-			return Model{}, nil
+		if l.Home() == "" {
+			return agents.Model{}, nil
 		}
-		home = filepath.Join(l.home(), ".codex")
+		home = filepath.Join(l.Home(), ".codex")
 	}
-	profile, _ := flagValue(l.Args, "-p", "--profile")
+	profile, _ := agents.FlagValue(l.Args, "-p", "--profile")
 	base := filepath.Join(home, "config.toml")
 	var cfg codexConfig
-	return firstOf(
-		func() (Model, error) {
+	return agents.FirstOf(
+		func() (agents.Model, error) {
 			if profile == "" {
-				return Model{}, nil
+				return agents.Model{}, nil
 			}
 			path := filepath.Join(home, profile+".config.toml")
 			var p codexConfig
 			err := readTOML(path, &p)
-			return Model{Name: p.Model, Source: l.show(path)}, err
+			return agents.Model{Name: p.Model, Source: l.Show(path)}, err
 		},
-		func() (Model, error) {
+		func() (agents.Model, error) {
 			if err := readTOML(base, &cfg); err != nil {
-				return Model{}, err
+				return agents.Model{}, err
 			}
 			if profile == "" {
 				profile = cfg.Profile
 			}
 			if p, ok := cfg.Profiles[profile]; ok && p.Model != "" {
-				return Model{Name: p.Model, Source: l.show(base) + " [profiles." + profile + "]"}, nil
+				return agents.Model{Name: p.Model, Source: l.Show(base) + " [profiles." + profile + "]"}, nil
 			}
-			return Model{Name: cfg.Model, Source: l.show(base)}, nil
+			return agents.Model{Name: cfg.Model, Source: l.Show(base)}, nil
 		},
 	)
 }
@@ -88,8 +90,8 @@ type codexConfig struct {
 }
 
 // codexOverride reads the last `-c model=VALUE` (or --config) override.
-func codexOverride(args []string) (Model, bool) {
-	var m Model
+func codexOverride(args []string) (agents.Model, bool) {
+	var m agents.Model
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -117,7 +119,7 @@ func codexOverride(args []string) (Model, bool) {
 			v = doc.V
 		}
 		if v = strings.TrimSpace(v); v != "" {
-			m = Model{Name: v, Source: flag + " model=…"}
+			m = agents.Model{Name: v, Source: flag + " model=…"}
 		}
 	}
 	return m, m.Name != ""
@@ -125,7 +127,7 @@ func codexOverride(args []string) (Model, bool) {
 
 // readTOML reads a TOML file into v; a missing file leaves v as it is.
 func readTOML(path string, v any) error {
-	b, err := readConfig(path)
+	b, err := agents.ReadConfig(path)
 	if err != nil || b == nil {
 		return err
 	}
@@ -137,19 +139,19 @@ func readTOML(path string, v any) error {
 
 // codexDeltas recognises codex's item.plan.delta lines and the older
 // builds' *_delta messages.
-func codexDeltas(b []byte, obj jsonVal, typ string) (string, jsonVal, bool) {
+func codexDeltas(b []byte, obj agents.JSONVal, typ string) (string, agents.JSONVal, bool) {
 	switch typ {
 	case "item.plan.delta":
-		return "plan", obj.member(b, "delta"), true
+		return "plan", obj.Member(b, "delta"), true
 	case "":
-		if msg := obj.member(b, "msg"); msg.ok() {
-			switch t := msg.str(b, "type"); t {
+		if msg := obj.Member(b, "msg"); msg.OK() {
+			switch t := msg.Str(b, "type"); t {
 			case "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta":
-				return t, msg.member(b, "delta"), true
+				return t, msg.Member(b, "delta"), true
 			}
 		}
 	}
-	return "", jsonVal{}, false
+	return "", agents.JSONVal{}, false
 }
 
 // codexHistoryDirs is the folder Codex keeps its rollouts in:
@@ -195,7 +197,7 @@ func codexHistoryRoot(path string) string {
 		}
 	}
 	if strings.HasPrefix(filepath.Base(path), "rollout-") {
-		return UpDirs(path, 1)
+		return agents.UpDirs(path, 1)
 	}
 	return ""
 }

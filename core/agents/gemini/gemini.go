@@ -1,8 +1,10 @@
-package agents
+package gemini
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/agentsift/sift/core/agents"
 
 	json "github.com/goccy/go-json"
 
@@ -15,10 +17,10 @@ import (
 type geminiParser struct{}
 
 // Kind implements Parser.
-func (geminiParser) Kind() Kind { return Gemini }
+func (geminiParser) Kind() agents.Kind { return agents.Gemini }
 
 // NewStream implements Parser.
-func (geminiParser) NewStream() Stream { return &geminiStream{} }
+func (geminiParser) NewStream() agents.Stream { return &geminiStream{} }
 
 // EndsWithResult implements Parser: Gemini CLI ends with a result line.
 func (geminiParser) EndsWithResult() bool { return true }
@@ -94,7 +96,7 @@ type geminiError struct {
 
 // geminiStream is the state of one Gemini stream.
 type geminiStream struct {
-	Lender
+	agents.Lender
 	model string
 	// msgID is the synthetic id of the model response under way ("" when
 	// none is): Gemini prints no message ids, and one response arrives as
@@ -102,7 +104,7 @@ type geminiStream struct {
 	// "gemini-L<n>", n the response's first line, so it is stable.
 	msgID string
 	// lastText is the text of the last assistant response, the result's.
-	lastText keptText
+	lastText agents.KeptText
 	textOpen bool
 	// ln is the line being read, kept so that decoding it allocates
 	// nothing; its raw values' arrays are the Scratch's when the events
@@ -111,7 +113,7 @@ type geminiStream struct {
 }
 
 // Line implements Stream.
-func (s *geminiStream) Line(l Line, emit Emit) bool {
+func (s *geminiStream) Line(l agents.Line, emit agents.Emit) bool {
 	if len(l.Bytes) == 0 || l.Bytes[0] != '{' {
 		return false
 	}
@@ -119,7 +121,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 		return false
 	}
 	ln := &s.ln.geminiLine
-	ts := ISOTime(ln.Timestamp)
+	ts := agents.ISOTime(ln.Timestamp)
 	var ev *event.Event
 	switch ln.Type {
 	case "init":
@@ -149,7 +151,7 @@ func (s *geminiStream) Line(l Line, emit Emit) bool {
 		s.textOpen = false
 		ev = s.Event(&event.Event{Timestamp: ts, MessageID: s.msgID, Model: s.model,
 			Update: event.Update{SessionUpdate: event.ToolCall, ToolCallID: ln.ToolID, Status: event.StatusPending}})
-		DescribeTool(&ev.Update, ln.ToolName, ln.Parameters)
+		agents.DescribeTool(&ev.Update, ln.ToolName, ln.Parameters)
 	case "tool_result":
 		s.msgID, s.textOpen = "", false
 		e, c := s.ContentSlot()
@@ -176,15 +178,15 @@ func (s *geminiStream) decode(b []byte) bool {
 	ln := &s.ln
 	*ln = geminiLentLine{}
 	if !s.Lends() {
-		return DecodeInto(b, &ln.geminiLine) == nil
+		return agents.DecodeInto(b, &ln.geminiLine) == nil
 	}
 	arrays := [...]*json.RawMessage{&ln.Parameters, &ln.Error, &ln.Stats, &ln.ContentRaw, &ln.OutputRaw}
-	s.LendRaw(rawGeminiLine, arrays[:]...)
-	err := DecodeInto(b, ln)
-	s.KeepRaw(rawGeminiLine, arrays[:]...)
+	s.LendRaw(agents.RawGeminiLine, arrays[:]...)
+	err := agents.DecodeInto(b, ln)
+	s.KeepRaw(agents.RawGeminiLine, arrays[:]...)
 	var contentOK, outputOK bool
-	ln.Content, contentOK = s.text(ln.ContentRaw)
-	if ln.output, outputOK = s.text(ln.OutputRaw); ln.output != "" {
+	ln.Content, contentOK = s.Text(ln.ContentRaw)
+	if ln.output, outputOK = s.Text(ln.OutputRaw); ln.output != "" {
 		// Only a non-empty output is read (geminiToolResult).
 		ln.Output = &ln.output
 	}
@@ -212,7 +214,7 @@ func geminiToolResult(ln *geminiLine, c *event.Content) event.Update {
 		*c = *event.Text(*ln.Output)
 		u.Content = c
 	}
-	if Present(ln.Error) {
+	if agents.Present(ln.Error) {
 		u.RawOutput = ln.Error
 		var e geminiError
 		if json.Unmarshal(ln.Error, &e) == nil {
@@ -225,10 +227,10 @@ func geminiToolResult(ln *geminiLine, c *event.Content) event.Update {
 
 // result emits the run usage of a result line's stats, a fatal error when
 // the run failed, and the result.
-func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
+func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit agents.Emit) {
 	s.msgID, s.textOpen = "", false
 	var durMs *int64
-	if Present(ln.Stats) {
+	if agents.Present(ln.Stats) {
 		u, ok, d := geminiUsage(ln.Stats)
 		durMs = d
 		if ok {
@@ -236,7 +238,7 @@ func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 		}
 	}
 	isErr := ln.Status != "success"
-	if Present(ln.Error) {
+	if agents.Present(ln.Error) {
 		var e geminiError
 		_ = json.UnmarshalOf(ln.Error, &e) // a malformed error still fails the run
 		emit(s.Event(&event.Event{Timestamp: ev.Timestamp, Update: event.Update{
@@ -245,7 +247,7 @@ func (s *geminiStream) result(ln *geminiLine, ev *event.Event, emit Emit) {
 	}
 	ev.Update = event.Update{
 		SessionUpdate: event.Result, IsError: event.Bool(isErr), Subtype: ln.Status,
-		DurationMs: durMs, Text: s.lastText.text(&s.Lender),
+		DurationMs: durMs, Text: s.lastText.Text(&s.Lender),
 	}
 	emit(ev)
 }
@@ -295,4 +297,4 @@ func geminiUsage(raw json.RawMessage) (u event.Update, ok bool, durationMs *int6
 
 // Finish implements Stream. Gemini's end is its result line; a stream that
 // stops before it has no result event.
-func (s *geminiStream) Finish(Emit) {}
+func (s *geminiStream) Finish(agents.Emit) {}
