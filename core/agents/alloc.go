@@ -70,10 +70,10 @@ type Scratch struct {
 	pool  eventPool
 	texts lineTexts
 	raws  [rawSets]rawArrays
-	// blocks is the content blocks array of the Claude-shaped stream's
-	// line, whose first blocksUsed blocks the last line wrote.
-	blocks     []claudeBlock
-	blocksUsed int
+	// own is what a harness's stream keeps here besides the events and
+	// the raw values' arrays (Lender.Own): the Claude-shaped stream's
+	// content blocks array (core/agents/claude).
+	own any
 	// tools is the array an init line's tool names are decoded into, of
 	// which the last line wrote toolsUsed.
 	tools     []string
@@ -133,7 +133,7 @@ func (l *Lender) KeepTools(tools []string) {
 // The sets of raw values whose arrays a Scratch keeps (rawArrays): the
 // fields of one line struct each.
 const (
-	rawClaudeLine = iota
+	RawClaudeLine = iota
 	RawCodexLine
 	RawCodexItem
 	RawGeminiLine
@@ -168,6 +168,16 @@ func (l *Lender) lendFrom(sc *Scratch) { l.sc = sc }
 // Lends reports whether the events are lent (Options.Borrow).
 func (l *Lender) Lends() bool { return l.sc != nil }
 
+// Own returns the Scratch's slot for what a harness's stream reuses from
+// line to line and stream to stream besides the events and the raw values'
+// arrays; nil when the events are not lent.
+func (l *Lender) Own() *any {
+	if l.sc == nil {
+		return nil
+	}
+	return &l.sc.own
+}
+
 // Event returns a copy of e to emit.
 func (l *Lender) Event(e *event.Event) *event.Event {
 	if l.sc == nil {
@@ -201,10 +211,10 @@ func (l *Lender) ContentSlot() (*event.Event, *event.Content) {
 	return &x.ev, &x.content
 }
 
-// boxedWord returns s as an interface value without an allocation for the
+// BoxedWord returns s as an interface value without an allocation for the
 // words harnesses repeat on many lines (stop reasons, severities), which
 // are boxed from constants; any other string is boxed as it is.
-func boxedWord(s string) any {
+func BoxedWord(s string) any {
 	switch s {
 	case "end_turn":
 		return "end_turn"
@@ -283,13 +293,13 @@ func (l *Lender) KeepRaw(set int, fields ...*json.RawMessage) {
 		r.bufs = append(r.bufs, nil)
 	}
 	for i, f := range fields {
-		r.bufs[i] = emptied(*f)
+		r.bufs[i] = Emptied(*f)
 	}
 }
 
-// emptied returns raw's array, empty, to decode another value into; nil
+// Emptied returns raw's array, empty, to decode another value into; nil
 // for an array past maxKeptRaw.
-func emptied(raw json.RawMessage) json.RawMessage {
+func Emptied(raw json.RawMessage) json.RawMessage {
 	if cap(raw) > maxKeptRaw {
 		return nil
 	}
@@ -334,10 +344,10 @@ func lentMap[V any](l *Lender, keep *map[string]V) map[string]V {
 	return *keep
 }
 
-// oneExtra returns an Extra of one key: when the events are lent, *keep,
+// OneExtra returns an Extra of one key: when the events are lent, *keep,
 // the stream's own, which only ever holds that key, shared by the events
 // of a line that say the same; else a new map.
-func (l *Lender) oneExtra(keep *map[string]any, key string, v any) map[string]any {
+func (l *Lender) OneExtra(keep *map[string]any, key string, v any) map[string]any {
 	if l.sc == nil {
 		return map[string]any{key: v}
 	}

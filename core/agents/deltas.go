@@ -61,7 +61,7 @@ type JSONVal struct{ lo, hi int }
 
 func (v JSONVal) OK() bool { return v.hi > v.lo }
 
-func (v JSONVal) raw(b []byte) []byte { return b[v.lo:v.hi] }
+func (v JSONVal) Raw(b []byte) []byte { return b[v.lo:v.hi] }
 
 // Is reports whether the value is the literal lit.
 func (v JSONVal) Is(b []byte, lit string) bool { return v.OK() && string(b[v.lo:v.hi]) == lit }
@@ -114,9 +114,9 @@ func (v JSONVal) Member(b []byte, key string) JSONVal {
 	}
 }
 
-// only returns the single element of the array v (absent unless v is an
+// Only returns the single element of the array v (absent unless v is an
 // array of exactly one element).
-func (v JSONVal) only(b []byte) JSONVal {
+func (v JSONVal) Only(b []byte) JSONVal {
 	i := jsonSpace(b, v.lo, v.hi)
 	if i >= v.hi || b[i] != '[' {
 		return JSONVal{}

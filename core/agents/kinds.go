@@ -19,7 +19,7 @@ const AmpHistory Kind = "amp-history"
 
 // AntigravityHistory is the plaintext step log Google Antigravity (the IDE
 // and agy, its CLI) keeps of each conversation, as sift renders it
-// (antigravity_brain.go).
+// (core/agents/antigravity/brain.go).
 const AntigravityHistory Kind = "antigravity-history"
 
 // ClaudeHistory is the on-disk transcript format Claude Code writes under

@@ -33,10 +33,10 @@ func DecodeInto(b []byte, v any) error {
 	return json.UnmarshalWithOption(b, v, json.DecodeNoCopyString())
 }
 
-// rawEvent keeps a line the parser did not understand, as the driver does:
+// RawEvent keeps a line the parser did not understand, as the driver does:
 // a parser that emitted a held-back event during that line makes it itself,
 // since the driver keeps as raw only the lines that emitted nothing.
-func rawEvent(b []byte) *event.Event {
+func RawEvent(b []byte) *event.Event {
 	return &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(b)}}
 }
 
@@ -46,7 +46,7 @@ func rawEvent(b []byte) *event.Event {
 // here; the result is what the stream's Line reports.
 func AfterHeld(l Line, held, understood bool, emit Emit) bool {
 	if !understood && held {
-		emit(rawEvent(l.Bytes))
+		emit(RawEvent(l.Bytes))
 	}
 	return understood || held
 }
@@ -88,8 +88,8 @@ func Present(raw json.RawMessage) bool {
 	return len(raw) > 0 && string(raw) != "null"
 }
 
-// firstRaw returns the first JSON value that is present and not null.
-func firstRaw(vs ...json.RawMessage) json.RawMessage {
+// FirstRaw returns the first JSON value that is present and not null.
+func FirstRaw(vs ...json.RawMessage) json.RawMessage {
 	for _, v := range vs {
 		if Present(v) {
 			return v
@@ -178,9 +178,9 @@ func EpochMS(ms *int64) time.Time {
 	return time.UnixMilli(*ms).UTC()
 }
 
-// msString reads epoch milliseconds printed as a string; zero when absent
+// MSString reads epoch milliseconds printed as a string; zero when absent
 // or malformed.
-func msString(s string) time.Time {
+func MSString(s string) time.Time {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		return time.Time{}
@@ -188,8 +188,8 @@ func msString(s string) time.Time {
 	return EpochMS(&n)
 }
 
-// secondsMs turns a duration in seconds into milliseconds.
-func secondsMs(sec *float64) *int64 {
+// SecondsMS turns a duration in seconds into milliseconds.
+func SecondsMS(sec *float64) *int64 {
 	if sec == nil || math.IsNaN(*sec) || *sec < 0 || *sec > 1e12 {
 		return nil
 	}
@@ -262,9 +262,9 @@ func PutAny(m map[string]any, name string, v *int64) {
 	}
 }
 
-// exitCodePrefix reads Claude Code's "Exit code N" that starts a failed
+// ExitCodePrefix reads Claude Code's "Exit code N" that starts a failed
 // command's output.
-func exitCodePrefix(text string) (int, bool) {
+func ExitCodePrefix(text string) (int, bool) {
 	rest, ok := strings.CutPrefix(text, "Exit code ")
 	if !ok {
 		return 0, false

@@ -124,3 +124,18 @@ func CheckHistoryFile(t *testing.T, f string, want agents.Kind) []*event.Event {
 		strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))+".jsonl"), buf.Bytes())
 	return evs
 }
+
+// RecordedHistories holds real recorded histories, one folder per harness
+// laid out as under the user's home (PROVENANCE.md in each).
+var RecordedHistories = filepath.Join(Root, "testdata", "histories")
+
+// RecordedFiles lists a harness's recorded session files matching a
+// pattern under its folder.
+func RecordedFiles(t testing.TB, pattern string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(RecordedHistories, pattern))
+	if err != nil || len(m) == 0 {
+		t.Fatalf("no recorded files %s (%v)", pattern, err)
+	}
+	return m
+}

@@ -8,29 +8,33 @@ import (
 	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/agents/aider"
 	"github.com/agentsift/sift/core/agents/amp"
+	"github.com/agentsift/sift/core/agents/antigravity"
+	"github.com/agentsift/sift/core/agents/claude"
 	"github.com/agentsift/sift/core/agents/cline"
 	"github.com/agentsift/sift/core/agents/codex"
 	"github.com/agentsift/sift/core/agents/copilot"
 	"github.com/agentsift/sift/core/agents/crush"
+	"github.com/agentsift/sift/core/agents/cursor"
 	"github.com/agentsift/sift/core/agents/droid"
 	"github.com/agentsift/sift/core/agents/gemini"
 	"github.com/agentsift/sift/core/agents/goose"
 	"github.com/agentsift/sift/core/agents/kimi"
 	"github.com/agentsift/sift/core/agents/opencode"
 	"github.com/agentsift/sift/core/agents/pi"
+	"github.com/agentsift/sift/core/agents/qwen"
 )
 
 func init() {
 	agents.Register(
 		aider.Harness(),
 		amp.Harness(),
-		agents.FlatHarness("antigravity"),
-		agents.FlatHarness("claude"),
+		antigravity.Harness(),
+		claude.Harness(),
 		cline.Harness(),
 		codex.Harness(),
 		copilot.Harness(),
 		crush.Harness(),
-		agents.FlatHarness("cursor"),
+		cursor.Harness(),
 		droid.Harness(),
 		gemini.Harness(),
 		goose.Harness(),
@@ -38,7 +42,7 @@ func init() {
 		kimi.Harness(),
 		opencode.Harness(),
 		pi.Harness(),
-		agents.FlatHarness("qwen"),
+		qwen.Harness(),
 		cline.RooHarness(),
 	)
 }

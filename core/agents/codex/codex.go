@@ -5,16 +5,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentsift/sift/core/agents"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 )
 
 // codexParser reads `codex exec --json`. It claims both wire shapes the CLI
 // has printed: the 0.44+ thread/turn/item events and the older
-// `{"id","msg":{"type":…}}` events (see codex_legacy.go).
+// `{"id","msg":{"type":…}}` events (see legacy.go).
 type codexParser struct{}
 
 // Kind implements Parser.

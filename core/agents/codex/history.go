@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/agentsift/sift/core/agents"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -122,7 +121,7 @@ type codexTokenUsage struct {
 type codexHistoryStream struct {
 	started bool
 	model   string
-	// tokens follows the thread's running total (codex_tokens.go).
+	// tokens follows the thread's running total (tokens.go).
 	tokens codexTokens
 	// response is the id of the last token_usage_record (Codex 0.17x: one
 	// per response), which names the call the next token_count counts.

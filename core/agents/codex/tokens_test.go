@@ -109,7 +109,7 @@ func ccusageCodexInput(t *testing.T, lines []string) int64 {
 }
 
 // TestCodexTokenAccounting pins the rules of a rollout's token accounting
-// (codex_tokens.go) on the token_count lines Codex 0.171.0 recorded, and
+// (tokens.go) on the token_count lines Codex 0.171.0 recorded, and
 // the shapes other builds write (no total, no last call).
 func TestCodexTokenAccounting(t *testing.T) {
 	t.Parallel()
