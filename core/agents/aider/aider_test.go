@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentsift/sift/core/agents"
-	"github.com/agentsift/sift/core/agents/agentstest"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/agentstest"
 	"github.com/agentsift/sift/core/event"
 )
 

@@ -14,9 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentsift/sift/core/agents"
-
 	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
 // aiderHeader is the line Aider starts each session of its chat history

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentsift/sift/core/agents"
-
 	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
 // opencodeDBList lists the sessions of opencode's database (tables
