@@ -26,7 +26,7 @@ const usageUsage = "usage [--by day|week|month|block|session|project|model] [--s
 // as ccusage counts them except where sift's accounting rules
 // deliberately differ (a message repeated without a request id, a Codex
 // fork's copy of its parent, a repeated token_count:
-// core/agents/codex_tokens.go).
+// core/agents/codex/tokens.go).
 func runUsageCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
 	fs.SetOutput(stderr)

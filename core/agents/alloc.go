@@ -70,10 +70,10 @@ type Scratch struct {
 	pool  eventPool
 	texts lineTexts
 	raws  [rawSets]rawArrays
-	// blocks is the content blocks array of the Claude-shaped stream's
-	// line, whose first blocksUsed blocks the last line wrote.
-	blocks     []claudeBlock
-	blocksUsed int
+	// own is what a harness's stream keeps here besides the events and
+	// the raw values' arrays (Lender.Own): the Claude-shaped stream's
+	// content blocks array (core/agents/claude).
+	own any
 	// tools is the array an init line's tool names are decoded into, of
 	// which the last line wrote toolsUsed.
 	tools     []string
@@ -133,10 +133,10 @@ func (l *Lender) KeepTools(tools []string) {
 // The sets of raw values whose arrays a Scratch keeps (rawArrays): the
 // fields of one line struct each.
 const (
-	rawClaudeLine = iota
-	rawCodexLine
-	rawCodexItem
-	rawGeminiLine
+	RawClaudeLine = iota
+	RawCodexLine
+	RawCodexItem
+	RawGeminiLine
 	RawDroidLine
 	rawSets
 )
@@ -167,6 +167,16 @@ func (l *Lender) lendFrom(sc *Scratch) { l.sc = sc }
 
 // Lends reports whether the events are lent (Options.Borrow).
 func (l *Lender) Lends() bool { return l.sc != nil }
+
+// Own returns the Scratch's slot for what a harness's stream reuses from
+// line to line and stream to stream besides the events and the raw values'
+// arrays; nil when the events are not lent.
+func (l *Lender) Own() *any {
+	if l.sc == nil {
+		return nil
+	}
+	return &l.sc.own
+}
 
 // Event returns a copy of e to emit.
 func (l *Lender) Event(e *event.Event) *event.Event {
@@ -201,10 +211,10 @@ func (l *Lender) ContentSlot() (*event.Event, *event.Content) {
 	return &x.ev, &x.content
 }
 
-// boxedWord returns s as an interface value without an allocation for the
+// BoxedWord returns s as an interface value without an allocation for the
 // words harnesses repeat on many lines (stop reasons, severities), which
 // are boxed from constants; any other string is boxed as it is.
-func boxedWord(s string) any {
+func BoxedWord(s string) any {
 	switch s {
 	case "end_turn":
 		return "end_turn"
@@ -222,11 +232,11 @@ func boxedWord(s string) any {
 	return s
 }
 
-// held returns an event a stream fills and holds past its line, to emit
+// Held returns an event a stream fills and holds past its line, to emit
 // once later: when the events are lent, the stream's own slot (the
 // receiver keeps none, and the stream holds one such event at a time),
 // else a new one, the receiver's to keep.
-func (l *Lender) held(slot *event.Event) *event.Event {
+func (l *Lender) Held(slot *event.Event) *event.Event {
 	if l.sc == nil {
 		return new(event.Event)
 	}
@@ -234,8 +244,8 @@ func (l *Lender) held(slot *event.Event) *event.Event {
 	return slot
 }
 
-// blank returns a zero event to fill and emit during this line.
-func (l *Lender) blank() *event.Event {
+// Blank returns a zero event to fill and emit during this line.
+func (l *Lender) Blank() *event.Event {
 	if l.sc == nil {
 		return new(event.Event)
 	}
@@ -283,42 +293,42 @@ func (l *Lender) KeepRaw(set int, fields ...*json.RawMessage) {
 		r.bufs = append(r.bufs, nil)
 	}
 	for i, f := range fields {
-		r.bufs[i] = emptied(*f)
+		r.bufs[i] = Emptied(*f)
 	}
 }
 
-// emptied returns raw's array, empty, to decode another value into; nil
+// Emptied returns raw's array, empty, to decode another value into; nil
 // for an array past maxKeptRaw.
-func emptied(raw json.RawMessage) json.RawMessage {
+func Emptied(raw json.RawMessage) json.RawMessage {
 	if cap(raw) > maxKeptRaw {
 		return nil
 	}
 	return raw[:0]
 }
 
-// keptText is a text a stream keeps past the line it came from (the last
+// KeptText is a text a stream keeps past the line it came from (the last
 // message, which a result line repeats), in an array of its own that the
 // next text reuses.
-type keptText []byte
+type KeptText []byte
 
-// set keeps a copy of s.
-func (k *keptText) set(s string) { *k = append((*k)[:0], s...) }
+// Set keeps a copy of s.
+func (k *KeptText) Set(s string) { *k = append((*k)[:0], s...) }
 
-// text returns the text for an event: a view of the array when the events
-// are lent (set, which overwrites it, comes on a later line, and the
+// Text returns the text for an event: a view of the array when the events
+// are lent (Set, which overwrites it, comes on a later line, and the
 // receiver copies what it keeps), else a copy.
-func (k keptText) text(l *Lender) string {
+func (k KeptText) Text(l *Lender) string {
 	if l.sc != nil && len(k) > 0 {
 		return view.String(k)
 	}
 	return string(k)
 }
 
-// counters returns an empty map for an event's UsageExtra, extras one
+// Counters returns an empty map for an event's UsageExtra, Extras one
 // for its Extra (lentMap).
-func (l *Lender) counters(keep *map[string]int64) map[string]int64 { return lentMap(l, keep) }
+func (l *Lender) Counters(keep *map[string]int64) map[string]int64 { return lentMap(l, keep) }
 
-func (l *Lender) extras(keep *map[string]any) map[string]any { return lentMap(l, keep) }
+func (l *Lender) Extras(keep *map[string]any) map[string]any { return lentMap(l, keep) }
 
 // lentMap returns an empty map for an event: when the events are lent,
 // *keep, the stream's own, cleared (the receiver keeps none, and a stream
@@ -334,10 +344,10 @@ func lentMap[V any](l *Lender, keep *map[string]V) map[string]V {
 	return *keep
 }
 
-// oneExtra returns an Extra of one key: when the events are lent, *keep,
+// OneExtra returns an Extra of one key: when the events are lent, *keep,
 // the stream's own, which only ever holds that key, shared by the events
 // of a line that say the same; else a new map.
-func (l *Lender) oneExtra(keep *map[string]any, key string, v any) map[string]any {
+func (l *Lender) OneExtra(keep *map[string]any, key string, v any) map[string]any {
 	if l.sc == nil {
 		return map[string]any{key: v}
 	}

@@ -8,11 +8,11 @@ import "bytes"
 // the context of the message. Each harness's entry recognises its own
 // delta lines (Harness.deltas); DeltaText asks them all.
 
-// deltaShape recognises one harness's delta lines. Given a line, its
+// DeltaShape recognises one harness's delta lines. Given a line, its
 // top-level object and that object's "type" ("" when it has none or it is
 // not a plain string), it reports whether the line has the harness's delta
 // shape, the message the line belongs to and the value of its text.
-type deltaShape func(b []byte, obj jsonVal, typ string) (stream string, text jsonVal, ok bool)
+type DeltaShape func(b []byte, obj JSONVal, typ string) (stream string, text JSONVal, ok bool)
 
 // DeltaText recognises a delta line of any harness: it returns the message
 // it belongs to and the bounds of its text, a JSON string.
@@ -24,14 +24,14 @@ func DeltaText(b []byte) (stream string, lo, hi int, ok bool) {
 	for start < len(b) && b[start] <= ' ' {
 		start++ // sandboxes prefix lines with control bytes
 	}
-	obj := jsonVal{start, len(b)}
-	typ := obj.str(b, "type")
+	obj := JSONVal{start, len(b)}
+	typ := obj.Str(b, "type")
 	hs := table()
 	for i := range hs {
-		if hs[i].deltas == nil {
+		if hs[i].Deltas == nil {
 			continue
 		}
-		if stream, text, ok := hs[i].deltas(b, obj, typ); ok {
+		if stream, text, ok := hs[i].Deltas(b, obj, typ); ok {
 			return deltaOf(b, stream, text)
 		}
 	}
@@ -47,89 +47,89 @@ func marksDelta(b []byte) bool {
 }
 
 // deltaOf returns a delta's stream and text when the text is a string.
-func deltaOf(b []byte, stream string, v jsonVal) (string, int, int, bool) {
-	if !v.ok() || b[v.lo] != '"' {
+func deltaOf(b []byte, stream string, v JSONVal) (string, int, int, bool) {
+	if !v.OK() || b[v.lo] != '"' {
 		return "", 0, 0, false
 	}
 	return stream, v.lo, v.hi, true
 }
 
-// jsonVal is a JSON value within a line, b[lo:hi]; the zero jsonVal (lo == hi)
+// JSONVal is a JSON value within a line, b[lo:hi]; the zero JSONVal (lo == hi)
 // is absent. Its methods read just enough of the line to find a member,
 // without decoding the rest.
-type jsonVal struct{ lo, hi int }
+type JSONVal struct{ lo, hi int }
 
-func (v jsonVal) ok() bool { return v.hi > v.lo }
+func (v JSONVal) OK() bool { return v.hi > v.lo }
 
-func (v jsonVal) raw(b []byte) []byte { return b[v.lo:v.hi] }
+func (v JSONVal) Raw(b []byte) []byte { return b[v.lo:v.hi] }
 
-// is reports whether the value is the literal lit.
-func (v jsonVal) is(b []byte, lit string) bool { return v.ok() && string(b[v.lo:v.hi]) == lit }
+// Is reports whether the value is the literal lit.
+func (v JSONVal) Is(b []byte, lit string) bool { return v.OK() && string(b[v.lo:v.hi]) == lit }
 
-// str returns the member key of the object v when it is a string without
+// Str returns the member key of the object v when it is a string without
 // escapes, else "".
-func (v jsonVal) str(b []byte, key string) string {
-	m := v.member(b, key)
-	if !m.ok() || b[m.lo] != '"' || bytes.IndexByte(b[m.lo:m.hi], '\\') >= 0 {
+func (v JSONVal) Str(b []byte, key string) string {
+	m := v.Member(b, key)
+	if !m.OK() || b[m.lo] != '"' || bytes.IndexByte(b[m.lo:m.hi], '\\') >= 0 {
 		return ""
 	}
 	return string(b[m.lo+1 : m.hi-1])
 }
 
-// member returns the value of key in the object v (absent when v is not
+// Member returns the value of key in the object v (absent when v is not
 // an object or has no such key).
-func (v jsonVal) member(b []byte, key string) jsonVal {
+func (v JSONVal) Member(b []byte, key string) JSONVal {
 	i := jsonSpace(b, v.lo, v.hi)
 	if i >= v.hi || b[i] != '{' {
-		return jsonVal{}
+		return JSONVal{}
 	}
 	i++
 	for {
 		i = jsonSpace(b, i, v.hi)
 		if i >= v.hi || b[i] != '"' {
-			return jsonVal{}
+			return JSONVal{}
 		}
 		kEnd := jsonEnd(b, i, v.hi)
 		if kEnd < 0 {
-			return jsonVal{}
+			return JSONVal{}
 		}
 		k := b[i+1 : kEnd-1]
 		i = jsonSpace(b, kEnd, v.hi)
 		if i >= v.hi || b[i] != ':' {
-			return jsonVal{}
+			return JSONVal{}
 		}
 		i = jsonSpace(b, i+1, v.hi)
 		end := jsonEnd(b, i, v.hi)
 		if end < 0 {
-			return jsonVal{}
+			return JSONVal{}
 		}
 		if string(k) == key {
-			return jsonVal{i, end}
+			return JSONVal{i, end}
 		}
 		i = jsonSpace(b, end, v.hi)
 		if i >= v.hi || b[i] != ',' {
-			return jsonVal{}
+			return JSONVal{}
 		}
 		i++
 	}
 }
 
-// only returns the single element of the array v (absent unless v is an
+// Only returns the single element of the array v (absent unless v is an
 // array of exactly one element).
-func (v jsonVal) only(b []byte) jsonVal {
+func (v JSONVal) Only(b []byte) JSONVal {
 	i := jsonSpace(b, v.lo, v.hi)
 	if i >= v.hi || b[i] != '[' {
-		return jsonVal{}
+		return JSONVal{}
 	}
 	i = jsonSpace(b, i+1, v.hi)
 	end := jsonEnd(b, i, v.hi)
 	if end < 0 {
-		return jsonVal{}
+		return JSONVal{}
 	}
 	if j := jsonSpace(b, end, v.hi); j >= v.hi || b[j] != ']' {
-		return jsonVal{}
+		return JSONVal{}
 	}
-	return jsonVal{i, end}
+	return JSONVal{i, end}
 }
 
 func jsonSpace(b []byte, i, hi int) int {

@@ -39,9 +39,9 @@ type Harness struct {
 	// total of a run ("result line", "stats"), which a summary checks the
 	// calls' sum against; "" reads as "run total".
 	RunTotal string
-	// deltas recognises the lines of a reply streamed as it is
+	// Deltas recognises the lines of a reply streamed as it is
 	// generated (deltas.go); nil when the CLI prints none.
-	deltas deltaShape
+	Deltas DeltaShape
 }
 
 // CLI is how sift run launches an agent CLI with its streaming flags (the
@@ -120,9 +120,9 @@ type Resume struct {
 	Prompt func(id, prompt string) []string
 }
 
-// uuidID matches a session id that is a UUID (claude's session_id,
+// UUIDID matches a session id that is a UUID (claude's session_id,
 // codex's thread_id, gemini's session_id).
-func uuidID() *regexp.Regexp {
+func UUIDID() *regexp.Regexp {
 	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 }
 

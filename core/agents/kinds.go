@@ -5,6 +5,23 @@ package agents
 // agents.go does not list. They are declared here, not in each harness's
 // folder, so that a caller names a kind without importing the harness.
 
+// AiderHistory is Aider's own history: the chat history it appends to in
+// the project it runs in (<git root>/.aider.chat.history.md), one session
+// per "# aider chat started at" block.
+const AiderHistory Kind = "aider-history"
+
+// Amp is Sourcegraph's Amp (npm @sourcegraph/amp, later @ampcode/cli).
+const Amp Kind = "amp"
+
+// AmpHistory is the thread file Amp keeps of every thread:
+// ~/.local/share/amp/threads/<thread id>.json, one JSON document.
+const AmpHistory Kind = "amp-history"
+
+// AntigravityHistory is the plaintext step log Google Antigravity (the IDE
+// and agy, its CLI) keeps of each conversation, as sift renders it
+// (core/agents/antigravity/brain.go).
+const AntigravityHistory Kind = "antigravity-history"
+
 // ClaudeHistory is the on-disk transcript format Claude Code writes under
 // ~/.claude/projects/<project>/<session>.jsonl (and subagents/agent-*.jsonl).
 const ClaudeHistory Kind = "claude-history"

@@ -28,9 +28,9 @@ type Launch struct {
 	Dir string
 }
 
-// getenv returns the value of an environment variable, the last entry
+// Getenv returns the value of an environment variable, the last entry
 // naming it.
-func (l Launch) getenv(key string) string {
+func (l Launch) Getenv(key string) string {
 	for i := len(l.Env) - 1; i >= 0; i-- {
 		if k, v, ok := strings.Cut(l.Env[i], "="); ok && k == key {
 			return v
@@ -39,12 +39,12 @@ func (l Launch) getenv(key string) string {
 	return ""
 }
 
-// home is the agent's home folder: its $HOME.
-func (l Launch) home() string { return l.getenv("HOME") }
+// Home is the agent's home folder: its $HOME.
+func (l Launch) Home() string { return l.Getenv("HOME") }
 
-// show writes a path for a model's source: under the home folder as ~/….
-func (l Launch) show(path string) string {
-	if h := l.home(); h != "" {
+// Show writes a path for a model's source: under the home folder as ~/….
+func (l Launch) Show(path string) string {
+	if h := l.Home(); h != "" {
 		if rel, err := filepath.Rel(h, path); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 			return "~/" + filepath.ToSlash(rel)
 		}
@@ -65,10 +65,10 @@ func InvocationModel(kind Kind, l Launch) (Model, error) {
 	return Model{}, nil
 }
 
-// flagValue returns the value of the last of the named flags among args,
+// FlagValue returns the value of the last of the named flags among args,
 // as `-m X`, `-m=X`, `--model X` or `--model=X`, and the flag as given;
 // arguments after `--` are not flags.
-func flagValue(args []string, names ...string) (value, flag string) {
+func FlagValue(args []string, names ...string) (value, flag string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -87,25 +87,25 @@ func flagValue(args []string, names ...string) (value, flag string) {
 	return value, flag
 }
 
-// fromFlag returns a model the arguments name.
-func fromFlag(args []string, names ...string) (Model, bool) {
-	v, f := flagValue(args, names...)
+// FromFlag returns a model the arguments name.
+func FromFlag(args []string, names ...string) (Model, bool) {
+	v, f := FlagValue(args, names...)
 	if v = strings.TrimSpace(v); v == "" {
 		return Model{}, false
 	}
 	return Model{Name: v, Source: f}, true
 }
 
-// fromEnv returns a model an environment variable names.
-func fromEnv(l Launch, key string) (Model, bool) {
-	if v := strings.TrimSpace(l.getenv(key)); v != "" {
+// FromEnv returns a model an environment variable names.
+func FromEnv(l Launch, key string) (Model, bool) {
+	if v := strings.TrimSpace(l.Getenv(key)); v != "" {
 		return Model{Name: v, Source: "$" + key}, true
 	}
 	return Model{}, false
 }
 
-// readConfig reads a configuration file; a missing one is (nil, nil).
-func readConfig(path string) ([]byte, error) {
+// ReadConfig reads a configuration file; a missing one is (nil, nil).
+func ReadConfig(path string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -116,9 +116,9 @@ func readConfig(path string) ([]byte, error) {
 	return b, nil
 }
 
-// firstOf returns the first model of the layers that names one, trying
+// FirstOf returns the first model of the layers that names one, trying
 // each in turn: a layer is read only when the ones before it name none.
-func firstOf(layers ...func() (Model, error)) (Model, error) {
+func FirstOf(layers ...func() (Model, error)) (Model, error) {
 	for _, f := range layers {
 		m, err := f()
 		if err != nil || m.Name != "" {

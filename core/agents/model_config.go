@@ -8,25 +8,25 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// jsonModel reads the first of the keys (dotted paths) that holds a
+// JSONModel reads the first of the keys (dotted paths) that holds a
 // string from a JSON (or JSON-with-comments) file; a missing file names
 // none.
-func jsonModel(l Launch, path string, keys ...string) (Model, error) {
-	b, err := readConfig(path)
+func JSONModel(l Launch, path string, keys ...string) (Model, error) {
+	b, err := ReadConfig(path)
 	if err != nil || b == nil {
 		return Model{}, err
 	}
-	name, err := modelKey(b, keys...)
+	name, err := ModelKey(b, keys...)
 	if err != nil {
 		return Model{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	return Model{Name: name, Source: l.show(path)}, nil
+	return Model{Name: name, Source: l.Show(path)}, nil
 }
 
-// modelKey returns the first of the keys (dotted paths) whose value is a
+// ModelKey returns the first of the keys (dotted paths) whose value is a
 // non-empty string in a JSON document, which may carry comments and
 // trailing commas (settings files often do).
-func modelKey(doc []byte, keys ...string) (string, error) {
+func ModelKey(doc []byte, keys ...string) (string, error) {
 	var v map[string]any
 	if err := json.Unmarshal(jsonc(doc), &v); err != nil {
 		return "", err

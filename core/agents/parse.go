@@ -134,7 +134,7 @@ type driver struct {
 	Lender
 	session string
 	// sessionBuf holds session when the events are lent.
-	sessionBuf keptText
+	sessionBuf KeptText
 	// owner copies what emitted events still refer to of the line.
 	owner owner
 	// sniffing is true until the harness is known or given up on. While
@@ -290,8 +290,8 @@ func (d *driver) stamp(ev *event.Event) {
 			// Kept past the line in an array of the driver's: the
 			// events that took the last session id were lent, and are
 			// done with.
-			d.sessionBuf.set(ev.SessionID)
-			d.session = d.sessionBuf.text(&d.Lender)
+			d.sessionBuf.Set(ev.SessionID)
+			d.session = d.sessionBuf.Text(&d.Lender)
 		}
 	}
 	d.emit(ev)

@@ -163,7 +163,11 @@ func TestSniffGivesUpAfterUnclaimedJSONLines(t *testing.T) {
 func TestSniffLineAnswersAsSniff(t *testing.T) {
 	t.Parallel()
 	var sc Scratch
-	reg, claudeOnly := Default(), NewRegistry(claudeParser{kind: Claude})
+	claude, err := Default().Lookup(Claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, claudeOnly := Default(), NewRegistry(claude)
 	for _, f := range fixtures(t) {
 		data, err := os.ReadFile(f.path)
 		if err != nil {

@@ -148,8 +148,8 @@ func DBRender(path string, render func(db Queryer) ([]byte, error)) ([]byte, err
 	return render(db)
 }
 
-// joinDone is one done func calling each of dones; nil for none.
-func joinDone(dones []func()) func() {
+// JoinDone is one done func calling each of dones; nil for none.
+func JoinDone(dones []func()) func() {
 	if len(dones) == 0 {
 		return nil
 	}
@@ -160,8 +160,8 @@ func joinDone(dones []func()) func() {
 	}
 }
 
-// joinErrs joins errors; nil for none.
-func joinErrs(errs []error) error { return errors.Join(errs...) }
+// JoinErrs joins errors; nil for none.
+func JoinErrs(errs []error) error { return errors.Join(errs...) }
 
 // ListSessions runs a query whose rows are a session's id, its folder
 // (NULL for none) and its change token (size, mtime), and makes each row

@@ -35,58 +35,25 @@ func streamFixture(t testing.TB, rel string) string {
 	return string(b)
 }
 
-// ofKind returns the events of one update kind.
-func ofKind(evs []*event.Event, k event.Kind) []*event.Event {
-	var out []*event.Event
-	for _, e := range evs {
-		if e.Update.SessionUpdate == k {
-			out = append(out, e)
+// builtDir holds history lines built after the CLIs' sources (see its
+// README); real recordings, when present, are in historyDir.
+const builtDir = "testdata/history-built"
+
+// historyFiles lists the files of one history format: the built ones and
+// any real recording.
+func historyFiles(t testing.TB, agent string) []string {
+	t.Helper()
+	var out []string
+	for _, dir := range []string{builtDir, historyDir} {
+		for _, pat := range []string{"*.jsonl", "*.json"} {
+			m, _ := filepath.Glob(filepath.Join(dir, agent, pat))
+			out = append(out, m...)
 		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s history files", agent)
 	}
 	return out
 }
 
-// fuzzParser checks the parser invariants on arbitrary input: no panic,
-// every non-blank line yields at least one event, and every event points
-// at a line of the input.
-func fuzzParser(f *testing.F, k Kind, seeds ...string) {
-	for _, s := range seeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		seen := map[int]bool{}
-		st, err := Default().Parse(strings.NewReader(in), Options{Agent: k}, func(e *event.Event) {
-			seen[e.Line] = true
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for l := range seen {
-			if l < 1 || l > st.Lines {
-				t.Fatalf("event on line %d of %d", l, st.Lines)
-			}
-		}
-		for i, line := range strings.Split(in, "\n") {
-			if len(StripPrefix([]byte(line))) > 0 && !seen[i+1] {
-				t.Fatalf("line %d %q yielded no event", i+1, line)
-			}
-		}
-	})
-}
-
-// fixtureSeeds returns every fixture of one harness as fuzz seeds.
-func fixtureSeeds(f *testing.F, dir string) []string {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "streams", dir, "*"))
-	if err != nil || len(paths) == 0 {
-		f.Fatalf("no fixtures in %s: %v", dir, err)
-	}
-	var seeds []string
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, string(b))
-	}
-	return seeds
-}
+const historyDir = "../../testdata/history"

@@ -28,14 +28,14 @@ func (t *lineTexts) reset() {
 	t.buf = t.buf[:0]
 }
 
-// text returns the string a raw JSON value holds, as decoding it into a
+// Text returns the string a raw JSON value holds, as decoding it into a
 // string field with decodeLine would: "" for an absent value or null, and
 // false where that decoding fails (a value that is no string, or a
 // malformed one), so that the caller fails the line as it failed before.
 // A string without an escape is a view of raw; an escaped one is
 // unescaped into the line's texts when the events are lent, else into a
 // string of its own.
-func (l *Lender) text(raw json.RawMessage) (string, bool) {
+func (l *Lender) Text(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", true
 	}
@@ -65,7 +65,7 @@ func (l *Lender) StringText(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	return l.text(raw)
+	return l.Text(raw)
 }
 
 // unescape decodes the body of a JSON string, whose first byte that is

@@ -34,7 +34,7 @@ func checkLineTexts(t *testing.T, raw []byte) {
 		}
 		lt := &sc.texts
 		lt.buf = append(lt.buf, "earlier text of the line"...)
-		got, ok := l.text(raw)
+		got, ok := l.Text(raw)
 		if ok != wantOK || ok && got != want {
 			t.Fatalf("lent %v: %q gives %q %v, the decoder %q %v", lent, raw, got, ok, want, wantOK)
 		}

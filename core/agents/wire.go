@@ -33,10 +33,10 @@ func DecodeInto(b []byte, v any) error {
 	return json.UnmarshalWithOption(b, v, json.DecodeNoCopyString())
 }
 
-// rawEvent keeps a line the parser did not understand, as the driver does:
+// RawEvent keeps a line the parser did not understand, as the driver does:
 // a parser that emitted a held-back event during that line makes it itself,
 // since the driver keeps as raw only the lines that emitted nothing.
-func rawEvent(b []byte) *event.Event {
+func RawEvent(b []byte) *event.Event {
 	return &event.Event{Update: event.Update{SessionUpdate: event.Raw, Text: RawText(b)}}
 }
 
@@ -46,7 +46,7 @@ func rawEvent(b []byte) *event.Event {
 // here; the result is what the stream's Line reports.
 func AfterHeld(l Line, held, understood bool, emit Emit) bool {
 	if !understood && held {
-		emit(rawEvent(l.Bytes))
+		emit(RawEvent(l.Bytes))
 	}
 	return understood || held
 }
@@ -88,8 +88,8 @@ func Present(raw json.RawMessage) bool {
 	return len(raw) > 0 && string(raw) != "null"
 }
 
-// firstRaw returns the first JSON value that is present and not null.
-func firstRaw(vs ...json.RawMessage) json.RawMessage {
+// FirstRaw returns the first JSON value that is present and not null.
+func FirstRaw(vs ...json.RawMessage) json.RawMessage {
 	for _, v := range vs {
 		if Present(v) {
 			return v
@@ -110,9 +110,9 @@ func JSONText(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// marshalPlain encodes a value built for RawInput without escaping &, < and
+// MarshalPlain encodes a value built for RawInput without escaping &, < and
 // > as \u00XX, so that commands read as the harness printed them.
-func marshalPlain(v any) (json.RawMessage, error) {
+func MarshalPlain(v any) (json.RawMessage, error) {
 	return json.MarshalWithOption(v, json.DisableHTMLEscape())
 }
 
@@ -178,9 +178,9 @@ func EpochMS(ms *int64) time.Time {
 	return time.UnixMilli(*ms).UTC()
 }
 
-// msString reads epoch milliseconds printed as a string; zero when absent
+// MSString reads epoch milliseconds printed as a string; zero when absent
 // or malformed.
-func msString(s string) time.Time {
+func MSString(s string) time.Time {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		return time.Time{}
@@ -188,8 +188,8 @@ func msString(s string) time.Time {
 	return EpochMS(&n)
 }
 
-// secondsMs turns a duration in seconds into milliseconds.
-func secondsMs(sec *float64) *int64 {
+// SecondsMS turns a duration in seconds into milliseconds.
+func SecondsMS(sec *float64) *int64 {
 	if sec == nil || math.IsNaN(*sec) || *sec < 0 || *sec > 1e12 {
 		return nil
 	}
@@ -262,9 +262,9 @@ func PutAny(m map[string]any, name string, v *int64) {
 	}
 }
 
-// exitCodePrefix reads Claude Code's "Exit code N" that starts a failed
+// ExitCodePrefix reads Claude Code's "Exit code N" that starts a failed
 // command's output.
-func exitCodePrefix(text string) (int, bool) {
+func ExitCodePrefix(text string) (int, bool) {
 	rest, ok := strings.CutPrefix(text, "Exit code ")
 	if !ok {
 		return 0, false
@@ -272,10 +272,10 @@ func exitCodePrefix(text string) (int, bool) {
 	return LeadingInt(rest)
 }
 
-// codexExitLine reads the exit status Codex prints in a shell result:
+// CodexExitLine reads the exit status Codex prints in a shell result:
 // "Exit code: N" (0.4x–0.6x) or "Process exited with code N" (0.17x), on a
 // line of the result's header.
-func codexExitLine(text string) (int, bool) {
+func CodexExitLine(text string) (int, bool) {
 	for _, prefix := range [...]string{"Exit code: ", "Process exited with code "} {
 		i := strings.Index(text, prefix)
 		if i < 0 || (i > 0 && text[i-1] != '\n') {
@@ -318,7 +318,7 @@ func LeadingInt(s string) (int, bool) {
 	return n, err == nil
 }
 
-// geminiCounts returns a Gemini usage's prompt and completion as sift
+// GeminiCounts returns a Gemini usage's prompt and completion as sift
 // counts them: the tool-use prompt (toolUsePromptTokenCount, Gemini CLI's
 // "tool") is prompt the model read, and the thoughts (thoughtsTokenCount)
 // are output it wrote, billed as output; Gemini reports both apart from
@@ -326,7 +326,7 @@ func LeadingInt(s string) (int, bool) {
 // (its gemini and qwen adapters: TestTokensEqualCcusageFixtures). A usage
 // naming its total alone counts the total as output, as ccusage does
 // (falls_back_to_total_tokens_when_gemini_parts_are_missing).
-func geminiCounts(prompt, tool, candidates, thoughts, total *int64) (*int64, *int64) {
+func GeminiCounts(prompt, tool, candidates, thoughts, total *int64) (*int64, *int64) {
 	if prompt == nil && candidates == nil {
 		if total == nil {
 			return nil, nil

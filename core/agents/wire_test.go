@@ -48,13 +48,13 @@ func TestExitCodeReaders(t *testing.T) {
 		want int
 		ok   bool
 	}{
-		{"claude prefix", exitCodePrefix, "Exit code 2\nls: cannot access", 2, true},
-		{"claude prefix only at the start", exitCodePrefix, "output\nExit code 2", 0, false},
-		{"claude prefix without digits", exitCodePrefix, "Exit code x", 0, false},
-		{"codex header line", codexExitLine, "Chunk ID: 1\nExit code: 127\nOutput:", 127, true},
-		{"codex 0.17x header line", codexExitLine, "Process exited with code 0\n", 0, true},
-		{"codex mid-line mention", codexExitLine, "it said Exit code: 3", 0, false},
-		{"codex overflow", codexExitLine, "Exit code: 99999999999999999999999", 0, false},
+		{"claude prefix", ExitCodePrefix, "Exit code 2\nls: cannot access", 2, true},
+		{"claude prefix only at the start", ExitCodePrefix, "output\nExit code 2", 0, false},
+		{"claude prefix without digits", ExitCodePrefix, "Exit code x", 0, false},
+		{"codex header line", CodexExitLine, "Chunk ID: 1\nExit code: 127\nOutput:", 127, true},
+		{"codex 0.17x header line", CodexExitLine, "Process exited with code 0\n", 0, true},
+		{"codex mid-line mention", CodexExitLine, "it said Exit code: 3", 0, false},
+		{"codex overflow", CodexExitLine, "Exit code: 99999999999999999999999", 0, false},
 		{"droid trailer", ProcessExitCode, "x\n[Process exited with code 2]", 2, true},
 		{"droid negative", ProcessExitCode, "[Process exited with code -1]", -1, true},
 		{"droid last trailer", ProcessExitCode, "[Process exited with code 1]\n[Process exited with code 0]", 0, true},
@@ -77,10 +77,10 @@ func TestISOTimeIsUTC(t *testing.T) {
 			t.Errorf("isoTime(%q) = %v, want %v in UTC", s, got, want)
 		}
 	}
-	if got := msString("1765000000000"); !got.Equal(time.UnixMilli(1765000000000)) || got.Location() != time.UTC {
+	if got := MSString("1765000000000"); !got.Equal(time.UnixMilli(1765000000000)) || got.Location() != time.UTC {
 		t.Errorf("msString = %v", got)
 	}
-	if !msString("").IsZero() || !msString("soon").IsZero() || !EpochMS(nil).IsZero() {
+	if !MSString("").IsZero() || !MSString("soon").IsZero() || !EpochMS(nil).IsZero() {
 		t.Error("an absent or malformed time is not zero")
 	}
 }

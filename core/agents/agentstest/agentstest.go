@@ -6,8 +6,10 @@
 package agentstest
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,4 +114,97 @@ func FixtureSeeds(f *testing.F, dir string) []string {
 		seeds = append(seeds, string(b))
 	}
 	return seeds
+}
+
+// ParseBytes parses data through the registry and returns its events and
+// stats.
+func ParseBytes(t testing.TB, data []byte, opt agents.Options) ([]*event.Event, agents.Stats) {
+	t.Helper()
+	var evs []*event.Event
+	st, err := agents.Default().Parse(bytes.NewReader(data), opt, func(ev *event.Event) { evs = append(evs, ev) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs, st
+}
+
+// AssertEveryLine checks that every event points at a real line and that
+// each non-blank line of data produced an event, except the lines the
+// parser read as quiet markers (counted in Stats.QuietLines; a parser that
+// defers an event may stamp it with a quiet line, hence at most).
+func AssertEveryLine(t *testing.T, name string, data []byte, evs []*event.Event, st agents.Stats) {
+	t.Helper()
+	seen := map[int]bool{}
+	for _, ev := range evs {
+		if ev.Line < 1 || ev.Line > st.Lines {
+			t.Fatalf("%s: event at line %d of %d", name, ev.Line, st.Lines)
+		}
+		seen[ev.Line] = true
+	}
+	var silent []int
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if len(agents.StripPrefix(l)) > 0 && !seen[i+1] {
+			silent = append(silent, i+1)
+		}
+	}
+	if len(silent) > st.QuietLines {
+		t.Fatalf("%s: lines %v yielded no event, but only %d were read as quiet markers", name, silent, st.QuietLines)
+	}
+}
+
+// Kinds returns the update kind of each event.
+func Kinds(evs []*event.Event) []event.Kind {
+	ks := make([]event.Kind, len(evs))
+	for i, ev := range evs {
+		ks[i] = ev.Update.SessionUpdate
+	}
+	return ks
+}
+
+// EqualKinds reports whether a and b hold the same kinds in order.
+func EqualKinds(a, b []event.Kind) bool {
+	return slices.Equal(a, b)
+}
+
+// AddFileSeeds adds each line of each file as a fuzz seed, and each whole
+// file too when whole is set.
+func AddFileSeeds(f *testing.F, whole bool, paths ...string) {
+	f.Helper()
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if whole {
+			f.Add(data)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			f.Add([]byte(l))
+		}
+	}
+}
+
+// AddSeeds adds each render and each of its lines.
+func AddSeeds(f *testing.F, renders [][]byte) {
+	for _, r := range renders {
+		f.Add(r)
+		start := 0
+		for i, c := range r {
+			if c == '\n' {
+				f.Add(r[start:i])
+				start = i + 1
+			}
+		}
+	}
+}
+
+// FuzzEveryLine fuzzes the parse of a stream declared as each of kinds: it
+// never fails or panics and emits an event for every line with text.
+func FuzzEveryLine(f *testing.F, kinds ...agents.Kind) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, k := range kinds {
+			evs, st := ParseBytes(t, data, agents.Options{Agent: k})
+			AssertEveryLine(t, string(k), data, evs, st)
+		}
+	})
 }

@@ -6,34 +6,43 @@ package all
 
 import (
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/aider"
+	"github.com/agentsift/sift/core/agents/amp"
+	"github.com/agentsift/sift/core/agents/antigravity"
+	"github.com/agentsift/sift/core/agents/claude"
 	"github.com/agentsift/sift/core/agents/cline"
+	"github.com/agentsift/sift/core/agents/codex"
 	"github.com/agentsift/sift/core/agents/copilot"
 	"github.com/agentsift/sift/core/agents/crush"
+	"github.com/agentsift/sift/core/agents/cursor"
 	"github.com/agentsift/sift/core/agents/droid"
+	"github.com/agentsift/sift/core/agents/gemini"
 	"github.com/agentsift/sift/core/agents/goose"
 	"github.com/agentsift/sift/core/agents/kimi"
+	"github.com/agentsift/sift/core/agents/opencode"
 	"github.com/agentsift/sift/core/agents/pi"
+	"github.com/agentsift/sift/core/agents/qwen"
 )
 
 func init() {
 	agents.Register(
-		agents.FlatHarness("aider"),
-		agents.FlatHarness("amp"),
-		agents.FlatHarness("antigravity"),
-		agents.FlatHarness("claude"),
+		aider.Harness(),
+		amp.Harness(),
+		antigravity.Harness(),
+		claude.Harness(),
 		cline.Harness(),
-		agents.FlatHarness("codex"),
+		codex.Harness(),
 		copilot.Harness(),
 		crush.Harness(),
-		agents.FlatHarness("cursor"),
+		cursor.Harness(),
 		droid.Harness(),
-		agents.FlatHarness("gemini"),
+		gemini.Harness(),
 		goose.Harness(),
 		cline.KiloHarness(),
 		kimi.Harness(),
-		agents.FlatHarness("opencode"),
+		opencode.Harness(),
 		pi.Harness(),
-		agents.FlatHarness("qwen"),
+		qwen.Harness(),
 		cline.RooHarness(),
 	)
 }

@@ -10,10 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentsift/sift/core/agents"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 )
 

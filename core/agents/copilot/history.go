@@ -5,10 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentsift/sift/core/agents"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 )
 

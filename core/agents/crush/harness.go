@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/agentsift/sift/core/agents"
-
 	json "github.com/goccy/go-json"
+
+	"github.com/agentsift/sift/core/agents"
 )
 
 // Harness is Crush (charmbracelet/crush): sift reads its sessions;

@@ -3,10 +3,9 @@ package kimi
 import (
 	"strings"
 
-	"github.com/agentsift/sift/core/agents"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/agentsift/sift/core/agents"
 	"github.com/agentsift/sift/core/event"
 )
 

@@ -1,0 +1,4 @@
+package gemini_test
+
+// The tests read streams with every harness registered.
+import _ "github.com/agentsift/sift/core/agents/all"
