@@ -168,12 +168,13 @@ func TestHistoryUsageMatchesCcusage(t *testing.T) {
 	t.Logf("ccusage daily --offline: %s (%.0f MB/s); sift import --history (cold, new database): %s (%.0f MB/s); ratio %.1f× (median of %d: ccusage %v, sift %v)",
 		ccTime.Round(time.Millisecond), float64(res.Bytes)/1e6/ccTime.Seconds(), siftTime.Round(time.Millisecond), mbps, ratio,
 		rounds, ccTimes, siftTimes)
-	// The target is 20×; on a shared, loaded machine the ratio
-	// varies, so the hard floor here only catches a regression to
-	// ccusage's speed. SIFT_HISTORY_BENCH=strict asks for the target.
+	// The target ("Every agent's history") is to stay ≥ 10× ccusage
+	// 18.0.11; on a shared, loaded machine the ratio varies, so the hard
+	// floor here only catches a regression to ccusage's speed.
+	// SIFT_HISTORY_BENCH=strict, on a quiet machine, asks for the target.
 	floor := 2.0
 	if os.Getenv("SIFT_HISTORY_BENCH") == "strict" {
-		floor = 20
+		floor = 10
 	}
 	if ratio < floor {
 		t.Errorf("sift import --history is %.1f× faster than ccusage, want ≥ %.0f×", ratio, floor)
