@@ -67,64 +67,16 @@ func openIn(root string) func(string) (*os.File, error) {
 // session that grows in the database is read again, alone. The detail
 // renders a session again through OpenStream.
 func TestImportOpenCodeHistory(t *testing.T) {
-	home, roots := storedHome(t, "opencode")
-	data := filepath.Join(home, ".local", "share", "opencode")
-	s := newTestStore(t)
-	res := importHistory(t, s, roots)
-	if res.Sessions != 4 {
-		t.Fatalf("imported %d sessions, want 4 (%+v)", res.Sessions, res)
-	}
+	s, roots, data := importDataHome(t, "opencode", 4)
 	sessions, paths := storedSessions(t, s, agents.OpenCodeHistory)
 	db, tree := filepath.Join(data, "opencode.db"), filepath.Join(data, "storage")
-	cases := []struct {
-		id, container, project string
-		calls, turns           int
-		in, cached, out        int64
-		outcome                summary.Outcome
-		evidence               string
-	}{
+	cases := []ocCase{
 		{"ses_db885d2fcffehHyxNrwGIb2Aq2", db, "/tmp/sift-histories/work/hello-sift", 2, 3, 1200 + 1500 + 1800, 2200, 120, summary.OutcomeCompleted, "stop"},
 		{"ses_db8850ef4ffeVlKIfosrynlDF7", db, "/tmp/sift-histories/work/hello-sift", 1, 1, 1200, 0, 40, summary.OutcomeFailed, "mock: the request was refused"},
 		{"ses_db88163e0ffeVhr0NyMH7orBgg", tree, "/tmp/sift-histories-legacy/work/hello-sift", 2, 3, 1200 + 1500 + 1800, 2200, 120, summary.OutcomeCompleted, "stop"},
 		{"ses_db880cc4dffe0jJH47b0dZjDo4", tree, "/tmp/sift-histories-legacy/work/hello-sift", 1, 1, 1200, 0, 40, summary.OutcomeFailed, "mock: the request was refused"},
 	}
-	for _, c := range cases {
-		t.Run(c.id, func(t *testing.T) {
-			sess, ok := sessions[c.id]
-			if !ok {
-				t.Fatalf("no session %s among %v", c.id, paths)
-			}
-			sum := sess.Summary
-			// A turn per model call that answered.
-			if len(sum.Turns) != c.turns || sum.StreamCwd != c.project {
-				t.Errorf("%d turns in %q, want %d in the folder it records", len(sum.Turns), sum.StreamCwd, c.turns)
-			}
-			if paths[c.id] != c.container+"#"+c.id {
-				t.Errorf("indexed as %q, want its container and id", paths[c.id])
-			}
-			if sum.WorkItemID != ingest.ProjectID(c.project) {
-				t.Errorf("work item %s, want the folder it records", sum.WorkItemID)
-			}
-			if sum.ToolCallCount != c.calls {
-				t.Errorf("%d tool calls, want %d", sum.ToolCallCount, c.calls)
-			}
-			for i, call := range sum.ToolCalls {
-				// The second call lists a missing folder: exit 2.
-				if want := i == 0; call.Success == nil || *call.Success != want {
-					t.Errorf("call %d (%s) success %v, want %v", i, call.Name, call.Success, want)
-				}
-			}
-			if deref(sum.InputTokens) != c.in || deref(sum.CachedInputTokens) != c.cached || deref(sum.OutputTokens) != c.out {
-				t.Errorf("tokens in %v cached %v out %v, want %d %d %d", sum.InputTokens, sum.CachedInputTokens, sum.OutputTokens, c.in, c.cached, c.out)
-			}
-			if sum.Model != "mock/mock-model" {
-				t.Errorf("model %q", sum.Model)
-			}
-			if sum.Outcome != c.outcome || !strings.Contains(sum.OutcomeEvidence.Sentence, c.evidence) {
-				t.Errorf("outcome %s (%s), want %s with %q", sum.Outcome, sum.OutcomeEvidence.Sentence, c.outcome, c.evidence)
-			}
-		})
-	}
+	checkOCSessions(t, sessions, paths, cases)
 
 	// The detail renders the session again, by its key.
 	d := storedDetail(t, []string{data}, paths[cases[0].id], agents.OpenCodeHistory)
@@ -230,4 +182,75 @@ func TestOpenCodeDatabaseRoot(t *testing.T) {
 	if f, err := ingest.OpenStream([]string{db}, paths[ses]); f != nil || err != nil {
 		t.Errorf("the root database removed: %v, %v; want nothing", f, err)
 	}
+}
+
+// importDataHome imports the recorded history of an opencode-shaped
+// harness from a temporary HOME into a new store, which must find want
+// sessions: the store, the roots and the harness's data folder
+// (~/.local/share/<harness>).
+func importDataHome(t *testing.T, harness string, want int) (*Store, []ingest.HistoryRoot, string) {
+	t.Helper()
+	home, roots := storedHome(t, harness)
+	s := newTestStore(t)
+	if res := importHistory(t, s, roots); res.Sessions != want {
+		t.Fatalf("imported %d sessions, want %d (%+v)", res.Sessions, want, res)
+	}
+	return s, roots, filepath.Join(home, ".local", "share", harness)
+}
+
+// ocCase is a session of opencode's shape a test expects: its id, the
+// container it is keyed in, the folder it records, its tool calls and
+// turns, tokens and outcome.
+type ocCase struct {
+	id, container, project string
+	calls, turns           int
+	in, cached, out        int64
+	outcome                summary.Outcome
+	evidence               string
+}
+
+// checkOCSessions checks the imported sessions of opencode's shape (the
+// script of testdata/histories/opencode/PROVENANCE.md): each case's turns,
+// folder, key, work item, calls (the second fails), tokens, model and
+// outcome.
+func checkOCSessions(t *testing.T, sessions map[string]review.Session, paths map[string]string, cases []ocCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.id, func(t *testing.T) {
+			sess, ok := sessions[c.id]
+			if !ok {
+				t.Fatalf("no session %s among %v", c.id, paths)
+			}
+			sum := sess.Summary
+			// A turn per model call that answered.
+			if len(sum.Turns) != c.turns || sum.StreamCwd != c.project {
+				t.Errorf("%d turns in %q, want %d in the folder it records", len(sum.Turns), sum.StreamCwd, c.turns)
+			}
+			if paths[c.id] != c.container+"#"+c.id {
+				t.Errorf("indexed as %q, want its container and id", paths[c.id])
+			}
+			if sum.WorkItemID != ingest.ProjectID(c.project) {
+				t.Errorf("work item %s, want the folder it records", sum.WorkItemID)
+			}
+			if sum.ToolCallCount != c.calls {
+				t.Errorf("%d tool calls, want %d", sum.ToolCallCount, c.calls)
+			}
+			for i, call := range sum.ToolCalls {
+				// The second call lists a missing folder: exit 2.
+				if want := i == 0; call.Success == nil || *call.Success != want {
+					t.Errorf("call %d (%s) success %v, want %v", i, call.Name, call.Success, want)
+				}
+			}
+			if deref(sum.InputTokens) != c.in || deref(sum.CachedInputTokens) != c.cached || deref(sum.OutputTokens) != c.out {
+				t.Errorf("tokens in %v cached %v out %v, want %d %d %d", sum.InputTokens, sum.CachedInputTokens, sum.OutputTokens, c.in, c.cached, c.out)
+			}
+			if sum.Model != "mock/mock-model" {
+				t.Errorf("model %q", sum.Model)
+			}
+			if sum.Outcome != c.outcome || !strings.Contains(sum.OutcomeEvidence.Sentence, c.evidence) {
+				t.Errorf("outcome %s (%s), want %s with %q", sum.Outcome, sum.OutcomeEvidence.Sentence, c.outcome, c.evidence)
+			}
+		})
+	}
+
 }

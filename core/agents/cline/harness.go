@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/opencode"
 )
 
 // The VS Code extensions' ids: the folder of each under globalStorage.
@@ -21,10 +22,32 @@ func Harness() agents.Harness { return vscodeTaskHarness("cline", agents.ClineHi
 // RooHarness is Roo Code, Cline's fork.
 func RooHarness() agents.Harness { return vscodeTaskHarness("roo", agents.RooHistory, rooExt) }
 
-// KiloHarness is Kilo Code's VS Code extension before it moved onto
-// opencode's core (its task folders; the newer extension shares the Kilo
-// CLI's database).
-func KiloHarness() agents.Harness { return vscodeTaskHarness("kilo", agents.KiloHistory, kiloExt) }
+// KiloHarness is Kilo Code: its VS Code extension's task folders from
+// before it moved onto opencode's core, and the database of the Kilo CLI
+// (an opencode fork; the newer extension shares it): kilo.db in its data
+// folder, ($XDG_DATA_HOME, else ~/.local/share)/kilo, and the one $KILO_DB
+// names. A root that is a tasks folder is the extension's; any other the
+// database's, read by opencode's reader.
+func KiloHarness() agents.Harness {
+	h := vscodeTaskHarness("kilo", agents.KiloHistory, kiloExt)
+	tasks, db := *h.History, opencode.DatabaseHistory("kilo", "KILO_DB")
+	h.History.Dirs = func(getenv func(string) string, home string) []string {
+		return append(tasks.Dirs(getenv, home), db.Dirs(getenv, home)...)
+	}
+	h.History.Sessions = func(root string) ([]agents.StoredSession, func(), error) {
+		if filepath.Base(root) == "tasks" && filepath.Base(filepath.Dir(root)) == kiloExt {
+			return tasks.Sessions(root)
+		}
+		return db.Sessions(root)
+	}
+	h.History.Render = func(key string) ([]byte, bool, error) {
+		if lines, ok, err := tasks.Render(key); ok {
+			return lines, ok, err
+		}
+		return db.Render(key)
+	}
+	return h
+}
 
 // vscodeTaskHarness is the entry of a VS Code extension of Cline's line
 // that keeps a folder per task under its globalStorage.

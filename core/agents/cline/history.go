@@ -13,6 +13,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/opencode"
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -152,7 +153,36 @@ type clineHistoryParser struct{ kind agents.Kind }
 func (p clineHistoryParser) Kind() agents.Kind { return p.kind }
 
 // NewStream implements Parser.
-func (p clineHistoryParser) NewStream() agents.Stream { return &clineStream{kind: p.kind} }
+func (p clineHistoryParser) NewStream() agents.Stream {
+	if p.kind == agents.KiloHistory {
+		return &kiloStream{}
+	}
+	return &clineStream{kind: p.kind}
+}
+
+// kiloStream reads a Kilo Code session of either store: a task folder's
+// render (Cline's lines) or a Kilo CLI database's (opencode's render,
+// which opens with its session line), chosen by its first line.
+type kiloStream struct{ inner agents.Stream }
+
+// Line implements Stream.
+func (s *kiloStream) Line(l agents.Line, emit agents.Emit) bool {
+	if s.inner == nil {
+		if opencode.IsHistoryLine(l.Bytes) {
+			s.inner = opencode.HistoryStream()
+		} else {
+			s.inner = &clineStream{kind: agents.KiloHistory}
+		}
+	}
+	return s.inner.Line(l, emit)
+}
+
+// Finish implements Stream.
+func (s *kiloStream) Finish(emit agents.Emit) {
+	if s.inner != nil {
+		s.inner.Finish(emit)
+	}
+}
 
 // EndsWithResult implements Parser: a task ends as its last message
 // leaves it.

@@ -1,6 +1,7 @@
 package cline
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -53,5 +54,34 @@ func TestRooRequestTokens(t *testing.T) {
 		if got := req(c.kind, c.ts, c.in); *got != c.want {
 			t.Errorf("%s: prompt %d, want %d", c.name, *got, c.want)
 		}
+	}
+}
+
+// TestKiloHistoryDirs pins where Kilo Code's sessions are looked for: the
+// extension's task folders, then the Kilo CLI's data folder (kilo.db) under
+// $XDG_DATA_HOME or ~/.local/share, and a database $KILO_DB names
+// elsewhere; a root that is a tasks folder is listed as task folders, any
+// other as the database's (an empty folder: nothing, no error).
+func TestKiloHistoryDirs(t *testing.T) {
+	t.Parallel()
+	h := KiloHarness().History
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"home", nil, []string{"/h/.local/share/kilo"}},
+		{"xdg", map[string]string{"XDG_DATA_HOME": "/x"}, []string{"/x/kilo"}},
+		{"a database elsewhere", map[string]string{"KILO_DB": "/d/k.db"}, []string{"/h/.local/share/kilo", "/d/k.db"}},
+		{"a channel's database", map[string]string{"KILO_DB": "kilo-dev.db"}, []string{"/h/.local/share/kilo"}},
+	} {
+		got := h.Dirs(func(k string) string { return tc.env[k] }, "/h")
+		tasks := vscodeTaskDirs(func(k string) string { return tc.env[k] }, "/h", kiloExt)
+		if !slices.Equal(got[:len(tasks)], tasks) || !slices.Equal(got[len(tasks):], tc.want) {
+			t.Errorf("%s: %v, want the task folders %v then %v", tc.name, got, tasks, tc.want)
+		}
+	}
+	if ss, _, err := h.Sessions(t.TempDir()); len(ss) != 0 || err != nil {
+		t.Errorf("an empty data folder: %d sessions, %v", len(ss), err)
 	}
 }

@@ -17,15 +17,24 @@ import (
 // Global.Path.data, from xdg-basedir), and the database $OPENCODE_DB
 // names (a path, absolute or under the data folder).
 func opencodeHistory() *agents.History {
+	h := DatabaseHistory("opencode", "OPENCODE_DB")
+	h.Parser = opencodeHistoryParser{}
+	return h
+}
+
+// DatabaseHistory is the history of opencode or of a fork of it that keeps
+// its sessions as opencode does under its own name (Kilo Code's CLI:
+// kilo.db and $KILO_DB): its Dirs, Sessions and Render, without a
+// Parser (the fork's entry reads the lines with HistoryStream).
+func DatabaseHistory(app, dbEnv string) *agents.History {
 	return &agents.History{
-		Parser: opencodeHistoryParser{},
 		Dirs: func(getenv func(string) string, home string) []string {
-			data := agents.XDGData(getenv, home, "opencode")
+			data := agents.XDGData(getenv, home, app)
 			if data == "" {
 				return nil
 			}
 			dirs := []string{data}
-			if db := getenv("OPENCODE_DB"); db != "" && db != ":memory:" {
+			if db := getenv(dbEnv); db != "" && db != ":memory:" {
 				if !filepath.IsAbs(db) {
 					db = filepath.Join(data, db)
 				}
@@ -35,28 +44,35 @@ func opencodeHistory() *agents.History {
 			}
 			return dirs
 		},
-		Sessions: opencodeSessions,
+		Sessions: func(root string) ([]agents.StoredSession, func(), error) { return dataSessions(app, root) },
 		Render:   opencodeRender,
 	}
 }
 
-// opencodeSessions lists the sessions under opencode's data folder: those
-// of its databases (opencode.db, and a build channel's opencode-<channel>.db)
-// and of the JSON tree older versions kept (storage/). A root that is a
+// HistoryStream reads a session DatabaseHistory rendered.
+func HistoryStream() agents.Stream { return &opencodeHistoryStream{} }
+
+// IsHistoryLine reports whether a line is the first of a session
+// DatabaseHistory rendered (its session line).
+func IsHistoryLine(b []byte) bool { return bytes.HasPrefix(b, []byte(`{"type":"session",`)) }
+
+// dataSessions lists the sessions under an app's data folder: those of
+// its databases (<app>.db, and a build channel's <app>-<channel>.db) and
+// of the JSON tree older versions kept (storage/). A root that is a
 // database file ($OPENCODE_DB) is that database's.
-func opencodeSessions(root string) ([]agents.StoredSession, func(), error) {
+func dataSessions(app, root string) ([]agents.StoredSession, func(), error) {
 	if strings.HasSuffix(root, ".db") {
 		return agents.DBSessions(root, opencodeDBList)
 	}
 	var dbs []string
-	if m, err := filepath.Glob(filepath.Join(root, "opencode*.db")); err == nil {
+	if m, err := filepath.Glob(filepath.Join(root, app+"*.db")); err == nil {
 		dbs = m
 	}
 	var out []agents.StoredSession
 	var dones []func()
 	var errs []error
 	for _, db := range dbs {
-		if b := filepath.Base(db); b != "opencode.db" && !strings.HasPrefix(b, "opencode-") {
+		if b := filepath.Base(db); b != app+".db" && !strings.HasPrefix(b, app+"-") {
 			continue
 		}
 		ss, done, err := agents.DBSessions(db, opencodeDBList)
@@ -337,7 +353,7 @@ type opencodeHistoryStream struct {
 func (s *opencodeHistoryStream) Line(l agents.Line, emit agents.Emit) bool {
 	b := l.Bytes
 	switch {
-	case bytes.HasPrefix(b, []byte(`{"type":"session",`)):
+	case IsHistoryLine(b):
 		var r ocSessionLine
 		if json.Unmarshal(b, &r) != nil {
 			return false
