@@ -97,6 +97,12 @@ func TestTokensEqualCcusageFixtures(t *testing.T) {
 			"github-copilot/claude-sonnet-4.5", false},
 		{"total alone", "opencode-total", "opencode/parser.rs falls_back_to_total_tokens_when_opencode_token_parts_are_missing",
 			ccusageTokens{model: "gpt-test", output: 123, total: 123}, "openai/gpt-test", false},
+		// Kilo Code: the Kilo CLI's kilo.db, opencode's shape.
+		{"thinking as output", "kilo", "kilo/loader.rs loads_kilo_messages_from_sqlite",
+			ccusageTokens{model: "claude-sonnet-4-20250514", input: 100, output: 50, cacheWrite: 20, cacheRead: 10, thoughts: 5, total: 185},
+			"anthropic/claude-sonnet-4-20250514", false},
+		{"total alone", "kilo-total", "kilo/parser.rs falls_back_to_total_tokens_when_kilo_parts_are_missing",
+			ccusageTokens{model: "gpt-5", output: 234, total: 234}, "openai/gpt-5", false},
 		// Droid: the session's settings file; one of no tokens is left
 		// out.
 		{"thinking as output, model normalised by ccusage", "droid",
