@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentsift/sift/core/review"
 	"github.com/agentsift/sift/core/summary"
+	"github.com/agentsift/sift/core/textsafe"
 )
 
 // ListSessions returns one page of the sessions a query selects, in its
@@ -297,7 +298,7 @@ func scanSession(sc interface{ Scan(...any) error }) (review.Session, error) {
 func unreadable(sum *summary.Summary, wi, fn, kind, col string, err error) {
 	*sum = summary.Summary{WorkItemID: wi, FileName: fn, AgentKind: kind, Outcome: summary.OutcomeUnknown,
 		OutcomeEvidence: summary.Evidence{Sentence: "sift cannot read this session's stored row (" + col + ": " +
-			plainLine(err.Error()) + "); sift rebuild reads its file again"},
+			textsafe.Inert(err.Error()) + "); sift rebuild reads its file again"},
 		ToolCalls: []summary.ToolCall{}, Stalls: []summary.Stall{}, Turns: []summary.Turn{}}
 }
 
@@ -421,15 +422,4 @@ func (s *Store) ReviewEvents(ctx context.Context, key review.SessionKey) ([]summ
 		return nil, fmt.Errorf("review events %s: decode: %w", key, err)
 	}
 	return out, nil
-}
-
-// plainLine is text on one line with no control characters: a decode
-// error can quote the row's bytes.
-func plainLine(text string) string {
-	return strings.Join(strings.Fields(strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			return ' '
-		}
-		return r
-	}, text)), " ")
 }
