@@ -3,16 +3,14 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents/internal/testfiles"
 	"github.com/agentsift/sift/core/event"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // streamsDir holds the real streams, one folder per harness.
 const streamsDir = "../../testdata/streams"
@@ -121,7 +119,7 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			golden := filepath.Join("testdata", "events", fx.dir, strings.TrimSuffix(fx.name, filepath.Ext(fx.name))+".jsonl")
-			compareGolden(t, golden, buf.Bytes())
+			testfiles.CompareGolden(t, golden, buf.Bytes())
 		})
 	}
 }
@@ -151,18 +149,9 @@ func TestEveryLineYieldsAnEvent(t *testing.T) {
 	for _, fx := range fixtures(t) {
 		for _, k := range Default().Kinds() {
 			evs, st := parseAll(t, fx.path, Options{Agent: k})
-			assertEveryLine(t, fx.dir+"/"+fx.name+" as "+string(k), mustRead(t, fx.path), evs, st)
+			assertEveryLine(t, fx.dir+"/"+fx.name+" as "+string(k), testfiles.MustRead(t, fx.path), evs, st)
 		}
 	}
-}
-
-func mustRead(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // assertEveryLine checks that every event points at a real line and that
@@ -186,31 +175,5 @@ func assertEveryLine(t *testing.T, name string, data []byte, evs []*event.Event,
 	}
 	if len(silent) > st.QuietLines {
 		t.Fatalf("%s: lines %v yielded no event, but only %d were read as quiet markers", name, silent, st.QuietLines)
-	}
-}
-
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
-		for i := 0; i < len(gl) && i < len(wl); i++ {
-			if !bytes.Equal(gl[i], wl[i]) {
-				t.Fatalf("%s differs at event %d:\n got: %.400s\nwant: %.400s", path, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s: got %d events, want %d", path, len(gl), len(wl))
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/event"
@@ -14,24 +13,6 @@ import (
 // seedBytes caps a fuzz seed: the fuzzer mutates small inputs better, and a
 // stream's first lines are where its harness shows.
 const seedBytes = 16 << 10
-
-// addFileSeeds adds each line of each file as a fuzz seed, and each whole
-// file too when whole is set.
-func addFileSeeds(f *testing.F, whole bool, paths ...string) {
-	f.Helper()
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if whole {
-			f.Add(data)
-		}
-		for _, l := range strings.Split(string(data), "\n") {
-			f.Add([]byte(l))
-		}
-	}
-}
 
 // fuzzEveryLine fuzzes the parse of a stream declared as each of kinds: it
 // never fails or panics and emits an event for every line with text.

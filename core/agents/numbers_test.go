@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents/internal/testfiles"
+
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -39,7 +41,7 @@ func negativeCounter(u *event.Update) string {
 // nothing a stream prints subtracts from a sum.
 func TestCountersNeverNegative(t *testing.T) {
 	for _, fx := range fixtures(t) {
-		data := mustRead(t, fx.path)
+		data := testfiles.MustRead(t, fx.path)
 		for _, edit := range []struct{ name, repl string }{
 			{"negative", "${1}-${2}"},
 			{"huge", "${1}9000000000000000000"},

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentsift/sift/core/agents/internal/testfiles"
+
 	"github.com/agentsift/sift/core/event"
 )
 
@@ -47,7 +49,7 @@ func TestEventsOwnTheirBytes(t *testing.T) {
 			fx.declared()})
 	}
 	for _, k := range []Kind{ClaudeHistory, CodexHistory, GeminiHistory} {
-		for _, f := range historyFiles(t, string(k.Harness())) {
+		for _, f := range testfiles.HistoryFiles(t, string(k.Harness())) {
 			base := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 			cases = append(cases, tc{string(k) + "/" + filepath.Base(f), f,
 				filepath.Join("testdata", "events", "history", string(k.Harness()), base+".jsonl"), k})
@@ -58,7 +60,7 @@ func TestEventsOwnTheirBytes(t *testing.T) {
 			if _, err := os.Stat(c.golden); err != nil {
 				t.Skip("no golden")
 			}
-			data := mustRead(t, c.path)
+			data := testfiles.MustRead(t, c.path)
 			if !bytes.HasSuffix(data, []byte("\n")) {
 				// The blank line must not become part of the last line.
 				data = append(data, '\n')
@@ -92,8 +94,8 @@ func TestEventsOwnTheirBytes(t *testing.T) {
 // TestFixtures owns it.
 func compareGoldenReadOnly(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
+	if *testfiles.Update {
 		return
 	}
-	compareGolden(t, path, got)
+	testfiles.CompareGolden(t, path, got)
 }

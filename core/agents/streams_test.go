@@ -34,26 +34,3 @@ func streamFixture(t testing.TB, rel string) string {
 	}
 	return string(b)
 }
-
-// builtDir holds history lines built after the CLIs' sources (see its
-// README); real recordings, when present, are in historyDir.
-const builtDir = "testdata/history-built"
-
-// historyFiles lists the files of one history format: the built ones and
-// any real recording.
-func historyFiles(t testing.TB, agent string) []string {
-	t.Helper()
-	var out []string
-	for _, dir := range []string{builtDir, historyDir} {
-		for _, pat := range []string{"*.jsonl", "*.json"} {
-			m, _ := filepath.Glob(filepath.Join(dir, agent, pat))
-			out = append(out, m...)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s history files", agent)
-	}
-	return out
-}
-
-const historyDir = "../../testdata/history"

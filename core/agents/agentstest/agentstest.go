@@ -14,25 +14,12 @@ import (
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/internal/testfiles"
 	"github.com/agentsift/sift/core/event"
 )
 
-// Root is the repository's folder, found from the test's working folder
-// (a package folder below it) by its go.mod.
-var Root = func() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		panic(err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			panic("agentstest: no go.mod above " + dir)
-		}
-	}
-}()
+// Root is the repository's folder (testfiles.Root).
+var Root = testfiles.Root
 
 // StreamsDir holds the real streams, one folder per harness.
 var StreamsDir = filepath.Join(Root, "testdata", "streams")
@@ -168,21 +155,7 @@ func EqualKinds(a, b []event.Kind) bool {
 
 // AddFileSeeds adds each line of each file as a fuzz seed, and each whole
 // file too when whole is set.
-func AddFileSeeds(f *testing.F, whole bool, paths ...string) {
-	f.Helper()
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if whole {
-			f.Add(data)
-		}
-		for _, l := range strings.Split(string(data), "\n") {
-			f.Add([]byte(l))
-		}
-	}
-}
+var AddFileSeeds = testfiles.AddFileSeeds
 
 // AddSeeds adds each render and each of its lines.
 func AddSeeds(f *testing.F, renders [][]byte) {

@@ -3,40 +3,32 @@ package agentstest
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentsift/sift/core/agents"
+	"github.com/agentsift/sift/core/agents/internal/testfiles"
 	"github.com/agentsift/sift/core/event"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// Testdata is core/agents' own test material: the event goldens
-// (events/), the accounting samples (accounting/) and the history lines
-// built after the CLIs' sources (history-built/).
-var Testdata = filepath.Join(Root, "core", "agents", "testdata")
-
-// HistoryDir holds the repository's real history recordings, one folder
-// per harness.
-var HistoryDir = filepath.Join(Root, "testdata", "history")
-
-// BuiltDir holds history lines built after the CLIs' sources (see its
-// README); real recordings, when present, are in HistoryDir.
-var BuiltDir = filepath.Join(Testdata, "history-built")
-
-// MustRead reads a file or fails the test.
-func MustRead(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+// The repository's files, as testfiles finds them: see there.
+var (
+	// Testdata is core/agents' own test material.
+	Testdata = testfiles.Testdata
+	// HistoryDir holds the real history recordings, one folder per
+	// harness.
+	HistoryDir = testfiles.HistoryDir
+	// BuiltDir holds history lines built after the CLIs' sources.
+	BuiltDir = testfiles.BuiltDir
+	// MustRead reads a file or fails the test.
+	MustRead = testfiles.MustRead
+	// CompareGolden compares got with a golden file (-update rewrites it).
+	CompareGolden = testfiles.CompareGolden
+	// HistoryFiles lists the files of one history format.
+	HistoryFiles = testfiles.HistoryFiles
+)
 
 // ParseAll parses the file at path through the registry and returns its
 // events and stats.
@@ -53,51 +45,6 @@ func ParseAll(t testing.TB, path string, opt agents.Options) ([]*event.Event, ag
 		t.Fatal(err)
 	}
 	return evs, st
-}
-
-// CompareGolden compares got with the golden file at path (go test
-// -update rewrites it).
-func CompareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
-		for i := 0; i < len(gl) && i < len(wl); i++ {
-			if !bytes.Equal(gl[i], wl[i]) {
-				t.Fatalf("%s differs at event %d:\n got: %.400s\nwant: %.400s", path, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s: got %d events, want %d", path, len(gl), len(wl))
-	}
-}
-
-// HistoryFiles lists the files of one history format: the built ones and
-// any real recording.
-func HistoryFiles(t testing.TB, agent string) []string {
-	t.Helper()
-	var out []string
-	for _, dir := range []string{BuiltDir, HistoryDir} {
-		for _, pat := range []string{"*.jsonl", "*.json"} {
-			m, _ := filepath.Glob(filepath.Join(dir, agent, pat))
-			out = append(out, m...)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s history files", agent)
-	}
-	return out
 }
 
 // CheckHistoryFile sniffs and parses a history file, checks that no line
